@@ -9,6 +9,7 @@ and Rake papers use: 1920x1080 u8 images, model layers of a few hundred
 to a few thousand elements.
 """
 
+import re
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 1920, 1080
@@ -826,6 +827,37 @@ def depthwise_conv():
                   dims={"h": h, "w": w, "c": c})
 
 
+DOT_BODY = re.compile(
+    r"(?P<i> *)%ae = arith\.extui (?P<a>%\w+) : vector<(?P<n>\d+)xi8> to vector<\d+xi32>\n"
+    r" *%we = arith\.extsi (?P<w>%\w+) : vector<\d+xi8> to vector<\d+xi32>\n"
+    r" *%p = arith\.muli %ae, %we : vector<\d+xi32>\n"
+    r" *%p4 = vector\.shape_cast %p : vector<\d+xi32> to vector<(?P<l>\d+)x4xi32>\n"
+    r" *%s = vector\.multi_reduction <add>, %p4, (?P<acc>%\w+) \[1\] : vector<\d+x4xi32> to vector<\d+xi32>\n")
+
+
+def contract_twin(k):
+    """`k` with its 4-way dot products written as linalg vectorization hands
+    them to the backend: the loaded bytes reshaped to lanes x 4, extended,
+    and one `vector.contract` (lanes parallel, the 4 reduced) into the
+    accumulator, in place of multiply, shape_cast and multi_reduction. The
+    same function, so the same reference and Halide pipeline."""
+    def contract(m):
+        i, n, lanes = m["i"], m["n"], m["l"]
+        return (f"{i}%a2 = vector.shape_cast {m['a']} : vector<{n}xi8> to vector<{lanes}x4xi8>\n"
+                f"{i}%w2 = vector.shape_cast {m['w']} : vector<{n}xi8> to vector<{lanes}x4xi8>\n"
+                f"{i}%ae = arith.extui %a2 : vector<{lanes}x4xi8> to vector<{lanes}x4xi32>\n"
+                f"{i}%we = arith.extsi %w2 : vector<{lanes}x4xi8> to vector<{lanes}x4xi32>\n"
+                f"{i}%s = vector.contract {{indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m, k)>, "
+                f"affine_map<(m, k) -> (m)>], iterator_types = [\"parallel\", \"reduction\"], kind = #vector.kind<add>}} "
+                f"%ae, %we, {m['acc']} : vector<{lanes}x4xi32>, vector<{lanes}x4xi32> into vector<{lanes}xi32>\n")
+    name = f"{k.name}_contract"
+    mlir, count = DOT_BODY.subn(contract, k.mlir)
+    assert count == 1, f"{k.name}: {count} dot-product bodies"
+    return Kernel(name, k.family, mlir.replace(f"@{k.name}(", f"@{name}("),
+                  k.c_reference.replace(f"ref_{k.name}(", f"ref_{name}("), k.params, k.outputs,
+                  f"{k.what}, as vector.contract", dims=k.dims)
+
+
 def all_kernels():
     ks = [sobel(3), sobel(5)]
     ks += [dilate(k) for k in (3, 5, 7)]
@@ -841,4 +873,6 @@ def all_kernels():
     for e in ("bias", "relu", "gelu", "add"):
         ks.append(matmul(f"mlp_{e}", f"matmul + bias{'' if e == 'bias' else ' + ' + e} (batch 4, 1024 -> 256)", 4, 256, 1024, e, "mlp"))
     ks.append(mlp_matmul())
+    # The layers as linalg vectorization writes them (vector.contract tiles).
+    ks += [contract_twin(k) for k in ks if k.name in ("matmul_b1", "conv_nn")]
     return ks

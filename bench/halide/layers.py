@@ -122,5 +122,7 @@ LAYER_PIPELINES = {
     "mlp_bias": matmul, "mlp_relu": matmul, "mlp_gelu": matmul, "mlp_add": matmul,
     "mlp_matmul": mlp_matmul,
     "conv_nn": conv_nn,
+    # The same layers written with vector.contract (bench/suite.py contract_twin).
+    "matmul_b1_contract": matmul, "conv_nn_contract": conv_nn,
     "depthwise_conv": depthwise_conv,
 }

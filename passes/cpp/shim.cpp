@@ -88,7 +88,7 @@ HYDRIDE_PASS(LowerToAutollvm, "lower-to-autollvm", "autollvm", "Replace arith/ve
   Option<unsigned> proofMs{*this, "proof-ms", llvm::cl::desc("Z3 budget per proof, in ms"), llvm::cl::init(20000)};
   Option<unsigned> windowMs{*this, "window-ms", llvm::cl::desc("Wall-clock limit per window, in ms (a window out of time is left unchanged, not memoized)"), llvm::cl::init(60000)};
   Option<unsigned> maxOps{*this, "max-ops", llvm::cl::desc("Largest window, in ops"), llvm::cl::init(16)};
-  Option<unsigned> twoStep{*this, "two-step-budget", llvm::cl::desc("Pairings of a second instruction with an intermediate value screened per window (0: one instruction only)"), llvm::cl::init(20000)};
+  Option<unsigned> twoStep{*this, "two-step-budget", llvm::cl::desc("Pairings of a second instruction with an intermediate value screened per window (0: one instruction only)"), llvm::cl::init(8000)};
   LowerToAutollvm() = default; LowerToAutollvm(const LowerToAutollvm &other) : Forward(other) {}
   bool run(MlirOperation root) {
     std::string t = target, dir = cacheDir;

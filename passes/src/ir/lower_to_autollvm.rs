@@ -22,6 +22,10 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
             return Err(());
         }
     };
+    if let Err(e) = super::contract_elementwise::run(context, root) {
+        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
+        return Err(());
+    }
     if let Err(e) = super::split_contract::run(context, root, options.limits.target.register_bits()) {
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());

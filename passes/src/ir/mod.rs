@@ -3,6 +3,7 @@
 //! The C++ shim only registers them (`cpp/shim.cpp`).
 
 pub mod build;
+pub mod contract_elementwise;
 pub mod lower_to_autollvm;
 pub mod raw;
 pub mod read;

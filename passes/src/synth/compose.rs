@@ -25,7 +25,10 @@ struct Component {
     step: Step,
     cost: usize,
     bits: u32,
+    /// Its values on the probes.
     values: Vec<BigUint>,
+    /// Its value on the first sample where the window is defined.
+    first: BigUint,
     /// Leaves it reads.
     reads: Vec<usize>,
     /// How far its sizes are from the window's values' (0 to 2).
@@ -46,9 +49,15 @@ fn leaves_read(step: &Step) -> Vec<usize> {
 /// edge one); it is evaluated on the others only if kept.
 const PROBES: [usize; 2] = [0, usize::MAX];
 
-/// Every one-step value over the leaves, deduplicated, cheapest first.
-/// Values are told apart on two samples first, and only the kept ones are
-/// evaluated on all of them (then told apart again).
+/// One-step values run at once (in parallel) before the count kept is checked.
+const CHUNK: usize = 256;
+
+/// Every one-step value over the leaves, deduplicated, cheapest first, at
+/// most `Limits::components` of them. Steps are ordered by cost and
+/// relevance before any is run and are evaluated in that order, a chunk at a
+/// time, until that many distinct values are found: what is never kept is
+/// never run. Values are told apart on two samples first, and only the kept
+/// ones are evaluated on all of them (then told apart again).
 fn components(screen: &Screen) -> Vec<Component> {
     let g = screen.grammar;
     let leaf_count = screen.leaf_types.len();
@@ -62,62 +71,50 @@ fn components(screen: &Screen) -> Vec<Component> {
             useful.extend(c.operands.iter().map(|(_, t)| t.bits()));
         }
     }
-    let evaluate = |step: Step, cost: usize, bits: u32, elem_bits: u32| -> Option<Component> {
-        if !useful.contains(&bits) {
-            return None;
+    // Every step worth running (useful size, cheaper than the window's
+    // bound), with its cost, relevance, size and genericity.
+    let mut steps: Vec<(Step, usize, usize, u32, bool)> = Vec::new();
+    let mut add = |step: Step, cost: usize, bits: u32, elem_bits: u32, generic: bool| {
+        if useful.contains(&bits) && cost < screen.max_cost {
+            let relevance = distance(screen, elem_bits) + usize::from(!screen.value_bits.contains(&bits));
+            steps.push((step, cost, relevance, bits, generic));
         }
-        let program = Program { steps: vec![step] };
-        let values: Option<Vec<BigUint>> = probes.iter().map(|&p| program.run_concrete(g, &screen.inputs[p])).collect();
-        let step = program.steps.into_iter().next()?;
-        let reads = leaves_read(&step);
-        let relevance = distance(screen, elem_bits) + usize::from(!screen.value_bits.contains(&bits));
-        let generic = match &step.op {
-            StepOp::Instr { candidate, .. } => g.candidates[*candidate].generic,
-            StepOp::Swizzle(_) => true,
-        };
-        Some(Component { step, cost, bits, values: values?, reads, relevance, generic })
     };
-    let mut found: Vec<Component> = g
-        .candidates
-        .par_iter()
-        .enumerate()
-        .filter(|(_, c)| c.immediates.is_empty() && screen.limits.target.allows(&c.cpuid))
-        .flat_map_iter(|(ci, c)| {
-            if screen.expired() {
-                return Vec::new();
+    for (ci, c) in g.candidates.iter().enumerate() {
+        if !c.immediates.is_empty() || !screen.limits.target.allows(&c.cpuid) {
+            continue;
+        }
+        for binding in assignments(&leaf_options(c, &screen.leaf_types), 0, screen.limits.bindings) {
+            if c.mirrored(&binding) {
+                continue;
             }
-            assignments(&leaf_options(c, &screen.leaf_types), 0, screen.limits.bindings)
-                .into_iter()
-                .filter_map(|binding| {
-                    let operands = binding.iter().map(|l| Source::Leaf(*l)).collect();
-                    let step = Step { op: StepOp::Instr { candidate: ci, immediates: vec![] }, operands };
-                    evaluate(step, c.cost, c.result.bits(), c.result.elem_bits)
-                })
-                .collect()
-        })
-        .collect();
+            let operands = binding.iter().map(|l| Source::Leaf(*l)).collect();
+            let step = Step { op: StepOp::Instr { candidate: ci, immediates: vec![] }, operands };
+            add(step, c.cost, c.result.bits(), c.result.elem_bits, c.generic);
+        }
+    }
     for (l, t) in screen.leaf_types.iter().enumerate().take(screen.variable) {
         for z in Swizzle::family(t.bits(), 1) {
             let (cost, bits, elem) = (z.cost(), z.result_bits(), z.elem_bits);
-            found.extend(evaluate(Step { op: StepOp::Swizzle(z), operands: vec![Source::Leaf(l)] }, cost, bits, elem));
+            add(Step { op: StepOp::Swizzle(z), operands: vec![Source::Leaf(l)] }, cost, bits, elem, true);
         }
         for m in (0..screen.variable).filter(|&m| m != l && screen.leaf_types[m].bits() == t.bits()) {
             for z in Swizzle::family(t.bits(), 2) {
                 let (cost, bits, elem) = (z.cost(), z.result_bits(), z.elem_bits);
                 let operands = vec![Source::Leaf(l), Source::Leaf(m)];
-                found.extend(evaluate(Step { op: StepOp::Swizzle(z), operands }, cost, bits, elem));
+                add(Step { op: StepOp::Swizzle(z), operands }, cost, bits, elem, true);
             }
         }
     }
-    // A component costing the window's bound leaves no room for a second step.
-    found.retain(|c| c.cost < screen.max_cost);
-    found.sort_by_key(|c| (c.cost + c.relevance, c.cost));
+    steps.sort_by_key(|(_, cost, relevance, _, _)| (cost + relevance, *cost));
     // A value equal to a leaf adds nothing; a value of constants alone is a
     // constant, nothing to compute.
-    let distinct = |found: Vec<Component>, on: &[usize]| {
-        let mut seen: std::collections::HashSet<(u32, Vec<BigUint>)> = (0..leaf_count)
+    let leaves_on = |on: &[usize]| -> std::collections::HashSet<(u32, Vec<BigUint>)> {
+        (0..leaf_count)
             .map(|l| (screen.leaf_types[l].bits(), on.iter().map(|&s| screen.inputs[s][l].clone()).collect()))
-            .collect();
+            .collect()
+    };
+    let distinct = |found: Vec<Component>, seen: &mut std::collections::HashSet<(u32, Vec<BigUint>)>| {
         let mut kept = Vec::new();
         for c in found {
             let reads_input = c.reads.iter().any(|&l| l < screen.variable);
@@ -127,18 +124,47 @@ fn components(screen: &Screen) -> Vec<Component> {
         }
         kept
     };
-    let mut kept = distinct(found, &probes);
+    let mut seen = leaves_on(&probes);
+    let mut kept: Vec<Component> = Vec::new();
+    for chunk in steps.chunks(CHUNK) {
+        if kept.len() >= screen.limits.components || screen.expired() {
+            break;
+        }
+        let found: Vec<Component> = chunk
+            .par_iter()
+            .filter_map(|(step, cost, relevance, bits, generic)| {
+                let program = Program { steps: vec![step.clone()] };
+                let values: Option<Vec<BigUint>> =
+                    probes.iter().map(|&p| program.run_concrete(g, &screen.inputs[p])).collect();
+                Some(Component {
+                    reads: leaves_read(step),
+                    step: step.clone(),
+                    cost: *cost,
+                    bits: *bits,
+                    values: values?,
+                    first: BigUint::default(),
+                    relevance: *relevance,
+                    generic: *generic,
+                })
+            })
+            .collect();
+        kept.extend(distinct(found, &mut seen));
+    }
     kept.truncate(screen.limits.components);
+    // The search reads each value on the first sample where the window is
+    // defined (and checks whole programs on all samples): values distinct
+    // on the probes are distinct on all samples, so nothing else is run.
+    let Some(first) = screen.expected.iter().position(Option::is_some) else { return Vec::new() };
     let kept: Vec<Component> = kept
         .into_par_iter()
         .filter_map(|mut c| {
-            let program = Program { steps: vec![c.step.clone()] };
-            c.values = screen.inputs.iter().map(|s| program.run_concrete(g, s)).collect::<Option<Vec<_>>>()?;
+            c.first = match probes.iter().position(|&p| p == first) {
+                Some(k) => c.values[k].clone(),
+                None => Program { steps: vec![c.step.clone()] }.run_concrete(g, &screen.inputs[first])?,
+            };
             Some(c)
         })
         .collect();
-    let all: Vec<usize> = (0..screen.inputs.len()).collect();
-    let kept = distinct(kept, &all);
     if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() {
         eprintln!("hydride: {} distinct one-step values kept", kept.len());
     }
@@ -190,6 +216,9 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
                 }
             }
             for binding in assignments(&options, 0, screen.limits.bindings) {
+                if c.mirrored(&binding) {
+                    continue;
+                }
                 let used: Vec<usize> = binding.iter().copied().filter(|&l| l < leaf_count).collect();
                 if binding.contains(&leaf_count) && covers(&part.reads, &used) {
                     work.push((c_score + part.relevance + c.cost + part.cost, ci, pi, binding));
@@ -205,7 +234,8 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
     }
     let mut out: Vec<Program> = work
         .par_iter()
-        .filter_map(|(_, ci, pi, binding)| {
+        .enumerate()
+        .filter_map(|(rank, (_, ci, pi, binding))| {
             let (c, part) = (&g.candidates[*ci], &parts[*pi]);
             let sources =
                 binding.iter().map(|&l| if l == leaf_count { Source::Step(0) } else { Source::Leaf(l) }).collect();
@@ -219,11 +249,15 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
             let first = screen.expected.iter().position(Option::is_some)?;
             let operands: Vec<BigUint> = binding
                 .iter()
-                .map(|&l| if l == leaf_count { part.values[first].clone() } else { screen.inputs[first][l].clone() })
+                .map(|&l| if l == leaf_count { part.first.clone() } else { screen.inputs[first][l].clone() })
                 .collect();
             let args = super::program::arguments(c, &operands, &[], &|v, _| BigUint::from(v));
             let got = dialectgen::eval::Machine::new(&mut dialectgen::eval::Concrete, c.semantics()).run(&args).ok();
-            (got.as_ref() == screen.expected[first].as_ref() && screen.agrees(&program)).then_some(program)
+            let found = got.as_ref() == screen.expected[first].as_ref() && screen.agrees(&program);
+            if found && trace {
+                eprintln!("hydride: second step: {} agrees at pairing {rank}", program.describe(g));
+            }
+            found.then_some(program)
         })
         .collect();
     // Second step a swizzle of one component (checked on the component's
@@ -235,7 +269,7 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
             .filter(|z| a.cost + z.cost() < screen.max_cost && z.result_bits() == screen.root_bits)
         {
             let plausible = first_defined.is_some_and(|i| {
-                Some(&z.apply(&mut dialectgen::eval::Concrete, std::slice::from_ref(&a.values[i])))
+                Some(&z.apply(&mut dialectgen::eval::Concrete, std::slice::from_ref(&a.first)))
                     == screen.expected[i].as_ref()
             });
             if plausible && covers(&a.reads, &[]) {
@@ -257,7 +291,7 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
     let want = screen.expected[first].as_ref().expect("a defined sample");
     // (bits, value on the first sample, leaves read, the step computing it or the leaf)
     let mut pieces: Vec<(u32, &BigUint, Vec<usize>, Result<&Step, usize>, bool)> =
-        parts.iter().map(|p| (p.bits, &p.values[first], p.reads.clone(), Ok(&p.step), p.generic)).collect();
+        parts.iter().map(|p| (p.bits, &p.first, p.reads.clone(), Ok(&p.step), p.generic)).collect();
     for l in 0..screen.variable {
         pieces.push((screen.leaf_types[l].bits(), &screen.inputs[first][l], vec![l], Err(l), true));
     }

@@ -30,6 +30,8 @@ pub struct Candidate {
     member: ClassMember,
     /// The plain operation, made from the class template on first use.
     semantics: OnceLock<Semantics>,
+    /// Whether its two operands commute, tested on first use.
+    commutes: OnceLock<bool>,
     /// Machine instructions (class database, `cost_source`).
     pub cost: usize,
     /// Features the instruction needs: x86 guide CPUIDs, ARM extensions
@@ -55,6 +57,36 @@ impl Candidate {
     /// first time it is asked for (a warm memo hit never asks).
     pub fn semantics(&self) -> &Semantics {
         self.semantics.get_or_init(|| member_semantics(self.class.get(), &self.member))
+    }
+
+    /// Whether it takes two operands of one type, no immediates, and gives
+    /// the same result with them swapped on random inputs. Searches bind
+    /// such an instruction's operands in one order only; a wrong answer
+    /// costs completeness, never soundness (every program is proved).
+    pub fn commutes(&self) -> bool {
+        *self.commutes.get_or_init(|| {
+            let [(_, a), (_, b)] = self.operands.as_slice() else { return false };
+            if a != b || !self.immediates.is_empty() {
+                return false;
+            }
+            let mut rng = dialectgen::validate::cases::Rng::new(0x5eed_c0a1);
+            (0..3).all(|_| {
+                let x = dialectgen::validate::cases::random_bits(&mut rng, a.bits());
+                let y = dialectgen::validate::cases::random_bits(&mut rng, a.bits());
+                let run = |p: &num_bigint::BigUint, q: &num_bigint::BigUint| {
+                    let args = super::program::arguments(self, &[p.clone(), q.clone()], &[], &|v, _| v.into());
+                    dialectgen::eval::Machine::new(&mut dialectgen::eval::Concrete, self.semantics()).run(&args).ok()
+                };
+                let xy = run(&x, &y);
+                xy.is_some() && xy == run(&y, &x)
+            })
+        })
+    }
+
+    /// Whether `binding` (a source per operand, in some total order) is the
+    /// mirror of one already tried: the operands commute and are out of order.
+    pub fn mirrored(&self, binding: &[usize]) -> bool {
+        matches!(binding, [x, y] if x > y) && self.commutes()
     }
 }
 
@@ -382,6 +414,7 @@ fn class_candidates(
             class: class.clone(),
             member: m,
             semantics: OnceLock::new(),
+            commutes: OnceLock::new(),
             cost: cost.max(1),
             cpuid,
             generic,

@@ -60,7 +60,7 @@ impl Default for Limits {
             proofs: 4,
             per_class: 2,
             components: 256,
-            evaluations: 20_000,
+            evaluations: 8_000,
             window_ms: 60_000,
         }
     }
@@ -294,6 +294,9 @@ impl Screen<'_> {
             return out;
         }
         for binding in assignments(&leaf_options(c, &self.leaf_types), self.variable, self.limits.bindings) {
+            if c.mirrored(&binding) {
+                continue;
+            }
             let operands: Vec<Vec<BigUint>> =
                 self.inputs.iter().map(|s| binding.iter().map(|&l| s[l].clone()).collect()).collect();
             let Some(imms) = immediates_for(c, &operands, &self.expected) else { continue };

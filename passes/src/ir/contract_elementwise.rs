@@ -1,0 +1,70 @@
+//! Elementwise contractions in one spelling: a `vector.contract` with kind
+//! `add` whose lhs and rhs maps are both the identity and whose accumulator
+//! map keeps some of the dimensions (the parallel ones) is, by its
+//! definition, the product of lhs and rhs reduced with `add` over the other
+//! dimensions into the accumulator. Before synthesis it is rewritten as that
+//! `arith.muli` and `vector.multi_reduction`, so a dot product reaches the
+//! search in the same form however it was written (linalg vectorization
+//! gives the contraction; hand-written code the product and reduction).
+//! `passes/tests/contract_elementwise.rs` proves the two forms equal with Z3.
+//! Other contractions (matrix tiles, transposed maps) are left to
+//! `split_contract` and the window semantics.
+
+use super::build::Builder;
+use super::raw;
+use super::read;
+use crate::synth::attr::Attr;
+use melior::ir::attribute::DenseI64ArrayAttribute;
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Value, ValueLike};
+use melior::Context;
+
+pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>) -> Result<(), String> {
+    let contracts: Vec<OperationRef> = raw::nested_ops(root)
+        .into_iter()
+        .filter(|op| op.name().as_string_ref().as_str() == Ok("vector.contract"))
+        .collect();
+    for op in contracts {
+        rewrite(context, op)?;
+    }
+    Ok(())
+}
+
+/// The dimensions reduced, if `op` is an elementwise contraction (see the
+/// module doc) of integer vectors.
+fn reduced_dimensions(op: OperationRef) -> Option<Vec<i64>> {
+    let kind = op.attribute("kind").ok().map(read::attr)?;
+    let Attr::Maps(maps) = op.attribute("indexing_maps").ok().map(read::attr)? else { return None };
+    if kind.kind() != Some("add") || maps.len() != 3 || op.operand_count() != 3 {
+        return None;
+    }
+    let dims = maps[0].0;
+    let identity: Vec<u32> = (0..dims).collect();
+    let (acc_dims, acc_map) = (&maps[2].0, &maps[2].1);
+    let increasing = acc_map.windows(2).all(|w| w[0] < w[1]);
+    if maps[0].1 != identity || maps[1].1 != identity || *acc_dims != dims || !increasing || acc_map.is_empty() {
+        return None;
+    }
+    let types: Vec<_> = (0..3).map(|k| op.operand(k).ok().and_then(|v| read::ty(v.r#type()))).collect::<Option<_>>()?;
+    if types[0] != types[1] || types[2].dims.len() != acc_map.len() || types[2].elem_bits != types[0].elem_bits {
+        return None;
+    }
+    let reduced: Vec<i64> = (0..dims).filter(|d| !acc_map.contains(d)).map(i64::from).collect();
+    (!reduced.is_empty()).then_some(reduced)
+}
+
+fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let Some(reduced) = reduced_dimensions(op) else { return Ok(()) };
+    let operand = |k: usize| op.operand(k).map_err(|e| e.to_string());
+    let (lhs, rhs, acc) = (operand(0)?, operand(1)?, operand(2)?);
+    let kind = op.attribute("kind").map_err(|e| e.to_string())?;
+    let b = Builder::new(context, op);
+    let product = b.create("arith.muli", &[lhs, rhs], &[], lhs.r#type())?;
+    let dims = DenseI64ArrayAttribute::new(context, &reduced).into();
+    let sum =
+        b.create("vector.multi_reduction", &[product, acc], &[("kind", kind), ("reduction_dims", dims)], acc.r#type())?;
+    let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+    raw::replace_all_uses(old, sum);
+    raw::erase(op);
+    Ok(())
+}
