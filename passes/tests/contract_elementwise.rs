@@ -39,8 +39,11 @@ fn equal(lanes: u32, depth: u32) {
     let contract = format!(
         "  %r = vector.contract {{indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m)>], iterator_types = [\"parallel\", \"reduction\"], kind = #vector.kind<add>}} %ea, %eb, %c : {wide}, {wide} into {acc}"
     );
+    // What the pass writes: the product over the flattened operands, reshaped
+    // for the reduction.
+    let n = lanes * depth;
     let reduction = format!(
-        "  %p = arith.muli %ea, %eb : {wide}\n  %r = vector.multi_reduction <add>, %p, %c [1] : {wide} to {acc}"
+        "  %fa = vector.shape_cast %a : {narrow} to vector<{n}xi8>\n  %fb = vector.shape_cast %b : {narrow} to vector<{n}xi8>\n  %xa = arith.extui %fa : vector<{n}xi8> to vector<{n}xi32>\n  %xb = arith.extsi %fb : vector<{n}xi8> to vector<{n}xi32>\n  %p1 = arith.muli %xa, %xb : vector<{n}xi32>\n  %p = vector.shape_cast %p1 : vector<{n}xi32> to {wide}\n  %r = vector.multi_reduction <add>, %p, %c [1] : {wide} to {acc}"
     );
     let (x, y) = (result_term(&contract, &narrow, &wide, &acc), result_term(&reduction, &narrow, &wide, &acc));
     let solver = z3::Solver::new();

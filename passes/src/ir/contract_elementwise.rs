@@ -6,16 +6,22 @@
 //! `arith.muli` and `vector.multi_reduction`, so a dot product reaches the
 //! search in the same form however it was written (linalg vectorization
 //! gives the contraction; hand-written code the product and reduction).
+//! The product is taken over the operands flattened to one dimension (their
+//! extensions too, reading a flat value where the narrow operand is a
+//! `vector.shape_cast` of one), as hand-written code takes it and as LLVM
+//! lowers best; a `vector.shape_cast` gives the reduction its shape.
 //! `passes/tests/contract_elementwise.rs` proves the two forms equal with Z3.
 //! Other contractions (matrix tiles, transposed maps) are left to
 //! `split_contract` and the window semantics.
 
-use super::build::Builder;
+use super::build::{self, Builder};
 use super::raw;
 use super::read;
 use crate::synth::attr::Attr;
+use crate::synth::types::Ty;
 use melior::ir::attribute::DenseI64ArrayAttribute;
 use melior::ir::operation::OperationLike;
+use melior::ir::operation::OperationResult;
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
 
@@ -59,12 +65,61 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), Str
     let (lhs, rhs, acc) = (operand(0)?, operand(1)?, operand(2)?);
     let kind = op.attribute("kind").map_err(|e| e.to_string())?;
     let b = Builder::new(context, op);
-    let product = b.create("arith.muli", &[lhs, rhs], &[], lhs.r#type())?;
+    let ty = read::ty(lhs.r#type()).ok_or("a contraction operand hydride does not model")?;
+    let flat = Ty { dims: vec![ty.lanes()], elem_bits: ty.elem_bits };
+    let (l, r) = (flatten(&b, lhs, &flat)?, flatten(&b, rhs, &flat)?);
+    let product = b.create("arith.muli", &[l, r], &[], build::mlir_type(context, &flat))?;
+    let product = b.create("vector.shape_cast", &[product], &[], lhs.r#type())?;
     let dims = DenseI64ArrayAttribute::new(context, &reduced).into();
     let sum =
         b.create("vector.multi_reduction", &[product, acc], &[("kind", kind), ("reduction_dims", dims)], acc.r#type())?;
     let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
     raw::replace_all_uses(old, sum);
     raw::erase(op);
+    // The n-D operands (extensions, and the reshapes they read), now unused.
+    erase_unused(lhs);
+    if rhs != lhs {
+        erase_unused(rhs);
+    }
     Ok(())
+}
+
+/// Erases the extension or reshape defining `v` if nothing uses `v`, then
+/// does the same for its operand.
+fn erase_unused(v: Value) {
+    let Ok(result) = OperationResult::try_from(v) else { return };
+    let def = result.owner();
+    let name = def.name().as_string_ref().as_str().unwrap_or_default().to_string();
+    if raw::has_uses(v) || !matches!(name.as_str(), "arith.extsi" | "arith.extui" | "vector.shape_cast") {
+        return;
+    }
+    let operand = def.operand(0).ok();
+    raw::erase(def);
+    if let Some(o) = operand {
+        erase_unused(o);
+    }
+}
+
+/// `v` (of `flat`'s elements) as the one-dimensional `flat`: an extension is
+/// redone on its flattened operand; a `vector.shape_cast` of a flat value is
+/// read through; anything else is reshaped.
+fn flatten<'c, 'a>(b: &Builder<'c, 'a>, v: Value<'c, 'a>, flat: &Ty) -> Result<Value<'c, 'a>, String> {
+    let def = OperationResult::try_from(v).ok().map(|r| r.owner());
+    let name = def.and_then(|d| d.name().as_string_ref().as_str().ok().map(str::to_string)).unwrap_or_default();
+    match (def, name.as_str()) {
+        (Some(d), "arith.extsi" | "arith.extui") => {
+            let narrow = d.operand(0).map_err(|e| e.to_string())?;
+            let from = read::ty(narrow.r#type()).ok_or("an extension of a type hydride does not model")?;
+            let narrow = flatten(b, narrow, &Ty { dims: flat.dims.clone(), elem_bits: from.elem_bits })?;
+            b.create(&name, &[narrow], &[], build::mlir_type(b.context, flat))
+        }
+        (Some(d), "vector.shape_cast") => {
+            let source = d.operand(0).map_err(|e| e.to_string())?;
+            match read::ty(source.r#type()) {
+                Some(t) if t == *flat => Ok(source),
+                _ => b.create("vector.shape_cast", &[v], &[], build::mlir_type(b.context, flat)),
+            }
+        }
+        _ => b.create("vector.shape_cast", &[v], &[], build::mlir_type(b.context, flat)),
+    }
 }
