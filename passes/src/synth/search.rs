@@ -281,10 +281,15 @@ impl Screen<'_> {
         })
     }
 
-    /// One-instruction programs that agree with the window on the samples.
+    /// One-instruction programs that agree with the window on the samples:
+    /// of target intrinsics only. An instruction clang lowers to generic IR
+    /// would re-spell, as other generic IR, what LLVM's path starts from
+    /// (and llc may then select worse); such instructions are steps of
+    /// longer programs that hold an intrinsic.
     fn single(&self, ci: usize, c: &Candidate) -> Vec<Program> {
         let mut out = Vec::new();
         if self.expired()
+            || c.generic
             || c.result.bits() != self.root_bits
             || c.operands.len() < self.variable
             || !self.limits.target.allows(&c.cpuid)
@@ -355,9 +360,8 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     let (elem_bits, value_bits) = (sizes(|t| t.elem_bits), sizes(|t| t.bits()));
     // A program must be cheaper than the window as written (one instruction
     // per op that computes), or, for a window of one op, as cheap and a
-    // single instruction lowered to a target intrinsic. A tie with more ops
-    // is no gain: LLVM may well do better with the ops (a product by a power
-    // of two is a shift); nor is one op for one instruction of generic IR.
+    // single instruction. A tie with more ops is no gain: LLVM may well do
+    // better with the ops (a product by a power of two is a shift).
     let window_cost = window
         .ops
         .iter()
@@ -423,11 +427,7 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     let cheapest = survivors.iter().map(|p| p.cost(grammar)).min().unwrap_or(0);
     survivors.retain(|p| {
         let cost = p.cost(grammar);
-        let intrinsic = p.steps.iter().all(|s| match &s.op {
-            super::program::StepOp::Instr { candidate, .. } => !grammar.candidates[*candidate].generic,
-            super::program::StepOp::Swizzle(_) => false,
-        });
-        cost < window_cost || (cost == window_cost && window_cost == 1 && p.steps.len() == 1 && intrinsic)
+        cost < window_cost || (cost == window_cost && window_cost == 1 && p.steps.len() == 1)
     });
     if survivors.is_empty() {
         return Outcome::Unchanged(format!(
