@@ -254,6 +254,10 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     let flow = Dataflow::new(ops);
     let mut consumed: BTreeSet<usize> = BTreeSet::new();
     let mut plan = Plan::default();
+    // Windows searched, rewritten, and left unchanged by reason (numbers
+    // stripped), for the block's summary.
+    let (mut searched, mut rewritten) = (0usize, 0usize);
+    let mut unchanged: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for root in (0..ops.len()).rev() {
         let op = &ops[root];
         if consumed.contains(&root)
@@ -273,6 +277,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             continue;
         }
         let lifted = flow.lift_constants(&window);
+        searched += 1;
         let outcome = memo_or_synthesize(&flow, &window, &lifted, grammar, options);
         let found = match outcome {
             Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
@@ -280,14 +285,38 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         };
         match found {
             Ok(new) => {
+                rewritten += 1;
                 plan.rewrites.push(Rewrite { root, ops: new, window: window.ops.clone() });
                 consumed.extend(window.ops.iter().filter(|p| ops[**p].name != "arith.constant"));
             }
-            Err(why) => plan.remarks.push((
-                root,
-                format!("window of {computing} ops left unchanged (target {}): {why}", options.limits.target.name()),
-            )),
+            Err(why) => {
+                *unchanged.entry(reason_kind(&why)).or_default() += 1;
+                plan.remarks.push((
+                    root,
+                    format!(
+                        "window of {computing} ops left unchanged (target {}): {why}",
+                        options.limits.target.name()
+                    ),
+                ))
+            }
         }
+    }
+    if searched > 0 {
+        let allowed = grammar.candidates.iter().filter(|c| options.limits.target.allows(&c.cpuid)).count();
+        let intrinsics =
+            grammar.candidates.iter().filter(|c| !c.generic && options.limits.target.allows(&c.cpuid)).count();
+        let reasons: Vec<String> = unchanged.iter().map(|(why, n)| format!("{n}: {why}")).collect();
+        plan.remarks.push((
+            ops.len() - 1,
+            format!(
+                "lower-to-autollvm searched {searched} windows of this block at target {}: programs of one target intrinsic, or two instructions holding one (budget {} pairings), over the {allowed} instructions of the grammar the target has ({intrinsics} of them intrinsics); {rewritten} rewritten, {} left unchanged{}{}",
+                options.limits.target.name(),
+                options.limits.evaluations,
+                searched - rewritten,
+                if reasons.is_empty() { "" } else { " (" },
+                if reasons.is_empty() { String::new() } else { reasons.join("; ") + ")" },
+            ),
+        ));
     }
     for (pos, op) in ops.iter().enumerate() {
         if let Some(why) = not_understood(op) {
@@ -379,4 +408,23 @@ fn not_understood(op: &BlockOp) -> Option<String> {
             format!("{} left to LLVM's lowering: it is not among the ops synthesis has semantics for", op.name)
         }
     })
+}
+
+/// A reason a window was left unchanged, with its numbers written `N` (so
+/// the block's summary counts reasons, not windows).
+fn reason_kind(why: &str) -> String {
+    let mut out = String::new();
+    let mut in_number = false;
+    for ch in why.chars() {
+        if ch.is_ascii_digit() {
+            if !in_number {
+                out.push('N');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(ch);
+        }
+    }
+    out
 }
