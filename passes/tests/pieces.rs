@@ -74,4 +74,26 @@ fn windows_that_are_not_lane_wise_or_feed_a_reduction_stay_whole() {
     // The result feeds a reduction.
     let ops = saturating_add(64, "  %r = vector.reduction <add>, %4 : vector<64xi8> into i8\n  return %r : i8", "i8");
     assert!(cut(&ops, 5, 256).is_none());
+    // A widening square that feeds a reduction through a reshape (l2norm):
+    // LLVM fuses the two, which pieces would hide.
+    let ops = block(
+        "  %e = arith.extsi %v : vector<32xi16> to vector<32xi32>
+  %sq = arith.muli %e, %e : vector<32xi32>
+  %sq2 = vector.shape_cast %sq : vector<32xi32> to vector<16x2xi32>
+  %s = vector.multi_reduction <add>, %sq2, %a [1] : vector<16x2xi32> to vector<16xi32>
+  return %s : vector<16xi32>",
+        "%v: vector<32xi16>, %a: vector<16xi32>",
+        "vector<16xi32>",
+    );
+    assert!(cut(&ops, 1, 128).is_none());
+    // Through a reshape to a store, it is cut.
+    let ops = block(
+        "  %e = arith.extsi %v : vector<32xi16> to vector<32xi32>
+  %sq = arith.muli %e, %e : vector<32xi32>
+  %sq2 = vector.shape_cast %sq : vector<32xi32> to vector<16x2xi32>
+  return %sq2 : vector<16x2xi32>",
+        "%v: vector<32xi16>",
+        "vector<16x2xi32>",
+    );
+    assert!(cut(&ops, 1, 128).is_some());
 }

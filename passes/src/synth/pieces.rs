@@ -86,10 +86,18 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
     // A result that feeds a reshape or a reduction stays whole: LLVM fuses a
     // widening product into the reduction after it (`smlal`, `vpmaddwd`),
     // which pieces would hide behind their concatenation.
+    // Reshapes are followed to what reads their results.
     let result = flow.ops[window.root].results[0];
     let whole = |op: &BlockOp| LANE_WISE.contains(&op.name.as_str()) || CONSUMERS.contains(&op.name.as_str());
-    if flow.ops.iter().any(|op| op.operands.contains(&result) && !whole(op)) {
-        return None;
+    let mut reads = vec![result];
+    while let Some(v) = reads.pop() {
+        for op in flow.ops.iter().filter(|op| op.operands.contains(&v)) {
+            if op.name == "vector.shape_cast" {
+                reads.extend(op.results.iter().copied());
+            } else if !whole(op) {
+                return None;
+            }
+        }
     }
     // The piece is sized by what crosses its boundary: the leaves and the result.
     let root_ty = flow.ops[window.root].result_types[0].clone()?;
