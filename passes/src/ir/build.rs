@@ -133,9 +133,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             mlir_type(self.context, result),
         )
     }
-}
 
-impl<'c, 'a> Builder<'c, 'a> {
     /// The body of `function` (one block, ending in `llvm.return`) copied
     /// before the anchor with its parameters bound to `args`: the value it
     /// returns.

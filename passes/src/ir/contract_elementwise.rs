@@ -103,23 +103,19 @@ fn erase_unused(v: Value) {
 /// `v` (of `flat`'s elements) as the one-dimensional `flat`: an extension is
 /// redone on its flattened operand; a `vector.shape_cast` of a flat value is
 /// read through; anything else is reshaped.
-fn flatten<'c, 'a>(b: &Builder<'c, 'a>, v: Value<'c, 'a>, flat: &Ty) -> Result<Value<'c, 'a>, String> {
-    let def = OperationResult::try_from(v).ok().map(|r| r.owner());
-    let name = def.and_then(|d| d.name().as_string_ref().as_str().ok().map(str::to_string)).unwrap_or_default();
-    match (def, name.as_str()) {
-        (Some(d), "arith.extsi" | "arith.extui") => {
-            let narrow = d.operand(0).map_err(|e| e.to_string())?;
-            let from = read::ty(narrow.r#type()).ok_or("an extension of a type hydride does not model")?;
-            let narrow = flatten(b, narrow, &Ty { dims: flat.dims.clone(), elem_bits: from.elem_bits })?;
-            b.create(&name, &[narrow], &[], build::mlir_type(b.context, flat))
-        }
-        (Some(d), "vector.shape_cast") => {
-            let source = d.operand(0).map_err(|e| e.to_string())?;
-            match read::ty(source.r#type()) {
-                Some(t) if t == *flat => Ok(source),
-                _ => b.create("vector.shape_cast", &[v], &[], build::mlir_type(b.context, flat)),
-            }
-        }
+fn flatten<'c>(b: &Builder<'c, 'c>, v: Value<'c, 'c>, flat: &Ty) -> Result<Value<'c, 'c>, String> {
+    if let Some((narrow, ext)) = super::split_contract::extension(v) {
+        let from = read::ty(narrow.r#type()).ok_or("an extension of a type hydride does not model")?;
+        let narrow = flatten(b, narrow, &Ty { dims: flat.dims.clone(), elem_bits: from.elem_bits })?;
+        return b.create(&ext, &[narrow], &[], build::mlir_type(b.context, flat));
+    }
+    let reshaped = OperationResult::try_from(v)
+        .ok()
+        .map(|r| r.owner())
+        .filter(|d| d.name().as_string_ref().as_str() == Ok("vector.shape_cast"))
+        .and_then(|d| d.operand(0).ok());
+    match reshaped {
+        Some(source) if read::ty(source.r#type()).as_ref() == Some(flat) => Ok(source),
         _ => b.create("vector.shape_cast", &[v], &[], build::mlir_type(b.context, flat)),
     }
 }

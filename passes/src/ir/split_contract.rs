@@ -36,7 +36,7 @@ pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>, register_bits: 
 }
 
 /// An operand before its extension: the narrow value and the extension op's name.
-fn extension<'c>(v: Value<'c, 'c>) -> Option<(Value<'c, 'c>, String)> {
+pub(super) fn extension<'c>(v: Value<'c, 'c>) -> Option<(Value<'c, 'c>, String)> {
     let def = OperationResult::try_from(v).ok()?.owner();
     let name = def.name().as_string_ref().as_str().ok()?.to_string();
     (name == "arith.extsi" || name == "arith.extui").then(|| Some((def.operand(0).ok()?, name))).flatten()

@@ -56,9 +56,11 @@ const CHUNK: usize = 256;
 /// most `Limits::components` of them. Steps are ordered by cost and
 /// relevance before any is run and are evaluated in that order, a chunk at a
 /// time, until that many distinct values are found: what is never kept is
-/// never run. Values are told apart on two samples first, and only the kept
-/// ones are evaluated on all of them (then told apart again).
-fn components(screen: &Screen) -> Vec<Component> {
+/// never run. Values are told apart on two samples (the probes); the search
+/// reads the kept ones on `first`, the first sample where the window is
+/// defined, and checks whole programs on all samples (values distinct on the
+/// probes are distinct on all samples, so nothing else is run).
+fn components(screen: &Screen, first: usize) -> Vec<Component> {
     let g = screen.grammar;
     let leaf_count = screen.leaf_types.len();
     let probes: Vec<usize> = PROBES.iter().map(|&p| p.min(screen.inputs.len() - 1)).collect();
@@ -109,11 +111,6 @@ fn components(screen: &Screen) -> Vec<Component> {
     steps.sort_by_key(|(_, cost, relevance, _, _)| (cost + relevance, *cost));
     // A value equal to a leaf adds nothing; a value of constants alone is a
     // constant, nothing to compute.
-    let leaves_on = |on: &[usize]| -> std::collections::HashSet<(u32, Vec<BigUint>)> {
-        (0..leaf_count)
-            .map(|l| (screen.leaf_types[l].bits(), on.iter().map(|&s| screen.inputs[s][l].clone()).collect()))
-            .collect()
-    };
     let distinct = |found: Vec<Component>, seen: &mut std::collections::HashSet<(u32, Vec<BigUint>)>| {
         let mut kept = Vec::new();
         for c in found {
@@ -124,7 +121,9 @@ fn components(screen: &Screen) -> Vec<Component> {
         }
         kept
     };
-    let mut seen = leaves_on(&probes);
+    let mut seen: std::collections::HashSet<(u32, Vec<BigUint>)> = (0..leaf_count)
+        .map(|l| (screen.leaf_types[l].bits(), probes.iter().map(|&s| screen.inputs[s][l].clone()).collect()))
+        .collect();
     let mut kept: Vec<Component> = Vec::new();
     for chunk in steps.chunks(CHUNK) {
         if kept.len() >= screen.limits.components || screen.expired() {
@@ -151,10 +150,6 @@ fn components(screen: &Screen) -> Vec<Component> {
         kept.extend(distinct(found, &mut seen));
     }
     kept.truncate(screen.limits.components);
-    // The search reads each value on the first sample where the window is
-    // defined (and checks whole programs on all samples): values distinct
-    // on the probes are distinct on all samples, so nothing else is run.
-    let Some(first) = screen.expected.iter().position(Option::is_some) else { return Vec::new() };
     let kept: Vec<Component> = kept
         .into_par_iter()
         .filter_map(|mut c| {
@@ -187,7 +182,11 @@ fn elements(value: &BigUint, elem_bits: u32, at: &mut dyn Iterator<Item = u32>) 
 pub fn two_steps(screen: &Screen) -> Vec<Program> {
     let g = screen.grammar;
     let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
-    let parts = components(screen);
+    // Values are screened on the first sample where the window is defined
+    // (with none, nothing is to be computed).
+    let Some(first) = screen.expected.iter().position(Option::is_some) else { return Vec::new() };
+    let want = screen.expected[first].as_ref().expect("a defined sample");
+    let parts = components(screen, first);
     if trace {
         eprintln!("hydride: {} one-step values after {:?}", parts.len(), screen.started.elapsed());
     }
@@ -246,14 +245,13 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
                 ],
             };
             // The first defined sample rejects most pairings; then all of them.
-            let first = screen.expected.iter().position(Option::is_some)?;
             let operands: Vec<BigUint> = binding
                 .iter()
                 .map(|&l| if l == leaf_count { part.first.clone() } else { screen.inputs[first][l].clone() })
                 .collect();
             let args = super::program::arguments(c, &operands, &[], &|v, _| BigUint::from(v));
             let got = dialectgen::eval::Machine::new(&mut dialectgen::eval::Concrete, c.semantics()).run(&args).ok();
-            let found = got.as_ref() == screen.expected[first].as_ref() && screen.agrees(&program);
+            let found = got.as_ref() == Some(want) && screen.agrees(&program);
             if found && trace {
                 eprintln!("hydride: second step: {} agrees at pairing {rank}", program.describe(g));
             }
@@ -262,16 +260,12 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
         .collect();
     // Second step a swizzle of one component (checked on the component's
     // values first, without running its instruction again).
-    let first_defined = screen.expected.iter().position(Option::is_some);
     for a in parts.iter().filter(|p| !p.generic) {
         for z in Swizzle::family(a.bits, 1)
             .into_iter()
             .filter(|z| a.cost + z.cost() < screen.max_cost && z.result_bits() == screen.root_bits)
         {
-            let plausible = first_defined.is_some_and(|i| {
-                Some(&z.apply(&mut dialectgen::eval::Concrete, std::slice::from_ref(&a.first)))
-                    == screen.expected[i].as_ref()
-            });
+            let plausible = &z.apply(&mut dialectgen::eval::Concrete, std::slice::from_ref(&a.first)) == want;
             if plausible && covers(&a.reads, &[]) {
                 let program = Program {
                     steps: vec![a.step.clone(), Step { op: StepOp::Swizzle(z), operands: vec![Source::Step(0)] }],
@@ -287,8 +281,6 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
     // sample the wanted result fixes the elements each operand must have
     // where the swizzle reads it; values are looked up by those elements,
     // and each pair found is checked on all samples.
-    let Some(first) = screen.expected.iter().position(Option::is_some) else { return out };
-    let want = screen.expected[first].as_ref().expect("a defined sample");
     // (bits, value on the first sample, leaves read, the step computing it or the leaf)
     let mut pieces: Vec<(u32, &BigUint, Vec<usize>, Result<&Step, usize>, bool)> =
         parts.iter().map(|p| (p.bits, &p.first, p.reads.clone(), Ok(&p.step), p.generic)).collect();
