@@ -44,8 +44,10 @@ pub struct Window {
 pub struct Dataflow<'a> {
     pub ops: &'a [BlockOp],
     defined_by: HashMap<usize, usize>,
-    /// Ops reading each value.
+    /// How many ops read each value.
     uses: HashMap<usize, usize>,
+    /// The ops reading each value.
+    users: HashMap<usize, Vec<usize>>,
     types: HashMap<usize, Option<Ty>>,
 }
 
@@ -53,6 +55,7 @@ impl<'a> Dataflow<'a> {
     pub fn new(ops: &'a [BlockOp]) -> Dataflow<'a> {
         let mut defined_by = HashMap::new();
         let mut uses: HashMap<usize, usize> = HashMap::new();
+        let mut users: HashMap<usize, Vec<usize>> = HashMap::new();
         let mut types = HashMap::new();
         for (pos, op) in ops.iter().enumerate() {
             for (v, t) in op.results.iter().zip(&op.result_types) {
@@ -63,11 +66,12 @@ impl<'a> Dataflow<'a> {
             for (k, (v, t)) in op.operands.iter().zip(&op.operand_types).enumerate() {
                 if !op.operands[..k].contains(v) {
                     *uses.entry(*v).or_default() += 1;
+                    users.entry(*v).or_default().push(pos);
                 }
                 types.entry(*v).or_insert_with(|| t.clone());
             }
         }
-        Dataflow { ops, defined_by, uses, types }
+        Dataflow { ops, defined_by, uses, users, types }
     }
 
     pub fn type_of(&self, value: usize) -> Option<Ty> {
@@ -75,9 +79,10 @@ impl<'a> Dataflow<'a> {
     }
 
     /// The largest window ending at op `root` of ops `supported` accepts,
-    /// each inner value used only inside the window (other results of its
-    /// op used at most once), at most `max_ops` ops
-    /// and `max_depth` levels deep.
+    /// each inner value read only inside the window (other results of its
+    /// op read at most once), at most `max_ops` ops and `max_depth` levels
+    /// deep. A value read more than once joins once all its readers have
+    /// (`max(x, y) - min(x, y)` of extended `x` and `y` is one window).
     pub fn window(
         &self,
         root: usize,
@@ -87,23 +92,45 @@ impl<'a> Dataflow<'a> {
     ) -> Window {
         let mut inside: BTreeSet<usize> = BTreeSet::from([root]);
         let mut frontier = vec![(root, 0usize)];
-        while let Some((pos, depth)) = frontier.pop() {
-            if depth + 1 > max_depth {
-                continue;
-            }
-            for v in &self.ops[pos].operands {
-                let Some(&def) = self.defined_by.get(v) else { continue };
-                let op = &self.ops[def];
-                // Used once, here; any other result of the op (a
-                // multi-result op's) used at most once too.
-                let single_use =
-                    self.uses.get(v) == Some(&1) && op.results.iter().all(|r| self.uses.get(r).is_none_or(|n| *n <= 1));
-                let constant = op.name == "arith.constant";
-                if inside.contains(&def) || !supported(op) || inside.len() >= max_ops || !(single_use || constant) {
+        // Ops whose value is read more than once, with the depth they were met at.
+        let mut waiting: Vec<(usize, usize)> = Vec::new();
+        loop {
+            while let Some((pos, depth)) = frontier.pop() {
+                if depth + 1 > max_depth {
                     continue;
                 }
-                inside.insert(def);
-                frontier.push((def, depth + 1));
+                for v in &self.ops[pos].operands {
+                    let Some(&def) = self.defined_by.get(v) else { continue };
+                    let op = &self.ops[def];
+                    if inside.contains(&def) || !supported(op) || inside.len() >= max_ops {
+                        continue;
+                    }
+                    // Used once, here; any other result of the op (a
+                    // multi-result op's) used at most once too.
+                    let single_use = self.uses.get(v) == Some(&1)
+                        && op.results.iter().all(|r| self.uses.get(r).is_none_or(|n| *n <= 1));
+                    if single_use || op.name == "arith.constant" {
+                        inside.insert(def);
+                        frontier.push((def, depth + 1));
+                    } else if op.results.len() == 1 {
+                        waiting.push((def, depth + 1));
+                    }
+                }
+            }
+            let ready = waiting.iter().position(|(def, _)| {
+                !inside.contains(def)
+                    && self.ops[*def]
+                        .results
+                        .iter()
+                        .all(|r| self.users.get(r).is_none_or(|u| u.iter().all(|p| inside.contains(p))))
+            });
+            match ready {
+                Some(k) if inside.len() < max_ops => {
+                    let (def, depth) = waiting.swap_remove(k);
+                    inside.insert(def);
+                    frontier.push((def, depth));
+                }
+                _ => break,
             }
         }
         self.close(inside, root)

@@ -9,6 +9,7 @@
 use super::block::{Dataflow, Window};
 use super::grammar::{Candidate, Grammar};
 use super::program::{arguments, Program};
+use super::proof::Claim;
 use super::semantics::{SemaError, Val};
 use super::types::Ty;
 use dialectgen::eval::domain::Domain;
@@ -18,7 +19,7 @@ use dialectgen::validate::cases::{random_bits, Rng};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use z3::ast::{Ast, BV};
+use z3::ast::BV;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
@@ -485,128 +486,4 @@ fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) ->
         })
         .take(limits.proofs)
         .collect()
-}
-
-/// What a proof compares: the window (its constants' values fixed) and a program.
-struct Claim<'a> {
-    flow: &'a Dataflow<'a>,
-    window: &'a Window,
-    leaf_types: &'a [Ty],
-    constants: &'a [BigUint],
-    grammar: &'a Grammar,
-    program: &'a Program,
-}
-
-impl Claim<'_> {
-    /// Z3: where the window is defined, the program computes the same bits.
-    /// First with products and quotients as uninterpreted functions on both
-    /// sides (equal there is equal for the real operations, and often quick
-    /// when both multiply the same extended values), with a quarter of the
-    /// budget; then exactly.
-    fn prove(&self, ms: u32) -> Result<(), String> {
-        if self.check((ms / 4).max(1), true) == Ok(()) {
-            return Ok(());
-        }
-        self.check(ms, false)
-    }
-
-    fn check(&self, ms: u32, abstracted: bool) -> Result<(), String> {
-        let Claim { flow, window, leaf_types, constants, grammar, program } = *self;
-        z3::with_z3_config(&z3::Config::new(), || {
-            let mut dom = if abstracted { Smt::abstracted() } else { Smt::exact() };
-            let variable = leaf_types.len() - constants.len();
-            let leaves: Vec<BV> = leaf_types
-                .iter()
-                .enumerate()
-                .map(|(i, t)| match i.checked_sub(variable) {
-                    Some(k) => dom.literal(&constants[k], t.bits()),
-                    None => BV::new_const(format!("leaf{i}"), t.bits()),
-                })
-                .collect();
-            let (root, defined) = eval_window(&mut dom, flow, window, &leaves).map_err(|e| e.to_string())?;
-            let theirs = program.formula(grammar, &leaves, abstracted)?;
-            if root.bits.simplify() == theirs.simplify() {
-                return Ok(());
-            }
-            let lanes = if abstracted { 1 } else { root.ty.lanes().max(1) };
-            lane_by_lane(&defined, &root.bits, &theirs, lanes, ms)
-        })
-    }
-}
-
-/// Proves `ours == theirs` where every `defined` bit is 1, one result
-/// lane at a time: the conjunction of the lanes' equalities is the whole
-/// equality, so this is as sound as one query, and each query sees only the
-/// part of both terms its lane depends on. Lanes whose two sides simplify to
-/// the same term need no query. The budget is shared: each lane gets an
-/// equal part of the resource limit, and all of them one wall-clock cap.
-/// Each query gets a fresh solver: Z3 bit-blasts a one-shot query, where
-/// push and pop would switch it to its slower incremental core.
-fn lane_by_lane(defined: &[BV], ours: &BV, theirs: &BV, lanes: u32, ms: u32) -> Result<(), String> {
-    use dialectgen::classify::proof::{RLIMIT_PER_MS, WALL_CLOCK_FACTOR};
-    let width = ours.get_size();
-    let lane_bits = width / lanes;
-    let rlimit = ms.saturating_mul(RLIMIT_PER_MS) / lanes;
-    let deadline =
-        std::time::Instant::now() + std::time::Duration::from_millis(u64::from(ms) * u64::from(WALL_CLOCK_FACTOR));
-    for lane in 0..lanes {
-        let (lo, hi) = (lane * lane_bits, lane * lane_bits + lane_bits - 1);
-        let (a, b) = if lanes == 1 {
-            (ours.clone(), theirs.clone())
-        } else {
-            (ours.extract(hi, lo).simplify(), theirs.extract(hi, lo).simplify())
-        };
-        if a == b {
-            continue;
-        }
-        let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis().max(1);
-        let mut params = z3::Params::new();
-        params.set_u32("rlimit", rlimit.max(1));
-        params.set_u32("timeout", u32::try_from(left).unwrap_or(u32::MAX));
-        let solver = z3::Solver::new();
-        solver.set_params(&params);
-        let one = BV::from_u64(1, 1);
-        for d in defined {
-            solver.assert(d.eq(&one));
-        }
-        solver.assert(a.eq(&b).not());
-        let verdict = solver.check();
-        let why = solver.get_reason_unknown().unwrap_or_default();
-        match verdict {
-            z3::SatResult::Unsat => {}
-            z3::SatResult::Sat if lanes == 1 => return Err("differs on some input".into()),
-            z3::SatResult::Sat => return Err(format!("differs on some input in result lane {lane}")),
-            z3::SatResult::Unknown => return Err(format!("unknown ({why})")),
-        }
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lane_by_lane;
-    use z3::ast::BV;
-
-    /// Four 8-bit lanes: `x + x` against `x << 1` is equal in every lane;
-    /// against `x << 1` with the top lane replaced by `x` it is not, and
-    /// the lane that differs is named.
-    #[test]
-    fn lane_by_lane_proves_equal_lanes_and_names_a_differing_one() {
-        z3::with_z3_config(&z3::Config::new(), || {
-            let x = BV::new_const("x", 32);
-            let lane = |i: u32| x.extract(8 * i + 7, 8 * i);
-            let doubled = (0..4).rev().map(|i| lane(i).bvadd(&lane(i))).reduce(|a, b| a.concat(&b)).unwrap();
-            let shifted = (0..4).rev().map(|i| lane(i).bvshl(&BV::from_u64(1, 8))).reduce(|a, b| a.concat(&b)).unwrap();
-            let wrong = lane(3).concat(&shifted.extract(23, 0));
-            assert_eq!(lane_by_lane(&[], &doubled, &shifted, 4, 1_000), Ok(()));
-            assert_eq!(lane_by_lane(&[], &doubled, &shifted, 1, 1_000), Ok(()));
-            assert_eq!(
-                lane_by_lane(&[], &doubled, &wrong, 4, 1_000),
-                Err("differs on some input in result lane 3".into())
-            );
-            // Where a `defined` bit excludes every input, nothing differs.
-            let never = BV::from_u64(0, 1);
-            assert_eq!(lane_by_lane(&[never], &doubled, &wrong, 4, 1_000), Ok(()));
-        });
-    }
 }

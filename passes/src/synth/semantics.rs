@@ -79,7 +79,12 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         Val::new(bits, ty)
     }
 
-    fn lanewise(&mut self, args: &[Val<D::Bv>], ty: Ty, f: &mut dyn FnMut(&mut Self, &[D::Bv]) -> D::Bv) -> Val<D::Bv> {
+    pub(super) fn lanewise(
+        &mut self,
+        args: &[Val<D::Bv>],
+        ty: Ty,
+        f: &mut dyn FnMut(&mut Self, &[D::Bv]) -> D::Bv,
+    ) -> Val<D::Bv> {
         let per_arg: Vec<Vec<D::Bv>> = args.iter().map(|a| self.lanes(a)).collect();
         let out: Vec<D::Bv> = (0..ty.lanes() as usize)
             .map(|i| {
@@ -88,21 +93,6 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             })
             .collect();
         self.pack(out, ty)
-    }
-
-    /// `muli(ext(a), ext(b))` when the exact product fits the result: the
-    /// product at the sum of the narrow widths, then extended.
-    fn narrow_product(&mut self, args: &[Val<D::Bv>], ty: &Ty) -> Option<Val<D::Bv>> {
-        let (a, sa) = args[0].extended_from.as_deref()?;
-        let (b, sb) = args[1].extended_from.as_deref()?;
-        let (na, nb, w) = (a.ty.elem_bits, b.ty.elem_bits, ty.elem_bits);
-        let n = na + nb;
-        if n >= w {
-            return None;
-        }
-        let (sa, sb) = (*sa, *sb);
-        let mut f = |e: &mut Self, x: &[D::Bv]| e.narrow_mul(&x[0], &x[1], (na, sa), (nb, sb), w);
-        Some(self.lanewise(&[a.clone(), b.clone()], ty.clone(), &mut f))
     }
 
     /// `x * y` of elements `na` and `nb` bits wide, each extended (signed
@@ -151,18 +141,24 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         }
     }
 
-    /// The results of `op` given its operands.
+    /// The results of `op` given its operands: at a narrower width where
+    /// the operands' ranges allow ([`super::narrow`]), else as written.
     pub fn eval(&mut self, op: &BlockOp, args: &[Val<D::Bv>]) -> Result<Vec<Val<D::Bv>>, SemaError> {
+        if let [Some(ty)] = op.result_types.as_slice() {
+            if let Some(v) = self.narrowed(op, args, ty) {
+                return Ok(vec![v]);
+            }
+        }
+        self.plain(op, args)
+    }
+
+    /// The results of `op` given its operands, at the widths it is written at.
+    pub fn plain(&mut self, op: &BlockOp, args: &[Val<D::Bv>]) -> Result<Vec<Val<D::Bv>>, SemaError> {
         let result_ty =
             |k: usize| op.result_types.get(k).cloned().flatten().ok_or_else(|| malformed(op, "a result type"));
         let ty = result_ty(0)?;
         let w = ty.elem_bits;
         let name = op.name.as_str();
-        if name == "arith.muli" {
-            if let Some(v) = self.narrow_product(args, &ty) {
-                return Ok(vec![v]);
-            }
-        }
         match name {
             // The full product at twice the width: low half, high half.
             "arith.mulsi_extended" | "arith.mului_extended" => {
@@ -198,7 +194,16 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     .and_then(|a| a.lanes(ty.lanes()))
                     .ok_or_else(|| malformed(op, "its value"))?;
                 let lanes: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, w)).collect();
-                self.pack(lanes, ty)
+                let v = self.pack(lanes, ty.clone());
+                // Small constants are extensions too (clamp bounds, zeros).
+                let (n, signed) = super::narrow::constant_width(&xs);
+                if n < w {
+                    let narrow: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, n)).collect();
+                    let narrow = self.pack(narrow, ty.with_elem(n));
+                    Val { extended_from: Some(Box::new((narrow, signed))), ..v }
+                } else {
+                    v
+                }
             }
             "arith.addi" | "arith.subi" | "arith.muli" | "arith.andi" | "arith.ori" | "arith.xori" => {
                 let o = match name {
@@ -560,7 +565,8 @@ impl<'d, D: Domain> Evaluator<'d, D> {
 /// the n-D ones a split contraction reads are window boundaries).
 pub fn synthesizable(op: &BlockOp) -> bool {
     let strided = matches!(op.name.as_str(), "vector.extract_strided_slice" | "vector.insert_strided_slice");
-    let one_dimensional = || op.operand_types.iter().chain(&op.result_types).all(|t| t.as_ref().is_some_and(|t| t.dims.len() <= 1));
+    let one_dimensional =
+        || op.operand_types.iter().chain(&op.result_types).all(|t| t.as_ref().is_some_and(|t| t.dims.len() <= 1));
     supported(&op.name) && (!strided || one_dimensional())
 }
 

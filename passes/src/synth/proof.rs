@@ -1,0 +1,223 @@
+//! Proving a program equal to its window with Z3, where the window is
+//! defined: first with products and quotients abstracted, then exactly, one
+//! result lane at a time. A lane whose two terms are another lane's with
+//! the input elements renamed (the same per-lane function, shifted) is
+//! proved by that lane's proof, so a lane-wise window costs one query per
+//! lane shape, not one per lane.
+
+use super::block::{Dataflow, Window};
+use super::grammar::Grammar;
+use super::program::Program;
+use super::search::eval_window;
+use super::types::Ty;
+use dialectgen::eval::domain::Domain;
+use dialectgen::eval::smt::Smt;
+use num_bigint::BigUint;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use z3::ast::{Ast, Dynamic, BV};
+
+/// What a proof compares: the window (its constants' values fixed) and a program.
+pub(super) struct Claim<'a> {
+    pub flow: &'a Dataflow<'a>,
+    pub window: &'a Window,
+    pub leaf_types: &'a [Ty],
+    pub constants: &'a [BigUint],
+    pub grammar: &'a Grammar,
+    pub program: &'a Program,
+}
+
+impl Claim<'_> {
+    /// Z3: where the window is defined, the program computes the same bits.
+    /// First with products and quotients as uninterpreted functions on both
+    /// sides (equal there is equal for the real operations, and often quick
+    /// when both multiply the same extended values), with a quarter of the
+    /// budget; then exactly.
+    pub fn prove(&self, ms: u32) -> Result<(), String> {
+        if self.check((ms / 4).max(1), true) == Ok(()) {
+            return Ok(());
+        }
+        self.check(ms, false)
+    }
+
+    fn check(&self, ms: u32, abstracted: bool) -> Result<(), String> {
+        let Claim { flow, window, leaf_types, constants, grammar, program } = *self;
+        z3::with_z3_config(&z3::Config::new(), || {
+            let mut dom = if abstracted { Smt::abstracted() } else { Smt::exact() };
+            let variable = leaf_types.len() - constants.len();
+            let leaves: Vec<BV> = leaf_types
+                .iter()
+                .enumerate()
+                .map(|(i, t)| match i.checked_sub(variable) {
+                    Some(k) => dom.literal(&constants[k], t.bits()),
+                    None => leaf_term(i, t),
+                })
+                .collect();
+            let (root, defined) = eval_window(&mut dom, flow, window, &leaves).map_err(|e| e.to_string())?;
+            let theirs = program.formula(grammar, &leaves, abstracted)?;
+            if root.bits.simplify() == theirs.simplify() {
+                return Ok(());
+            }
+            let lanes = if abstracted { 1 } else { root.ty.lanes().max(1) };
+            lane_by_lane(&defined, &root.bits, &theirs, lanes, ms)
+        })
+    }
+}
+
+/// Leaf `i` as a Z3 term: one constant per element, `leaf{i}_{j}`,
+/// concatenated (element 0 lowest), so a lane's term names the elements it
+/// reads.
+fn leaf_term(i: usize, t: &Ty) -> BV {
+    let n = t.lanes().max(1);
+    let w = t.bits() / n;
+    let element = |j: u32| BV::new_const(format!("leaf{i}_{j}"), w);
+    (1..n).fold(element(0), |bits, j| element(j).concat(&bits))
+}
+
+/// The input elements a term reads: leaf, element number, constant.
+fn elements(terms: &[&BV]) -> BTreeMap<(usize, u32), BV> {
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut found = BTreeMap::new();
+    let mut stack: Vec<Dynamic> = terms.iter().map(|t| Dynamic::from_ast(*t)).collect();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.clone()) {
+            continue;
+        }
+        if t.is_const() {
+            let name = t.decl().name();
+            let parsed = name
+                .strip_prefix("leaf")
+                .and_then(|r| r.split_once('_'))
+                .and_then(|(i, j)| Some((i.parse::<usize>().ok()?, j.parse::<u32>().ok()?)));
+            if let (Some(key), Some(bv)) = (parsed, t.as_bv()) {
+                found.insert(key, bv);
+            }
+            continue;
+        }
+        stack.extend(t.children());
+    }
+    found
+}
+
+/// One result lane's two terms (simplified) and the elements they read.
+struct Lane {
+    ours: BV,
+    theirs: BV,
+    reads: BTreeMap<(usize, u32), BV>,
+}
+
+impl Lane {
+    /// Whether `other` is this lane with every leaf's elements moved by one
+    /// offset per leaf: then `other`'s equality is a substitution instance of
+    /// this one's (valid if this one is), checked by rewriting this lane's
+    /// terms and comparing them with `other`'s.
+    fn renames_to(&self, other: &Lane) -> bool {
+        if self.reads.len() != other.reads.len() {
+            return false;
+        }
+        let mut offsets: HashMap<usize, i64> = HashMap::new();
+        let mut pairs: Vec<(BV, BV)> = Vec::new();
+        for (((li, lj), from), ((oi, oj), to)) in self.reads.iter().zip(&other.reads) {
+            let offset = i64::from(*oj) - i64::from(*lj);
+            if li != oi || *offsets.entry(*li).or_insert(offset) != offset || from.get_size() != to.get_size() {
+                return false;
+            }
+            pairs.push((from.clone(), to.clone()));
+        }
+        let refs: Vec<(&BV, &BV)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+        self.ours.substitute(&refs).simplify() == other.ours && self.theirs.substitute(&refs).simplify() == other.theirs
+    }
+}
+
+/// Proves `ours == theirs` where every `defined` bit is 1, one result
+/// lane at a time: the conjunction of the lanes' equalities is the whole
+/// equality, so this is as sound as one query, and each query sees only the
+/// part of both terms its lane depends on. Lanes whose two sides simplify to
+/// the same term need no query; when the window is defined everywhere, nor
+/// does a lane that is an earlier queried lane renamed ([`Lane::renames_to`];
+/// with conditions, the renamed conditions would differ). The budget is
+/// shared: each queried lane gets an equal part of the resource limit, and
+/// all of them one wall-clock cap. Each query gets a fresh solver: Z3
+/// bit-blasts a one-shot query, where push and pop would switch it to its
+/// slower incremental core.
+pub(super) fn lane_by_lane(defined: &[BV], ours: &BV, theirs: &BV, lanes: u32, ms: u32) -> Result<(), String> {
+    use dialectgen::classify::proof::{RLIMIT_PER_MS, WALL_CLOCK_FACTOR};
+    let width = ours.get_size();
+    let lane_bits = width / lanes;
+    let deadline =
+        std::time::Instant::now() + std::time::Duration::from_millis(u64::from(ms) * u64::from(WALL_CLOCK_FACTOR));
+    let everywhere = defined.iter().all(|d| d.simplify().as_u64() == Some(1));
+    // Lanes needing a query of their own, with the lane each stands for.
+    let mut queried: Vec<(u32, Lane)> = Vec::new();
+    for lane in 0..lanes {
+        let (lo, hi) = (lane * lane_bits, lane * lane_bits + lane_bits - 1);
+        let (a, b) = if lanes == 1 {
+            (ours.clone(), theirs.clone())
+        } else {
+            (ours.extract(hi, lo).simplify(), theirs.extract(hi, lo).simplify())
+        };
+        if a == b {
+            continue;
+        }
+        let reads = if everywhere && lanes > 1 { elements(&[&a, &b]) } else { BTreeMap::new() };
+        let this = Lane { ours: a, theirs: b, reads };
+        if everywhere && lanes > 1 && queried.iter().take(REPRESENTATIVES).any(|(_, q)| q.renames_to(&this)) {
+            continue;
+        }
+        queried.push((lane, this));
+    }
+    let rlimit = ms.saturating_mul(RLIMIT_PER_MS) / u32::try_from(queried.len().max(1)).unwrap_or(u32::MAX);
+    for (lane, Lane { ours: a, theirs: b, .. }) in queried {
+        let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis().max(1);
+        let mut params = z3::Params::new();
+        params.set_u32("rlimit", rlimit.max(1));
+        params.set_u32("timeout", u32::try_from(left).unwrap_or(u32::MAX));
+        let solver = z3::Solver::new();
+        solver.set_params(&params);
+        let one = BV::from_u64(1, 1);
+        for d in defined {
+            solver.assert(d.eq(&one));
+        }
+        solver.assert(a.eq(&b).not());
+        let verdict = solver.check();
+        let why = solver.get_reason_unknown().unwrap_or_default();
+        match verdict {
+            z3::SatResult::Unsat => {}
+            z3::SatResult::Sat if lanes == 1 => return Err("differs on some input".into()),
+            z3::SatResult::Sat => return Err(format!("differs on some input in result lane {lane}")),
+            z3::SatResult::Unknown => return Err(format!("unknown ({why})")),
+        }
+    }
+    Ok(())
+}
+
+/// Queried lanes a lane is compared with before it gets a query of its own.
+const REPRESENTATIVES: usize = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::lane_by_lane;
+    use z3::ast::BV;
+
+    /// Four 8-bit lanes: `x + x` against `x << 1` is equal in every lane;
+    /// against `x << 1` with the top lane replaced by `x` it is not, and
+    /// the lane that differs is named.
+    #[test]
+    fn lane_by_lane_proves_equal_lanes_and_names_a_differing_one() {
+        z3::with_z3_config(&z3::Config::new(), || {
+            let x = BV::new_const("x", 32);
+            let lane = |i: u32| x.extract(8 * i + 7, 8 * i);
+            let doubled = (0..4).rev().map(|i| lane(i).bvadd(&lane(i))).reduce(|a, b| a.concat(&b)).unwrap();
+            let shifted = (0..4).rev().map(|i| lane(i).bvshl(&BV::from_u64(1, 8))).reduce(|a, b| a.concat(&b)).unwrap();
+            let wrong = lane(3).concat(&shifted.extract(23, 0));
+            assert_eq!(lane_by_lane(&[], &doubled, &shifted, 4, 1_000), Ok(()));
+            assert_eq!(lane_by_lane(&[], &doubled, &shifted, 1, 1_000), Ok(()));
+            assert_eq!(
+                lane_by_lane(&[], &doubled, &wrong, 4, 1_000),
+                Err("differs on some input in result lane 3".into())
+            );
+            // Where a `defined` bit excludes every input, nothing differs.
+            let never = BV::from_u64(0, 1);
+            assert_eq!(lane_by_lane(&[never], &doubled, &wrong, 4, 1_000), Ok(()));
+        });
+    }
+}
