@@ -81,13 +81,15 @@ impl<'a> Dataflow<'a> {
     /// The largest window ending at op `root` of ops `supported` accepts,
     /// each inner value read only inside the window (other results of its
     /// op read at most once), at most `max_ops` ops and `max_depth` levels
-    /// deep. A value read more than once joins once all its readers have
-    /// (`max(x, y) - min(x, y)` of extended `x` and `y` is one window).
+    /// deep. With `join_shared`, a value read more than once joins once
+    /// all its readers have (`max(x, y) - min(x, y)` of extended `x` and `y`
+    /// is one window).
     pub fn window(
         &self,
         root: usize,
         max_ops: usize,
         max_depth: usize,
+        join_shared: bool,
         supported: &dyn Fn(&BlockOp) -> bool,
     ) -> Window {
         let mut inside: BTreeSet<usize> = BTreeSet::from([root]);
@@ -112,7 +114,7 @@ impl<'a> Dataflow<'a> {
                     if single_use || op.name == "arith.constant" {
                         inside.insert(def);
                         frontier.push((def, depth + 1));
-                    } else if op.results.len() == 1 {
+                    } else if join_shared && op.results.len() == 1 {
                         waiting.push((def, depth + 1));
                     }
                 }

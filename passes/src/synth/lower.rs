@@ -270,19 +270,36 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             continue;
         }
         let accept = |o: &BlockOp| synthesizable(o) && o.unmodelled_vectors.is_empty() && !o.has_regions;
-        let window = flow.window(root, options.max_ops, 8, &accept);
-        let window = Window { ops: window.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..window };
-        let computing = window.ops.iter().filter(|p| ops[**p].name != "arith.constant").count();
-        if computing < 2 {
-            continue;
+        // The window with values read twice joined, then, if that finds
+        // nothing and differs, without them (a value read twice can make a
+        // window no program computes where the smaller one has one).
+        let mut tried: Vec<Window> = Vec::new();
+        let mut result = None;
+        for join_shared in [true, false] {
+            let window = flow.window(root, options.max_ops, 8, join_shared, &accept);
+            let window =
+                Window { ops: window.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..window };
+            let computing = window.ops.iter().filter(|p| ops[**p].name != "arith.constant").count();
+            if computing < 2 || tried.contains(&window) {
+                continue;
+            }
+            tried.push(window.clone());
+            let lifted = flow.lift_constants(&window);
+            let outcome = memo_or_synthesize(&flow, &window, &lifted, grammar, options);
+            let found = match outcome {
+                Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
+                Outcome::Unchanged(why) | Outcome::OutOfTime(why) => {
+                    by_pieces(&flow, &window, grammar, options).ok_or(why)
+                }
+            };
+            let done = found.is_ok();
+            result = Some((window, computing, found));
+            if done {
+                break;
+            }
         }
-        let lifted = flow.lift_constants(&window);
+        let Some((window, computing, found)) = result else { continue };
         searched += 1;
-        let outcome = memo_or_synthesize(&flow, &window, &lifted, grammar, options);
-        let found = match outcome {
-            Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
-            Outcome::Unchanged(why) | Outcome::OutOfTime(why) => by_pieces(&flow, &window, grammar, options).ok_or(why),
-        };
         match found {
             Ok(new) => {
                 rewritten += 1;
