@@ -20,7 +20,7 @@ fn result_term(body: &str, narrow: &str, wide: &str, acc: &str) -> BV {
     let ops = common::function_blocks(&mlir).remove(0);
     let flow = Dataflow::new(&ops);
     let root = ops.len() - 2;
-    let window = flow.window(root, 16, 8, &|_| true);
+    let window = flow.window(root, 16, 8, true, &|_| true);
     // Leaves in first-use order: %a, %b, %c in both forms.
     let leaves: Vec<BV> = window
         .leaves

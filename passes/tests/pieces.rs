@@ -32,7 +32,7 @@ fn saturating_add(lanes: u32, tail: &str, result: &str) -> Vec<BlockOp> {
 
 fn cut(ops: &[BlockOp], root: usize, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Split)> {
     let flow = Dataflow::new(ops);
-    let window = flow.window(root, 16, 8, &|_| true);
+    let window = flow.window(root, 16, 8, true, &|_| true);
     piece_block(&flow, &window, register_bits)
 }
 

@@ -5,6 +5,7 @@
 pub mod build;
 pub mod contract_elementwise;
 pub mod lower_to_autollvm;
+pub mod parse;
 pub mod raw;
 pub mod read;
 pub mod split_contract;

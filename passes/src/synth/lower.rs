@@ -20,6 +20,8 @@ pub struct Options {
     pub limits: Limits,
     /// Largest window, in ops.
     pub max_ops: usize,
+    /// Windows an offline rule has given a program (not the memo, not the search).
+    pub by_rules: std::sync::atomic::AtomicUsize,
 }
 
 impl Options {
@@ -40,7 +42,7 @@ impl Options {
             evaluations: two_step_budget,
             ..Limits::default()
         };
-        Ok(Options { cache, limits, max_ops: max_ops.max(1) })
+        Ok(Options { cache, limits, max_ops: max_ops.max(1), by_rules: Default::default() })
     }
 }
 
@@ -139,7 +141,7 @@ fn numbers_text<T: ToString>(xs: &[T]) -> String {
 
 /// The memo's text of an outcome: `found STEP ; STEP …` with steps
 /// `i INTRINSIC SOURCES IMMS` or `z NAME ELEM_BITS OPERAND_BITS SOURCES MASK`.
-fn encode(grammar: &Grammar, outcome: &Outcome) -> String {
+pub(super) fn encode(grammar: &Grammar, outcome: &Outcome) -> String {
     match outcome {
         Outcome::Found(p) => {
             let steps: Vec<String> = p
@@ -205,7 +207,7 @@ fn decode_step(grammar: &Grammar, text: &str) -> Option<Step> {
     }
 }
 
-fn decode(grammar: &Grammar, text: &str) -> Option<Outcome> {
+pub(super) fn decode(grammar: &Grammar, text: &str) -> Option<Outcome> {
     if let Some(why) = text.strip_prefix("unchanged ") {
         return Some(Outcome::Unchanged(why.to_string()));
     }
@@ -257,6 +259,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     // Windows searched, rewritten, and left unchanged by reason (numbers
     // stripped), for the block's summary.
     let (mut searched, mut rewritten) = (0usize, 0usize);
+    let rules_before = options.by_rules.load(std::sync::atomic::Ordering::Relaxed);
     let mut unchanged: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for root in (0..ops.len()).rev() {
         let op = &ops[root];
@@ -323,10 +326,11 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         let intrinsics =
             grammar.candidates.iter().filter(|c| !c.generic && options.limits.target.allows(&c.cpuid)).count();
         let reasons: Vec<String> = unchanged.iter().map(|(why, n)| format!("{n}: {why}")).collect();
+        let by_rules = options.by_rules.load(std::sync::atomic::Ordering::Relaxed) - rules_before;
         plan.remarks.push((
             ops.len() - 1,
             format!(
-                "lower-to-autollvm searched {searched} windows of this block at target {}: programs of one target intrinsic, or two instructions holding one (budget {} pairings), over the {allowed} instructions of the grammar the target has ({intrinsics} of them intrinsics); {rewritten} rewritten, {} left unchanged{}{}",
+                "lower-to-autollvm searched {searched} windows of this block at target {}: programs of one target intrinsic, or two instructions holding one (budget {} pairings), over the {allowed} instructions of the grammar the target has ({intrinsics} of them intrinsics), after the offline rules; {rewritten} rewritten ({by_rules} by a rule, not from the memo), {} left unchanged{}{}",
                 options.limits.target.name(),
                 options.limits.evaluations,
                 searched - rewritten,
@@ -357,9 +361,19 @@ fn memo_or_synthesize(
     if let Some(o) = options.cache.get(&key).and_then(|t| decode(grammar, &t)) {
         return o;
     }
-    // A fault in synthesis costs this window, not the compilation.
-    let attempt =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| synthesize(flow, lifted, grammar, &options.limits)));
+    // A fault in synthesis costs this window, not the compilation. Offline
+    // rules first (a proof, no search); the search where none applies.
+    let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // A window given no time gets no rule either.
+        let ruled = (options.limits.window_ms > 0).then(|| by_rule(flow, window, lifted, grammar, &options.limits));
+        match ruled.flatten() {
+            Some(o) => {
+                options.by_rules.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                o
+            }
+            None => synthesize(flow, lifted, grammar, &options.limits),
+        }
+    }));
     match attempt {
         Ok(o) => {
             if !matches!(o, Outcome::OutOfTime(_)) {
@@ -369,6 +383,44 @@ fn memo_or_synthesize(
         }
         Err(_) => Outcome::Unchanged("internal error in synthesis (please report this window)".into()),
     }
+}
+
+/// The program an offline rule gives the window at the target, proved.
+fn by_rule(flow: &Dataflow, window: &Window, lifted: &Window, grammar: &Grammar, limits: &Limits) -> Option<Outcome> {
+    let rules = usable_rules(grammar, limits.target);
+    let (program, rule) = super::egraph::by_rules(flow, window, lifted, grammar, &rules)?;
+    let verdict = super::search::prove(flow, lifted, grammar, limits, &program);
+    if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() {
+        eprintln!("hydride: rule for {} ({}) applies: {verdict:?}", rule.idiom, rule.target);
+    }
+    verdict.ok().map(|()| Outcome::Found(program))
+}
+
+/// The embedded rules whose every instruction the target has (once per
+/// target and grammar).
+fn usable_rules(grammar: &Grammar, target: super::target::Target) -> Vec<super::rules::Rule> {
+    use std::sync::{Mutex, OnceLock};
+    static USABLE: OnceLock<Mutex<std::collections::HashMap<(String, u64), Vec<super::rules::Rule>>>> = OnceLock::new();
+    let map = USABLE.get_or_init(Default::default);
+    let key = (target.name(), grammar.version);
+    if let Some(r) = map.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return r;
+    }
+    let usable: Vec<super::rules::Rule> = super::rules::RuleSet::embedded(grammar)
+        .iter()
+        .filter(|r| match decode(grammar, &r.program) {
+            Some(Outcome::Found(p)) => p.steps.iter().all(|s| match &s.op {
+                StepOp::Instr { candidate, .. } => target.allows(&grammar.candidates[*candidate].cpuid),
+                StepOp::Swizzle(_) => true,
+            }),
+            _ => false,
+        })
+        .cloned()
+        .collect();
+    if let Ok(mut m) = map.lock() {
+        m.insert(key, usable.clone());
+    }
+    usable
 }
 
 /// A lane-wise window wider than the target's registers, synthesized at the

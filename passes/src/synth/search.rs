@@ -487,3 +487,23 @@ fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) ->
         .take(limits.proofs)
         .collect()
 }
+
+/// Proves `program` computes the window `lifted` (constants lifted to
+/// leaves) wherever it is defined, within the limits' proof budget.
+pub fn prove(
+    flow: &Dataflow,
+    lifted: &Window,
+    grammar: &Grammar,
+    limits: &Limits,
+    program: &Program,
+) -> Result<(), String> {
+    let leaf_types: Vec<Ty> = lifted
+        .leaves
+        .iter()
+        .map(|v| flow.type_of(*v))
+        .collect::<Option<_>>()
+        .ok_or("an input is not an integer or integer vector")?;
+    let constants = constant_leaves(flow, lifted).map_err(|e| e.to_string())?;
+    Claim { flow, window: lifted, leaf_types: &leaf_types, constants: &constants, grammar, program }
+        .prove(limits.proof_ms)
+}

@@ -1,0 +1,176 @@
+//! Offline rewrite rules (the MISAAL direction): for each idiom of
+//! [`super::idioms`] and each x86 target, the synthesizer finds and proves
+//! the cheapest program computing it, at generation time; the pair
+//! (pattern, program) is a rule, stored in `generated/x86/rules.json`
+//! (`hydride-rules`, run by `scripts/regen`, checked fresh by
+//! `scripts/regen --check`). Online, [`super::egraph`] matches rules
+//! against a window by equality saturation before any search.
+
+use super::block::{BlockOp, Dataflow, Window};
+use super::grammar::Grammar;
+use super::search::{synthesize, Limits, Outcome};
+use super::semantics::synthesizable;
+use super::target::Target;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// A rule's left-hand side: ops named by [`symbol`], over holes (the
+/// window's inputs) and constants (ops without operands).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pattern {
+    Hole(usize),
+    Op { op: String, args: Vec<Pattern> },
+}
+
+/// What a program's leaf is bound to: a hole of the pattern, or the
+/// constant with this symbol.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleLeaf {
+    Hole(usize),
+    Constant(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rule {
+    /// The idiom it was found for.
+    pub idiom: String,
+    /// The target whose grammar the program is drawn from.
+    pub target: String,
+    pub lhs: Pattern,
+    /// The program's leaves, in order.
+    pub leaves: Vec<RuleLeaf>,
+    /// The program, as the memo writes one (`found i INTRINSIC L0,L1 ;` …).
+    pub program: String,
+    /// Its cost in the grammar's cost model.
+    pub cost: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RuleSet {
+    #[serde(rename = "_generated_by")]
+    pub generated_by: String,
+    /// The grammar the programs were found in ([`Grammar::version`], hex).
+    pub grammar: String,
+    /// Idioms tried per target.
+    pub idioms: usize,
+    pub rules: Vec<Rule>,
+}
+
+impl RuleSet {
+    /// The rules built into the plugin, if they were made from this grammar
+    /// (rules from another grammar are not used: `scripts/regen --check`
+    /// keeps them fresh).
+    pub fn embedded(grammar: &Grammar) -> &'static [Rule] {
+        static RULES: OnceLock<Option<RuleSet>> = OnceLock::new();
+        let set = RULES.get_or_init(|| serde_json::from_str(include_str!("../../../generated/x86/rules.json")).ok());
+        match set {
+            Some(s) if s.grammar == format!("{:016x}", grammar.version) => &s.rules,
+            _ => &[],
+        }
+    }
+}
+
+/// An op as the e-graph names it: name, operand and result types, attributes.
+pub fn symbol(op: &BlockOp) -> String {
+    let types = |ts: &[Option<super::types::Ty>]| {
+        ts.iter().map(|t| t.as_ref().map_or("?".to_string(), |t| t.to_string())).collect::<Vec<_>>().join(",")
+    };
+    let attrs: Vec<String> = op.attributes.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    format!("{}({})->({}){{{}}}", op.name, types(&op.operand_types), types(&op.result_types), attrs.join(";"))
+        .replace(char::is_whitespace, "_")
+}
+
+/// The pattern a window computes: its root's expression tree, leaves as
+/// holes numbered in `lifted`'s order, constants as nullary ops. `None`
+/// for a window with an op of several results.
+pub fn pattern_of(flow: &Dataflow, window: &Window, lifted: &Window) -> Option<Pattern> {
+    fn build(flow: &Dataflow, window: &Window, lifted: &Window, value: usize, depth: usize) -> Option<Pattern> {
+        if let Some(op) = flow.constant(value) {
+            return Some(Pattern::Op { op: symbol(op), args: Vec::new() });
+        }
+        let def = window.ops.iter().copied().find(|&p| flow.ops[p].results.contains(&value));
+        match def {
+            Some(p) if depth < 32 => {
+                let op = &flow.ops[p];
+                if op.results.len() != 1 {
+                    return None;
+                }
+                let args = op
+                    .operands
+                    .iter()
+                    .map(|v| build(flow, window, lifted, *v, depth + 1))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Pattern::Op { op: symbol(op), args })
+            }
+            Some(_) => None,
+            None => lifted.leaves.iter().position(|l| *l == value).map(Pattern::Hole),
+        }
+    }
+    let root = flow.ops[window.root].results.first().copied()?;
+    build(flow, window, lifted, root, 0)
+}
+
+/// How a program's leaves bind: a variable leaf is the pattern's hole of
+/// the same number; a constant leaf is named by its symbol.
+pub fn leaves_of(flow: &Dataflow, lifted: &Window) -> Vec<RuleLeaf> {
+    lifted
+        .leaves
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match flow.constant(*v) {
+            Some(op) => RuleLeaf::Constant(symbol(op)),
+            None => RuleLeaf::Hole(i),
+        })
+        .collect()
+}
+
+/// The rule one idiom's block yields at `target`, if the synthesizer finds
+/// and proves a program for the whole idiom (its ops but the return).
+pub fn rule_for(idiom: &str, ops: &[BlockOp], grammar: &Grammar, target: Target) -> Option<Rule> {
+    let flow = Dataflow::new(ops);
+    let ret = ops.iter().rposition(|o| o.name == "func.return")?;
+    let value = *ops[ret].operands.first()?;
+    let root = ops.iter().position(|o| o.results.contains(&value))?;
+    let accept = |o: &BlockOp| synthesizable(o) && o.unmodelled_vectors.is_empty() && !o.has_regions;
+    let window = flow.window(root, 16, 8, true, &accept);
+    if window.ops.len() != ret {
+        return None;
+    }
+    let lifted = flow.lift_constants(&window);
+    let limits = Limits { target, ..Limits::default() };
+    let Outcome::Found(program) = synthesize(&flow, &lifted, grammar, &limits) else { return None };
+    Some(Rule {
+        idiom: idiom.to_string(),
+        target: target.name(),
+        lhs: pattern_of(&flow, &window, &lifted)?,
+        leaves: leaves_of(&flow, &lifted),
+        cost: program.cost(grammar),
+        program: super::lower::encode(grammar, &Outcome::Found(program)),
+    })
+}
+
+/// Every idiom at every x86 target: the rules found, in idiom order, each
+/// reported to `progress` as it is tried.
+pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(&str, &str, Option<&Rule>)) -> Result<RuleSet, String> {
+    let idioms = super::idioms::x86();
+    let mut rules = Vec::new();
+    for idiom in &idioms {
+        let functions = crate::ir::parse::functions(&idiom.mlir).map_err(|e| format!("idiom {}: {e}", idiom.name))?;
+        let [(_, ops)] = functions.as_slice() else {
+            return Err(format!("idiom {} is not one function", idiom.name));
+        };
+        for target in [Target::X86Avx512, Target::X86Avx2] {
+            let rule = rule_for(&idiom.name, ops, grammar, target);
+            progress(&idiom.name, &target.name(), rule.as_ref());
+            rules.extend(rule);
+        }
+    }
+    Ok(RuleSet {
+        generated_by: "DO NOT EDIT: written by hydride-rules (scripts/regen), synthesized and proved from the idioms of passes/src/synth/idioms.rs".into(),
+        grammar: format!("{:016x}", grammar.version),
+        idioms: idioms.len(),
+        rules,
+    })
+}
