@@ -5,9 +5,10 @@
 //! node, iteration and time limits); a rule adds `ruleN` over its holes to
 //! the matched class. The cheapest term of the root's class by the cost
 //! model (a rule its program's cost, an op 1, reshapes, inputs and constants
-//! 0) is kept if it is one rule over the window's inputs: that rule's
-//! program, its leaves bound to the window's, is the candidate, proved like
-//! any other before it is used.
+//! 0) is kept if it is made of rules only, over the window's inputs and
+//! constants: the rules' programs, composed (a rule's hole read from another
+//! rule's result) and bound to the window's leaves, are the candidate,
+//! proved like any other before it is used.
 
 use super::block::{Dataflow, Window};
 use super::grammar::Grammar;
@@ -134,8 +135,8 @@ impl CostFunction<SymbolLang> for Cost<'_> {
     }
 }
 
-/// The program a rule gives the window, if one applies to the whole of it
-/// over its inputs, cheaper than the window's ops; with the rule.
+/// The program rules give the window, if rules cover the whole of it, over
+/// its inputs, cheaper than the window's ops; with the rule at its root.
 pub fn by_rules<'r>(
     flow: &Dataflow,
     window: &Window,
@@ -180,35 +181,49 @@ pub fn by_rules<'r>(
     let nodes = best.as_ref();
     let top = nodes.last()?;
     let index: usize = top.op.as_str().strip_prefix("rule")?.parse().ok()?;
-    let rule = rules.get(index)?;
-    // Each hole's input: a `leafK` node.
-    let mut hs = Vec::new();
-    holes(&rule.lhs, &mut hs);
-    hs.sort_unstable();
-    let mut bound: HashMap<usize, usize> = HashMap::new();
-    for (h, child) in hs.iter().zip(top.children()) {
-        let leaf = nodes[usize::from(*child)].op.as_str().strip_prefix("leaf")?.parse::<usize>().ok()?;
-        bound.insert(*h, leaf);
-    }
-    let Some(Outcome::Found(program)) = super::lower::decode(grammar, &rule.program) else { return None };
-    // The program's leaves, bound to the window's.
     let constant_leaf =
         |sym: &str| lifted.leaves.iter().position(|v| flow.constant(*v).is_some_and(|op| symbol(op) == sym));
-    let binding: Vec<usize> = rule
-        .leaves
-        .iter()
-        .map(|l| match l {
-            RuleLeaf::Hole(h) => bound.get(h).copied(),
-            RuleLeaf::Constant(sym) => constant_leaf(sym),
-        })
-        .collect::<Option<_>>()?;
-    let mut program = program;
-    for step in &mut program.steps {
-        for s in &mut step.operands {
-            if let Source::Leaf(l) = s {
-                *s = Source::Leaf(*binding.get(*l)?);
+    // Each node of the term as a program source: an input, a constant, or
+    // the last step of a rule's program appended for it (rules composed:
+    // a rule's hole read from another rule's result).
+    let mut program = Program { steps: Vec::new() };
+    let mut sources: Vec<Source> = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        let name = node.op.as_str();
+        let source = if let Some(k) = name.strip_prefix("leaf").and_then(|k| k.parse::<usize>().ok()) {
+            Source::Leaf(k)
+        } else if node.is_leaf() {
+            Source::Leaf(constant_leaf(name)?)
+        } else {
+            let i: usize = name.strip_prefix("rule")?.parse().ok()?;
+            let rule = rules.get(i)?;
+            let mut hs = Vec::new();
+            holes(&rule.lhs, &mut hs);
+            hs.sort_unstable();
+            let bound: HashMap<usize, Source> =
+                hs.iter().zip(node.children()).map(|(h, c)| (*h, sources[usize::from(*c)])).collect();
+            let binding: Vec<Source> = rule
+                .leaves
+                .iter()
+                .map(|l| match l {
+                    RuleLeaf::Hole(h) => bound.get(h).copied(),
+                    RuleLeaf::Constant(sym) => constant_leaf(sym).map(Source::Leaf),
+                })
+                .collect::<Option<_>>()?;
+            let Some(Outcome::Found(part)) = super::lower::decode(grammar, &rule.program) else { return None };
+            let offset = program.steps.len();
+            for mut step in part.steps {
+                for s in &mut step.operands {
+                    *s = match *s {
+                        Source::Leaf(l) => *binding.get(l)?,
+                        Source::Step(k) => Source::Step(k + offset),
+                    };
+                }
+                program.steps.push(step);
             }
-        }
+            Source::Step(program.steps.len() - 1)
+        };
+        sources.push(source);
     }
-    Some((program, rule))
+    Some((program, rules.get(index)?))
 }
