@@ -8,7 +8,8 @@ const USAGE: &str = "usage: hydride-rules [--out FILE]
 
 Finds, for every idiom of passes/src/synth/idioms.rs at every x86 target
 (x86-avx512, x86-avx2), the cheapest program of the target's instructions
-that computes it, proves it with Z3, and writes the rules to FILE
+that computes it, proves it with Z3, proves the identities windows may be
+rewritten by (idioms.rs: x86_identities), and writes them to FILE
 (default generated/x86/rules.json). lower-to-autollvm applies them by
 equality saturation before it searches. Progress goes to stderr.";
 
@@ -30,18 +31,16 @@ fn main() {
     }
     let started = std::time::Instant::now();
     let grammar = Grammar::embedded(Isa::X86).unwrap_or_else(|e| fail(&e));
-    let mut report = |idiom: &str, target: &str, rule: Option<&hydride::synth::rules::Rule>| match rule {
-        Some(r) => eprintln!("hydride-rules: {idiom} at {target}: {} (cost {})", r.program, r.cost),
-        None => eprintln!("hydride-rules: {idiom} at {target}: no program found"),
-    };
+    let mut report = |line: String| eprintln!("hydride-rules: {line}");
     let set = hydride::synth::rules::generate(grammar, &mut report).unwrap_or_else(|e| fail(&e));
     let mut text = serde_json::to_string_pretty(&set).unwrap_or_else(|e| fail(&e.to_string()));
     text.push('\n');
     std::fs::write(&out, text).unwrap_or_else(|e| fail(&format!("{out}: {e}")));
     eprintln!(
-        "hydride-rules: {} rules from {} idioms x 2 targets in {:.1} s, written to {out}",
+        "hydride-rules: {} rules from {} idioms x 2 targets and {} proved identities in {:.1} s, written to {out}",
         set.rules.len(),
         set.idioms,
+        set.equalities.len(),
         started.elapsed().as_secs_f64()
     );
 }

@@ -26,6 +26,10 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }
+    if let Err(e) = super::even_odd::run(context, root, grammar, options.limits.target) {
+        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
+        return Err(());
+    }
     if let Err(e) = super::split_contract::run(context, root, options.limits.target.register_bits()) {
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());

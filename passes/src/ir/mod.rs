@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod contract_elementwise;
+pub mod even_odd;
 pub mod lower_to_autollvm;
 pub mod parse;
 pub mod raw;

@@ -13,8 +13,9 @@
 use super::block::{Dataflow, Window};
 use super::grammar::Grammar;
 use super::program::{Program, Source};
-use super::rules::{symbol, Pattern, Rule, RuleLeaf};
+use super::rules::{symbol, Equality, Pattern, Rule, RuleLeaf};
 use super::search::Outcome;
+use super::types::Ty;
 use egg::{
     CostFunction, EGraph, ENodeOrVar, Extractor, Id, Language, PatternAst, RecExpr, Rewrite, Runner, SymbolLang, Var,
 };
@@ -33,7 +34,7 @@ const COMMUTING: &[&str] = &[
 ];
 
 /// The window as an expression; `None` if an op has several results.
-fn expression(flow: &Dataflow, window: &Window, lifted: &Window) -> Option<RecExpr<SymbolLang>> {
+fn expression(flow: &Dataflow, window: &Window, lifted: &Window) -> Option<(RecExpr<SymbolLang>, HashMap<usize, Id>)> {
     let mut expr = RecExpr::default();
     let mut ids: HashMap<usize, Id> = HashMap::new();
     for (k, v) in lifted.leaves.iter().enumerate() {
@@ -53,7 +54,7 @@ fn expression(flow: &Dataflow, window: &Window, lifted: &Window) -> Option<RecEx
         let id = expr.add(SymbolLang::new(symbol(op), children));
         ids.insert(*result, id);
     }
-    Some(expr)
+    Some((expr, ids))
 }
 
 fn pattern_ast(p: &Pattern, ast: &mut PatternAst<SymbolLang>) -> Id {
@@ -95,6 +96,28 @@ fn rewrite(index: usize, rule: &Rule) -> Option<Rewrite<SymbolLang, ()>> {
     Rewrite::new(format!("rule{index}"), egg::Pattern::new(lhs), egg::Pattern::new(rhs)).ok()
 }
 
+/// The rewrite of a proved equality, left to right.
+fn equality(e: &Equality) -> Option<Rewrite<SymbolLang, ()>> {
+    let (mut lhs, mut rhs) = (PatternAst::default(), PatternAst::default());
+    pattern_ast(&e.lhs, &mut lhs);
+    pattern_ast(&e.rhs, &mut rhs);
+    Rewrite::new(e.name.clone(), egg::Pattern::new(lhs), egg::Pattern::new(rhs)).ok()
+}
+
+fn ops_of<'p>(p: &'p Pattern, out: &mut Vec<&'p str>) {
+    if let Pattern::Op { op, args } = p {
+        out.push(op);
+        args.iter().for_each(|a| ops_of(a, out));
+    }
+}
+
+/// The widest value an op reads or writes, in bits, from its symbol.
+fn widest(symbol: &str) -> u32 {
+    let Some(open) = symbol.find('(') else { return 0 };
+    let types = symbol[open..].split('{').next().unwrap_or("");
+    types.split(|c| matches!(c, '(' | ')' | ',')).filter_map(Ty::parse).map(|t| t.bits()).max().unwrap_or(0)
+}
+
 fn commutativity(symbols: &[String]) -> Vec<Rewrite<SymbolLang, ()>> {
     symbols
         .iter()
@@ -111,10 +134,12 @@ fn commutativity(symbols: &[String]) -> Vec<Rewrite<SymbolLang, ()>> {
         .collect()
 }
 
-/// The cost model: a rule costs its program, an op one instruction,
-/// reshapes, inputs and constants nothing.
+/// The cost model: a rule costs its program; an op one instruction per
+/// target register its widest value fills (as LLVM splits it), at least
+/// one; reshapes, inputs and constants nothing.
 struct Cost<'a> {
     rules: &'a [Rule],
+    register_bits: u32,
 }
 
 impl CostFunction<SymbolLang> for Cost<'_> {
@@ -129,43 +154,66 @@ impl CostFunction<SymbolLang> for Cost<'_> {
         } else if node.is_leaf() || name.starts_with("vector.shape_cast(") || name.starts_with("vector.bitcast(") {
             0
         } else {
-            1
+            widest(name).div_ceil(self.register_bits.max(1)).max(1) as usize
         };
         node.children().iter().fold(own, |sum, c| sum.saturating_add(costs(*c)))
     }
 }
 
-/// The program rules give the window, if rules cover the whole of it, over
-/// its inputs, cheaper than the window's ops; with the rule at its root.
+/// What rules give a window: a program over `leaves` (values of the block,
+/// variables first, then constants) computing its root, and the window's
+/// ops it replaces.
+pub struct Ruled<'r> {
+    pub program: Program,
+    pub leaves: Vec<usize>,
+    pub ops: Vec<usize>,
+    pub rule: &'r Rule,
+}
+
+/// The program rules give the window, if rules cover the whole of it (with
+/// `cuts`, down to values of the window that ops compute, left as they are
+/// and read as inputs), cheaper than the window's ops; with the rule at its
+/// root.
+#[allow(clippy::too_many_arguments)]
 pub fn by_rules<'r>(
     flow: &Dataflow,
     window: &Window,
     lifted: &Window,
     grammar: &Grammar,
     rules: &'r [Rule],
-) -> Option<(Program, &'r Rule)> {
+    equalities: &[Equality],
+    register_bits: u32,
+    cuts: bool,
+) -> Option<Ruled<'r>> {
     if rules.is_empty() {
         return None;
     }
-    let expr = expression(flow, window, lifted)?;
+    let (expr, ids) = expression(flow, window, lifted)?;
     let mut symbols: Vec<String> = expr.as_ref().iter().map(|n| n.op.to_string()).collect();
     symbols.sort();
     symbols.dedup();
-    let mut rewrites = commutativity(&symbols);
-    // Only rules whose pattern's ops all occur in the window can match.
-    let occurs = |p: &Pattern| {
-        fn ops<'p>(p: &'p Pattern, out: &mut Vec<&'p str>) {
-            if let Pattern::Op { op, args } = p {
-                out.push(op);
-                args.iter().for_each(|a| ops(a, out));
-            }
-        }
+    let all_occur = |p: &Pattern, symbols: &[String]| {
         let mut needed = Vec::new();
-        ops(p, &mut needed);
+        ops_of(p, &mut needed);
         needed.iter().all(|o| symbols.binary_search_by(|s| s.as_str().cmp(o)).is_ok())
     };
-    rewrites.extend(rules.iter().enumerate().filter(|(_, r)| occurs(&r.lhs)).filter_map(|(i, r)| rewrite(i, r)));
-    if rewrites.iter().all(|r| r.name.as_str().starts_with("commute")) {
+    // Equalities whose left side can match, and the ops their right sides add.
+    let mut rewrites: Vec<Rewrite<SymbolLang, ()>> = Vec::new();
+    let applicable: Vec<&Equality> = equalities.iter().filter(|e| all_occur(&e.lhs, &symbols)).collect();
+    for e in applicable {
+        rewrites.extend(equality(e));
+        let mut added = Vec::new();
+        ops_of(&e.rhs, &mut added);
+        symbols.extend(added.into_iter().map(str::to_string));
+    }
+    symbols.sort();
+    symbols.dedup();
+    rewrites.extend(commutativity(&symbols));
+    // Only rules whose pattern's ops all occur can match.
+    rewrites.extend(
+        rules.iter().enumerate().filter(|(_, r)| all_occur(&r.lhs, &symbols)).filter_map(|(i, r)| rewrite(i, r)),
+    );
+    if !rewrites.iter().any(|r| r.name.as_str().starts_with("rule")) {
         return None;
     }
     let mut egraph: EGraph<SymbolLang, ()> = EGraph::default();
@@ -176,42 +224,135 @@ pub fn by_rules<'r>(
         .with_node_limit(5_000)
         .with_time_limit(std::time::Duration::from_millis(200))
         .run(&rewrites);
-    let extractor = Extractor::new(&runner.egraph, Cost { rules });
-    let (_, best) = extractor.find_best(root);
-    let nodes = best.as_ref();
-    let top = nodes.last()?;
-    let index: usize = top.op.as_str().strip_prefix("rule")?.parse().ok()?;
-    let constant_leaf =
-        |sym: &str| lifted.leaves.iter().position(|v| flow.constant(*v).is_some_and(|op| symbol(op) == sym));
-    // Each node of the term as a program source: an input, a constant, or
-    // the last step of a rule's program appended for it (rules composed:
-    // a rule's hole read from another rule's result).
-    let mut program = Program { steps: Vec::new() };
-    let mut sources: Vec<Source> = Vec::with_capacity(nodes.len());
-    for node in nodes {
+    let egraph = &runner.egraph;
+    let extractor = Extractor::new(egraph, Cost { rules, register_bits });
+    let root = egraph.find(root);
+    let index: usize = extractor.find_best_node(root).op.as_str().strip_prefix("rule")?.parse().ok()?;
+    // The window's values by e-class (where a cut may read one).
+    let mut value_of: HashMap<Id, usize> = HashMap::new();
+    for (v, id) in &ids {
+        value_of.entry(egraph.find(*id)).or_insert(*v);
+    }
+    let mut build = Build {
+        flow,
+        lifted,
+        grammar,
+        rules,
+        extractor: &extractor,
+        value_of: &value_of,
+        cuts,
+        program: Program { steps: Vec::new() },
+        variables: Vec::new(),
+        constants: Vec::new(),
+        done: HashMap::new(),
+    };
+    build.class(root)?;
+    let Build { mut program, variables, constants, .. } = build;
+    // Constants after the variables.
+    for step in &mut program.steps {
+        for s in &mut step.operands {
+            if let Source::Leaf(l) = s {
+                if *l >= CONSTANT {
+                    *s = Source::Leaf(variables.len() + (*l - CONSTANT));
+                }
+            }
+        }
+    }
+    // The ops replaced: the window's, but those computing a value read as an input.
+    let mut kept: Vec<usize> = Vec::new();
+    let mut stack: Vec<usize> = variables.iter().filter(|v| !lifted.leaves.contains(v)).copied().collect();
+    while let Some(v) = stack.pop() {
+        if let Some(&p) = window.ops.iter().find(|&&p| flow.ops[p].results.contains(&v)) {
+            if !kept.contains(&p) {
+                kept.push(p);
+                stack.extend(flow.ops[p].operands.iter().copied());
+            }
+        }
+    }
+    let ops = window.ops.iter().copied().filter(|p| !kept.contains(p)).collect();
+    let mut leaves = variables;
+    leaves.extend(constants);
+    Some(Ruled { program, leaves, ops, rule: rules.get(index)? })
+}
+
+/// Leaf numbers at and above this name constants (renumbered at the end).
+const CONSTANT: usize = 1 << 20;
+
+/// Building a program from the best terms of e-classes.
+struct Build<'a, 'r> {
+    flow: &'a Dataflow<'a>,
+    lifted: &'a Window,
+    grammar: &'a Grammar,
+    rules: &'r [Rule],
+    extractor: &'a Extractor<'a, Cost<'r>, SymbolLang, ()>,
+    value_of: &'a HashMap<Id, usize>,
+    cuts: bool,
+    program: Program,
+    variables: Vec<usize>,
+    constants: Vec<usize>,
+    done: HashMap<Id, Source>,
+}
+
+impl Build<'_, '_> {
+    fn variable(&mut self, v: usize) -> Source {
+        let k = self.variables.iter().position(|x| *x == v).unwrap_or_else(|| {
+            self.variables.push(v);
+            self.variables.len() - 1
+        });
+        Source::Leaf(k)
+    }
+
+    /// The source computing e-class `class`: an input, a constant, a rule's
+    /// program appended (a rule's hole read from another rule's result), or,
+    /// with cuts, a value of the window that an op computes.
+    fn class(&mut self, class: Id) -> Option<Source> {
+        if let Some(s) = self.done.get(&class) {
+            return Some(*s);
+        }
+        let node = self.extractor.find_best_node(class).clone();
         let name = node.op.as_str();
         let source = if let Some(k) = name.strip_prefix("leaf").and_then(|k| k.parse::<usize>().ok()) {
-            Source::Leaf(k)
+            let v = *self.lifted.leaves.get(k)?;
+            self.variable(v)
         } else if node.is_leaf() {
-            Source::Leaf(constant_leaf(name)?)
-        } else {
-            let i: usize = name.strip_prefix("rule")?.parse().ok()?;
-            let rule = rules.get(i)?;
+            let flow = self.flow;
+            let v = *self.lifted.leaves.iter().find(|v| flow.constant(**v).is_some_and(|op| symbol(op) == name))?;
+            let k = self.constants.iter().position(|x| *x == v).unwrap_or_else(|| {
+                self.constants.push(v);
+                self.constants.len() - 1
+            });
+            Source::Leaf(CONSTANT + k)
+        } else if let Some(i) = name.strip_prefix("rule").and_then(|i| i.parse::<usize>().ok()) {
+            let rule = self.rules.get(i)?;
             let mut hs = Vec::new();
             holes(&rule.lhs, &mut hs);
             hs.sort_unstable();
-            let bound: HashMap<usize, Source> =
-                hs.iter().zip(node.children()).map(|(h, c)| (*h, sources[usize::from(*c)])).collect();
-            let binding: Vec<Source> = rule
-                .leaves
-                .iter()
-                .map(|l| match l {
-                    RuleLeaf::Hole(h) => bound.get(h).copied(),
-                    RuleLeaf::Constant(sym) => constant_leaf(sym).map(Source::Leaf),
-                })
-                .collect::<Option<_>>()?;
-            let Some(Outcome::Found(part)) = super::lower::decode(grammar, &rule.program) else { return None };
-            let offset = program.steps.len();
+            let mut bound: HashMap<usize, Source> = HashMap::new();
+            for (h, c) in hs.iter().zip(node.children()) {
+                let s = self.class(*c)?;
+                bound.insert(*h, s);
+            }
+            let mut binding = Vec::new();
+            for l in &rule.leaves {
+                binding.push(match l {
+                    RuleLeaf::Hole(h) => *bound.get(h)?,
+                    RuleLeaf::Constant(sym) => {
+                        let flow = self.flow;
+                        let v = *self
+                            .lifted
+                            .leaves
+                            .iter()
+                            .find(|v| flow.constant(**v).is_some_and(|op| symbol(op) == *sym))?;
+                        let k = self.constants.iter().position(|x| *x == v).unwrap_or_else(|| {
+                            self.constants.push(v);
+                            self.constants.len() - 1
+                        });
+                        Source::Leaf(CONSTANT + k)
+                    }
+                });
+            }
+            let Some(Outcome::Found(part)) = super::lower::decode(self.grammar, &rule.program) else { return None };
+            let offset = self.program.steps.len();
             for mut step in part.steps {
                 for s in &mut step.operands {
                     *s = match *s {
@@ -219,11 +360,19 @@ pub fn by_rules<'r>(
                         Source::Step(k) => Source::Step(k + offset),
                     };
                 }
-                program.steps.push(step);
+                self.program.steps.push(step);
             }
-            Source::Step(program.steps.len() - 1)
+            Source::Step(self.program.steps.len() - 1)
+        } else if self.cuts && self.value_of.contains_key(&class) {
+            let v = self.value_of[&class];
+            self.variable(v)
+        } else if name.starts_with("vector.bitcast(") || name.starts_with("vector.shape_cast(") {
+            // Bits unchanged: each program step reads its operands as it types them.
+            self.class(*node.children().first()?)?
+        } else {
+            return None;
         };
-        sources.push(source);
+        self.done.insert(class, source);
+        Some(source)
     }
-    Some((program, rules.get(index)?))
 }

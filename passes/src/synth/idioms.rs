@@ -111,6 +111,62 @@ fn dot(
     func(&format!("{name}x{out}"), &args, &to, &body)
 }
 
+/// A shift of every element by the same constant.
+fn shift(op: &str, e: u32, lanes: u32, by: u32) -> Idiom {
+    let n = vec(lanes, e);
+    let body = format!("  %k = arith.constant dense<{by}> : {n}\n  %r = arith.{op} %a, %k : {n}\n");
+    func(&format!("{op}_{by}_i{e}x{lanes}"), &[("a", n.clone())], &n, &body)
+}
+
+/// An equality between two spellings of one computation, each a function
+/// of the same arguments, read in the same order.
+pub struct Identity {
+    pub name: String,
+    pub lhs: String,
+    pub rhs: String,
+}
+
+/// A 4-way u8 x s8 dot product into i32 lanes with an accumulator, as the
+/// sum of two 2-way dot products of 16-bit lanes: the even bytes of each
+/// pair zero- or sign-extended in place (shifted left by 8 and back), and
+/// the odd bytes shifted down. What `vpmaddwd` computes without VNNI.
+fn dot4_even_odd(bits: u32) -> Identity {
+    let (l8, l16, out) = (bits / 8, bits / 16, bits / 32);
+    let (t8, t16, t32) = (vec(l8, 8), vec(l16, 16), vec(l16, 32));
+    let (to, t4, t2) = (vec(out, 32), format!("vector<{out}x4xi32>"), format!("vector<{out}x2xi32>"));
+    let wide = vec(l8, 32);
+    let name = format!("dot4_acc_u8s8x{out}_even_odd");
+    let lhs = format!(
+        "func.func @lhs(%a: {t8}, %b: {t8}, %c: {to}) -> {to} {{\n  %x = arith.extui %a : {t8} to {wide}\n  \
+         %y = arith.extsi %b : {t8} to {wide}\n  %p = arith.muli %x, %y : {wide}\n  \
+         %g = vector.shape_cast %p : {wide} to {t4}\n  %r = vector.multi_reduction <add>, %g, %c [1] : {t4} to {to}\n  \
+         return %r : {to}\n}}\n"
+    );
+    let dot = |x: &str, y: &str, acc: &str, r: &str| {
+        format!(
+            "  %{r}x = arith.extsi %{x} : {t16} to {t32}\n  %{r}y = arith.extsi %{y} : {t16} to {t32}\n  \
+             %{r}p = arith.muli %{r}x, %{r}y : {t32}\n  %{r}g = vector.shape_cast %{r}p : {t32} to {t2}\n  \
+             %{r} = vector.multi_reduction <add>, %{r}g, %{acc} [1] : {t2} to {to}\n"
+        )
+    };
+    let rhs = format!(
+        "func.func @rhs(%a: {t8}, %b: {t8}, %c: {to}) -> {to} {{\n  %k = arith.constant dense<8> : {t16}\n  \
+         %a16 = vector.bitcast %a : {t8} to {t16}\n  %b16 = vector.bitcast %b : {t8} to {t16}\n  \
+         %as = arith.shli %a16, %k : {t16}\n  %ae = arith.shrui %as, %k : {t16}\n  %ao = arith.shrui %a16, %k : {t16}\n  \
+         %bs = arith.shli %b16, %k : {t16}\n  %be = arith.shrsi %bs, %k : {t16}\n  %bo = arith.shrsi %b16, %k : {t16}\n\
+         {}{}  return %r : {to}\n}}\n",
+        dot("ae", "be", "c", "e"),
+        dot("ao", "bo", "e", "r")
+    );
+    Identity { name, lhs, rhs }
+}
+
+/// The identities offline rules may rewrite windows by, at 128, 256 and
+/// 512 bits.
+pub fn x86_identities() -> Vec<Identity> {
+    [128u32, 256, 512].into_iter().map(dot4_even_odd).collect()
+}
+
 /// Every idiom at 128, 256 and 512 bits.
 pub fn x86() -> Vec<Idiom> {
     let mut out = Vec::new();
@@ -130,6 +186,9 @@ pub fn x86() -> Vec<Idiom> {
         out.push(dot("madd_s16", (16, true), (16, true), 32, l16, 2, false));
         out.push(dot("dot2_acc_s16", (16, true), (16, true), 32, l16, 2, true));
         out.push(dot("dot4_acc_u8s8", (8, false), (8, true), 32, bits / 8, 4, true));
+        for op in ["shli", "shrui", "shrsi"] {
+            out.push(shift(op, 16, l16, 8));
+        }
     }
     out
 }

@@ -303,11 +303,21 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         }
         let Some((window, computing, found)) = result else { continue };
         searched += 1;
+        // Rules down to values the window computes, left in place, where
+        // nothing covers the window whole.
+        let found = match found {
+            Ok(new) => Ok((new, window.ops.clone())),
+            Err(why) => {
+                let wide = flow.window(root, RULE_WINDOW_OPS, 16, true, &accept);
+                let wide = Window { ops: wide.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..wide };
+                by_rules_with_cuts(&flow, &wide, grammar, options).ok_or(why)
+            }
+        };
         match found {
-            Ok(new) => {
+            Ok((new, replaced)) => {
                 rewritten += 1;
-                plan.rewrites.push(Rewrite { root, ops: new, window: window.ops.clone() });
-                consumed.extend(window.ops.iter().filter(|p| ops[**p].name != "arith.constant"));
+                consumed.extend(replaced.iter().filter(|p| ops[**p].name != "arith.constant"));
+                plan.rewrites.push(Rewrite { root, ops: new, window: replaced });
             }
             Err(why) => {
                 *unchanged.entry(reason_kind(&why)).or_default() += 1;
@@ -385,40 +395,104 @@ fn memo_or_synthesize(
     }
 }
 
-/// The program an offline rule gives the window at the target, proved.
+/// The program offline rules give the whole window at the target, proved
+/// (its leaves the lifted window's).
 fn by_rule(flow: &Dataflow, window: &Window, lifted: &Window, grammar: &Grammar, limits: &Limits) -> Option<Outcome> {
-    let rules = usable_rules(grammar, limits.target);
-    let (program, rule) = super::egraph::by_rules(flow, window, lifted, grammar, &rules)?;
-    let verdict = super::search::prove(flow, lifted, grammar, limits, &program);
-    if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() {
-        eprintln!("hydride: rule for {} ({}) applies: {verdict:?}", rule.idiom, rule.target);
+    let ruled = rules_for(flow, window, lifted, grammar, limits, false)?;
+    let mut program = ruled.program;
+    for step in &mut program.steps {
+        for s in &mut step.operands {
+            if let Source::Leaf(l) = s {
+                *s = Source::Leaf(lifted.leaves.iter().position(|v| *v == ruled.leaves[*l])?);
+            }
+        }
     }
+    let verdict = super::search::prove(flow, lifted, grammar, limits, &program);
+    trace_rule(ruled.rule, &program, &verdict);
     verdict.ok().map(|()| Outcome::Found(program))
+}
+
+/// Largest window the rules with cuts look at, in ops.
+const RULE_WINDOW_OPS: usize = 48;
+
+/// The ops rules give the window, down to values it computes that stay as
+/// they are (read as inputs), proved over the ops replaced; with those ops.
+/// Not memoized: a rule is a proof, not a search.
+fn by_rules_with_cuts(
+    flow: &Dataflow,
+    window: &Window,
+    grammar: &Grammar,
+    options: &Options,
+) -> Option<(Vec<NewOp>, Vec<usize>)> {
+    if options.limits.window_ms == 0 {
+        return None;
+    }
+    let lifted = flow.lift_constants(window);
+    let ruled = rules_for(flow, window, &lifted, grammar, &options.limits, true)?;
+    let replaced = Window {
+        ops: ruled.ops.iter().copied().filter(|p| flow.ops[*p].name != "arith.constant").collect(),
+        leaves: ruled.leaves.clone(),
+        root: window.root,
+    };
+    let verdict = super::search::prove(flow, &replaced, grammar, &options.limits, &ruled.program);
+    trace_rule(ruled.rule, &ruled.program, &verdict);
+    verdict.ok()?;
+    options.by_rules.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Some((new_ops(grammar, &ruled.program, &replaced), ruled.ops))
+}
+
+fn rules_for(
+    flow: &Dataflow,
+    window: &Window,
+    lifted: &Window,
+    grammar: &Grammar,
+    limits: &Limits,
+    cuts: bool,
+) -> Option<super::egraph::Ruled<'static>> {
+    let rules = usable_rules(grammar, limits.target);
+    let equalities = super::rules::RuleSet::embedded(grammar).map_or(&[][..], |s| &s.equalities[..]);
+    super::egraph::by_rules(flow, window, lifted, grammar, rules, equalities, limits.target.register_bits(), cuts)
+}
+
+fn trace_rule(rule: &super::rules::Rule, program: &Program, verdict: &Result<(), String>) {
+    if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() {
+        eprintln!(
+            "hydride: rules for {} ({}) give {} steps: {verdict:?}",
+            rule.idiom,
+            rule.target,
+            program.steps.len()
+        );
+    }
+}
+
+/// Whether the target has every instruction of the rule's program.
+pub fn rule_usable(grammar: &Grammar, rule: &super::rules::Rule, target: super::target::Target) -> bool {
+    match decode(grammar, &rule.program) {
+        Some(Outcome::Found(p)) => p.steps.iter().all(|s| match &s.op {
+            StepOp::Instr { candidate, .. } => target.allows(&grammar.candidates[*candidate].cpuid),
+            StepOp::Swizzle(_) => true,
+        }),
+        _ => false,
+    }
 }
 
 /// The embedded rules whose every instruction the target has (once per
 /// target and grammar).
-fn usable_rules(grammar: &Grammar, target: super::target::Target) -> Vec<super::rules::Rule> {
+fn usable_rules(grammar: &Grammar, target: super::target::Target) -> &'static [super::rules::Rule] {
     use std::sync::{Mutex, OnceLock};
-    static USABLE: OnceLock<Mutex<std::collections::HashMap<(String, u64), Vec<super::rules::Rule>>>> = OnceLock::new();
+    type Usable = std::collections::HashMap<(String, u64), &'static [super::rules::Rule]>;
+    static USABLE: OnceLock<Mutex<Usable>> = OnceLock::new();
     let map = USABLE.get_or_init(Default::default);
     let key = (target.name(), grammar.version);
-    if let Some(r) = map.lock().ok().and_then(|m| m.get(&key).cloned()) {
+    if let Some(r) = map.lock().ok().and_then(|m| m.get(&key).copied()) {
         return r;
     }
-    let usable: Vec<super::rules::Rule> = super::rules::RuleSet::embedded(grammar)
-        .iter()
-        .filter(|r| match decode(grammar, &r.program) {
-            Some(Outcome::Found(p)) => p.steps.iter().all(|s| match &s.op {
-                StepOp::Instr { candidate, .. } => target.allows(&grammar.candidates[*candidate].cpuid),
-                StepOp::Swizzle(_) => true,
-            }),
-            _ => false,
-        })
-        .cloned()
-        .collect();
+    let all = super::rules::RuleSet::embedded(grammar).map_or(&[][..], |s| &s.rules[..]);
+    let usable: Vec<super::rules::Rule> = all.iter().filter(|r| rule_usable(grammar, r, target)).cloned().collect();
+    // Kept for the process's life, once per target (a handful).
+    let usable: &'static [super::rules::Rule] = Box::leak(usable.into_boxed_slice());
     if let Ok(mut m) = map.lock() {
-        m.insert(key, usable.clone());
+        m.insert(key, usable);
     }
     usable
 }

@@ -66,7 +66,7 @@ impl Claim<'_> {
 /// Leaf `i` as a Z3 term: one constant per element, `leaf{i}_{j}`,
 /// concatenated (element 0 lowest), so a lane's term names the elements it
 /// reads.
-fn leaf_term(i: usize, t: &Ty) -> BV {
+pub(super) fn leaf_term(i: usize, t: &Ty) -> BV {
     let n = t.lanes().max(1);
     let w = t.bits() / n;
     let element = |j: u32| BV::new_const(format!("leaf{i}_{j}"), w);
@@ -188,6 +188,32 @@ pub(super) fn lane_by_lane(defined: &[BV], ours: &BV, theirs: &BV, lanes: u32, m
         }
     }
     Ok(())
+}
+
+/// Proves two windows of the same inputs (in order, constants inside) equal
+/// wherever the first is defined; the second must be defined everywhere.
+pub(super) fn windows_equal(
+    (lf, lw): (&Dataflow, &Window),
+    (rf, rw): (&Dataflow, &Window),
+    ms: u32,
+) -> Result<(), String> {
+    let types: Vec<Ty> = lw.leaves.iter().map(|v| lf.type_of(*v)).collect::<Option<_>>().ok_or("an input type")?;
+    let rtypes: Vec<Ty> = rw.leaves.iter().map(|v| rf.type_of(*v)).collect::<Option<_>>().ok_or("an input type")?;
+    if types != rtypes {
+        return Err(format!("the inputs differ: {types:?} and {rtypes:?}"));
+    }
+    z3::with_z3_config(&z3::Config::new(), || {
+        let leaves: Vec<BV> = types.iter().enumerate().map(|(i, t)| leaf_term(i, t)).collect();
+        let (l, defined) = eval_window(&mut Smt::exact(), lf, lw, &leaves).map_err(|e| e.to_string())?;
+        let (r, rdefined) = eval_window(&mut Smt::exact(), rf, rw, &leaves).map_err(|e| e.to_string())?;
+        if l.ty != r.ty {
+            return Err(format!("the results differ in type: {} and {}", l.ty, r.ty));
+        }
+        if !rdefined.iter().all(|d| d.simplify().as_u64() == Some(1)) {
+            return Err("the second is not defined everywhere".into());
+        }
+        lane_by_lane(&defined, &l.bits, &r.bits, l.ty.lanes().max(1), ms)
+    })
 }
 
 /// Queried lanes a lane is compared with before it gets a query of its own.

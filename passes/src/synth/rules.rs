@@ -47,6 +47,15 @@ pub struct Rule {
     pub cost: usize,
 }
 
+/// Two spellings of one computation over the same holes, proved equal: the
+/// e-graph may rewrite the first into the second.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Equality {
+    pub name: String,
+    pub lhs: Pattern,
+    pub rhs: Pattern,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RuleSet {
     #[serde(rename = "_generated_by")]
@@ -56,19 +65,18 @@ pub struct RuleSet {
     /// Idioms tried per target.
     pub idioms: usize,
     pub rules: Vec<Rule>,
+    /// Proved identities ([`super::idioms::x86_identities`]).
+    pub equalities: Vec<Equality>,
 }
 
 impl RuleSet {
     /// The rules built into the plugin, if they were made from this grammar
     /// (rules from another grammar are not used: `scripts/regen --check`
     /// keeps them fresh).
-    pub fn embedded(grammar: &Grammar) -> &'static [Rule] {
+    pub fn embedded(grammar: &Grammar) -> Option<&'static RuleSet> {
         static RULES: OnceLock<Option<RuleSet>> = OnceLock::new();
         let set = RULES.get_or_init(|| serde_json::from_str(include_str!("../../../generated/x86/rules.json")).ok());
-        match set {
-            Some(s) if s.grammar == format!("{:016x}", grammar.version) => &s.rules,
-            _ => &[],
-        }
+        set.as_ref().filter(|s| s.grammar == format!("{:016x}", grammar.version))
     }
 }
 
@@ -130,14 +138,7 @@ pub fn leaves_of(flow: &Dataflow, lifted: &Window) -> Vec<RuleLeaf> {
 /// and proves a program for the whole idiom (its ops but the return).
 pub fn rule_for(idiom: &str, ops: &[BlockOp], grammar: &Grammar, target: Target) -> Option<Rule> {
     let flow = Dataflow::new(ops);
-    let ret = ops.iter().rposition(|o| o.name == "func.return")?;
-    let value = *ops[ret].operands.first()?;
-    let root = ops.iter().position(|o| o.results.contains(&value))?;
-    let accept = |o: &BlockOp| synthesizable(o) && o.unmodelled_vectors.is_empty() && !o.has_regions;
-    let window = flow.window(root, 16, 8, true, &accept);
-    if window.ops.len() != ret {
-        return None;
-    }
+    let window = whole_window(&flow, ops, 16)?;
     let lifted = flow.lift_constants(&window);
     let limits = Limits { target, ..Limits::default() };
     let Outcome::Found(program) = synthesize(&flow, &lifted, grammar, &limits) else { return None };
@@ -151,9 +152,36 @@ pub fn rule_for(idiom: &str, ops: &[BlockOp], grammar: &Grammar, target: Target)
     })
 }
 
+/// The window computing a one-function block's returned value (the ops but
+/// the return), or `None` if the window does not hold them all.
+fn whole_window(flow: &Dataflow, ops: &[BlockOp], max_ops: usize) -> Option<Window> {
+    let ret = ops.iter().rposition(|o| o.name == "func.return")?;
+    let value = *ops[ret].operands.first()?;
+    let root = ops.iter().position(|o| o.results.contains(&value))?;
+    let accept = |o: &BlockOp| synthesizable(o) && o.unmodelled_vectors.is_empty() && !o.has_regions;
+    let window = flow.window(root, max_ops, 64, true, &accept);
+    (window.ops.len() == ret).then_some(window)
+}
+
+/// An identity's two sides as patterns, if Z3 proves them equal.
+pub fn equality_for(identity: &super::idioms::Identity) -> Result<Equality, String> {
+    let side = |mlir: &str| -> Result<Vec<BlockOp>, String> {
+        let mut f = crate::ir::parse::functions(mlir)?;
+        (f.len() == 1).then(|| f.remove(0).1).ok_or_else(|| "not one function".to_string())
+    };
+    let (lops, rops) = (side(&identity.lhs)?, side(&identity.rhs)?);
+    let (lf, rf) = (Dataflow::new(&lops), Dataflow::new(&rops));
+    let lw = whole_window(&lf, &lops, 64).ok_or("the left side is not one window")?;
+    let rw = whole_window(&rf, &rops, 64).ok_or("the right side is not one window")?;
+    super::proof::windows_equal((&lf, &lw), (&rf, &rw), 20_000)?;
+    let pattern =
+        |f: &Dataflow, w: &Window| pattern_of(f, w, &f.lift_constants(w)).ok_or("a side has an op of several results");
+    Ok(Equality { name: identity.name.clone(), lhs: pattern(&lf, &lw)?, rhs: pattern(&rf, &rw)? })
+}
+
 /// Every idiom at every x86 target: the rules found, in idiom order, each
 /// reported to `progress` as it is tried.
-pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(&str, &str, Option<&Rule>)) -> Result<RuleSet, String> {
+pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(String)) -> Result<RuleSet, String> {
     let idioms = super::idioms::x86();
     let mut rules = Vec::new();
     for idiom in &idioms {
@@ -163,11 +191,21 @@ pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(&str, &str, Option<&
         };
         for target in [Target::X86Avx512, Target::X86Avx2] {
             let rule = rule_for(&idiom.name, ops, grammar, target);
-            progress(&idiom.name, &target.name(), rule.as_ref());
+            progress(match &rule {
+                Some(r) => format!("{} at {}: {} (cost {})", idiom.name, target.name(), r.program, r.cost),
+                None => format!("{} at {}: no program found", idiom.name, target.name()),
+            });
             rules.extend(rule);
         }
     }
+    let mut equalities = Vec::new();
+    for identity in super::idioms::x86_identities() {
+        let e = equality_for(&identity).map_err(|e| format!("identity {}: {e}", identity.name))?;
+        progress(format!("{}: proved", identity.name));
+        equalities.push(e);
+    }
     Ok(RuleSet {
+        equalities,
         generated_by: "DO NOT EDIT: written by hydride-rules (scripts/regen), synthesized and proved from the idioms of passes/src/synth/idioms.rs".into(),
         grammar: format!("{:016x}", grammar.version),
         idioms: idioms.len(),

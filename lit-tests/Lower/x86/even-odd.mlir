@@ -1,0 +1,34 @@
+// RUN: rm -rf %t.cache
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(lower-to-autollvm{target=x86-avx2 remarks=true cache-dir=%t.cache}))' %s 2>%t.remarks | FileCheck %s --check-prefix=AVX2
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(lower-to-autollvm{target=x86-avx512 cache-dir=%t.cache}))' %s | FileCheck %s --check-prefix=AVX512
+// RUN: FileCheck %s --check-prefix=PROVED < %S/../../../generated/x86/rules.json
+// A 4-way u8 x s8 dot product into i32 lanes. At AVX-512 (VNNI) it is one
+// vpdpbusd. At AVX2, where no instruction computes it, it is rewritten by the
+// proved identity dot4_acc_u8s8x8_even_odd (generated/x86/rules.json) into
+// two 2-way dot products of the even and odd bytes held in 16-bit lanes; the
+// offline rules give each vpmaddwd and an add, read from the shifts, which
+// stay arith ops (cut points of the e-graph's term).
+
+// PROVED: "name": "dot4_acc_u8s8x8_even_odd",
+
+// AVX512-LABEL: func.func @dot4
+// AVX512: autollvm.dot_acc_su_widen %arg0, %arg1, %arg2
+// AVX2-LABEL: func.func @dot4
+// AVX2-DAG: arith.shrui
+// AVX2-DAG: arith.shrsi
+// AVX2: %[[E:.*]] = autollvm.dot_s
+// AVX2: %[[S:.*]] = autollvm.add %arg2, %[[E]]
+// AVX2: %[[O:.*]] = autollvm.dot_s
+// AVX2: autollvm.add %[[S]], %[[O]]
+// AVX2-NOT: vector.multi_reduction
+// AVX2-NOT: arith.muli
+// REMARK: even-odd.mlir:[[@LINE+7]]:3: remark: {{.*}}(1 by a rule, not from the memo)
+func.func @dot4(%a: vector<32xi8>, %b: vector<32xi8>, %c: vector<8xi32>) -> vector<8xi32> {
+  %x = arith.extui %a : vector<32xi8> to vector<32xi32>
+  %y = arith.extsi %b : vector<32xi8> to vector<32xi32>
+  %p = arith.muli %x, %y : vector<32xi32>
+  %g = vector.shape_cast %p : vector<32xi32> to vector<8x4xi32>
+  %r = vector.multi_reduction <add>, %g, %c [1] : vector<8x4xi32> to vector<8xi32>
+  return %r : vector<8xi32>
+}

@@ -1,0 +1,147 @@
+//! A 4-way u8 x s8 dot product into i32 lanes with an accumulator
+//! (`vector.multi_reduction <add>` over `arith.muli` of an `arith.extui` and
+//! an `arith.extsi` of i8 vectors, grouped by four), on an x86 target without
+//! an instruction for it (no VNNI), rewritten as the proved identity
+//! `dot4_acc_u8s8xN_even_odd` of `generated/x86/rules.json`
+//! (`crate::synth::idioms::x86_identities`): two 2-way dot products of
+//! 16-bit lanes holding the even and the odd bytes, extended in place by
+//! shifts. The shifts stay `arith` ops (LLVM's `vpsllw`/`vpsrlw`/`vpsraw`);
+//! the 2-way dot products are what the offline rules give `vpmaddwd` to.
+//! Applied only at the widths the identity was proved for, and where the
+//! target has rules for the halves but none for the whole.
+
+use super::build::{self, Builder};
+use super::raw;
+use super::read;
+use crate::synth::grammar::Grammar;
+use crate::synth::target::{Isa, Target};
+use crate::synth::types::Ty;
+use melior::ir::attribute::DenseI64ArrayAttribute;
+use melior::ir::operation::{OperationLike, OperationResult};
+use melior::ir::{Attribute, OperationRef, Value, ValueLike};
+use melior::Context;
+
+pub fn run<'c>(
+    context: &'c Context,
+    root: OperationRef<'c, 'c>,
+    grammar: &Grammar,
+    target: Target,
+) -> Result<(), String> {
+    if target.isa() != Isa::X86 {
+        return Ok(());
+    }
+    let Some(set) = crate::synth::rules::RuleSet::embedded(grammar) else { return Ok(()) };
+    let reductions: Vec<OperationRef> = raw::nested_ops(root)
+        .into_iter()
+        .filter(|op| op.name().as_string_ref().as_str() == Ok("vector.multi_reduction"))
+        .collect();
+    for op in reductions {
+        let Some((a, b, acc, out)) = dot4(op) else { continue };
+        let proved = set.equalities.iter().any(|e| e.name == format!("dot4_acc_u8s8x{out}_even_odd"));
+        let usable = |idiom: String| {
+            set.rules.iter().any(|r| r.idiom == idiom && crate::synth::lower::rule_usable(grammar, r, target))
+        };
+        // Where an instruction computes it (vpdpbusd), the search finds it;
+        // the two halves must have rules of their own (vpmaddwd at this width).
+        if proved && !usable(format!("dot4_acc_u8s8x{out}")) && usable(format!("dot2_acc_s16x{out}")) {
+            rewrite(context, op, a, b, acc, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The unsigned bytes, the signed bytes, the accumulator and the lane count
+/// of a 4-way u8 x s8 dot product into i32 lanes.
+fn dot4<'c>(op: OperationRef<'c, 'c>) -> Option<(Value<'c, 'c>, Value<'c, 'c>, Value<'c, 'c>, u32)> {
+    let kind = op.attribute("kind").ok().map(read::attr)?;
+    let dims = op.attribute("reduction_dims").ok().map(read::attr)?;
+    if kind.kind() != Some("add") || dims.ints() != Some(&[1][..]) || op.operand_count() != 2 {
+        return None;
+    }
+    let grouped = op.operand(0).ok()?;
+    let acc = op.operand(1).ok()?;
+    let gty = read::ty(grouped.r#type())?;
+    let aty = read::ty(acc.r#type())?;
+    if gty.dims.len() != 2 || gty.dims[1] != 4 || gty.elem_bits != 32 || aty.dims != [gty.dims[0]] {
+        return None;
+    }
+    let reshape = OperationResult::try_from(grouped).ok()?.owner();
+    if reshape.name().as_string_ref().as_str() != Ok("vector.shape_cast") {
+        return None;
+    }
+    let product = OperationResult::try_from(reshape.operand(0).ok()?).ok()?.owner();
+    if product.name().as_string_ref().as_str() != Ok("arith.muli") {
+        return None;
+    }
+    let (x, xk) = super::split_contract::extension(product.operand(0).ok()?)?;
+    let (y, yk) = super::split_contract::extension(product.operand(1).ok()?)?;
+    let bytes = |v: Value| read::ty(v.r#type()).is_some_and(|t| t.elem_bits == 8 && t.dims == [4 * gty.dims[0]]);
+    if !bytes(x) || !bytes(y) {
+        return None;
+    }
+    match (xk.as_str(), yk.as_str()) {
+        ("arith.extui", "arith.extsi") => Some((x, y, acc, gty.dims[0])),
+        ("arith.extsi", "arith.extui") => Some((y, x, acc, gty.dims[0])),
+        _ => None,
+    }
+}
+
+fn rewrite<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    a: Value<'c, 'c>,
+    b: Value<'c, 'c>,
+    acc: Value<'c, 'c>,
+    out: u32,
+) -> Result<(), String> {
+    let bld = Builder::new(context, op);
+    let t16 = Ty { dims: vec![2 * out], elem_bits: 16 };
+    let t32 = Ty { dims: vec![2 * out], elem_bits: 32 };
+    let t2 = Ty { dims: vec![out, 2], elem_bits: 32 };
+    let (m16, m32, m2) =
+        (build::mlir_type(context, &t16), build::mlir_type(context, &t32), build::mlir_type(context, &t2));
+    let eight = Attribute::parse(context, &format!("dense<8> : {t16}")).ok_or("a constant attribute")?;
+    let k = bld.create("arith.constant", &[], &[("value", eight)], m16)?;
+    let a16 = bld.create("vector.bitcast", &[a], &[], m16)?;
+    let b16 = bld.create("vector.bitcast", &[b], &[], m16)?;
+    let shifted_a = bld.create("arith.shli", &[a16, k], &[], m16)?;
+    let a_even = bld.create("arith.shrui", &[shifted_a, k], &[], m16)?;
+    let a_odd = bld.create("arith.shrui", &[a16, k], &[], m16)?;
+    let shifted_b = bld.create("arith.shli", &[b16, k], &[], m16)?;
+    let b_even = bld.create("arith.shrsi", &[shifted_b, k], &[], m16)?;
+    let b_odd = bld.create("arith.shrsi", &[b16, k], &[], m16)?;
+    let kind = op.attribute("kind").map_err(|e| e.to_string())?;
+    let dims: Attribute = DenseI64ArrayAttribute::new(context, &[1]).into();
+    let dot = |x: Value<'c, 'c>, y: Value<'c, 'c>, into: Value<'c, 'c>| -> Result<Value<'c, 'c>, String> {
+        let xe = bld.create("arith.extsi", &[x], &[], m32)?;
+        let ye = bld.create("arith.extsi", &[y], &[], m32)?;
+        let p = bld.create("arith.muli", &[xe, ye], &[], m32)?;
+        let g = bld.create("vector.shape_cast", &[p], &[], m2)?;
+        bld.create("vector.multi_reduction", &[g, into], &[("kind", kind), ("reduction_dims", dims)], acc.r#type())
+    };
+    let even = dot(a_even, b_even, acc)?;
+    let sum = dot(a_odd, b_odd, even)?;
+    let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+    let grouped = op.operand(0).map_err(|e| e.to_string())?;
+    raw::replace_all_uses(old, sum);
+    raw::erase(op);
+    erase_unused(grouped);
+    Ok(())
+}
+
+/// Erases the op defining `v` if nothing uses `v`, then its operands' (the
+/// reshape, product and extensions the dot product no longer reads).
+fn erase_unused(v: Value) {
+    let Ok(result) = OperationResult::try_from(v) else { return };
+    let def = result.owner();
+    let name = def.name().as_string_ref().as_str().unwrap_or_default().to_string();
+    if raw::has_uses(v) || !matches!(name.as_str(), "arith.extsi" | "arith.extui" | "vector.shape_cast" | "arith.muli")
+    {
+        return;
+    }
+    let operands: Vec<Value> = (0..def.operand_count()).filter_map(|k| def.operand(k).ok()).collect();
+    raw::erase(def);
+    for o in operands {
+        erase_unused(o);
+    }
+}
