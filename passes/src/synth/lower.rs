@@ -381,7 +381,13 @@ fn memo_or_synthesize(
                 options.by_rules.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 o
             }
-            None => synthesize(flow, lifted, grammar, &options.limits),
+            None => {
+                let o = synthesize(flow, lifted, grammar, &options.limits);
+                if let Outcome::Found(program) = &o {
+                    super::rules::record(flow, window, lifted, grammar, options.limits.target, program);
+                }
+                o
+            }
         }
     }));
     match attempt {
@@ -487,8 +493,9 @@ fn usable_rules(grammar: &Grammar, target: super::target::Target) -> &'static [s
     if let Some(r) = map.lock().ok().and_then(|m| m.get(&key).copied()) {
         return r;
     }
-    let all = super::rules::RuleSet::embedded(grammar).map_or(&[][..], |s| &s.rules[..]);
-    let usable: Vec<super::rules::Rule> = all.iter().filter(|r| rule_usable(grammar, r, target)).cloned().collect();
+    let embedded = super::rules::RuleSet::embedded(grammar).map_or(&[][..], |s| &s.rules[..]);
+    let usable: Vec<super::rules::Rule> =
+        embedded.iter().chain(super::rules::recorded()).filter(|r| rule_usable(grammar, r, target)).cloned().collect();
     // Kept for the process's life, once per target (a handful).
     let usable: &'static [super::rules::Rule] = Box::leak(usable.into_boxed_slice());
     if let Ok(mut m) = map.lock() {

@@ -212,3 +212,53 @@ pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(String)) -> Result<R
         rules,
     })
 }
+
+/// Where the search's findings are recorded as rules (one JSON rule per
+/// line, appended), and read back as rules beside the embedded ones.
+pub const RECORD_VARIABLE: &str = "HYDRIDE_RULES";
+
+/// Appends what the search found for a window to the file named by
+/// [`RECORD_VARIABLE`], if it is set, as a rule for the window's pattern:
+/// the next compilation that reads the file applies it by equality
+/// saturation (proved again, like every rule) instead of searching. A write
+/// that fails is not reported: the file is a cache of findings.
+pub fn record(
+    flow: &Dataflow,
+    window: &Window,
+    lifted: &Window,
+    grammar: &Grammar,
+    target: Target,
+    program: &super::program::Program,
+) {
+    let Some(path) = std::env::var_os(RECORD_VARIABLE) else { return };
+    let Some(lhs) = pattern_of(flow, window, lifted) else { return };
+    let rule = Rule {
+        idiom: "recorded".into(),
+        target: target.name(),
+        lhs,
+        leaves: leaves_of(flow, lifted),
+        program: super::lower::encode(grammar, &Outcome::Found(program.clone())),
+        cost: program.cost(grammar),
+    };
+    let Ok(mut line) = serde_json::to_string(&rule) else { return };
+    line.push('\n');
+    use std::io::Write;
+    // One write of the whole line to a file opened for appending: lines
+    // from processes writing at once do not interleave.
+    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+        let _ = f.write_all(line.as_bytes());
+    }
+}
+
+/// The rules recorded in the file named by [`RECORD_VARIABLE`] (lines that
+/// do not read as rules are skipped), read once per process.
+pub fn recorded() -> &'static [Rule] {
+    static RECORDED: OnceLock<Vec<Rule>> = OnceLock::new();
+    RECORDED.get_or_init(|| {
+        let Some(path) = std::env::var_os(RECORD_VARIABLE) else { return Vec::new() };
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut rules: Vec<Rule> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        rules.dedup();
+        rules
+    })
+}
