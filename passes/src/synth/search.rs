@@ -6,7 +6,7 @@
 //! proved equal by Z3 over the full width (where the window is defined).
 //! Nothing unproved is used.
 
-use super::block::{Dataflow, Window};
+use super::block::{BlockOp, Dataflow, Window};
 use super::grammar::{Candidate, Grammar};
 use super::program::{arguments, Program};
 use super::proof::Claim;
@@ -87,7 +87,15 @@ pub fn eval_window<D: Domain>(
             .iter()
             .map(|v| env.get(v).cloned().ok_or_else(|| SemaError::Unsupported(format!("operand {v} of {}", op.name))))
             .collect::<Result<_, _>>()?;
-        let results = ev.eval(op, &args)?;
+        // max(x, y) - min(x, y) is the absolute difference of x and y.
+        let results = match absolute_difference(flow, window, op) {
+            Some((x, y, signed)) => {
+                let (x, y) = (env.get(&x), env.get(&y));
+                let (Some(x), Some(y)) = (x, y) else { return Err(SemaError::Unsupported("an operand".into())) };
+                vec![ev.absolute_difference(x, y, signed)]
+            }
+            None => ev.eval(op, &args)?,
+        };
         for (v, r) in op.results.iter().zip(results) {
             env.insert(*v, r);
         }
@@ -106,6 +114,25 @@ pub fn eval_window<D: Domain>(
     };
     let root = env.remove(&value).ok_or_else(|| SemaError::Unsupported("an empty window".into()))?;
     Ok((root, ev.defined))
+}
+
+/// If `op` subtracts the minimum of two values of the window from their
+/// maximum (compared alike, both computed in the window): the two values
+/// and whether the comparison is signed.
+fn absolute_difference(flow: &Dataflow, window: &Window, op: &BlockOp) -> Option<(usize, usize, bool)> {
+    if op.name != "arith.subi" || op.operands.len() != 2 {
+        return None;
+    }
+    let def = |v: usize| window.ops.iter().map(|&p| &flow.ops[p]).find(|o| o.results.contains(&v));
+    let (max, min) = (def(op.operands[0])?, def(op.operands[1])?);
+    let signed = match (max.name.as_str(), min.name.as_str()) {
+        ("arith.maxui", "arith.minui") => false,
+        ("arith.maxsi", "arith.minsi") => true,
+        _ => return None,
+    };
+    let (a, b) = (&max.operands, &min.operands);
+    let same = a.len() == 2 && b.len() == 2 && ((a[0] == b[0] && a[1] == b[1]) || (a[0] == b[1] && a[1] == b[0]));
+    same.then(|| (a[0], a[1], signed))
 }
 
 /// Sample inputs: pseudo-random bits first (they tell most candidates
