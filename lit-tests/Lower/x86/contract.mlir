@@ -6,8 +6,8 @@
 // product and reduction it is by definition (the same form as hand-written
 // code; passes/tests/contract_elementwise.rs proves the two equal), so at
 // AVX-512 it is one vpdpbusd, and at AVX2, where no instruction computes it,
-// it stays that product and reduction, taken over the flat 64 lanes as
-// hand-written code takes it (which LLVM lowers best), not a contraction.
+// the proved even/odd identity makes it two 2-way dot products of 16-bit
+// lanes (which LLVM lowers to vpmaddwd), as for hand-written code.
 #in = affine_map<(m, k) -> (m, k)>
 #acc = affine_map<(m, k) -> (m)>
 
@@ -16,12 +16,11 @@
 // AVX512-NOT: vector.contract
 // AVX2-LABEL: func.func @dot
 // AVX2-NOT: vector.contract
-// AVX2: %[[A:.*]] = arith.extui %arg0 : vector<64xi8> to vector<64xi32>
-// AVX2: %[[B:.*]] = arith.extsi %arg1 : vector<64xi8> to vector<64xi32>
-// AVX2: %[[P:.*]] = arith.muli %[[A]], %[[B]] : vector<64xi32>
-// AVX2: %[[P2:.*]] = vector.shape_cast %[[P]] : vector<64xi32> to vector<16x4xi32>
-// AVX2: vector.multi_reduction <add>, %[[P2]], %arg2 [1] : vector<16x4xi32> to vector<16xi32>
-// AVX2-NOT: vector<16x4xi8>
+// AVX2: vector.bitcast %arg0 : vector<64xi8> to vector<32xi16>
+// AVX2: arith.shrui
+// AVX2: vector.multi_reduction <add>, %{{.*}}, %arg2 [1] : vector<16x2xi32> to vector<16xi32>
+// AVX2: vector.multi_reduction <add>, {{.*}} [1] : vector<16x2xi32> to vector<16xi32>
+// AVX2-NOT: vector<16x4xi
 func.func @dot(%a: vector<64xi8>, %b: vector<64xi8>, %c: vector<16xi32>) -> vector<16xi32> {
   %lhs = vector.shape_cast %a : vector<64xi8> to vector<16x4xi8>
   %rhs = vector.shape_cast %b : vector<64xi8> to vector<16x4xi8>

@@ -7,8 +7,10 @@
 //! 16-bit lanes holding the even and the odd bytes, extended in place by
 //! shifts. The shifts stay `arith` ops (LLVM's `vpsllw`/`vpsrlw`/`vpsraw`);
 //! the 2-way dot products are what the offline rules give `vpmaddwd` to.
-//! Applied only at the widths the identity was proved for, and where the
-//! target has rules for the halves but none for the whole.
+//! Applied only at the widths the identity was proved for, where the
+//! target has no rule for the whole. Wider than the registers, the halves
+//! are split into pieces or left to LLVM, which lowers a 2-way dot product
+//! of extended i16 lanes to `vpmaddwd` itself.
 
 use super::build::{self, Builder};
 use super::raw;
@@ -41,9 +43,8 @@ pub fn run<'c>(
         let usable = |idiom: String| {
             set.rules.iter().any(|r| r.idiom == idiom && crate::synth::lower::rule_usable(grammar, r, target))
         };
-        // Where an instruction computes it (vpdpbusd), the search finds it;
-        // the two halves must have rules of their own (vpmaddwd at this width).
-        if proved && !usable(format!("dot4_acc_u8s8x{out}")) && usable(format!("dot2_acc_s16x{out}")) {
+        // Where an instruction computes it (vpdpbusd), the search finds it.
+        if proved && !usable(format!("dot4_acc_u8s8x{out}")) {
             rewrite(context, op, a, b, acc, out)?;
         }
     }
