@@ -273,12 +273,14 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             continue;
         }
         let accept = |o: &BlockOp| synthesizable(o) && o.unmodelled_vectors.is_empty() && !o.has_regions;
-        // The window with values read twice joined, then, if that finds
-        // nothing and differs, without them (a value read twice can make a
-        // window no program computes where the smaller one has one).
+        // The window without values read twice, then, if that finds
+        // nothing, with them joined where all their readers are inside
+        // (`max(x, y) - min(x, y)`, a clamp by compare and select): the
+        // smaller window is what was searched before, and often has a
+        // program where the larger has none.
         let mut tried: Vec<Window> = Vec::new();
         let mut result = None;
-        for join_shared in [true, false] {
+        for join_shared in [false, true] {
             let window = flow.window(root, options.max_ops, 8, join_shared, &accept);
             let window =
                 Window { ops: window.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..window };
