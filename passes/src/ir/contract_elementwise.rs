@@ -77,26 +77,27 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), Str
     raw::replace_all_uses(old, sum);
     raw::erase(op);
     // The n-D operands (extensions, and the reshapes they read), now unused.
-    erase_unused(lhs);
+    let kinds = ["arith.extsi", "arith.extui", "vector.shape_cast"];
+    erase_unused(lhs, &kinds);
     if rhs != lhs {
-        erase_unused(rhs);
+        erase_unused(rhs, &kinds);
     }
     Ok(())
 }
 
-/// Erases the extension or reshape defining `v` if nothing uses `v`, then
-/// does the same for its operand.
-fn erase_unused(v: Value) {
+/// Erases the op defining `v` if nothing uses `v` and it is one of `kinds`,
+/// then does the same for its operands.
+pub(super) fn erase_unused(v: Value, kinds: &[&str]) {
     let Ok(result) = OperationResult::try_from(v) else { return };
     let def = result.owner();
     let name = def.name().as_string_ref().as_str().unwrap_or_default().to_string();
-    if raw::has_uses(v) || !matches!(name.as_str(), "arith.extsi" | "arith.extui" | "vector.shape_cast") {
+    if raw::has_uses(v) || !kinds.contains(&name.as_str()) {
         return;
     }
-    let operand = def.operand(0).ok();
+    let operands: Vec<Value> = (0..def.operand_count()).filter_map(|k| def.operand(k).ok()).collect();
     raw::erase(def);
-    if let Some(o) = operand {
-        erase_unused(o);
+    for o in operands {
+        erase_unused(o, kinds);
     }
 }
 

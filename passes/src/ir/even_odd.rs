@@ -40,11 +40,10 @@ pub fn run<'c>(
     for op in reductions {
         let Some((a, b, acc, out)) = dot4(op) else { continue };
         let proved = set.equalities.iter().any(|e| e.name == format!("dot4_acc_u8s8x{out}_even_odd"));
-        let usable = |idiom: String| {
-            set.rules.iter().any(|r| r.idiom == idiom && crate::synth::lower::rule_usable(grammar, r, target))
-        };
         // Where an instruction computes it (vpdpbusd), the search finds it.
-        if proved && !usable(format!("dot4_acc_u8s8x{out}")) {
+        let whole = format!("dot4_acc_u8s8x{out}");
+        let direct = crate::synth::lower::usable_rules(grammar, target).iter().any(|r| r.idiom == whole);
+        if proved && !direct {
             rewrite(context, op, a, b, acc, out)?;
         }
     }
@@ -126,23 +125,8 @@ fn rewrite<'c>(
     let grouped = op.operand(0).map_err(|e| e.to_string())?;
     raw::replace_all_uses(old, sum);
     raw::erase(op);
-    erase_unused(grouped);
+    // The reshape, product and extensions the dot product no longer reads.
+    let kinds = ["arith.extsi", "arith.extui", "vector.shape_cast", "arith.muli"];
+    super::contract_elementwise::erase_unused(grouped, &kinds);
     Ok(())
-}
-
-/// Erases the op defining `v` if nothing uses `v`, then its operands' (the
-/// reshape, product and extensions the dot product no longer reads).
-fn erase_unused(v: Value) {
-    let Ok(result) = OperationResult::try_from(v) else { return };
-    let def = result.owner();
-    let name = def.name().as_string_ref().as_str().unwrap_or_default().to_string();
-    if raw::has_uses(v) || !matches!(name.as_str(), "arith.extsi" | "arith.extui" | "vector.shape_cast" | "arith.muli")
-    {
-        return;
-    }
-    let operands: Vec<Value> = (0..def.operand_count()).filter_map(|k| def.operand(k).ok()).collect();
-    raw::erase(def);
-    for o in operands {
-        erase_unused(o);
-    }
 }

@@ -12,7 +12,7 @@ pub fn functions(mlir: &str) -> Result<Vec<(String, Vec<BlockOp>)>, String> {
     melior::utility::register_all_dialects(&registry);
     let context = Context::new();
     context.append_dialect_registry(&registry);
-    for d in ["func", "arith", "vector"] {
+    for d in ["func", "arith", "vector", "llvm"] {
         context.get_or_load_dialect(d);
     }
     let module = Module::parse(&context, mlir).ok_or("the MLIR does not parse")?;

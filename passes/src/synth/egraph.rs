@@ -71,15 +71,22 @@ fn hole(h: usize) -> Var {
     format!("?h{h}").parse().expect("a variable name")
 }
 
-fn holes(p: &Pattern, out: &mut Vec<usize>) {
-    match p {
-        Pattern::Hole(h) => {
-            if !out.contains(h) {
-                out.push(*h)
+/// A pattern's holes, in order: the children of the rule's node.
+fn holes(p: &Pattern) -> Vec<usize> {
+    fn collect(p: &Pattern, out: &mut Vec<usize>) {
+        match p {
+            Pattern::Hole(h) => {
+                if !out.contains(h) {
+                    out.push(*h)
+                }
             }
+            Pattern::Op { args, .. } => args.iter().for_each(|a| collect(a, out)),
         }
-        Pattern::Op { args, .. } => args.iter().for_each(|a| holes(a, out)),
     }
+    let mut hs = Vec::new();
+    collect(p, &mut hs);
+    hs.sort_unstable();
+    hs
 }
 
 /// The rewrite of rule `index`: its pattern to `ruleINDEX` over its holes
@@ -87,11 +94,8 @@ fn holes(p: &Pattern, out: &mut Vec<usize>) {
 fn rewrite(index: usize, rule: &Rule) -> Option<Rewrite<SymbolLang, ()>> {
     let mut lhs = PatternAst::default();
     pattern_ast(&rule.lhs, &mut lhs);
-    let mut hs = Vec::new();
-    holes(&rule.lhs, &mut hs);
-    hs.sort_unstable();
     let mut rhs = PatternAst::default();
-    let children = hs.iter().map(|h| rhs.add(ENodeOrVar::Var(hole(*h)))).collect();
+    let children = holes(&rule.lhs).iter().map(|h| rhs.add(ENodeOrVar::Var(hole(*h)))).collect();
     rhs.add(ENodeOrVar::ENode(SymbolLang::new(format!("rule{index}"), children)));
     Rewrite::new(format!("rule{index}"), egg::Pattern::new(lhs), egg::Pattern::new(rhs)).ok()
 }
@@ -302,6 +306,18 @@ impl Build<'_, '_> {
         Source::Leaf(k)
     }
 
+    /// The window's constant whose symbol is `symbol_name`, as a leaf
+    /// numbered from [`CONSTANT`].
+    fn constant(&mut self, symbol_name: &str) -> Option<Source> {
+        let flow = self.flow;
+        let v = *self.lifted.leaves.iter().find(|v| flow.constant(**v).is_some_and(|op| symbol(op) == symbol_name))?;
+        let k = self.constants.iter().position(|x| *x == v).unwrap_or_else(|| {
+            self.constants.push(v);
+            self.constants.len() - 1
+        });
+        Some(Source::Leaf(CONSTANT + k))
+    }
+
     /// The source computing e-class `class`: an input, a constant, a rule's
     /// program appended (a rule's hole read from another rule's result), or,
     /// with cuts, a value of the window that an op computes.
@@ -315,20 +331,11 @@ impl Build<'_, '_> {
             let v = *self.lifted.leaves.get(k)?;
             self.variable(v)
         } else if node.is_leaf() {
-            let flow = self.flow;
-            let v = *self.lifted.leaves.iter().find(|v| flow.constant(**v).is_some_and(|op| symbol(op) == name))?;
-            let k = self.constants.iter().position(|x| *x == v).unwrap_or_else(|| {
-                self.constants.push(v);
-                self.constants.len() - 1
-            });
-            Source::Leaf(CONSTANT + k)
+            self.constant(name)?
         } else if let Some(i) = name.strip_prefix("rule").and_then(|i| i.parse::<usize>().ok()) {
             let rule = self.rules.get(i)?;
-            let mut hs = Vec::new();
-            holes(&rule.lhs, &mut hs);
-            hs.sort_unstable();
             let mut bound: HashMap<usize, Source> = HashMap::new();
-            for (h, c) in hs.iter().zip(node.children()) {
+            for (h, c) in holes(&rule.lhs).iter().zip(node.children()) {
                 let s = self.class(*c)?;
                 bound.insert(*h, s);
             }
@@ -336,19 +343,7 @@ impl Build<'_, '_> {
             for l in &rule.leaves {
                 binding.push(match l {
                     RuleLeaf::Hole(h) => *bound.get(h)?,
-                    RuleLeaf::Constant(sym) => {
-                        let flow = self.flow;
-                        let v = *self
-                            .lifted
-                            .leaves
-                            .iter()
-                            .find(|v| flow.constant(**v).is_some_and(|op| symbol(op) == *sym))?;
-                        let k = self.constants.iter().position(|x| *x == v).unwrap_or_else(|| {
-                            self.constants.push(v);
-                            self.constants.len() - 1
-                        });
-                        Source::Leaf(CONSTANT + k)
-                    }
+                    RuleLeaf::Constant(sym) => self.constant(sym)?,
                 });
             }
             let Some(Outcome::Found(part)) = super::lower::decode(self.grammar, &rule.program) else { return None };

@@ -474,7 +474,7 @@ fn trace_rule(rule: &super::rules::Rule, program: &Program, verdict: &Result<(),
 }
 
 /// Whether the target has every instruction of the rule's program.
-pub fn rule_usable(grammar: &Grammar, rule: &super::rules::Rule, target: super::target::Target) -> bool {
+fn rule_usable(grammar: &Grammar, rule: &super::rules::Rule, target: super::target::Target) -> bool {
     match decode(grammar, &rule.program) {
         Some(Outcome::Found(p)) => p.steps.iter().all(|s| match &s.op {
             StepOp::Instr { candidate, .. } => target.allows(&grammar.candidates[*candidate].cpuid),
@@ -484,9 +484,9 @@ pub fn rule_usable(grammar: &Grammar, rule: &super::rules::Rule, target: super::
     }
 }
 
-/// The embedded rules whose every instruction the target has (once per
-/// target and grammar).
-fn usable_rules(grammar: &Grammar, target: super::target::Target) -> &'static [super::rules::Rule] {
+/// The embedded and recorded rules whose every instruction the target has
+/// (once per target and grammar).
+pub fn usable_rules(grammar: &Grammar, target: super::target::Target) -> &'static [super::rules::Rule] {
     use std::sync::{Mutex, OnceLock};
     type Usable = std::collections::HashMap<(String, u64), &'static [super::rules::Rule]>;
     static USABLE: OnceLock<Mutex<Usable>> = OnceLock::new();

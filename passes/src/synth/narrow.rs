@@ -137,21 +137,19 @@ impl<D: Domain> Evaluator<'_, D> {
                 let m = if any_signed { as_signed(na, sa).max(as_signed(nb, sb)) } else { na.max(nb) };
                 if m < ty.elem_bits {
                     let (a, b) = (self.widen(xa, sa, m), self.widen(xb, sb, m));
-                    let narrow_ty = a.ty.clone();
-                    let cmp = if any_signed { BvCmp::Slt } else { BvCmp::Ult };
-                    let r = self.lanewise(&[a, b], narrow_ty, &mut |e, v| {
-                        let lt = e.dom.compare(cmp, &v[0], &v[1], m);
-                        let up = e.dom.binary(BvBinOp::Sub, &v[1], &v[0], m);
-                        let down = e.dom.binary(BvBinOp::Sub, &v[0], &v[1], m);
-                        e.dom.ite(&lt, &up, &down, m)
-                    });
+                    let r = self.difference_lanes(a, b, any_signed);
                     return self.extended(r, false, ty);
                 }
             }
         }
-        let w = ty.elem_bits;
+        self.difference_lanes(x.clone(), y.clone(), signed)
+    }
+
+    /// `y - x` where `x < y`, else `x - y`, lane by lane at the operands' width.
+    fn difference_lanes(&mut self, x: Val<D::Bv>, y: Val<D::Bv>, signed: bool) -> Val<D::Bv> {
+        let (ty, w) = (x.ty.clone(), x.ty.elem_bits);
         let cmp = if signed { BvCmp::Slt } else { BvCmp::Ult };
-        self.lanewise(&[x.clone(), y.clone()], ty, &mut |e, v| {
+        self.lanewise(&[x, y], ty, &mut |e, v| {
             let lt = e.dom.compare(cmp, &v[0], &v[1], w);
             let up = e.dom.binary(BvBinOp::Sub, &v[1], &v[0], w);
             let down = e.dom.binary(BvBinOp::Sub, &v[0], &v[1], w);
@@ -198,16 +196,8 @@ impl<D: Domain> Evaluator<'_, D> {
         let r = match op {
             Some(o) => self.lanewise(&[a, b], narrow_ty, &mut |e, x| e.dom.binary(o, &x[0], &x[1], width)),
             None => {
-                let cmp = if result_signed { BvCmp::Slt } else { BvCmp::Ult };
                 let max = name.contains("max");
-                self.lanewise(&[a, b], narrow_ty, &mut |e, x| {
-                    let lt = e.dom.compare(cmp, &x[0], &x[1], width);
-                    if max {
-                        e.dom.ite(&lt, &x[1], &x[0], width)
-                    } else {
-                        e.dom.ite(&lt, &x[0], &x[1], width)
-                    }
-                })
+                self.lanewise(&[a, b], narrow_ty, &mut |e, x| e.extreme(max, result_signed, &x[0], &x[1], width))
             }
         };
         Some(self.extended(r, result_signed, ty.clone()))

@@ -243,16 +243,8 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 })
             }
             "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" => {
-                let cmp = if name.ends_with("si") { BvCmp::Slt } else { BvCmp::Ult };
-                let max = name.contains("max");
-                self.lanewise(args, ty, &mut |e, x| {
-                    let lt = e.dom.compare(cmp, &x[0], &x[1], w);
-                    if max {
-                        e.dom.ite(&lt, &x[1], &x[0], w)
-                    } else {
-                        e.dom.ite(&lt, &x[0], &x[1], w)
-                    }
-                })
+                let (max, signed) = (name.contains("max"), name.ends_with("si"));
+                self.lanewise(args, ty, &mut |e, x| e.extreme(max, signed, &x[0], &x[1], w))
             }
             "arith.extsi" | "arith.extui" | "arith.trunci" => {
                 let from = args[0].ty.elem_bits;
@@ -538,6 +530,16 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         Ok(self.pack(out, ty.clone()))
     }
 
+    /// The larger (`max`) or smaller of `a` and `b`, compared signed or not.
+    pub(super) fn extreme(&mut self, max: bool, signed: bool, a: &D::Bv, b: &D::Bv, w: u32) -> D::Bv {
+        let lt = self.dom.compare(if signed { BvCmp::Slt } else { BvCmp::Ult }, a, b, w);
+        if max {
+            self.dom.ite(&lt, b, a, w)
+        } else {
+            self.dom.ite(&lt, a, b, w)
+        }
+    }
+
     fn combine(&mut self, kind: &str, a: &D::Bv, b: &D::Bv, w: u32) -> Option<D::Bv> {
         let d = &mut *self.dom;
         Some(match kind {
@@ -547,13 +549,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             "or" => d.binary(BvBinOp::Or, a, b, w),
             "xor" => d.binary(BvBinOp::Xor, a, b, w),
             "maxsi" | "minsi" | "maxui" | "minui" => {
-                let cmp = if kind.ends_with("si") { BvCmp::Slt } else { BvCmp::Ult };
-                let lt = d.compare(cmp, a, b, w);
-                if kind.starts_with("max") {
-                    d.ite(&lt, b, a, w)
-                } else {
-                    d.ite(&lt, a, b, w)
-                }
+                self.extreme(kind.starts_with("max"), kind.ends_with("si"), a, b, w)
             }
             _ => return None,
         })
