@@ -11,6 +11,17 @@ COMMENT = re.compile(r"//.*|(^|\s)#(\s.*|$)")
 BRANCH = re.compile(r"^(j\w*|b(\.\w+)?|cbn?z|tbn?z|(if \(.*\) )?jump(:\w+)?)\b")
 
 
+def packet_brace(insn):
+    """`insn` without the braces of a Hexagon packet around it; an x86
+    write mask or zeroing (`{%k1}`, `{z}`) at its end stays."""
+    insn = insn.strip()
+    if insn.startswith("{"):
+        insn = insn[1:].strip()
+    if insn.endswith("}") and not re.search(r"\{[^{}]*\}$", insn):
+        insn = insn[:-1].strip()
+    return insn
+
+
 def loops(asm):
     """The blocks that branch back to their own label, or end a Hexagon
     hardware loop (`:endloopN`), each as its list of packets (a Hexagon
@@ -29,7 +40,7 @@ def loops(asm):
         if t.startswith("{"):
             packet = []
             current.append(packet)
-        for insn in (i.strip(" {}") for i in t.split(";")):
+        for insn in (packet_brace(i) for i in t.split(";")):
             if not insn:
                 continue
             if packet is not None:

@@ -12,6 +12,7 @@ f:
 .LBB0_3:                                # vector body
 \tvmovdqu64\t(%rdi,%rax), %zmm0
 \tvpaddusb\t(%rsi,%rax), %zmm0, %zmm0   # imm = 0x40
+\tvmovdqu8\t%zmm0, %zmm1 {%k1} {z}
 \taddq\t$64, %rax
 \tjne\t.LBB0_3
 \tjmp\t.LBB0_2
@@ -55,7 +56,7 @@ HEXAGON = """
 class HotLoop(unittest.TestCase):
     def test_x86_takes_the_vector_body_not_the_remainder(self):
         self.assertEqual(hot_loop(X86), ["vmovdqu64\t(%rdi,%rax), %zmm0", "vpaddusb\t(%rsi,%rax), %zmm0, %zmm0",
-                                         "addq\t$64, %rax", "jne\t.LBB0_3"])
+                                         "vmovdqu8\t%zmm0, %zmm1 {%k1} {z}", "addq\t$64, %rax", "jne\t.LBB0_3"])
 
     def test_aarch64_keeps_immediates_and_drops_comments(self):
         loop = hot_loop(AARCH64)

@@ -52,6 +52,11 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         let plan = lower_block(&read.ops, grammar, options);
         apply(context, &plan, &read, remarks)?;
     }
+    // What synthesis left of extend-compute-truncate regions, in place.
+    if let Err(e) = super::in_place_widening::run(context, root, options.limits.target, remarks) {
+        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
+        return Err(());
+    }
     Ok(())
 }
 

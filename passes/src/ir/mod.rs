@@ -5,6 +5,7 @@
 pub mod build;
 pub mod contract_elementwise;
 pub mod even_odd;
+pub mod in_place_widening;
 pub mod lower_to_autollvm;
 pub mod parse;
 pub mod raw;

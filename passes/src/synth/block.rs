@@ -74,6 +74,16 @@ impl<'a> Dataflow<'a> {
         Dataflow { ops, defined_by, uses, users, types }
     }
 
+    /// The position of the op defining `value`, if an op of the block does.
+    pub fn defining_op(&self, value: usize) -> Option<usize> {
+        self.defined_by.get(&value).copied()
+    }
+
+    /// The positions of the ops reading `value`.
+    pub fn readers(&self, value: usize) -> &[usize] {
+        self.users.get(&value).map_or(&[], Vec::as_slice)
+    }
+
     pub fn type_of(&self, value: usize) -> Option<Ty> {
         self.types.get(&value).cloned().flatten()
     }

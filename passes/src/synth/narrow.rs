@@ -13,7 +13,7 @@ use super::block::BlockOp;
 use super::semantics::{Evaluator, Val};
 use super::types::Ty;
 use dialectgen::eval::domain::{BvBinOp, BvCmp, Domain};
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 
 /// A value as an extension: the narrow value, whether it is sign-extended,
 /// its element width.
@@ -100,6 +100,26 @@ impl<D: Domain> Evaluator<'_, D> {
                 let narrow = Val::new(x.bits.clone(), ty.with_elem(n));
                 Some(Val { bits: args[0].bits.clone(), ty: ty.clone(), extended_from: Some(Box::new((narrow, s))) })
             }
+            // `x & (2^k - 1)` is x's low k bits zero-extended; `x >> k`
+            // its high w - k bits, extended as the shift is signed.
+            "arith.andi" if form(&args[0]).is_none() || form(&args[1]).is_none() => {
+                let m = self.splat(&args[1])?;
+                let k = u32::try_from(m.bits()).ok()?;
+                if k == 0 || k >= w || m != (BigUint::from(1u32) << k) - 1u32 {
+                    return None;
+                }
+                let low = self.lanewise(std::slice::from_ref(&args[0]), ty.with_elem(k), &mut |e, x| {
+                    e.dom.extract(&x[0], w, k - 1, 0)
+                });
+                Some(self.extended(low, false, ty.clone()))
+            }
+            "arith.shrui" | "arith.shrsi" if form(&args[0]).is_none() => {
+                let k = u32::try_from(self.splat(&args[1])?).ok().filter(|k| *k > 0 && *k < w)?;
+                let high = self.lanewise(std::slice::from_ref(&args[0]), ty.with_elem(w - k), &mut |e, x| {
+                    e.dom.extract(&x[0], w, w - 1, k)
+                });
+                Some(self.extended(high, name == "arith.shrsi", ty.clone()))
+            }
             "arith.addi" | "arith.subi" | "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui"
             | "arith.andi" | "arith.ori" | "arith.xori" => {
                 let (a, b) = (form(&args[0])?, form(&args[1])?);
@@ -121,6 +141,15 @@ impl<D: Domain> Evaluator<'_, D> {
             "vector.multi_reduction" | "vector.reduction" => self.narrow_sum(op, args, ty),
             _ => None,
         }
+    }
+
+    /// The value every lane of `v` holds, if `v` is a constant splat.
+    fn splat(&mut self, v: &Val<D::Bv>) -> Option<BigUint> {
+        let (w, lanes) = (v.ty.elem_bits, v.ty.lanes().max(1));
+        let all = self.dom.as_literal(&v.bits, w * lanes)?;
+        let mask = (BigUint::from(1u32) << w) - 1u32;
+        let first = &all & &mask;
+        (1..lanes).all(|i| ((&all >> (i * w)) & &mask) == first).then_some(first)
     }
 
     /// `|x - y|` as `max(x, y) - min(x, y)` computes it (the comparison
@@ -340,6 +369,25 @@ mod tests {
                             assert_eq!(got.bits, plain.bits, "|{x}:{na}{sa} - {y}:{nb}{sb}| signed {signed}");
                         }
                     }
+                }
+            }
+        }
+        // A mask of the low k bits and a shift right by k, of a value that
+        // is not an extension, against the plain ops: every 6-bit input.
+        let ty = Ty { dims: vec![1], elem_bits: 6 };
+        for k in 0..=7u64 {
+            for x in 0..1u64 << 6 {
+                for name in ["arith.andi", "arith.shrui", "arith.shrsi"] {
+                    let mut dom = Concrete;
+                    let mut e = Evaluator::new(&mut dom);
+                    let value = Val::new(BigUint::from(x), ty.clone());
+                    let amount = if name == "arith.andi" { (1u64 << k.min(6)) - 1 } else { k };
+                    let constant = Val::new(BigUint::from(amount & 0x3f), ty.clone());
+                    let o = op(name, 2, &ty, vec![]);
+                    let got = e.eval(&o, &[value.clone(), constant.clone()]).unwrap().remove(0);
+                    let plain = e.plain(&o, &[value, constant]).unwrap().remove(0);
+                    assert_eq!(got.bits, plain.bits, "{name} {x} by {amount}");
+                    assert_eq!(got.extended_from.is_some(), (1..6).contains(&k), "{name} {x} by {amount}");
                 }
             }
         }
