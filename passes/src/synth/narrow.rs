@@ -77,6 +77,24 @@ impl<D: Domain> Evaluator<'_, D> {
         v
     }
 
+    /// `op` of the window's constants alone, folded: its value as a
+    /// constant, with the form a constant of that value has (`(c << 8) >> 8`
+    /// is `c`, narrow like `c`).
+    pub(super) fn folded(&mut self, op: &BlockOp, args: &[Val<D::Bv>], ty: &Ty) -> Option<Val<D::Bv>> {
+        if args.is_empty() || !args.iter().all(|a| a.constant) {
+            return None;
+        }
+        for a in args {
+            self.dom.as_literal(&a.bits, a.ty.bits())?;
+        }
+        let value = self.plain(op, args).ok()?.into_iter().next()?;
+        let bits = self.dom.as_literal(&value.bits, ty.bits())?;
+        let w = ty.elem_bits;
+        let mask = (BigUint::from(1u32) << w) - 1u32;
+        let xs: Vec<BigInt> = (0..ty.lanes()).map(|i| BigInt::from((&bits >> (i * w)) & &mask)).collect();
+        Some(self.constant(&xs, ty))
+    }
+
     /// `op` computed at a narrower width than its result's, if its operands'
     /// forms allow it exactly.
     pub(super) fn narrowed(&mut self, op: &BlockOp, args: &[Val<D::Bv>], ty: &Ty) -> Option<Val<D::Bv>> {
@@ -98,7 +116,12 @@ impl<D: Domain> Evaluator<'_, D> {
             "vector.shape_cast" => {
                 let (x, s, n) = form(&args[0])?;
                 let narrow = Val::new(x.bits.clone(), ty.with_elem(n));
-                Some(Val { bits: args[0].bits.clone(), ty: ty.clone(), extended_from: Some(Box::new((narrow, s))) })
+                Some(Val {
+                    bits: args[0].bits.clone(),
+                    ty: ty.clone(),
+                    extended_from: Some(Box::new((narrow, s))),
+                    constant: args[0].constant,
+                })
             }
             // `x & (2^k - 1)` is x's low k bits zero-extended; `x >> k`
             // its high w - k bits, extended as the shift is signed.
@@ -283,7 +306,7 @@ mod tests {
     use super::super::semantics::{Evaluator, Val};
     use super::super::types::Ty;
     use dialectgen::eval::Concrete;
-    use num_bigint::BigUint;
+    use num_bigint::{BigInt, BigUint};
 
     fn op(name: &str, operands: usize, result: &Ty, attributes: Vec<(String, Attr)>) -> BlockOp {
         BlockOp {
@@ -391,6 +414,22 @@ mod tests {
                 }
             }
         }
+        // Constants folded: `(12 << 8) >> 8` of two constants is the
+        // constant 12, narrow as 12 is (4 bits); of a value that is not a
+        // constant, it is not folded.
+        let ty = Ty { dims: vec![2], elem_bits: 16 };
+        let mut dom = Concrete;
+        let mut e = Evaluator::new(&mut dom);
+        let attrs = |x: i64| vec![("value".to_string(), Attr::Elements(vec![BigInt::from(x); 2]))];
+        let k = e.eval(&op("arith.constant", 0, &ty, attrs(3072)), &[]).unwrap().remove(0);
+        let eight = e.eval(&op("arith.constant", 0, &ty, attrs(8)), &[]).unwrap().remove(0);
+        let shift = op("arith.shrui", 2, &ty, vec![]);
+        let folded = e.eval(&shift, &[k.clone(), eight.clone()]).unwrap().remove(0);
+        assert!(folded.constant);
+        assert_eq!(folded.bits, BigUint::from(12u32 << 16 | 12));
+        assert_eq!(folded.extended_from.as_ref().map(|f| f.0.ty.elem_bits), Some(4));
+        let value = Val::new(k.bits.clone(), ty.clone());
+        assert!(!e.eval(&shift, &[value, eight]).unwrap().remove(0).constant);
         // A sum of three elements and an accumulator.
         let src_ty = Ty { dims: vec![1, 3], elem_bits: 16 };
         let ty = Ty { dims: vec![1], elem_bits: 16 };

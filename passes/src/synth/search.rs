@@ -77,7 +77,9 @@ pub fn eval_window<D: Domain>(
     let mut env: HashMap<usize, Val<D::Bv>> = HashMap::new();
     for (v, bits) in window.leaves.iter().zip(leaves) {
         let ty = flow.type_of(*v).ok_or_else(|| SemaError::Unsupported(format!("the type of value {v}")))?;
-        env.insert(*v, Val::new(bits.clone(), ty));
+        // A constant lifted to a leaf is still a constant: ops of constants alone fold.
+        let constant = flow.constant(*v).is_some();
+        env.insert(*v, Val { constant, ..Val::new(bits.clone(), ty) });
     }
     let mut ev = super::semantics::Evaluator::new(dom);
     for &pos in &window.ops {

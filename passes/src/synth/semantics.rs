@@ -24,11 +24,14 @@ pub struct Val<B> {
     /// width it needs and extended after, as instruction pseudocode writes
     /// it, which keeps proofs small.
     pub extended_from: Option<Box<(Val<B>, bool)>>,
+    /// Computed from the window's constants alone (folded: see
+    /// `Evaluator::folded`).
+    pub constant: bool,
 }
 
 impl<B> Val<B> {
     pub fn new(bits: B, ty: Ty) -> Val<B> {
-        Val { bits, ty, extended_from: None }
+        Val { bits, ty, extended_from: None, constant: false }
     }
 }
 
@@ -115,6 +118,22 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         }
     }
 
+    /// A constant of type `ty` with elements `xs`; small constants are
+    /// extensions too (clamp bounds, zeros).
+    pub(super) fn constant(&mut self, xs: &[BigInt], ty: &Ty) -> Val<D::Bv> {
+        let w = ty.elem_bits;
+        let lanes: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, w)).collect();
+        let v = self.pack(lanes, ty.clone());
+        let (n, signed) = super::narrow::constant_width(xs);
+        if n < w {
+            let narrow: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, n)).collect();
+            let narrow = self.pack(narrow, ty.with_elem(n));
+            Val { extended_from: Some(Box::new((narrow, signed))), constant: true, ..v }
+        } else {
+            Val { constant: true, ..v }
+        }
+    }
+
     fn literal_int(&mut self, x: &BigInt, width: u32) -> D::Bv {
         self.dom.literal(&unsigned_bits(x, width), width)
     }
@@ -145,6 +164,9 @@ impl<'d, D: Domain> Evaluator<'d, D> {
     /// the operands' ranges allow ([`super::narrow`]), else as written.
     pub fn eval(&mut self, op: &BlockOp, args: &[Val<D::Bv>]) -> Result<Vec<Val<D::Bv>>, SemaError> {
         if let [Some(ty)] = op.result_types.as_slice() {
+            if let Some(v) = self.folded(op, args, ty) {
+                return Ok(vec![v]);
+            }
             if let Some(v) = self.narrowed(op, args, ty) {
                 return Ok(vec![v]);
             }
@@ -193,17 +215,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     .attribute("value")
                     .and_then(|a| a.lanes(ty.lanes()))
                     .ok_or_else(|| malformed(op, "its value"))?;
-                let lanes: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, w)).collect();
-                let v = self.pack(lanes, ty.clone());
-                // Small constants are extensions too (clamp bounds, zeros).
-                let (n, signed) = super::narrow::constant_width(&xs);
-                if n < w {
-                    let narrow: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, n)).collect();
-                    let narrow = self.pack(narrow, ty.with_elem(n));
-                    Val { extended_from: Some(Box::new((narrow, signed))), ..v }
-                } else {
-                    v
-                }
+                self.constant(&xs, &ty)
             }
             "arith.addi" | "arith.subi" | "arith.muli" | "arith.andi" | "arith.ori" | "arith.xori" => {
                 let o = match name {
