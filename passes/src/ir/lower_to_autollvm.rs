@@ -30,6 +30,11 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }
+    // After the even/odd rewrite, which is for products, not sums.
+    if let Err(e) = super::sum_as_dot::run(context, root) {
+        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
+        return Err(());
+    }
     if let Err(e) = super::split_contract::run(context, root, options.limits.target.register_bits()) {
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());

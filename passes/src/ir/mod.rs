@@ -11,6 +11,7 @@ pub mod parse;
 pub mod raw;
 pub mod read;
 pub mod split_contract;
+pub mod sum_as_dot;
 pub mod target_to_llvm;
 pub mod x86_to_llvm;
 pub mod to_target;

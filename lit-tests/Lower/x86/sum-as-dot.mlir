@@ -1,0 +1,34 @@
+// RUN: rm -rf %t.cache
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(lower-to-autollvm{target=x86-avx512 cache-dir=%t.cache}))' %s | FileCheck %s
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(lower-to-autollvm{target=x86-avx2 cache-dir=%t.cache}))' %s | FileCheck %s --check-prefix=AVX2
+// A sum of groups of four extended bytes is their dot product with ones:
+// written so before synthesis (and proved equal), it becomes one vpdpbusd
+// with a zero accumulator at AVX-512 (VNNI), the bytes on the unsigned side
+// or, sign-extended, on the signed side. Without VNNI the product by one
+// stays for LLVM to drop.
+
+// CHECK-LABEL: func.func @sum4_unsigned
+// CHECK-DAG: %[[ONES:.*]] = arith.constant dense<1> : vector<64xi8>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0> : vector<16xi32>
+// CHECK: autollvm.dot_acc_su_widen %arg0, %[[ONES]], %[[ZERO]]
+// CHECK-NOT: vector.multi_reduction
+// AVX2-LABEL: func.func @sum4_unsigned
+// AVX2: arith.muli
+// AVX2: vector.multi_reduction <add>
+func.func @sum4_unsigned(%a: vector<64xi8>) -> vector<16xi32> {
+  %x = arith.extui %a : vector<64xi8> to vector<64xi32>
+  %g = vector.shape_cast %x : vector<64xi32> to vector<16x4xi32>
+  %z = arith.constant dense<0> : vector<16xi32>
+  %s = vector.multi_reduction <add>, %g, %z [1] : vector<16x4xi32> to vector<16xi32>
+  return %s : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @sum4_signed_acc
+// CHECK: autollvm.dot_acc_su_widen %{{.*}}, %arg0, %arg1
+// CHECK-NOT: vector.multi_reduction
+func.func @sum4_signed_acc(%a: vector<64xi8>, %acc: vector<16xi32>) -> vector<16xi32> {
+  %x = arith.extsi %a : vector<64xi8> to vector<64xi32>
+  %g = vector.shape_cast %x : vector<64xi32> to vector<16x4xi32>
+  %s = vector.multi_reduction <add>, %g, %acc [1] : vector<16x4xi32> to vector<16xi32>
+  return %s : vector<16xi32>
+}

@@ -1,0 +1,189 @@
+//! Sums as dot products: a sum of groups of extended elements
+//! (`vector.multi_reduction <add>` over the last dimension of a
+//! `vector.shape_cast` of an `arith.extui`/`arith.extsi`) is the dot product
+//! of those elements with ones. Written so, before synthesis, the search
+//! can give it a dot-product instruction (`vpdpbusd`, `udot`, `vrmpy`),
+//! which reads the ones as a constant operand; where the target has none,
+//! LLVM drops the product by one. The ones are extended the other way
+//! (unsigned elements times signed ones, the form the mixed-sign dot
+//! products take). Each rewrite is proved equal to the sum with Z3 first.
+
+use super::build::{self, Builder};
+use super::raw;
+use super::read::{self, ReadBlock};
+use crate::synth::attr::Attr;
+use crate::synth::block::{BlockOp, Dataflow, Window};
+use crate::synth::types::Ty;
+use melior::ir::operation::OperationLike;
+use melior::ir::{Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
+use melior::Context;
+use num_bigint::BigInt;
+
+/// Z3's budget for one rewrite's proof, in milliseconds.
+const PROOF_MS: u32 = 2_000;
+
+/// Rewrites the sums under `root`; how many.
+pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>) -> Result<usize, String> {
+    let mut blocks: Vec<BlockRef> = Vec::new();
+    for op in raw::nested_ops(root) {
+        for region in op.regions() {
+            let mut next = region.first_block();
+            while let Some(b) = next {
+                next = b.next_in_region();
+                blocks.push(b);
+            }
+        }
+    }
+    let mut rewritten = 0;
+    for block in blocks {
+        let read = read::block(block);
+        let flow = Dataflow::new(&read.ops);
+        for pos in 0..read.ops.len() {
+            let Some(sum) = Sum::find(&flow, pos) else { continue };
+            let dot = sum.as_dot(&flow);
+            let dot_flow = Dataflow::new(&dot);
+            let dot_window = dot_flow.close((0..dot.len()).collect(), dot.len() - 1);
+            if crate::synth::proof::windows_equal((&flow, &sum.window), (&dot_flow, &dot_window), PROOF_MS).is_ok() {
+                emit(context, &read, &sum)?;
+                rewritten += 1;
+            }
+        }
+    }
+    Ok(rewritten)
+}
+
+/// A sum of groups of extended elements: the extension, the reshape and
+/// the reduction (in block order), reading the narrow elements and the
+/// accumulator.
+struct Sum {
+    window: Window,
+    extension: usize,
+    reshape: usize,
+    narrow: Ty,
+    wide: Ty,
+}
+
+impl Sum {
+    fn find(flow: &Dataflow, pos: usize) -> Option<Sum> {
+        let op = &flow.ops[pos];
+        if op.name != "vector.multi_reduction" || op.operands.len() != 2 {
+            return None;
+        }
+        let grouped = op.operand_types[0].clone()?;
+        let last = u32::try_from(grouped.dims.len().checked_sub(1)?).ok()?;
+        let kind = matches!(op.attribute("kind"), Some(Attr::Kind(k)) if k == "add");
+        let dims = matches!(op.attribute("reduction_dims"), Some(Attr::Ints(d)) if d == &[i64::from(last)]);
+        if !kind || !dims || grouped.dims.len() != 2 || !matches!(grouped.dims[1], 2 | 4) {
+            return None;
+        }
+        let only_reader = |v: usize, reader: usize| flow.readers(v) == [reader];
+        let reshape = flow.defining_op(op.operands[0])?;
+        let cast = &flow.ops[reshape];
+        if cast.name != "vector.shape_cast" || !only_reader(op.operands[0], pos) {
+            return None;
+        }
+        let extension = flow.defining_op(cast.operands[0])?;
+        let ext = &flow.ops[extension];
+        if !matches!(ext.name.as_str(), "arith.extui" | "arith.extsi") || !only_reader(cast.operands[0], reshape) {
+            return None;
+        }
+        let (narrow, wide) = (ext.operand_types[0].clone()?, ext.result_types[0].clone()?);
+        if narrow.dims.len() != 1 {
+            return None;
+        }
+        let window = flow.close([extension, reshape, pos].into_iter().collect(), pos);
+        Some(Sum { window, extension, reshape, narrow, wide })
+    }
+
+    /// The dot-product form as ops of the synthesizer's dataflow, over the
+    /// same inputs (the narrow elements, the accumulator).
+    fn as_dot(&self, flow: &Dataflow) -> Vec<BlockOp> {
+        let mut next = flow.ops.iter().flat_map(|o| o.results.iter().chain(&o.operands)).max().map_or(0, |m| m + 1);
+        let mut fresh = || {
+            next += 1;
+            next - 1
+        };
+        let ext = &flow.ops[self.extension];
+        let ones = fresh();
+        let ones_wide = fresh();
+        let product = fresh();
+        let mut ops = vec![
+            new_op("arith.constant", vec![], vec![(ones, self.narrow.clone())], vec![("value", self.ones())]),
+            new_op(
+                other_extension(&ext.name),
+                vec![(ones, self.narrow.clone())],
+                vec![(ones_wide, self.wide.clone())],
+                vec![],
+            ),
+            ext.clone(),
+            new_op(
+                "arith.muli",
+                vec![(ext.results[0], self.wide.clone()), (ones_wide, self.wide.clone())],
+                vec![(product, self.wide.clone())],
+                vec![],
+            ),
+        ];
+        let mut cast = flow.ops[self.reshape].clone();
+        cast.operands = vec![product];
+        ops.push(cast);
+        ops.push(flow.ops[self.window.root].clone());
+        for (i, op) in ops.iter_mut().enumerate() {
+            op.index = i;
+        }
+        ops
+    }
+
+    fn ones(&self) -> Attr {
+        Attr::Elements(vec![BigInt::from(1); self.narrow.lanes() as usize])
+    }
+}
+
+fn other_extension(name: &str) -> &'static str {
+    if name == "arith.extui" {
+        "arith.extsi"
+    } else {
+        "arith.extui"
+    }
+}
+
+fn new_op(name: &str, operands: Vec<(usize, Ty)>, results: Vec<(usize, Ty)>, attributes: Vec<(&str, Attr)>) -> BlockOp {
+    BlockOp {
+        index: 0,
+        name: name.to_string(),
+        operands: operands.iter().map(|(v, _)| *v).collect(),
+        operand_types: operands.into_iter().map(|(_, t)| Some(t)).collect(),
+        results: results.iter().map(|(v, _)| *v).collect(),
+        result_types: results.into_iter().map(|(_, t)| Some(t)).collect(),
+        attributes: attributes.into_iter().map(|(n, a)| (n.to_string(), a)).collect(),
+        has_regions: false,
+        unmodelled_vectors: Vec::new(),
+    }
+}
+
+/// The product by ones before the reshape, a new reshape and reduction
+/// reading it; the old ones erased.
+fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, sum: &Sum) -> Result<(), String> {
+    let reduction = read.handles[sum.window.root];
+    let reshape = read.handles[sum.reshape];
+    let extended: Value = read.handles[sum.extension].result(0).map_err(|e| e.to_string())?.into();
+    let b = Builder::new(context, reduction);
+    let ones_text = format!("dense<1> : {}", sum.narrow);
+    let ones_attr = Attribute::parse(context, &ones_text).ok_or("a constant attribute")?;
+    let ones = b.create("arith.constant", &[], &[("value", ones_attr)], build::mlir_type(context, &sum.narrow))?;
+    let ext_name = read.handles[sum.extension].name().as_string_ref().as_str().unwrap_or_default().to_string();
+    let wide = build::mlir_type(context, &sum.wide);
+    let ones_wide = b.create(other_extension(&ext_name), &[ones], &[], wide)?;
+    let product = b.create("arith.muli", &[extended, ones_wide], &[], wide)?;
+    let grouped = reshape.result(0).map_err(|e| e.to_string())?;
+    let cast = b.create("vector.shape_cast", &[product], &[], grouped.r#type())?;
+    let acc = reduction.operand(1).map_err(|e| e.to_string())?;
+    let attributes: Vec<(String, Attribute)> =
+        reduction.attributes().map(|(n, a)| (n.as_string_ref().as_str().unwrap_or_default().to_string(), a)).collect();
+    let named: Vec<(&str, Attribute)> = attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let result = reduction.result(0).map_err(|e| e.to_string())?;
+    let new = b.create("vector.multi_reduction", &[cast, acc], &named, result.r#type())?;
+    raw::replace_all_uses(result.into(), new);
+    raw::erase(reduction);
+    raw::erase(reshape);
+    Ok(())
+}
