@@ -153,7 +153,7 @@ pub unsafe extern "C" fn hydride_lower_to_autollvm(root: MlirOperation, options:
             u64::from(o.window_ms),
             o.max_ops as usize,
             o.two_step_budget as usize,
-            cache::Cache::new(dir.as_deref()),
+            cache::Cache::new(dir.as_deref(), cache::default_key_path().and_then(|p| cache::memo_key(&p))),
         );
         match options {
             Ok(options) => lower_to_autollvm::run(context, op, &options, o.remarks).is_ok(),

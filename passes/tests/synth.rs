@@ -36,7 +36,7 @@ fn options(dir: &std::path::Path) -> Options {
 
 fn options_for(target: Target, dir: &std::path::Path) -> Options {
     Options {
-        cache: Cache::new(Some(dir)),
+        cache: Cache::new(Some(dir), Some([3; 32])),
         limits: Limits { target, ..Default::default() },
         max_ops: 16,
         by_rules: Default::default(),
@@ -154,4 +154,35 @@ fn arm_and_hvx_targets_use_their_own_instructions() {
     let usdot = arm.candidates.iter().find(|c| c.intrinsic == "vusdotq_s32").expect("usdot is a candidate");
     assert!(!Target::Aarch64Neon.allows(&usdot.cpuid));
     assert!(Target::Aarch64NeonDotprodI8mm.allows(&usdot.cpuid));
+}
+
+/// A memo entry with a valid tag that names a wrong program (as a fault in
+/// hydride could write one) is not applied: the hit is checked against its
+/// window on fresh samples, the window searched and proved again, and the
+/// entry replaced.
+#[test]
+fn a_wrong_program_in_the_memo_is_not_applied() {
+    let grammar = Grammar::embedded(Isa::X86).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let plan = lower_block(&clamp_add(-32768, 32), grammar, &options(dir.path()));
+    assert_eq!(plan.rewrites[0].ops[0].op, "autollvm.add_sat_s", "{plan:?}");
+    let cache = Cache::new(Some(dir.path()), Some([3; 32]));
+    let mut planted = 0;
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let (key, result) = (v["key"].as_str().unwrap(), v["result"].as_str().unwrap());
+        if result.contains("_mm512_adds_epi16") {
+            cache.put(key, &result.replace("_mm512_adds_epi16", "_mm512_subs_epi16"));
+            planted += 1;
+        }
+    }
+    assert_eq!(planted, 1, "the saturating add's entry is in the memo");
+    let again = lower_block(&clamp_add(-32768, 32), grammar, &options(dir.path()));
+    assert_eq!(again.rewrites, plan.rewrites);
+    let replaced = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .any(|t| t.contains("_mm512_adds_epi16"));
+    assert!(replaced, "the wrong entry is replaced by the proved one");
 }

@@ -24,7 +24,8 @@ use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow, Window};
-use crate::synth::target::{Isa, Target};
+use crate::synth::lower::{proved_once, Options};
+use crate::synth::target::Isa;
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Value};
@@ -77,11 +78,11 @@ pub struct Outcome {
 pub fn run<'c>(
     context: &'c Context,
     root: OperationRef<'c, 'c>,
-    target: Target,
+    options: &Options,
     remarks: bool,
 ) -> Result<Outcome, String> {
     let mut outcome = Outcome::default();
-    if target.isa() != Isa::X86 {
+    if options.limits.target.isa() != Isa::X86 {
         return Ok(outcome);
     }
     let mut blocks: Vec<BlockRef> = Vec::new();
@@ -116,7 +117,10 @@ pub fn run<'c>(
             let (new_flow, new_window) = (Dataflow::new(&split.ops), split.window());
             let handle = read.handles[root];
             let parts = region.wide / region.narrow;
-            match crate::synth::proof::windows_equal((&flow, &region.window), (&new_flow, &new_window), PROOF_MS) {
+            let proof = proved_once(options, "in-place-widening", &flow, &region.window, || {
+                crate::synth::proof::windows_equal((&flow, &region.window), (&new_flow, &new_window), PROOF_MS)
+            });
+            match proof {
                 Ok(()) => {
                     let text = format!(
                         "lower-to-autollvm: {} ops computed in place on the {parts} parts of {}-bit lanes, without \

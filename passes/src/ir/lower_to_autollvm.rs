@@ -58,7 +58,7 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         apply(context, &plan, &read, remarks)?;
     }
     // What synthesis left of extend-compute-truncate regions, in place.
-    if let Err(e) = super::in_place_widening::run(context, root, options.limits.target, remarks) {
+    if let Err(e) = super::in_place_widening::run(context, root, options, remarks) {
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }

@@ -82,7 +82,7 @@ pub struct Plan {
 }
 
 /// The window as text independent of value numbering and position: the cache key.
-fn canonical(flow: &Dataflow, w: &Window, limits: &Limits, version: u64) -> String {
+pub(crate) fn canonical(flow: &Dataflow, w: &Window, limits: &Limits, version: u64) -> String {
     let mut local: Vec<usize> = Vec::new();
     // The limits that change what is found are part of the key (the time
     // limit is not: a window out of time is not memoized).
@@ -360,6 +360,26 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     plan
 }
 
+/// `prove`'s verdict on a rewrite of `window` that a normalization makes
+/// (`what` names it), memoized like a search's outcome: a proof that held
+/// is not run again while the memo holds its tagged entry. Failures are
+/// not memoized.
+pub fn proved_once(
+    options: &Options,
+    what: &str,
+    flow: &Dataflow,
+    window: &Window,
+    prove: impl FnOnce() -> Result<(), String>,
+) -> Result<(), String> {
+    let key = format!("{what}\n{}", canonical(flow, window, &options.limits, 0));
+    if options.cache.get(&key).as_deref() == Some("proved") {
+        return Ok(());
+    }
+    prove()?;
+    options.cache.put(&key, "proved");
+    Ok(())
+}
+
 /// The window's outcome from the memo, or synthesized (and memoized unless
 /// its time ran out).
 fn memo_or_synthesize(
@@ -371,7 +391,13 @@ fn memo_or_synthesize(
 ) -> Outcome {
     let key = canonical(flow, window, &options.limits, grammar.version);
     if let Some(o) = options.cache.get(&key).and_then(|t| decode(grammar, &t)) {
-        return o;
+        // A program from the memo is checked against its window on fresh
+        // samples (an entry a fault wrote is not trusted); one that differs
+        // is searched and proved again, and its entry replaced.
+        match &o {
+            Outcome::Found(program) if !super::search::agrees_on_fresh_samples(flow, lifted, grammar, program) => {}
+            _ => return o,
+        }
     }
     // A fault in synthesis costs this window, not the compilation. Offline
     // rules first (a proof, no search); the search where none applies.

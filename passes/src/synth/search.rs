@@ -141,7 +141,11 @@ fn absolute_difference(flow: &Dataflow, window: &Window, op: &BlockOp) -> Option
 /// apart at once), then zeros, all ones, and every element at its signed
 /// maximum or minimum (saturation and overflow show there).
 fn samples(types: &[Ty], count: usize) -> Vec<Vec<BigUint>> {
-    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
+    samples_seeded(types, count, 0x9e37_79b9_7f4a_7c15)
+}
+
+fn samples_seeded(types: &[Ty], count: usize, seed: u64) -> Vec<Vec<BigUint>> {
+    let mut rng = Rng::new(seed);
     let per_element = |t: &Ty, element: &BigUint| {
         (0..t.lanes()).fold(BigUint::from(0u8), |acc, i| acc | (element << (i * t.elem_bits)))
     };
@@ -343,6 +347,27 @@ impl Screen<'_> {
         }
         out
     }
+}
+
+/// Whether `program` computes `window` (its constants lifted to leaves) on
+/// sample inputs other than the search's: the check a memo hit gets before
+/// use. Inputs where the window is undefined are skipped.
+pub fn agrees_on_fresh_samples(flow: &Dataflow, window: &Window, grammar: &Grammar, program: &Program) -> bool {
+    let Some(leaf_types) = window.leaves.iter().map(|v| flow.type_of(*v)).collect::<Option<Vec<Ty>>>() else {
+        return false;
+    };
+    let Ok(constants) = constant_leaves(flow, window) else { return false };
+    let variable = leaf_types.len() - constants.len();
+    samples_seeded(&leaf_types[..variable], 8, 0x5851_f42d_4c95_7f2d).into_iter().all(|mut s| {
+        s.extend(constants.iter().cloned());
+        match eval_window(&mut Concrete, flow, window, &s) {
+            Ok((v, defined)) if defined.iter().all(|d| *d == BigUint::from(1u8)) => {
+                program.run_concrete(grammar, &s).as_ref() == Some(&v.bits)
+            }
+            Ok(_) => true,
+            Err(_) => false,
+        }
+    })
 }
 
 /// Searches for a program computing `window`, whose constants must be
