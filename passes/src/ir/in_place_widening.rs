@@ -28,7 +28,7 @@ use crate::synth::lower::{proved_once, Options};
 use crate::synth::target::Isa;
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
-use melior::ir::{Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Value};
+use melior::ir::{Attribute, OperationRef, Value};
 use melior::Context;
 use num_bigint::BigInt;
 use std::collections::{BTreeSet, HashMap};
@@ -65,36 +65,19 @@ const MAX_OPS: usize = 256;
 /// Z3's budget for one region's proof, in milliseconds.
 const PROOF_MS: u32 = 4_000;
 
-/// What one run did.
-#[derive(Debug, Default, PartialEq)]
-pub struct Outcome {
-    pub rewritten: usize,
-    /// Regions whose new form was not proved equal, with the reason.
-    pub unproved: Vec<String>,
-}
-
-/// Rewrites the regions of every block under `root` (x86 targets only: on
+/// Rewrites the regions of every block under `root`; how many (x86 targets only: on
 /// AArch64 and Hexagon the extensions are cheap in-lane instructions).
 pub fn run<'c>(
     context: &'c Context,
     root: OperationRef<'c, 'c>,
     options: &Options,
     remarks: bool,
-) -> Result<Outcome, String> {
-    let mut outcome = Outcome::default();
+) -> Result<usize, String> {
+    let mut rewritten = 0;
     if options.limits.target.isa() != Isa::X86 {
-        return Ok(outcome);
+        return Ok(rewritten);
     }
-    let mut blocks: Vec<BlockRef> = Vec::new();
-    for op in raw::nested_ops(root) {
-        for region in op.regions() {
-            let mut next = region.first_block();
-            while let Some(b) = next {
-                next = b.next_in_region();
-                blocks.push(b);
-            }
-        }
-    }
+    let blocks = raw::nested_blocks(root);
     for block in blocks {
         let read = read::block(block);
         let flow = Dataflow::new(&read.ops);
@@ -132,19 +115,18 @@ pub fn run<'c>(
                         raw::emit(&handle, true, &text);
                     }
                     emit(context, &read, &region, &split)?;
-                    outcome.rewritten += 1;
+                    rewritten += 1;
                 }
                 Err(e) => {
                     let text = format!("lower-to-autollvm: not computed in place in {}-bit lanes: {e}", region.wide);
                     if remarks {
                         raw::emit(&handle, true, &text);
                     }
-                    outcome.unproved.push(e);
                 }
             }
         }
     }
-    Ok(outcome)
+    Ok(rewritten)
 }
 
 /// A truncation and the lane-wise computation it reads.

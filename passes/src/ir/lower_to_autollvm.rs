@@ -9,7 +9,7 @@ use super::read;
 use crate::synth::grammar::Grammar;
 use crate::synth::lower::{lower_block, Options, Plan, Ref};
 use melior::ir::operation::OperationLike;
-use melior::ir::{BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
 use std::collections::HashMap;
 
@@ -39,16 +39,7 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }
-    let mut blocks: Vec<BlockRef> = Vec::new();
-    for op in raw::nested_ops(root) {
-        for region in op.regions() {
-            let mut next = region.first_block();
-            while let Some(b) = next {
-                next = b.next_in_region();
-                blocks.push(b);
-            }
-        }
-    }
+    let blocks = raw::nested_blocks(root);
     for block in blocks {
         let read = read::block(block);
         if read.ops.is_empty() {

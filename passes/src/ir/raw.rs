@@ -7,7 +7,7 @@
 use melior::ir::attribute::AttributeLike;
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::r#type::TypeLike;
-use melior::ir::{Attribute, OperationRef, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Type, Value, ValueLike};
 use melior::{Context, StringRef};
 use mlir_sys::*;
 use num_bigint::BigInt;
@@ -53,6 +53,21 @@ pub fn nested_ops<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a
     });
     // SAFETY: the ops live inside `root`, and nothing was erased since the walk.
     raws.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
+}
+
+/// Every block of every region under `root`, in pre-order of their ops.
+pub fn nested_blocks<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
+    let mut blocks = Vec::new();
+    for op in nested_ops(root) {
+        for region in op.regions() {
+            let mut next = region.first_block();
+            while let Some(b) = next {
+                next = b.next_in_region();
+                blocks.push(b);
+            }
+        }
+    }
+    blocks
 }
 
 /// `op.emitOpError() << text`, or `op.emitRemark() << text`.

@@ -15,7 +15,7 @@ use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow, Window};
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
-use melior::ir::{Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{Attribute, OperationRef, Value, ValueLike};
 use melior::Context;
 use num_bigint::BigInt;
 
@@ -24,16 +24,7 @@ const PROOF_MS: u32 = 2_000;
 
 /// Rewrites the sums under `root`; how many.
 pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>) -> Result<usize, String> {
-    let mut blocks: Vec<BlockRef> = Vec::new();
-    for op in raw::nested_ops(root) {
-        for region in op.regions() {
-            let mut next = region.first_block();
-            while let Some(b) = next {
-                next = b.next_in_region();
-                blocks.push(b);
-            }
-        }
-    }
+    let blocks = raw::nested_blocks(root);
     let mut rewritten = 0;
     for block in blocks {
         let read = read::block(block);
