@@ -53,6 +53,11 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }
+    // Extrema over rectangles of taps that synthesis left, column by column.
+    if let Err(e) = super::column_extrema::run(context, root, options, remarks) {
+        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
+        return Err(());
+    }
     Ok(())
 }
 

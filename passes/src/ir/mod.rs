@@ -3,6 +3,7 @@
 //! The C++ shim only registers them (`cpp/shim.cpp`).
 
 pub mod build;
+pub mod column_extrema;
 pub mod contract_elementwise;
 pub mod even_odd;
 pub mod in_place_widening;

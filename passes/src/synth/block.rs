@@ -40,6 +40,16 @@ pub struct Window {
     pub root: usize,
 }
 
+impl Window {
+    /// The value its root computes (the first result of the root op).
+    pub fn root_value(&self, flow: &Dataflow) -> Result<usize, String> {
+        flow.ops
+            .get(self.root)
+            .and_then(|op| op.results.first().copied())
+            .ok_or_else(|| "a root without a result".into())
+    }
+}
+
 /// The dataflow of a block: who defines and who uses each value.
 pub struct Dataflow<'a> {
     pub ops: &'a [BlockOp],

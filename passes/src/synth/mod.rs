@@ -16,5 +16,6 @@ pub mod proof;
 pub mod rules;
 pub mod search;
 pub mod semantics;
+pub mod semilattice;
 pub mod target;
 pub mod types;

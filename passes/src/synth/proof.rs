@@ -67,10 +67,7 @@ impl Claim<'_> {
 /// concatenated (element 0 lowest), so a lane's term names the elements it
 /// reads.
 pub(super) fn leaf_term(i: usize, t: &Ty) -> BV {
-    let n = t.lanes().max(1);
-    let w = t.bits() / n;
-    let element = |j: u32| BV::new_const(format!("leaf{i}_{j}"), w);
-    (1..n).fold(element(0), |bits, j| element(j).concat(&bits))
+    source_term(&LeafElements { source: i, first: 0 }, t)
 }
 
 /// The input elements a term reads: leaf, element number, constant.
@@ -198,25 +195,56 @@ pub fn windows_equal((lf, lw): (&Dataflow, &Window), (rf, rw): (&Dataflow, &Wind
     if types != rtypes {
         return Err(format!("the inputs differ: {types:?} and {rtypes:?}"));
     }
+    let own: Vec<LeafElements> = (0..types.len()).map(|i| LeafElements { source: i, first: 0 }).collect();
+    windows_equal_reading((lf, lw, &own), (rf, rw, &own), ms)
+}
+
+/// Where a window's leaf comes from: the elements `first, first + 1, …` of
+/// input `source` (a row of memory, say). Leaves of either window that name
+/// the same source element read the same input element, so two windows that
+/// read overlapping parts of memory through different loads can be compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeafElements {
+    pub source: usize,
+    pub first: u32,
+}
+
+/// [`windows_equal`] where each window's leaves are given as the input
+/// elements they hold (one [`LeafElements`] per leaf, in the window's leaf
+/// order).
+pub fn windows_equal_reading(
+    left: (&Dataflow, &Window, &[LeafElements]),
+    right: (&Dataflow, &Window, &[LeafElements]),
+    ms: u32,
+) -> Result<(), String> {
     // Products and quotients abstracted first, as in `Claim::prove`.
-    if compare_windows((lf, lw), (rf, rw), &types, (ms / 4).max(1), true) == Ok(()) {
+    if compare_windows(left, right, (ms / 4).max(1), true) == Ok(()) {
         return Ok(());
     }
-    compare_windows((lf, lw), (rf, rw), &types, ms, false)
+    compare_windows(left, right, ms, false)
 }
 
 fn compare_windows(
-    (lf, lw): (&Dataflow, &Window),
-    (rf, rw): (&Dataflow, &Window),
-    types: &[Ty],
+    (lf, lw, lsources): (&Dataflow, &Window, &[LeafElements]),
+    (rf, rw, rsources): (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
     abstracted: bool,
 ) -> Result<(), String> {
+    let terms = |flow: &Dataflow, w: &Window, sources: &[LeafElements]| -> Result<Vec<BV>, String> {
+        if sources.len() != w.leaves.len() {
+            return Err(format!("{} leaves, {} sources", w.leaves.len(), sources.len()));
+        }
+        w.leaves
+            .iter()
+            .zip(sources)
+            .map(|(v, s)| flow.type_of(*v).map(|t| source_term(s, &t)).ok_or_else(|| "an input type".to_string()))
+            .collect()
+    };
     z3::with_z3_config(&z3::Config::new(), || {
         let domain = || if abstracted { Smt::abstracted() } else { Smt::exact() };
-        let leaves: Vec<BV> = types.iter().enumerate().map(|(i, t)| leaf_term(i, t)).collect();
-        let (l, defined) = eval_window(&mut domain(), lf, lw, &leaves).map_err(|e| e.to_string())?;
-        let (r, rdefined) = eval_window(&mut domain(), rf, rw, &leaves).map_err(|e| e.to_string())?;
+        let (lleaves, rleaves) = (terms(lf, lw, lsources)?, terms(rf, rw, rsources)?);
+        let (l, defined) = eval_window(&mut domain(), lf, lw, &lleaves).map_err(|e| e.to_string())?;
+        let (r, rdefined) = eval_window(&mut domain(), rf, rw, &rleaves).map_err(|e| e.to_string())?;
         if l.ty != r.ty {
             return Err(format!("the results differ in type: {} and {}", l.ty, r.ty));
         }
@@ -225,6 +253,15 @@ fn compare_windows(
         }
         lane_by_lane(&defined, &l.bits, &r.bits, l.ty.lanes().max(1), ms)
     })
+}
+
+/// A leaf of type `t` holding `s`'s elements: one constant per element,
+/// `leaf{source}_{element}`, concatenated (the first lowest).
+fn source_term(s: &LeafElements, t: &Ty) -> BV {
+    let n = t.lanes().max(1);
+    let w = t.bits() / n;
+    let element = |j: u32| BV::new_const(format!("leaf{}_{}", s.source, s.first + j), w);
+    (1..n).fold(element(0), |bits, j| element(j).concat(&bits))
 }
 
 /// Queried lanes a lane is compared with before it gets a query of its own.

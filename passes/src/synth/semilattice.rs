@@ -1,0 +1,185 @@
+//! Proofs for windows built of one semilattice op (`arith.maxui`,
+//! `maxsi`, `minui`, `minsi`) and shuffles.
+//!
+//! Such a window's result lane is the op over a set of input elements,
+//! whatever the order and grouping and however often an element is read,
+//! provided the op is associative, commutative and idempotent at its
+//! element type. Z3 proves those three laws with the op's semantics
+//! (`crate::synth::semantics`, as every proof does); the windows are then
+//! equal if every result lane reduces the same set of input elements, which
+//! is computed exactly. A bit-level query of two different maximum trees
+//! over 49 taps is beyond Z3's budget; this proof costs three small queries
+//! and set unions.
+
+use super::attr::Attr;
+use super::block::{BlockOp, Dataflow, Window};
+use super::proof::{windows_equal, LeafElements};
+use super::types::Ty;
+use std::collections::{BTreeSet, HashMap};
+
+/// The ops this proof covers.
+pub const OPS: &[&str] = &["arith.maxui", "arith.maxsi", "arith.minui", "arith.minsi"];
+
+/// Z3's budget for each law, in milliseconds.
+const LAW_MS: u32 = 2_000;
+
+/// Proves two windows of the semilattice op `name` and `vector.shuffle`
+/// equal, each leaf holding the input elements its [`LeafElements`] says.
+pub fn windows_equal_reading(
+    name: &str,
+    left: (&Dataflow, &Window, &[LeafElements]),
+    right: (&Dataflow, &Window, &[LeafElements]),
+) -> Result<(), String> {
+    let elem_bits = left.0.type_of(left.1.root_value(left.0)?).ok_or("an untyped result")?.elem_bits;
+    laws(name, elem_bits)?;
+    let (l, r) = (reduced_sets(name, left)?, reduced_sets(name, right)?);
+    if l.len() != r.len() {
+        return Err(format!("the results differ in lanes: {} and {}", l.len(), r.len()));
+    }
+    match l.iter().zip(&r).position(|(a, b)| a != b) {
+        None => Ok(()),
+        Some(lane) => Err(format!("result lane {lane} reduces other input elements")),
+    }
+}
+
+/// An input element: its source and position.
+type Element = (usize, u32);
+
+/// Per result lane, the input elements the window's op reduces.
+fn reduced_sets(
+    name: &str,
+    (flow, window, sources): (&Dataflow, &Window, &[LeafElements]),
+) -> Result<Vec<BTreeSet<Element>>, String> {
+    if sources.len() != window.leaves.len() {
+        return Err(format!("{} leaves, {} sources", window.leaves.len(), sources.len()));
+    }
+    let mut sets: HashMap<usize, Vec<BTreeSet<Element>>> = HashMap::new();
+    for (v, s) in window.leaves.iter().zip(sources) {
+        let ty = flow.type_of(*v).ok_or("an untyped leaf")?;
+        sets.insert(*v, (0..ty.lanes()).map(|i| BTreeSet::from([(s.source, s.first + i)])).collect());
+    }
+    let operand = |sets: &HashMap<usize, Vec<BTreeSet<Element>>>, v: &usize| {
+        sets.get(v).cloned().ok_or_else(|| "an operand the window does not compute".to_string())
+    };
+    for &pos in &window.ops {
+        let op = &flow.ops[pos];
+        let result = match op.name.as_str() {
+            n if n == name && op.operands.len() == 2 => {
+                let (a, b) = (operand(&sets, &op.operands[0])?, operand(&sets, &op.operands[1])?);
+                a.into_iter().zip(b).map(|(x, y)| x.union(&y).copied().collect()).collect()
+            }
+            "vector.shuffle" if op.operands.len() == 2 => {
+                let Some(Attr::Ints(mask)) = op.attribute("mask") else {
+                    return Err("a shuffle without a mask".into());
+                };
+                let mut all = operand(&sets, &op.operands[0])?;
+                all.extend(operand(&sets, &op.operands[1])?);
+                mask.iter()
+                    .map(|&m| {
+                        usize::try_from(m).ok().and_then(|m| all.get(m).cloned()).ok_or("a mask index out of range")
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            other => return Err(format!("`{other}` is neither `{name}` nor a shuffle")),
+        };
+        let value = *op.results.first().ok_or("an op without a result")?;
+        sets.insert(value, result);
+    }
+    sets.remove(&window.root_value(flow)?).ok_or_else(|| "the root computes nothing".into())
+}
+
+/// Z3: `name` at `elem_bits`-bit integers is associative, commutative and
+/// idempotent.
+fn laws(name: &str, elem_bits: u32) -> Result<(), String> {
+    let ty = Ty { dims: Vec::new(), elem_bits };
+    // Values 0, 1, 2 are the inputs a, b, c; results from 10 on.
+    let op = |index: usize, a: usize, b: usize, result: usize| BlockOp {
+        index,
+        name: name.to_string(),
+        operands: vec![a, b],
+        operand_types: vec![Some(ty.clone()); 2],
+        results: vec![result],
+        result_types: vec![Some(ty.clone())],
+        attributes: Vec::new(),
+        has_regions: false,
+        unmodelled_vectors: Vec::new(),
+    };
+    // The window of `ops` whose leaves are exactly `leaves`, in order.
+    let prove = |law: &str, lhs: Vec<BlockOp>, rhs: Vec<BlockOp>, leaves: Vec<usize>| {
+        let (lf, rf) = (Dataflow::new(&lhs), Dataflow::new(&rhs));
+        let window =
+            |ops: &[BlockOp]| Window { ops: (0..ops.len()).collect(), leaves: leaves.clone(), root: ops.len() - 1 };
+        windows_equal((&lf, &window(&lhs)), (&rf, &window(&rhs)), LAW_MS)
+            .map_err(|e| format!("`{name}` at i{elem_bits} is not {law}: {e}"))
+    };
+    prove(
+        "associative",
+        vec![op(0, 0, 1, 10), op(1, 10, 2, 11)],
+        vec![op(0, 1, 2, 10), op(1, 0, 10, 11)],
+        vec![0, 1, 2],
+    )?;
+    prove("commutative", vec![op(0, 0, 1, 10)], vec![op(0, 1, 0, 10)], vec![0, 1])?;
+    // `a op a` against `a op a op a`... idempotence as `(a op b) op b == a op b`.
+    prove("idempotent", vec![op(0, 0, 1, 10), op(1, 10, 1, 11)], vec![op(0, 0, 1, 10)], vec![0, 1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(index: usize, name: &str, operands: Vec<usize>, result: usize, ty: &Ty, mask: Option<Vec<i64>>) -> BlockOp {
+        BlockOp {
+            index,
+            name: name.to_string(),
+            operand_types: vec![Some(ty.clone()); operands.len()],
+            operands,
+            results: vec![result],
+            result_types: vec![Some(ty.clone())],
+            attributes: mask.map(|m| vec![("mask".to_string(), Attr::Ints(m))]).unwrap_or_default(),
+            has_regions: false,
+            unmodelled_vectors: Vec::new(),
+        }
+    }
+
+    /// Four lanes of one row of three taps at offsets 0, 1, 2: the max of
+    /// the three loads equals the max of the outer two and the middle one
+    /// shuffled out of them; a shuffle one element off does not, and the
+    /// lane that differs is named.
+    #[test]
+    fn a_middle_column_shuffled_out_of_the_outer_ones_is_the_same_maximum() {
+        let ty = Ty { dims: vec![4], elem_bits: 8 };
+        let taps =
+            vec![op(0, "arith.maxui", vec![0, 1], 10, &ty, None), op(1, "arith.maxui", vec![10, 2], 11, &ty, None)];
+        let tap_flow = Dataflow::new(&taps);
+        let tap_window = Window { ops: vec![0, 1], leaves: vec![0, 1, 2], root: 1 };
+        let at = |first| LeafElements { source: 0, first };
+        let tap_sources = [at(0), at(1), at(2)];
+        let columns = |mask: Vec<i64>| {
+            vec![
+                op(0, "vector.shuffle", vec![0, 2], 10, &ty, Some(mask)),
+                op(1, "arith.maxui", vec![0, 10], 11, &ty, None),
+                op(2, "arith.maxui", vec![11, 2], 12, &ty, None),
+            ]
+        };
+        let right = columns(vec![1, 2, 3, 6]);
+        let right_flow = Dataflow::new(&right);
+        let right_window = Window { ops: vec![0, 1, 2], leaves: vec![0, 2], root: 2 };
+        let outer = [at(0), at(2)];
+        let left = (&tap_flow, &tap_window, &tap_sources[..]);
+        assert_eq!(windows_equal_reading("arith.maxui", left, (&right_flow, &right_window, &outer)), Ok(()));
+        let wrong = columns(vec![1, 2, 3, 7]);
+        let wrong_flow = Dataflow::new(&wrong);
+        assert_eq!(
+            windows_equal_reading("arith.maxui", left, (&wrong_flow, &right_window, &outer)),
+            Err("result lane 3 reduces other input elements".into())
+        );
+    }
+
+    /// Subtraction is not commutative: the laws refuse it.
+    #[test]
+    fn an_op_that_is_not_a_semilattice_is_refused() {
+        assert!(laws("arith.maxsi", 8).is_ok());
+        let e = laws("arith.subi", 8).unwrap_err();
+        assert!(e.contains("not associative"), "{e}");
+    }
+}
