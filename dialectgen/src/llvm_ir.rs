@@ -25,6 +25,73 @@ fn mlir_type_of_llvm(t: &str) -> Option<String> {
     Some(format!("i{bits}"))
 }
 
+/// Where an argument of a call comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallSource {
+    /// Parameter `k` of the function, through `bitcast`s only.
+    Param(usize),
+    /// A constant, as the IR writes it (`i32 1`, `splat (i16 13)`).
+    Constant(String),
+}
+
+/// The sources of the arguments of the first call of `callee` in a function
+/// body, in order: each traced back through `bitcast`s to a parameter
+/// (`%k`, numbered as clang numbers unnamed parameters), or a constant.
+/// `None` where an argument comes from anything else or there is no call.
+pub fn call_sources(body: &[String], callee: &str) -> Option<Vec<CallSource>> {
+    let definition = |name: &str| body.iter().find_map(|l| l.strip_prefix(&format!("{name} = ")));
+    let call = body.iter().find(|l| l.contains(&format!("@{callee}(")))?;
+    let open = call.find(&format!("@{callee}("))? + callee.len() + 2;
+    let close = call.rfind(')')?;
+    let mut sources = Vec::new();
+    for arg in split_top_level(&call[open..close]) {
+        let value = arg.split_whitespace().last()?;
+        if !value.starts_with('%') {
+            // The whole argument past its type and attributes.
+            let text =
+                arg.split_whitespace().filter(|t| !matches!(*t, "noundef" | "immarg")).collect::<Vec<_>>().join(" ");
+            sources.push(CallSource::Constant(text));
+            continue;
+        }
+        let mut name = value.to_string();
+        loop {
+            match definition(&name) {
+                None => {
+                    sources.push(CallSource::Param(name.strip_prefix('%')?.parse().ok()?));
+                    break;
+                }
+                Some(rhs) => {
+                    // `bitcast <8 x i64> %1 to <32 x i16>`
+                    let rest = rhs.strip_prefix("bitcast ")?;
+                    let (from, _) = rest.split_once(" to ")?;
+                    name = from.split_whitespace().last()?.to_string();
+                }
+            }
+        }
+    }
+    Some(sources)
+}
+
+/// `a, b, c` split at the commas outside brackets and parentheses.
+fn split_top_level(text: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0usize, Vec::new());
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' | '(' | '[' | '{' => depth += 1,
+            '>' | ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !text[start..].trim().is_empty() {
+        out.push(text[start..].trim());
+    }
+    out
+}
+
 /// `declare <16 x i32> @llvm.x(<16 x i32>, i32 immarg) #1` → name and signature.
 pub fn parse_declaration(line: &str) -> Option<(String, IntrinsicSignature)> {
     let rest = line.strip_prefix("declare ")?;
@@ -78,4 +145,46 @@ pub fn calls_and_ops(body: &[String]) -> (Vec<String>, Vec<String>) {
         }
     }
     (calls, ops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `_mm512_shrdv_epi16(a, b, c)` is `llvm.fshr(b, a, c)`: the bitcasts
+    /// come in another order than the parameters, and the sources say so.
+    #[test]
+    fn call_sources_follow_the_bitcasts_not_their_order() {
+        let body: Vec<String> = [
+            "%4 = bitcast <8 x i64> %1 to <32 x i16>",
+            "%5 = bitcast <8 x i64> %0 to <32 x i16>",
+            "%6 = bitcast <8 x i64> %2 to <32 x i16>",
+            "%7 = tail call <32 x i16> @llvm.fshr.v32i16(<32 x i16> %4, <32 x i16> %5, <32 x i16> %6)",
+            "%8 = bitcast <32 x i16> %7 to <8 x i64>",
+            "ret <8 x i64> %8",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            call_sources(&body, "llvm.fshr.v32i16"),
+            Some(vec![CallSource::Param(1), CallSource::Param(0), CallSource::Param(2)])
+        );
+        let shifted = vec![
+            "%3 = tail call <32 x i16> @llvm.fshl.v32i16(<32 x i16> %1, <32 x i16> %0, <32 x i16> splat (i16 15))"
+                .to_string(),
+        ];
+        assert_eq!(
+            call_sources(&shifted, "llvm.fshl.v32i16"),
+            Some(vec![
+                CallSource::Param(1),
+                CallSource::Param(0),
+                CallSource::Constant("<32 x i16> splat (i16 15)".into())
+            ])
+        );
+        let computed = vec![
+            "%3 = add <4 x i32> %0, %1".to_string(),
+            "%4 = tail call <4 x i32> @llvm.abs.v4i32(<4 x i32> %3, i1 false)".to_string(),
+        ];
+        assert_eq!(call_sources(&computed, "llvm.abs.v4i32"), None);
+    }
 }

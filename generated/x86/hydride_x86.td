@@ -39180,7 +39180,7 @@ _mm256_mask_rolv_epi32(src: vec<8 x u32>, k: mask<8 x u1>, a: vec<8 x u32>, b: v
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$src,
@@ -39190,6 +39190,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v8i32"];
 }
 
 def HydrideX86_mm256_maskz_rolv_epi32Op : HydrideX86_Op<"mm256_maskz_rolv_epi32"> {
@@ -39211,7 +39213,7 @@ _mm256_maskz_rolv_epi32(k: mask<8 x u1>, a: vec<8 x u32>, b: vec<8 x u32>) -> ds
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -39220,6 +39222,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v8i32"];
 }
 
 def HydrideX86_mm256_rolv_epi32Op : HydrideX86_Op<"mm256_rolv_epi32"> {
@@ -39237,7 +39241,7 @@ _mm256_rolv_epi32(a: vec<8 x u32>, b: vec<8 x u32>) -> dst: vec<8 x u32>
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$a,
@@ -39245,6 +39249,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v8i32"];
 }
 
 def HydrideX86_mm_mask_rolv_epi32Op : HydrideX86_Op<"mm_mask_rolv_epi32"> {
@@ -39266,7 +39272,7 @@ _mm_mask_rolv_epi32(src: vec<4 x u32>, k: mask<8 x u1>, a: vec<4 x u32>, b: vec<
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$src,
@@ -39276,6 +39282,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v4i32"];
 }
 
 def HydrideX86_mm_maskz_rolv_epi32Op : HydrideX86_Op<"mm_maskz_rolv_epi32"> {
@@ -39297,7 +39305,7 @@ _mm_maskz_rolv_epi32(k: mask<8 x u1>, a: vec<4 x u32>, b: vec<4 x u32>) -> dst: 
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -39306,6 +39314,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v4i32"];
 }
 
 def HydrideX86_mm_rolv_epi32Op : HydrideX86_Op<"mm_rolv_epi32"> {
@@ -39323,7 +39333,7 @@ _mm_rolv_epi32(a: vec<4 x u32>, b: vec<4 x u32>) -> dst: vec<4 x u32>
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -39331,6 +39341,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v4i32"];
 }
 
 def HydrideX86_mm256_mask_rolv_epi64Op : HydrideX86_Op<"mm256_mask_rolv_epi64"> {
@@ -39352,7 +39364,7 @@ _mm256_mask_rolv_epi64(src: vec<4 x u64>, k: mask<8 x u1>, a: vec<4 x u64>, b: v
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$src,
@@ -39362,6 +39374,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v4i64"];
 }
 
 def HydrideX86_mm256_maskz_rolv_epi64Op : HydrideX86_Op<"mm256_maskz_rolv_epi64"> {
@@ -39383,7 +39397,7 @@ _mm256_maskz_rolv_epi64(k: mask<8 x u1>, a: vec<4 x u64>, b: vec<4 x u64>) -> ds
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -39392,6 +39406,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v4i64"];
 }
 
 def HydrideX86_mm256_rolv_epi64Op : HydrideX86_Op<"mm256_rolv_epi64"> {
@@ -39409,7 +39425,7 @@ _mm256_rolv_epi64(a: vec<4 x u64>, b: vec<4 x u64>) -> dst: vec<4 x u64>
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$a,
@@ -39417,6 +39433,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v4i64"];
 }
 
 def HydrideX86_mm_mask_rolv_epi64Op : HydrideX86_Op<"mm_mask_rolv_epi64"> {
@@ -39438,7 +39456,7 @@ _mm_mask_rolv_epi64(src: vec<2 x u64>, k: mask<8 x u1>, a: vec<2 x u64>, b: vec<
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$src,
@@ -39448,6 +39466,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v2i64"];
 }
 
 def HydrideX86_mm_maskz_rolv_epi64Op : HydrideX86_Op<"mm_maskz_rolv_epi64"> {
@@ -39469,7 +39489,7 @@ _mm_maskz_rolv_epi64(k: mask<8 x u1>, a: vec<2 x u64>, b: vec<2 x u64>) -> dst: 
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -39478,6 +39498,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v2i64"];
 }
 
 def HydrideX86_mm_rolv_epi64Op : HydrideX86_Op<"mm_rolv_epi64"> {
@@ -39495,7 +39517,7 @@ _mm_rolv_epi64(a: vec<2 x u64>, b: vec<2 x u64>) -> dst: vec<2 x u64>
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -39503,6 +39525,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v2i64"];
 }
 
 def HydrideX86_mm256_mask_ror_epi32Op : HydrideX86_Op<"mm256_mask_ror_epi32"> {
@@ -39868,7 +39892,7 @@ _mm256_mask_rorv_epi32(src: vec<8 x u32>, k: mask<8 x u1>, a: vec<8 x u32>, b: v
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v8i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$src,
@@ -39878,6 +39902,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v8i32"];
 }
 
 def HydrideX86_mm256_maskz_rorv_epi32Op : HydrideX86_Op<"mm256_maskz_rorv_epi32"> {
@@ -39899,7 +39925,7 @@ _mm256_maskz_rorv_epi32(k: mask<8 x u1>, a: vec<8 x u32>, b: vec<8 x u32>) -> ds
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v8i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -39908,6 +39934,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v8i32"];
 }
 
 def HydrideX86_mm256_rorv_epi32Op : HydrideX86_Op<"mm256_rorv_epi32"> {
@@ -39925,7 +39953,7 @@ _mm256_rorv_epi32(a: vec<8 x u32>, b: vec<8 x u32>) -> dst: vec<8 x u32>
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v8i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$a,
@@ -39933,6 +39961,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v8i32"];
 }
 
 def HydrideX86_mm_mask_rorv_epi32Op : HydrideX86_Op<"mm_mask_rorv_epi32"> {
@@ -39954,7 +39984,7 @@ _mm_mask_rorv_epi32(src: vec<4 x u32>, k: mask<8 x u1>, a: vec<4 x u32>, b: vec<
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v4i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$src,
@@ -39964,6 +39994,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v4i32"];
 }
 
 def HydrideX86_mm_maskz_rorv_epi32Op : HydrideX86_Op<"mm_maskz_rorv_epi32"> {
@@ -39985,7 +40017,7 @@ _mm_maskz_rorv_epi32(k: mask<8 x u1>, a: vec<4 x u32>, b: vec<4 x u32>) -> dst: 
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v4i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -39994,6 +40026,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v4i32"];
 }
 
 def HydrideX86_mm_rorv_epi32Op : HydrideX86_Op<"mm_rorv_epi32"> {
@@ -40011,7 +40045,7 @@ _mm_rorv_epi32(a: vec<4 x u32>, b: vec<4 x u32>) -> dst: vec<4 x u32>
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v4i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -40019,6 +40053,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v4i32"];
 }
 
 def HydrideX86_mm256_mask_rorv_epi64Op : HydrideX86_Op<"mm256_mask_rorv_epi64"> {
@@ -40040,7 +40076,7 @@ _mm256_mask_rorv_epi64(src: vec<4 x u64>, k: mask<8 x u1>, a: vec<4 x u64>, b: v
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v4i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$src,
@@ -40050,6 +40086,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v4i64"];
 }
 
 def HydrideX86_mm256_maskz_rorv_epi64Op : HydrideX86_Op<"mm256_maskz_rorv_epi64"> {
@@ -40071,7 +40109,7 @@ _mm256_maskz_rorv_epi64(k: mask<8 x u1>, a: vec<4 x u64>, b: vec<4 x u64>) -> ds
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v4i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -40080,6 +40118,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v4i64"];
 }
 
 def HydrideX86_mm256_rorv_epi64Op : HydrideX86_Op<"mm256_rorv_epi64"> {
@@ -40097,7 +40137,7 @@ _mm256_rorv_epi64(a: vec<4 x u64>, b: vec<4 x u64>) -> dst: vec<4 x u64>
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v4i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$a,
@@ -40105,6 +40145,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v4i64"];
 }
 
 def HydrideX86_mm_mask_rorv_epi64Op : HydrideX86_Op<"mm_mask_rorv_epi64"> {
@@ -40126,7 +40168,7 @@ _mm_mask_rorv_epi64(src: vec<2 x u64>, k: mask<8 x u1>, a: vec<2 x u64>, b: vec<
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v2i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$src,
@@ -40136,6 +40178,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v2i64"];
 }
 
 def HydrideX86_mm_maskz_rorv_epi64Op : HydrideX86_Op<"mm_maskz_rorv_epi64"> {
@@ -40157,7 +40201,7 @@ _mm_maskz_rorv_epi64(k: mask<8 x u1>, a: vec<2 x u64>, b: vec<2 x u64>) -> dst: 
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v2i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -40166,6 +40210,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v2i64"];
 }
 
 def HydrideX86_mm_rorv_epi64Op : HydrideX86_Op<"mm_rorv_epi64"> {
@@ -40183,7 +40229,7 @@ _mm_rorv_epi64(a: vec<2 x u64>, b: vec<2 x u64>) -> dst: vec<2 x u64>
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v2i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -40191,6 +40237,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v2i64"];
 }
 
 def HydrideX86_mm256_mask_shuffle_epi32Op : HydrideX86_Op<"mm256_mask_shuffle_epi32"> {
@@ -50809,7 +50857,7 @@ _mm512_mask_rolv_epi32(src: vec<16 x u32>, k: mask<16 x u1>, a: vec<16 x u32>, b
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$src,
@@ -50819,6 +50867,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v16i32"];
 }
 
 def HydrideX86_mm512_maskz_rolv_epi32Op : HydrideX86_Op<"mm512_maskz_rolv_epi32"> {
@@ -50840,7 +50890,7 @@ _mm512_maskz_rolv_epi32(k: mask<16 x u1>, a: vec<16 x u32>, b: vec<16 x u32>) ->
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -50849,6 +50899,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v16i32"];
 }
 
 def HydrideX86_mm512_rolv_epi32Op : HydrideX86_Op<"mm512_rolv_epi32"> {
@@ -50866,7 +50918,7 @@ _mm512_rolv_epi32(a: vec<16 x u32>, b: vec<16 x u32>) -> dst: vec<16 x u32>
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$a,
@@ -50874,6 +50926,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v16i32"];
 }
 
 def HydrideX86_mm512_mask_rolv_epi64Op : HydrideX86_Op<"mm512_mask_rolv_epi64"> {
@@ -50895,7 +50949,7 @@ _mm512_mask_rolv_epi64(src: vec<8 x u64>, k: mask<8 x u1>, a: vec<8 x u64>, b: v
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$src,
@@ -50905,6 +50959,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v8i64"];
 }
 
 def HydrideX86_mm512_maskz_rolv_epi64Op : HydrideX86_Op<"mm512_maskz_rolv_epi64"> {
@@ -50926,7 +50982,7 @@ _mm512_maskz_rolv_epi64(k: mask<8 x u1>, a: vec<8 x u64>, b: vec<8 x u64>) -> ds
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -50935,6 +50991,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v8i64"];
 }
 
 def HydrideX86_mm512_rolv_epi64Op : HydrideX86_Op<"mm512_rolv_epi64"> {
@@ -50952,7 +51010,7 @@ _mm512_rolv_epi64(a: vec<8 x u64>, b: vec<8 x u64>) -> dst: vec<8 x u64>
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$a,
@@ -50960,6 +51018,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshl.v8i64"];
 }
 
 def HydrideX86_mm512_mask_ror_epi32Op : HydrideX86_Op<"mm512_mask_ror_epi32"> {
@@ -51153,7 +51213,7 @@ _mm512_mask_rorv_epi32(src: vec<16 x u32>, k: mask<16 x u1>, a: vec<16 x u32>, b
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v16i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$src,
@@ -51163,6 +51223,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v16i32"];
 }
 
 def HydrideX86_mm512_maskz_rorv_epi32Op : HydrideX86_Op<"mm512_maskz_rorv_epi32"> {
@@ -51184,7 +51246,7 @@ _mm512_maskz_rorv_epi32(k: mask<16 x u1>, a: vec<16 x u32>, b: vec<16 x u32>) ->
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v16i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -51193,6 +51255,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v16i32"];
 }
 
 def HydrideX86_mm512_rorv_epi32Op : HydrideX86_Op<"mm512_rorv_epi32"> {
@@ -51210,7 +51274,7 @@ _mm512_rorv_epi32(a: vec<16 x u32>, b: vec<16 x u32>) -> dst: vec<16 x u32>
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v16i32`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$a,
@@ -51218,6 +51282,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v16i32"];
 }
 
 def HydrideX86_mm512_mask_rorv_epi64Op : HydrideX86_Op<"mm512_mask_rorv_epi64"> {
@@ -51239,7 +51305,7 @@ _mm512_mask_rorv_epi64(src: vec<8 x u64>, k: mask<8 x u1>, a: vec<8 x u64>, b: v
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v8i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$src,
@@ -51249,6 +51315,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v8i64"];
 }
 
 def HydrideX86_mm512_maskz_rorv_epi64Op : HydrideX86_Op<"mm512_maskz_rorv_epi64"> {
@@ -51270,7 +51338,7 @@ _mm512_maskz_rorv_epi64(k: mask<8 x u1>, a: vec<8 x u64>, b: vec<8 x u64>) -> ds
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v8i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -51279,6 +51347,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v8i64"];
 }
 
 def HydrideX86_mm512_rorv_epi64Op : HydrideX86_Op<"mm512_rorv_epi64"> {
@@ -51296,7 +51366,7 @@ _mm512_rorv_epi64(a: vec<8 x u64>, b: vec<8 x u64>) -> dst: vec<8 x u64>
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.fshr.v8i64`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$a,
@@ -51304,6 +51374,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.fshr.v8i64"];
 }
 
 def HydrideX86_mm512_maskz_shuffle_epi32Op : HydrideX86_Op<"mm512_maskz_shuffle_epi32"> {
@@ -59606,7 +59678,7 @@ _mm512_maskz_shrdi_epi64(k: mask<8 x u1>, a: vec<8 x u64>, b: vec<8 x u64>, imm8
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -59616,8 +59688,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i64"];
 }
 
 def HydrideX86_mm512_mask_shrdi_epi64Op : HydrideX86_Op<"mm512_mask_shrdi_epi64"> {
@@ -59635,7 +59705,7 @@ _mm512_mask_shrdi_epi64(src: vec<8 x u64>, k: mask<8 x u1>, a: vec<8 x u64>, b: 
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$src,
@@ -59646,8 +59716,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i64"];
 }
 
 def HydrideX86_mm512_shrdi_epi64Op : HydrideX86_Op<"mm512_shrdi_epi64"> {
@@ -59661,7 +59729,7 @@ _mm512_shrdi_epi64(a: vec<8 x u64>, b: vec<8 x u64>, imm8: imm<4 x u8> decodes 8
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$a,
@@ -59670,8 +59738,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i64"];
 }
 
 def HydrideX86_mm256_maskz_shrdi_epi64Op : HydrideX86_Op<"mm256_maskz_shrdi_epi64"> {
@@ -59689,7 +59755,7 @@ _mm256_maskz_shrdi_epi64(k: mask<8 x u1>, a: vec<4 x u64>, b: vec<4 x u64>, imm8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -59699,8 +59765,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i64"];
 }
 
 def HydrideX86_mm256_mask_shrdi_epi64Op : HydrideX86_Op<"mm256_mask_shrdi_epi64"> {
@@ -59718,7 +59782,7 @@ _mm256_mask_shrdi_epi64(src: vec<4 x u64>, k: mask<8 x u1>, a: vec<4 x u64>, b: 
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$src,
@@ -59729,8 +59793,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i64"];
 }
 
 def HydrideX86_mm256_shrdi_epi64Op : HydrideX86_Op<"mm256_shrdi_epi64"> {
@@ -59744,7 +59806,7 @@ _mm256_shrdi_epi64(a: vec<4 x u64>, b: vec<4 x u64>, imm8: imm<4 x u8> decodes 8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$a,
@@ -59753,8 +59815,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i64"];
 }
 
 def HydrideX86_mm_maskz_shrdi_epi64Op : HydrideX86_Op<"mm_maskz_shrdi_epi64"> {
@@ -59772,7 +59832,7 @@ _mm_maskz_shrdi_epi64(k: mask<8 x u1>, a: vec<2 x u64>, b: vec<2 x u64>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -59782,8 +59842,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v2i64"];
 }
 
 def HydrideX86_mm_mask_shrdi_epi64Op : HydrideX86_Op<"mm_mask_shrdi_epi64"> {
@@ -59801,7 +59859,7 @@ _mm_mask_shrdi_epi64(src: vec<2 x u64>, k: mask<8 x u1>, a: vec<2 x u64>, b: vec
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$src,
@@ -59812,8 +59870,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v2i64"];
 }
 
 def HydrideX86_mm_shrdi_epi64Op : HydrideX86_Op<"mm_shrdi_epi64"> {
@@ -59827,7 +59883,7 @@ _mm_shrdi_epi64(a: vec<2 x u64>, b: vec<2 x u64>, imm8: imm<4 x u8> decodes 8 bi
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -59836,8 +59892,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v2i64"];
 }
 
 def HydrideX86_mm512_maskz_shrdi_epi32Op : HydrideX86_Op<"mm512_maskz_shrdi_epi32"> {
@@ -59855,7 +59909,7 @@ _mm512_maskz_shrdi_epi32(k: mask<16 x u1>, a: vec<16 x u32>, b: vec<16 x u32>, i
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -59865,8 +59919,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i32"];
 }
 
 def HydrideX86_mm512_mask_shrdi_epi32Op : HydrideX86_Op<"mm512_mask_shrdi_epi32"> {
@@ -59884,7 +59936,7 @@ _mm512_mask_shrdi_epi32(src: vec<16 x u32>, k: mask<16 x u1>, a: vec<16 x u32>, 
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$src,
@@ -59895,8 +59947,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i32"];
 }
 
 def HydrideX86_mm512_shrdi_epi32Op : HydrideX86_Op<"mm512_shrdi_epi32"> {
@@ -59910,7 +59960,7 @@ _mm512_shrdi_epi32(a: vec<16 x u32>, b: vec<16 x u32>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$a,
@@ -59919,8 +59969,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i32"];
 }
 
 def HydrideX86_mm256_maskz_shrdi_epi32Op : HydrideX86_Op<"mm256_maskz_shrdi_epi32"> {
@@ -59938,7 +59986,7 @@ _mm256_maskz_shrdi_epi32(k: mask<8 x u1>, a: vec<8 x u32>, b: vec<8 x u32>, imm8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -59948,8 +59996,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i32"];
 }
 
 def HydrideX86_mm256_mask_shrdi_epi32Op : HydrideX86_Op<"mm256_mask_shrdi_epi32"> {
@@ -59967,7 +60013,7 @@ _mm256_mask_shrdi_epi32(src: vec<8 x u32>, k: mask<8 x u1>, a: vec<8 x u32>, b: 
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$src,
@@ -59978,8 +60024,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i32"];
 }
 
 def HydrideX86_mm256_shrdi_epi32Op : HydrideX86_Op<"mm256_shrdi_epi32"> {
@@ -59993,7 +60037,7 @@ _mm256_shrdi_epi32(a: vec<8 x u32>, b: vec<8 x u32>, imm8: imm<4 x u8> decodes 8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$a,
@@ -60002,8 +60046,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i32"];
 }
 
 def HydrideX86_mm_maskz_shrdi_epi32Op : HydrideX86_Op<"mm_maskz_shrdi_epi32"> {
@@ -60021,7 +60063,7 @@ _mm_maskz_shrdi_epi32(k: mask<8 x u1>, a: vec<4 x u32>, b: vec<4 x u32>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -60031,8 +60073,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i32"];
 }
 
 def HydrideX86_mm_mask_shrdi_epi32Op : HydrideX86_Op<"mm_mask_shrdi_epi32"> {
@@ -60050,7 +60090,7 @@ _mm_mask_shrdi_epi32(src: vec<4 x u32>, k: mask<8 x u1>, a: vec<4 x u32>, b: vec
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$src,
@@ -60061,8 +60101,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i32"];
 }
 
 def HydrideX86_mm_shrdi_epi32Op : HydrideX86_Op<"mm_shrdi_epi32"> {
@@ -60076,7 +60114,7 @@ _mm_shrdi_epi32(a: vec<4 x u32>, b: vec<4 x u32>, imm8: imm<4 x u8> decodes 8 bi
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -60085,8 +60123,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i32"];
 }
 
 def HydrideX86_mm512_maskz_shrdi_epi16Op : HydrideX86_Op<"mm512_maskz_shrdi_epi16"> {
@@ -60104,7 +60140,7 @@ _mm512_maskz_shrdi_epi16(k: mask<32 x u1>, a: vec<32 x u16>, b: vec<32 x u16>, i
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I1]>:$k,
@@ -60114,8 +60150,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v32i16"];
 }
 
 def HydrideX86_mm512_mask_shrdi_epi16Op : HydrideX86_Op<"mm512_mask_shrdi_epi16"> {
@@ -60133,7 +60167,7 @@ _mm512_mask_shrdi_epi16(src: vec<32 x u16>, k: mask<32 x u1>, a: vec<32 x u16>, 
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I16]>:$src,
@@ -60144,8 +60178,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v32i16"];
 }
 
 def HydrideX86_mm512_shrdi_epi16Op : HydrideX86_Op<"mm512_shrdi_epi16"> {
@@ -60159,7 +60191,7 @@ _mm512_shrdi_epi16(a: vec<32 x u16>, b: vec<32 x u16>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I16]>:$a,
@@ -60168,8 +60200,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v32i16"];
 }
 
 def HydrideX86_mm256_maskz_shrdi_epi16Op : HydrideX86_Op<"mm256_maskz_shrdi_epi16"> {
@@ -60187,7 +60217,7 @@ _mm256_maskz_shrdi_epi16(k: mask<16 x u1>, a: vec<16 x u16>, b: vec<16 x u16>, i
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -60197,8 +60227,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i16"];
 }
 
 def HydrideX86_mm256_mask_shrdi_epi16Op : HydrideX86_Op<"mm256_mask_shrdi_epi16"> {
@@ -60216,7 +60244,7 @@ _mm256_mask_shrdi_epi16(src: vec<16 x u16>, k: mask<16 x u1>, a: vec<16 x u16>, 
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I16]>:$src,
@@ -60227,8 +60255,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i16"];
 }
 
 def HydrideX86_mm256_shrdi_epi16Op : HydrideX86_Op<"mm256_shrdi_epi16"> {
@@ -60242,7 +60268,7 @@ _mm256_shrdi_epi16(a: vec<16 x u16>, b: vec<16 x u16>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I16]>:$a,
@@ -60251,8 +60277,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i16"];
 }
 
 def HydrideX86_mm_maskz_shrdi_epi16Op : HydrideX86_Op<"mm_maskz_shrdi_epi16"> {
@@ -60270,7 +60294,7 @@ _mm_maskz_shrdi_epi16(k: mask<8 x u1>, a: vec<8 x u16>, b: vec<8 x u16>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -60280,8 +60304,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i16"];
 }
 
 def HydrideX86_mm_mask_shrdi_epi16Op : HydrideX86_Op<"mm_mask_shrdi_epi16"> {
@@ -60299,7 +60321,7 @@ _mm_mask_shrdi_epi16(src: vec<8 x u16>, k: mask<8 x u1>, a: vec<8 x u16>, b: vec
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$src,
@@ -60310,8 +60332,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i16"];
 }
 
 def HydrideX86_mm_shrdi_epi16Op : HydrideX86_Op<"mm_shrdi_epi16"> {
@@ -60325,7 +60345,7 @@ _mm_shrdi_epi16(a: vec<8 x u16>, b: vec<8 x u16>, imm8: imm<4 x u8> decodes 8 bi
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$a,
@@ -60334,8 +60354,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i16"];
 }
 
 def HydrideX86_mm512_maskz_shldv_epi64Op : HydrideX86_Op<"mm512_maskz_shldv_epi64"> {
@@ -61119,7 +61137,7 @@ _mm512_maskz_shldi_epi64(k: mask<8 x u1>, a: vec<8 x u64>, b: vec<8 x u64>, imm8
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -61129,8 +61147,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i64"];
 }
 
 def HydrideX86_mm512_mask_shldi_epi64Op : HydrideX86_Op<"mm512_mask_shldi_epi64"> {
@@ -61149,7 +61165,7 @@ _mm512_mask_shldi_epi64(src: vec<8 x u64>, k: mask<8 x u1>, a: vec<8 x u64>, b: 
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$src,
@@ -61160,8 +61176,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i64"];
 }
 
 def HydrideX86_mm512_shldi_epi64Op : HydrideX86_Op<"mm512_shldi_epi64"> {
@@ -61176,7 +61190,7 @@ _mm512_shldi_epi64(a: vec<8 x u64>, b: vec<8 x u64>, imm8: imm<4 x u8> decodes 8
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$a,
@@ -61185,8 +61199,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i64`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i64"];
 }
 
 def HydrideX86_mm256_maskz_shldi_epi64Op : HydrideX86_Op<"mm256_maskz_shldi_epi64"> {
@@ -61205,7 +61217,7 @@ _mm256_maskz_shldi_epi64(k: mask<8 x u1>, a: vec<4 x u64>, b: vec<4 x u64>, imm8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -61215,8 +61227,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i64"];
 }
 
 def HydrideX86_mm256_mask_shldi_epi64Op : HydrideX86_Op<"mm256_mask_shldi_epi64"> {
@@ -61235,7 +61245,7 @@ _mm256_mask_shldi_epi64(src: vec<4 x u64>, k: mask<8 x u1>, a: vec<4 x u64>, b: 
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$src,
@@ -61246,8 +61256,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i64"];
 }
 
 def HydrideX86_mm256_shldi_epi64Op : HydrideX86_Op<"mm256_shldi_epi64"> {
@@ -61262,7 +61270,7 @@ _mm256_shldi_epi64(a: vec<4 x u64>, b: vec<4 x u64>, imm8: imm<4 x u8> decodes 8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$a,
@@ -61271,8 +61279,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i64`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i64"];
 }
 
 def HydrideX86_mm_maskz_shldi_epi64Op : HydrideX86_Op<"mm_maskz_shldi_epi64"> {
@@ -61291,7 +61297,7 @@ _mm_maskz_shldi_epi64(k: mask<8 x u1>, a: vec<2 x u64>, b: vec<2 x u64>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -61301,8 +61307,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v2i64"];
 }
 
 def HydrideX86_mm_mask_shldi_epi64Op : HydrideX86_Op<"mm_mask_shldi_epi64"> {
@@ -61321,7 +61325,7 @@ _mm_mask_shldi_epi64(src: vec<2 x u64>, k: mask<8 x u1>, a: vec<2 x u64>, b: vec
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$src,
@@ -61332,8 +61336,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v2i64"];
 }
 
 def HydrideX86_mm_shldi_epi64Op : HydrideX86_Op<"mm_shldi_epi64"> {
@@ -61348,7 +61350,7 @@ _mm_shldi_epi64(a: vec<2 x u64>, b: vec<2 x u64>, imm8: imm<4 x u8> decodes 8 bi
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -61357,8 +61359,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v2i64`.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v2i64"];
 }
 
 def HydrideX86_mm512_maskz_shldi_epi32Op : HydrideX86_Op<"mm512_maskz_shldi_epi32"> {
@@ -61377,7 +61377,7 @@ _mm512_maskz_shldi_epi32(k: mask<16 x u1>, a: vec<16 x u32>, b: vec<16 x u32>, i
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -61387,8 +61387,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i32"];
 }
 
 def HydrideX86_mm512_mask_shldi_epi32Op : HydrideX86_Op<"mm512_mask_shldi_epi32"> {
@@ -61407,7 +61405,7 @@ _mm512_mask_shldi_epi32(src: vec<16 x u32>, k: mask<16 x u1>, a: vec<16 x u32>, 
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$src,
@@ -61418,8 +61416,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i32"];
 }
 
 def HydrideX86_mm512_shldi_epi32Op : HydrideX86_Op<"mm512_shldi_epi32"> {
@@ -61434,7 +61430,7 @@ _mm512_shldi_epi32(a: vec<16 x u32>, b: vec<16 x u32>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$a,
@@ -61443,8 +61439,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i32`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i32"];
 }
 
 def HydrideX86_mm256_maskz_shldi_epi32Op : HydrideX86_Op<"mm256_maskz_shldi_epi32"> {
@@ -61463,7 +61457,7 @@ _mm256_maskz_shldi_epi32(k: mask<8 x u1>, a: vec<8 x u32>, b: vec<8 x u32>, imm8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -61473,8 +61467,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i32"];
 }
 
 def HydrideX86_mm256_mask_shldi_epi32Op : HydrideX86_Op<"mm256_mask_shldi_epi32"> {
@@ -61493,7 +61485,7 @@ _mm256_mask_shldi_epi32(src: vec<8 x u32>, k: mask<8 x u1>, a: vec<8 x u32>, b: 
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$src,
@@ -61504,8 +61496,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i32"];
 }
 
 def HydrideX86_mm256_shldi_epi32Op : HydrideX86_Op<"mm256_shldi_epi32"> {
@@ -61520,7 +61510,7 @@ _mm256_shldi_epi32(a: vec<8 x u32>, b: vec<8 x u32>, imm8: imm<4 x u8> decodes 8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$a,
@@ -61529,8 +61519,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i32`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i32"];
 }
 
 def HydrideX86_mm_maskz_shldi_epi32Op : HydrideX86_Op<"mm_maskz_shldi_epi32"> {
@@ -61549,7 +61537,7 @@ _mm_maskz_shldi_epi32(k: mask<8 x u1>, a: vec<4 x u32>, b: vec<4 x u32>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -61559,8 +61547,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i32"];
 }
 
 def HydrideX86_mm_mask_shldi_epi32Op : HydrideX86_Op<"mm_mask_shldi_epi32"> {
@@ -61579,7 +61565,7 @@ _mm_mask_shldi_epi32(src: vec<4 x u32>, k: mask<8 x u1>, a: vec<4 x u32>, b: vec
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$src,
@@ -61590,8 +61576,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i32"];
 }
 
 def HydrideX86_mm_shldi_epi32Op : HydrideX86_Op<"mm_shldi_epi32"> {
@@ -61606,7 +61590,7 @@ _mm_shldi_epi32(a: vec<4 x u32>, b: vec<4 x u32>, imm8: imm<4 x u8> decodes 8 bi
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -61615,8 +61599,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v4i32`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v4i32"];
 }
 
 def HydrideX86_mm512_maskz_shldi_epi16Op : HydrideX86_Op<"mm512_maskz_shldi_epi16"> {
@@ -61635,7 +61617,7 @@ _mm512_maskz_shldi_epi16(k: mask<32 x u1>, a: vec<32 x u16>, b: vec<32 x u16>, i
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I1]>:$k,
@@ -61645,8 +61627,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v32i16"];
 }
 
 def HydrideX86_mm512_mask_shldi_epi16Op : HydrideX86_Op<"mm512_mask_shldi_epi16"> {
@@ -61665,7 +61645,7 @@ _mm512_mask_shldi_epi16(src: vec<32 x u16>, k: mask<32 x u1>, a: vec<32 x u16>, 
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I16]>:$src,
@@ -61676,8 +61656,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v32i16"];
 }
 
 def HydrideX86_mm512_shldi_epi16Op : HydrideX86_Op<"mm512_shldi_epi16"> {
@@ -61692,7 +61670,7 @@ _mm512_shldi_epi16(a: vec<32 x u16>, b: vec<32 x u16>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I16]>:$a,
@@ -61701,8 +61679,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v32i16`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v32i16"];
 }
 
 def HydrideX86_mm256_maskz_shldi_epi16Op : HydrideX86_Op<"mm256_maskz_shldi_epi16"> {
@@ -61721,7 +61697,7 @@ _mm256_maskz_shldi_epi16(k: mask<16 x u1>, a: vec<16 x u16>, b: vec<16 x u16>, i
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -61731,8 +61707,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i16"];
 }
 
 def HydrideX86_mm256_mask_shldi_epi16Op : HydrideX86_Op<"mm256_mask_shldi_epi16"> {
@@ -61751,7 +61725,7 @@ _mm256_mask_shldi_epi16(src: vec<16 x u16>, k: mask<16 x u1>, a: vec<16 x u16>, 
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I16]>:$src,
@@ -61762,8 +61736,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i16"];
 }
 
 def HydrideX86_mm256_shldi_epi16Op : HydrideX86_Op<"mm256_shldi_epi16"> {
@@ -61778,7 +61750,7 @@ _mm256_shldi_epi16(a: vec<16 x u16>, b: vec<16 x u16>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I16]>:$a,
@@ -61787,8 +61759,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v16i16`.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v16i16"];
 }
 
 def HydrideX86_mm_maskz_shldi_epi16Op : HydrideX86_Op<"mm_maskz_shldi_epi16"> {
@@ -61807,7 +61777,7 @@ _mm_maskz_shldi_epi16(k: mask<8 x u1>, a: vec<8 x u16>, b: vec<8 x u16>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -61817,8 +61787,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i16"];
 }
 
 def HydrideX86_mm_mask_shldi_epi16Op : HydrideX86_Op<"mm_mask_shldi_epi16"> {
@@ -61837,7 +61805,7 @@ _mm_mask_shldi_epi16(src: vec<8 x u16>, k: mask<8 x u1>, a: vec<8 x u16>, b: vec
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$src,
@@ -61848,8 +61816,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i16"];
 }
 
 def HydrideX86_mm_shldi_epi16Op : HydrideX86_Op<"mm_shldi_epi16"> {
@@ -61864,7 +61830,7 @@ _mm_shldi_epi16(a: vec<8 x u16>, b: vec<8 x u16>, imm8: imm<4 x u8> decodes 8 bi
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
+No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$a,
@@ -61873,8 +61839,6 @@ Becomes the LLVM intrinsic `llvm.fshl.v8i16`.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.fshl.v8i16"];
 }
 
 def HydrideX86_mm512_maskz_expand_epi16Op : HydrideX86_Op<"mm512_maskz_expand_epi16"> {

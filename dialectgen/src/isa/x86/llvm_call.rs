@@ -15,6 +15,7 @@ use crate::classify::engine::{ClassMember, SimilarityClass};
 use crate::classify::mask::Masking;
 use crate::design::build::{op_name, target_names};
 use crate::isa::x86::lowering::{IntrinsicSignature, Lowering};
+use crate::llvm_ir::CallSource;
 use crate::llvm_snippet::Snippet;
 use crate::sema::ir::{ArgKind, Semantics};
 use serde::Serialize;
@@ -146,13 +147,30 @@ fn intrinsic_call(m: &ClassMember, s: &Semantics, lowering: &Lowering, cpuid: Ve
     let n = m.arg_order.len();
     let mask_arg = masked.then(|| m.arg_order[n - 1]);
     let passthrough_arg = (m.masking == Masking::Merge).then(|| m.arg_order[n - 2]);
-    let args: Vec<CallArg> = (0..s.args.len())
-        .filter(|i| Some(*i) != mask_arg && Some(*i) != passthrough_arg)
-        .map(|i| match operand_of[i] {
-            Some(k) => CallArg::Operand(k),
-            None => CallArg::Immediate(names[&i].clone()),
+    // The call's arguments as clang passes them, which need not be the C
+    // intrinsic's order (`_mm512_shrdv_epi16(a, b, c)` is `llvm.fshr(b, a,
+    // c)`): each parameter of the IR is the target op's operand of that
+    // position (immediates are no parameters); each constant must be an
+    // immediate, compiled as 1, taken in order. Anything else (a constant
+    // clang derived from an immediate, a flag of the intrinsic's own) is no
+    // plain call, and the instruction gets a snippet or no entry.
+    let mask_operand = mask_arg.and_then(|i| operand_of[i]);
+    let mut immediates = (0..s.args.len()).filter(|i| operand_of[*i].is_none());
+    let args: Vec<CallArg> = lowering
+        .call_sources
+        .as_ref()?
+        .iter()
+        .map(|source| match source {
+            CallSource::Param(p) if *p < next && Some(*p) != mask_operand => Some(CallArg::Operand(*p)),
+            CallSource::Constant(text) if compiled_immediate(text) => {
+                immediates.next().map(|i| CallArg::Immediate(names[&i].clone()))
+            }
+            _ => None,
         })
-        .collect();
+        .collect::<Option<_>>()?;
+    if immediates.next().is_some() {
+        return None;
+    }
     let select = match (m.masking, m.mask, mask_arg) {
         (Masking::None, _, _) => None,
         (masking, Some(shape), Some(mask)) => {
@@ -179,6 +197,12 @@ fn intrinsic_call(m: &ClassMember, s: &Semantics, lowering: &Lowering, cpuid: Ve
         select,
         snippet: None,
     })
+}
+
+/// Whether a constant argument is an immediate as `lowering` compiles them
+/// (`1`, a scalar).
+fn compiled_immediate(text: &str) -> bool {
+    matches!(text.split_whitespace().collect::<Vec<_>>().as_slice(), [t, "1"] if t.starts_with('i'))
 }
 
 /// How many instructions the table covers, and why the rest have no entry

@@ -32,6 +32,11 @@ pub struct Lowering {
     /// its LLVM declaration (when they are integers or integer vectors).
     #[serde(skip)]
     pub intrinsic_signature: Option<IntrinsicSignature>,
+    /// Where each argument of that intrinsic's call comes from: which
+    /// parameter (clang may pass them in another order than the C
+    /// intrinsic takes them) or which constant.
+    #[serde(skip)]
+    pub call_sources: Option<Vec<crate::llvm_ir::CallSource>>,
     /// Clang's IR for the intrinsic as an LLVM-dialect function, when it is
     /// one block of pure operations.
     #[serde(skip)]
@@ -143,6 +148,7 @@ pub fn lowerings(
         (l.llvm_intrinsics, l.llvm_ops) = calls_and_ops(ir_bodies.get(&name).map(Vec::as_slice).unwrap_or_default());
         if let [only] = l.llvm_intrinsics.as_slice() {
             l.intrinsic_signature = declarations.get(only).cloned();
+            l.call_sources = ir_bodies.get(&name).and_then(|body| crate::llvm_ir::call_sources(body, only));
         }
         l.snippet = snippets.remove(&name);
         l.machine = asm_bodies.get(&name).cloned().unwrap_or_default();
