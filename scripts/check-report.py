@@ -9,7 +9,12 @@ reason, no mismatch, every exclusion by reason, the intrinsic → encoding →
 execute mapping complete, and the validated floor.
 HVX: every definition in scope or excluded by reason, every untranslated or
 unrun one named, no mismatch, at least 342 validated under qemu-hexagon, and
-every disagreement with the manual recorded as a correction."""
+every disagreement with the manual recorded as a correction.
+
+With `--same-x86-validation-as OTHER`, also checks that the x86 verdicts equal
+OTHER's (the same intrinsics validated, the same ones left out for the same
+reasons): x86 validation is the only input of `hydride gen` that depends on
+the host, so a host where they are equal generates the same files."""
 import json
 import sys
 
@@ -107,7 +112,24 @@ def check_hvx(report):
           f"{report['translated']} translated, 0 mismatched{summary}")
 
 
-report = json.load(open(sys.argv[1]))
-reports = report if "isa" not in report and "definitions" not in report else {report.get("isa", "hvx"): report}
+def by_isa(report):
+    return report if "isa" not in report and "definitions" not in report else {report.get("isa", "hvx"): report}
+
+
+def same_x86_validation(report, other):
+    verdicts = [(r["candidates"], r["validated"], sorted((f["name"], f["stage"]) for f in r["failures"]))
+                for r in (report, other)]
+    assert verdicts[0][:2] == verdicts[1][:2], f"x86: validated {verdicts[0][:2]} here, {verdicts[1][:2]} there"
+    assert verdicts[0][2] == verdicts[1][2], ("x86: different intrinsics left out: "
+                                              f"{sorted(set(verdicts[0][2]) ^ set(verdicts[1][2]))[:10]}")
+    print(f"x86 verdicts equal the other report's: {report['validated']} of {report['candidates']} validated, "
+          f"the same {len(report['failures'])} left out, so generation here makes the same files")
+
+
+reports = by_isa(json.load(open(sys.argv[1])))
 for isa, r in reports.items():
     {"x86": check_x86, "arm": check_arm, "hvx": check_hvx}[isa](r)
+if len(sys.argv) == 4 and sys.argv[2] == "--same-x86-validation-as":
+    same_x86_validation(reports["x86"], by_isa(json.load(open(sys.argv[3])))["x86"])
+elif len(sys.argv) != 2:
+    sys.exit("usage: check-report.py REPORT [--same-x86-validation-as OTHER]")

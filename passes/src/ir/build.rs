@@ -66,7 +66,8 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     /// `value` as `ty`, the same bits: `vector.shape_cast` to one dimension,
     /// `vector.bitcast`, `vector.shape_cast` to `ty`'s shape (an
-    /// `arith.bitcast` between scalars).
+    /// `arith.bitcast` between scalars; a scalar and a vector pass through
+    /// a one-element vector: `vector.broadcast`, `vector.extract`).
     pub fn reshape(&self, value: Value<'c, 'a>, ty: &Ty) -> Result<Value<'c, 'a>, String> {
         let from =
             read::ty(value.r#type()).ok_or_else(|| format!("cannot reshape a value of type {}", value.r#type()))?;
@@ -74,8 +75,20 @@ impl<'c, 'a> Builder<'c, 'a> {
             return Ok(value);
         }
         let t = |ty: &Ty| mlir_type(self.context, ty);
-        if from.dims.is_empty() || ty.dims.is_empty() {
+        if from.dims.is_empty() && ty.dims.is_empty() {
             return self.create("arith.bitcast", &[value], &[], t(ty));
+        }
+        // A scalar and a vector: through a one-element vector of the scalar's type.
+        if from.dims.is_empty() {
+            let one = Ty { dims: vec![1], elem_bits: from.elem_bits };
+            let v = self.create("vector.broadcast", &[value], &[], t(&one))?;
+            return self.reshape(v, ty);
+        }
+        if ty.dims.is_empty() {
+            let one = Ty { dims: vec![1], elem_bits: ty.elem_bits };
+            let v = self.reshape(value, &one)?;
+            let position = DenseI64ArrayAttribute::new(self.context, &[0]).into();
+            return self.create("vector.extract", &[v], &[("static_position", position)], t(ty));
         }
         let flat = |x: &Ty| Ty { dims: vec![x.lanes()], elem_bits: x.elem_bits };
         let mut v = value;

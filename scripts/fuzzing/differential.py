@@ -1,0 +1,180 @@
+"""Runs programs through hydride's pipeline and through LLVM's own lowering
+for one target, both compiled for it and run on the same random and edge
+inputs by the differential harness of the execution tests
+(lit-tests/Run/Inputs: differential_main.c, differential.py,
+mem_wrappers.py), natively on x86 or under qemu-user.
+
+What can go wrong is reported per program: the pass failing or crashing
+(`crash`), running out of time (`timeout`), or the two paths computing
+different outputs (`mismatch`).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LLVM = "/usr/lib/llvm-22/bin"
+PLUGIN = os.path.join(ROOT, "target", "release", "libhydride.so")
+HYDRIDE = os.path.join(ROOT, "target", "release", "hydride")
+RUN_INPUTS = os.path.join(ROOT, "lit-tests", "Run", "Inputs")
+MEM_WRAPPERS = os.path.join(ROOT, "lit-tests", "Run", "x86", "Inputs", "mem_wrappers.py")
+TO_LLVM = ["--lower-vector-multi-reduction", "--convert-vector-to-llvm", "--convert-arith-to-llvm",
+           "--convert-ub-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts"]
+FREESTANDING = ["-O2", "-ffreestanding", "-nostdlib", "-static", "-Wno-override-module"]
+
+
+@dataclass
+class Target:
+    name: str  # lower-to-autollvm's target
+    isa: str
+    compile: list  # clang command prefix for the harness and both paths
+    runner: list  # how the binary is started ([] natively)
+
+
+def host():
+    return json.loads(subprocess.run([HYDRIDE, "host", "--json"], check=True, capture_output=True, text=True).stdout)
+
+
+def targets(wanted=None):
+    """The targets this host can run (natively or under qemu-user): `wanted`
+    (names) or all of them; with the reason for each one left out."""
+    h = host()
+    found, skipped = [], {}
+    x86 = ["clang-22", *h["clang_flags"], *FREESTANDING]
+    for name in ("x86-avx512", "x86-avx2"):
+        lacking = h["lacks"].get(name, ["?"])
+        if lacking:
+            skipped[name] = "this host lacks " + ", ".join(lacking)
+        else:
+            found.append(Target(name, "x86", x86, []))
+    cross = [
+        ("aarch64-neon-dotprod-i8mm", "arm", "qemu-aarch64",
+         ["clang-22", "--target=aarch64-linux-gnu", "-march=armv8.6-a+dotprod+i8mm", *FREESTANDING, "-fuse-ld=lld"],
+         ["qemu-aarch64", "-cpu", "max"]),
+        ("hexagon-hvx128", "hvx", "qemu-hexagon",
+         ["clang-22", "--target=hexagon", "-mcpu=hexagonv66", "-mhvx", "-mhvx-length=128b", *FREESTANDING,
+          "-fuse-ld=lld"], ["qemu-hexagon", "-cpu", "v67"]),
+    ]
+    for name, isa, qemu, compile_, runner in cross:
+        if shutil.which(qemu):
+            found.append(Target(name, isa, compile_, runner))
+        else:
+            skipped[name] = f"{qemu} is not installed"
+    if wanted:
+        unknown = set(wanted) - {t.name for t in found} - set(skipped)
+        if unknown:
+            sys.exit(f"fuzz: unknown target(s) {', '.join(sorted(unknown))}")
+        found = [t for t in found if t.name in wanted]
+        skipped = {n: why for n, why in skipped.items() if n in wanted}
+    return found, skipped
+
+
+@dataclass
+class Outcome:
+    """What one batch gave: per program, `ok`, `mismatch`, `crash` or `timeout`
+    (with the evidence), and the rewrites the pass made."""
+    verdicts: dict = field(default_factory=dict)  # name -> (verdict, detail)
+    rewritten: int = 0
+    by_class: dict = field(default_factory=dict)
+
+
+class Step(Exception):
+    def __init__(self, verdict, detail):
+        super().__init__(detail)
+        self.verdict = verdict
+        self.detail = detail
+
+
+def _run(args, stdin=None, cwd=None, timeout=None, verdict="crash"):
+    try:
+        p = subprocess.run(args, input=stdin, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise Step("timeout", f"{os.path.basename(args[0])} ran over {timeout} s")
+    if p.returncode != 0:
+        # The diagnostics, not the remarks around them.
+        errors = [l for l in p.stderr.splitlines() if "error:" in l or "panicked" in l or "Assertion" in l]
+        why = "\n".join(errors[:5]) if errors else p.stderr[-3000:]
+        raise Step(verdict, f"{os.path.basename(args[0])} exit {p.returncode}: {why}")
+    return p.stdout, p.stderr
+
+
+def lower(module, target, cache, timeout):
+    """hydride's lowering to the target's dialect and on to the LLVM dialect;
+    the rewrites it made (from its remarks)."""
+    lowered, remarks = _run([f"{LLVM}/mlir-opt", f"--load-dialect-plugin={PLUGIN}", f"--load-pass-plugin={PLUGIN}",
+                             f"--pass-pipeline=builtin.module(lower-to-autollvm{{target={target.name} cache-dir={cache} "
+                             f"remarks=true}})"], module, timeout=timeout)
+    by_class = {}
+    for op in re.findall(r"\bautollvm\.([a-z0-9_]+)", lowered):
+        by_class[op] = by_class.get(op, 0) + 1
+    rewritten = sum(int(n) for n in re.findall(r"; (\d+) rewritten \(", remarks))
+    for what in ("computed in place", "taken column by column", "as a dot product"):
+        rewritten += len(re.findall(f"{what}.*proved equal", remarks))
+    out, _ = _run([f"{LLVM}/mlir-opt", f"--load-dialect-plugin={PLUGIN}", f"--load-pass-plugin={PLUGIN}",
+                   f"--pass-pipeline=builtin.module(convert-autollvm-to-{target.isa},convert-hydride-{target.isa}-to-llvm)"],
+                  lowered, timeout=timeout)
+    return out, rewritten, by_class
+
+
+def llvm_ir(module, prefix=""):
+    ir, _ = _run([f"{LLVM}/mlir-translate", "--mlir-to-llvmir"], _run([f"{LLVM}/mlir-opt", *TO_LLVM], module)[0])
+    if prefix:
+        ir = re.sub(r"^define (.*?) @([A-Za-z0-9_]+)\(", lambda m: f"define {m.group(1)} @{prefix}{m.group(2)}(", ir,
+                    flags=re.M)
+    return ir
+
+
+def run_batch(programs, target, work, cache, timeout=120):
+    """Both paths of `programs` (one module), compiled and compared."""
+    module = "\n".join(p.mlir() for p in programs)
+    outcome = Outcome()
+    lowered, outcome.rewritten, outcome.by_class = lower(module, target, cache, timeout)
+    files = {}
+    plain = llvm_ir(module)
+    files["h.ll"] = _run([sys.executable, MEM_WRAPPERS], llvm_ir(lowered, "hydride_"))[0]
+    files["l.ll"] = _run([sys.executable, MEM_WRAPPERS], plain)[0]
+    files["table.c"] = _run([sys.executable, os.path.join(RUN_INPUTS, "differential.py")], plain)[0]
+    for name, text in files.items():
+        with open(os.path.join(work, name), "w") as f:
+            f.write(text)
+    exe = os.path.join(work, "differential")
+    _run([*target.compile, "-I", RUN_INPUTS, os.path.join(RUN_INPUTS, "differential_main.c"), "table.c", "h.ll", "l.ll",
+          "-o", exe], cwd=work, timeout=timeout)
+    try:
+        p = subprocess.run([*target.runner, exe], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise Step("timeout", f"the harness ran over {timeout} s")
+    differing = dict(re.findall(r"^kernel (\S+): (\d+) inputs differ", p.stdout, flags=re.M))
+    if p.returncode != 0 and not differing:
+        raise Step("crash", f"the harness failed (exit {p.returncode}): {p.stdout[-1000:]}{p.stderr[-1000:]}")
+    for prog in programs:
+        if prog.name in differing:
+            outcome.verdicts[prog.name] = ("mismatch", f"{differing[prog.name]} of 1000 inputs differ")
+        else:
+            outcome.verdicts[prog.name] = ("ok", "")
+    return outcome
+
+
+def check(programs, target, work, cache, timeout=120):
+    """`run_batch`, and where the batch as a whole fails (crash, timeout),
+    each program alone, so the failure is pinned on the programs that fail."""
+    try:
+        return run_batch(programs, target, work, cache, timeout)
+    except Step as whole:
+        if len(programs) == 1:
+            outcome = Outcome()
+            outcome.verdicts[programs[0].name] = (whole.verdict, whole.detail)
+            return outcome
+    outcome = Outcome()
+    for p in programs:
+        one = check([p], target, work, cache, timeout)
+        outcome.verdicts.update(one.verdicts)
+        outcome.rewritten += one.rewritten
+        for k, n in one.by_class.items():
+            outcome.by_class[k] = outcome.by_class.get(k, 0) + n
+    return outcome
