@@ -15,7 +15,7 @@
 
 extern "C" {
 struct HydrideDialect { MlirStringRef name, irdl; };
-struct HydrideLowerOptions { MlirStringRef target, cacheDir; bool remarks; unsigned proofMs, windowMs, maxOps, twoStep; };
+struct HydrideLowerOptions { MlirStringRef target, cacheDir; bool remarks; unsigned proofMs, windowMs, blockMs, maxOps, twoStep; };
 bool hydride_lower_to_autollvm(MlirOperation root, const HydrideLowerOptions *options);
 bool hydride_autollvm_to_target(MlirOperation root, MlirStringRef isa);
 bool hydride_target_to_llvm(MlirOperation root, MlirStringRef isa);
@@ -87,12 +87,13 @@ HYDRIDE_PASS(LowerToAutollvm, "lower-to-autollvm", "autollvm", "Replace arith/ve
   Option<std::string> cacheDir{*this, "cache-dir", llvm::cl::desc("Synthesis memo directory (default: $HYDRIDE_CACHE_DIR, else ~/.cache/hydride)")};
   Option<unsigned> proofMs{*this, "proof-ms", llvm::cl::desc("Z3 budget per proof, in ms"), llvm::cl::init(20000)};
   Option<unsigned> windowMs{*this, "window-ms", llvm::cl::desc("Wall-clock limit per window, in ms (a window out of time is left unchanged, not memoized)"), llvm::cl::init(60000)};
+  Option<unsigned> blockMs{*this, "block-ms", llvm::cl::desc("Wall-clock limit per block, in ms: once spent, the block's remaining windows are left unchanged (counted in its summary remark)"), llvm::cl::init(20000)};
   Option<unsigned> maxOps{*this, "max-ops", llvm::cl::desc("Largest window, in ops"), llvm::cl::init(16)};
   Option<unsigned> twoStep{*this, "two-step-budget", llvm::cl::desc("Pairings of a second instruction with an intermediate value screened per window (0: one instruction only)"), llvm::cl::init(8000)};
   LowerToAutollvm() = default; LowerToAutollvm(const LowerToAutollvm &other) : Forward(other) {}
   bool run(MlirOperation root) {
     std::string t = target, dir = cacheDir;
-    HydrideLowerOptions o{wrap(llvm::StringRef(t)), wrap(llvm::StringRef(dir)), remarks, proofMs, windowMs, maxOps, twoStep};
+    HydrideLowerOptions o{wrap(llvm::StringRef(t)), wrap(llvm::StringRef(dir)), remarks, proofMs, windowMs, blockMs, maxOps, twoStep};
     return hydride_lower_to_autollvm(root, &o);
   }
 };

@@ -28,6 +28,7 @@ pub struct LowerOptions {
     pub remarks: bool,
     pub proof_ms: u32,
     pub window_ms: u32,
+    pub block_ms: u32,
     pub max_ops: u32,
     pub two_step_budget: u32,
 }
@@ -151,6 +152,7 @@ pub unsafe extern "C" fn hydride_lower_to_autollvm(root: MlirOperation, options:
             &target,
             o.proof_ms,
             u64::from(o.window_ms),
+            u64::from(o.block_ms),
             o.max_ops as usize,
             o.two_step_budget as usize,
             cache::Cache::new(dir.as_deref(), cache::default_key_path().and_then(|p| cache::memo_key(&p))),

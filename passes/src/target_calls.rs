@@ -77,9 +77,11 @@ impl TargetCall {
 }
 
 /// An HVX value as its intrinsics take it: vectors as `<N x i32>`, scalars
-/// as `i32`; predicates are not modelled.
+/// and every value of at most 32 bits (a scalar register: `V6_extractw`
+/// gives an `i32`, never a `<1 x i32>`) as `i32`; predicates are not
+/// modelled.
 fn hvx_word_type(t: &Ty) -> Option<Ty> {
-    if t.dims.is_empty() {
+    if t.dims.is_empty() || t.bits() <= 32 {
         return (t.elem_bits <= 32).then(|| Ty { dims: Vec::new(), elem_bits: 32 });
     }
     (t.elem_bits > 1 && t.bits() % 32 == 0).then(|| Ty { dims: vec![t.bits() / 32], elem_bits: 32 })

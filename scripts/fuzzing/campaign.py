@@ -84,7 +84,7 @@ def keep(program, original, target, seed, index, verdict, detail, directory):
 def campaign(args, target, work):
     started = time.monotonic()
     report = {"target": target.name, "seed": args.seed, "programs": 0, "windows_rewritten": 0, "by_class": {},
-              "idioms": {}, "mismatches": [], "crashes": [], "timeouts": [], "kept": []}
+              "idioms": {}, "mismatches": [], "crashes": [], "timeouts": [], "llvm_failures": [], "kept": []}
     cache = os.path.join(work, "cache")
     index = 0
 
@@ -110,8 +110,9 @@ def campaign(args, target, work):
                 continue
             print(f"  {p.name}: {verdict}: {' '.join(detail.split())[:200]}", flush=True)
             entry = {"program": int(p.name[1:]), "detail": detail[:2000]}
-            report[{"mismatch": "mismatches", "crash": "crashes", "timeout": "timeouts"}[verdict]].append(entry)
-            if verdict == "timeout":
+            report[{"mismatch": "mismatches", "crash": "crashes", "timeout": "timeouts",
+                    "llvm": "llvm_failures"}[verdict]].append(entry)
+            if verdict in ("timeout", "llvm"):
                 continue  # kept in the report; a minimization would take a timeout per try
 
             def fails(candidate, verdict=verdict):

@@ -40,6 +40,9 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         return Err(());
     }
     let blocks = raw::nested_blocks(root);
+    if blocks.is_empty() && remarks {
+        raw::emit(&root, true, "lower-to-autollvm: nothing to lower: no blocks (a declaration)");
+    }
     for block in blocks {
         let read = read::block(block);
         if read.ops.is_empty() {

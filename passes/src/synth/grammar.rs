@@ -44,6 +44,9 @@ pub struct Candidate {
     pub generic: bool,
     /// Template arguments that are immediates: position, attribute name, bits.
     pub immediates: Vec<(usize, String, u32)>,
+    /// The values the target instruction accepts for each immediate (its
+    /// variant's range, inclusive), in the order of `immediates`.
+    pub immediate_ranges: Vec<(i64, i64)>,
     /// Template arguments that are operands: position and type.
     pub operands: Vec<(usize, Ty)>,
     pub result: Ty,
@@ -379,7 +382,7 @@ fn class_candidates(
                     None => return Err(format!("class parameter {name} = {v} is not an integer")),
                 },
                 Allowed::Str(v) => fixed_attributes.push((name.clone(), NewAttr::Str(v.clone()))),
-                Allowed::Range(..) => ranges.push(name.clone()),
+                Allowed::Range(lo, hi) => ranges.push((name.clone(), *lo, *hi)),
             }
         }
         let immediates: Vec<(usize, String, u32)> = args
@@ -392,7 +395,7 @@ fn class_candidates(
         let types: Option<Vec<Ty>> = variant.operand_types.iter().map(|t| Ty::parse(t)).collect();
         let (Some(types), Some(result)) = (types, Ty::parse(&variant.result_type)) else { continue };
         if types.len() != operand_args.len()
-            || immediates.iter().any(|(_, n, _)| !ranges.contains(n))
+            || immediates.iter().any(|(_, n, _)| !ranges.iter().any(|(r, _, _)| r == n))
             || operand_args.iter().zip(&types).any(|(&i, t)| args[i].width != t.bits())
             || result_arg.width != result.bits()
         {
@@ -419,6 +422,12 @@ fn class_candidates(
             cpuid,
             generic,
             fixed_attributes,
+            immediate_ranges: immediates
+                .iter()
+                .map(|(_, n, _)| {
+                    ranges.iter().find(|(r, _, _)| r == n).map(|(_, lo, hi)| (*lo, *hi)).expect("checked above")
+                })
+                .collect(),
             immediates,
             operands: operand_args.into_iter().zip(types).collect(),
             result,

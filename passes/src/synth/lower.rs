@@ -20,17 +20,22 @@ pub struct Options {
     pub limits: Limits,
     /// Largest window, in ops.
     pub max_ops: usize,
+    /// Wall-clock limit per block, in ms: once spent, the block's remaining
+    /// windows are left unchanged.
+    pub block_ms: u64,
     /// Windows an offline rule has given a program (not the memo, not the search).
     pub by_rules: std::sync::atomic::AtomicUsize,
 }
 
 impl Options {
     /// The options `lower-to-autollvm` was given: target name, Z3 budget
-    /// per proof, wall-clock limit per window, largest window, two-step budget.
+    /// per proof, wall-clock limits per window and per block, largest
+    /// window, two-step budget.
     pub fn new(
         target: &str,
         proof_ms: u32,
         window_ms: u64,
+        block_ms: u64,
         max_ops: usize,
         two_step_budget: usize,
         cache: Cache,
@@ -42,7 +47,7 @@ impl Options {
             evaluations: two_step_budget,
             ..Limits::default()
         };
-        Ok(Options { cache, limits, max_ops: max_ops.max(1), by_rules: Default::default() })
+        Ok(Options { cache, limits, max_ops: max_ops.max(1), block_ms, by_rules: Default::default() })
     }
 }
 
@@ -252,6 +257,14 @@ fn new_ops(grammar: &Grammar, program: &Program, window: &Window) -> Vec<NewOp> 
         .collect()
 }
 
+/// Window remarks per block; the rest are counted in its summary.
+pub const MAX_WINDOW_REMARKS: usize = 50;
+
+/// Widest vector a window may hold, in target registers: wider ones (a
+/// `vector<65536xi8>`) are left to LLVM, whose cost grows with the width
+/// where synthesis's screening and proofs grow faster.
+pub const MAX_WINDOW_REGISTERS: u32 = 64;
+
 pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Plan {
     let flow = Dataflow::new(ops);
     let mut consumed: BTreeSet<usize> = BTreeSet::new();
@@ -261,6 +274,10 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     let (mut searched, mut rewritten) = (0usize, 0usize);
     let rules_before = options.by_rules.load(std::sync::atomic::Ordering::Relaxed);
     let mut unchanged: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    let started = std::time::Instant::now();
+    let widest = MAX_WINDOW_REGISTERS * options.limits.target.register_bits();
+    // Window remarks past the first MAX_WINDOW_REMARKS of the block, counted only.
+    let mut unshown = 0usize;
     for root in (0..ops.len()).rev() {
         let op = &ops[root];
         if consumed.contains(&root)
@@ -270,6 +287,35 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             || op.results.len() != 1
             || op.name == "arith.constant"
         {
+            continue;
+        }
+        // Bounds on hostile input: the block's time, the vectors' width.
+        let over_time = started.elapsed() > std::time::Duration::from_millis(options.block_ms);
+        let bits = op.operand_types.iter().chain(&op.result_types).flatten().map(Ty::bits).max().unwrap_or(0);
+        let bound = if over_time {
+            Some(format!("the block's time limit of {} ms was spent", options.block_ms))
+        } else if bits > widest {
+            Some(format!(
+                "its vectors are wider than {MAX_WINDOW_REGISTERS} registers of the target ({widest} bits); left to LLVM"
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = bound {
+            searched += 1;
+            *unchanged.entry(reason_kind(&why)).or_default() += 1;
+            // Out of time: counted in the summary only (there may be thousands).
+            if over_time {
+                continue;
+            }
+            if plan.remarks.len() < MAX_WINDOW_REMARKS {
+                plan.remarks.push((
+                    root,
+                    format!("window at this op not searched (target {}): {why}", options.limits.target.name()),
+                ));
+            } else {
+                unshown += 1;
+            }
             continue;
         }
         let accept = |o: &BlockOp| synthesizable(o) && o.unmodelled_vectors.is_empty() && !o.has_regions;
@@ -323,15 +369,34 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             }
             Err(why) => {
                 *unchanged.entry(reason_kind(&why)).or_default() += 1;
-                plan.remarks.push((
-                    root,
-                    format!(
-                        "window of {computing} ops left unchanged (target {}): {why}",
-                        options.limits.target.name()
-                    ),
-                ))
+                if plan.remarks.len() < MAX_WINDOW_REMARKS {
+                    plan.remarks.push((
+                        root,
+                        format!(
+                            "window of {computing} ops left unchanged (target {}): {why}",
+                            options.limits.target.name()
+                        ),
+                    ))
+                } else {
+                    unshown += 1;
+                }
             }
         }
+    }
+    for (pos, op) in ops.iter().enumerate() {
+        if let Some(why) = not_understood(op) {
+            if plan.remarks.len() < MAX_WINDOW_REMARKS {
+                plan.remarks.push((pos, why));
+            } else {
+                unshown += 1;
+            }
+        }
+    }
+    if searched == 0 && unshown > 0 {
+        plan.remarks.push((
+            ops.len() - 1,
+            format!("lower-to-autollvm: {unshown} more ops of this block left to LLVM without a remark of their own (at most {MAX_WINDOW_REMARKS} per block)"),
+        ));
     }
     if searched > 0 {
         let allowed = grammar.candidates.iter().filter(|c| options.limits.target.allows(&c.cpuid)).count();
@@ -348,13 +413,8 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
                 searched - rewritten,
                 if reasons.is_empty() { "" } else { " (" },
                 if reasons.is_empty() { String::new() } else { reasons.join("; ") + ")" },
-            ),
+            ) + &if unshown > 0 { format!("; {unshown} more remarks of this block not shown (at most {MAX_WINDOW_REMARKS} per block)") } else { String::new() },
         ));
-    }
-    for (pos, op) in ops.iter().enumerate() {
-        if let Some(why) = not_understood(op) {
-            plan.remarks.push((pos, why));
-        }
     }
     plan.remarks.sort_by_key(|(pos, _)| std::cmp::Reverse(*pos));
     plan

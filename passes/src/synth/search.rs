@@ -228,6 +228,15 @@ pub fn immediates_for(c: &Candidate, operands: &[Vec<BigUint>], expected: &[Opti
         if *bits < width {
             solver.assert(imm.bvult(BV::from_u64(1u64 << bits, width)));
         }
+        // Only values the target instruction accepts (its variant's range).
+        if let Some(&(lo, hi)) = c.immediate_ranges.first() {
+            if lo > 0 {
+                solver.assert(imm.bvuge(BV::from_u64(lo as u64, width)));
+            }
+            if hi >= 0 && (hi as u64) < (1u64 << width.min(63)) - 1 {
+                solver.assert(imm.bvule(BV::from_u64(hi as u64, width)));
+            }
+        }
         let mut dom = Smt::exact();
         let defined: Vec<(&Vec<BigUint>, &BigUint)> =
             operands.iter().zip(expected).filter_map(|(s, w)| w.as_ref().map(|w| (s, w))).collect();
