@@ -136,7 +136,8 @@ def run_batch(programs, target, work, cache, timeout=60):
     """Both paths of `programs` (one module), compiled and compared."""
     module = "\n".join(p.mlir() for p in programs)
     outcome = Outcome()
-    lowered, outcome.rewritten, outcome.by_class = lower(module, target, cache, timeout)
+    # The pass bounds each block (block-ms, 20 s by default): a function's time.
+    lowered, outcome.rewritten, outcome.by_class = lower(module, target, cache, 30 + 25 * len(programs))
     files = {}
     plain = llvm_ir(module)
     files["h.ll"] = _run([sys.executable, MEM_WRAPPERS], llvm_ir(lowered, "hydride_"))[0]

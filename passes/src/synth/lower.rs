@@ -21,8 +21,10 @@ pub struct Options {
     /// Largest window, in ops.
     pub max_ops: usize,
     /// Wall-clock limit per block, in ms: once spent, the block's remaining
-    /// windows are left unchanged.
+    /// windows are left unchanged, and a window's search stops there too.
     pub block_ms: u64,
+    /// When the block being lowered runs out of time (`lower_block` sets it).
+    pub block_deadline: std::sync::Mutex<Option<std::time::Instant>>,
     /// Windows an offline rule has given a program (not the memo, not the search).
     pub by_rules: std::sync::atomic::AtomicUsize,
 }
@@ -47,7 +49,14 @@ impl Options {
             evaluations: two_step_budget,
             ..Limits::default()
         };
-        Ok(Options { cache, limits, max_ops: max_ops.max(1), block_ms, by_rules: Default::default() })
+        Ok(Options {
+            cache,
+            limits,
+            max_ops: max_ops.max(1),
+            block_ms,
+            block_deadline: Default::default(),
+            by_rules: Default::default(),
+        })
     }
 }
 
@@ -275,6 +284,9 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     let rules_before = options.by_rules.load(std::sync::atomic::Ordering::Relaxed);
     let mut unchanged: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     let started = std::time::Instant::now();
+    if let Ok(mut deadline) = options.block_deadline.lock() {
+        *deadline = Some(started + std::time::Duration::from_millis(options.block_ms));
+    }
     let widest = MAX_WINDOW_REGISTERS * options.limits.target.register_bits();
     // Window remarks past the first MAX_WINDOW_REMARKS of the block, counted only.
     let mut unshown = 0usize;
@@ -470,11 +482,37 @@ fn memo_or_synthesize(
                 o
             }
             None => {
-                let o = synthesize(flow, lifted, grammar, &options.limits);
-                if let Outcome::Found(program) = &o {
-                    super::rules::record(flow, window, lifted, grammar, options.limits.target, program);
+                // A window's search ends with its block's time too.
+                let left =
+                    options.block_deadline.lock().ok().and_then(|d| *d).map_or(u64::MAX, |d| {
+                        d.saturating_duration_since(std::time::Instant::now()).as_millis() as u64
+                    });
+                // Where less is left of the block than a proof's budget, the
+                // proofs get what is left, and a window whose proof that left
+                // unknown is out of time (not memoized: with its full budget
+                // the proof may hold). Elsewhere the limits are the pass's.
+                let cut = left < u64::from(options.limits.proof_ms);
+                let limits = Limits {
+                    window_ms: options.limits.window_ms.min(left.max(1)),
+                    proof_ms: if cut {
+                        u32::try_from(left).unwrap_or(u32::MAX).max(1)
+                    } else {
+                        options.limits.proof_ms
+                    },
+                    ..options.limits.clone()
+                };
+                let o = synthesize(flow, lifted, grammar, &limits);
+                match o {
+                    Outcome::Found(program) => {
+                        super::rules::record(flow, window, lifted, grammar, options.limits.target, &program);
+                        Outcome::Found(program)
+                    }
+                    // A proof the shortened budget left unknown.
+                    Outcome::Unchanged(why) if cut && why.contains("unknown") => {
+                        Outcome::OutOfTime(format!("{why} (the block's time limit cut its search short)"))
+                    }
+                    other => other,
                 }
-                o
             }
         }
     }));

@@ -31,6 +31,7 @@ pub enum Outcome {
     OutOfTime(String),
 }
 
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// Which instructions may be used.
     pub target: super::grammar::Target,
