@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -93,9 +94,23 @@ class Step(Exception):
         self.detail = detail
 
 
+def bounded(args, stdin, cwd, timeout):
+    """`args` run to completion or, past `timeout`, killed with every process
+    it started (clang's driver leaves its compiler running otherwise)."""
+    with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          cwd=cwd, start_new_session=True) as p:
+        try:
+            out, err = p.communicate(stdin, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            raise
+        return subprocess.CompletedProcess(args, p.returncode, out, err)
+
+
 def _run(args, stdin=None, cwd=None, timeout=None, verdict="crash"):
     try:
-        p = subprocess.run(args, input=stdin, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+        p = bounded(args, stdin, cwd, timeout)
     except subprocess.TimeoutExpired:
         raise Step("timeout", f"{os.path.basename(args[0])} ran over {timeout} s")
     if p.returncode != 0:
@@ -164,7 +179,7 @@ def run_batch(programs, target, work, cache, timeout=60):
             raise Step("llvm", f"LLVM's own path fails to build ({alone.verdict}): {alone.detail}")
         raise failed
     try:
-        p = subprocess.run([*target.runner, exe], capture_output=True, text=True, timeout=timeout)
+        p = bounded([*target.runner, exe], None, None, timeout)
     except subprocess.TimeoutExpired:
         raise Step("timeout", f"the harness ran over {timeout} s")
     differing = dict(re.findall(r"^kernel (\S+): (\d+) inputs differ", p.stdout, flags=re.M))
