@@ -93,6 +93,7 @@ pub fn run<'c>(
                     &tree.op_name(),
                     (&flow, &tree.window, &left),
                     (&new_flow, &new.window, &right),
+                    options.limits.proof_ms,
                 )
             });
             match proof {

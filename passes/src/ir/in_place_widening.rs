@@ -62,7 +62,7 @@ const MEMORY_READS: &[&str] = &["vector.load", "vector.transfer_read", "vector.m
 /// The most ops a region holds (its proof grows with it).
 const MAX_OPS: usize = 256;
 
-/// Z3's budget for one region's proof, in milliseconds.
+/// Z3's budget for one region's proof, in milliseconds (at most the pass's `proof-ms`).
 const PROOF_MS: u32 = 4_000;
 
 /// Rewrites the regions of every block under `root`; how many (x86 targets only: on
@@ -101,7 +101,11 @@ pub fn run<'c>(
             let handle = read.handles[root];
             let parts = region.wide / region.narrow;
             let proof = proved_once(options, "in-place-widening", &flow, &region.window, || {
-                crate::synth::proof::windows_equal((&flow, &region.window), (&new_flow, &new_window), PROOF_MS)
+                crate::synth::proof::windows_equal(
+                    (&flow, &region.window),
+                    (&new_flow, &new_window),
+                    PROOF_MS.min(options.limits.proof_ms),
+                )
             });
             match proof {
                 Ok(()) => {

@@ -14,5 +14,5 @@ pub mod read;
 pub mod split_contract;
 pub mod sum_as_dot;
 pub mod target_to_llvm;
-pub mod x86_to_llvm;
 pub mod to_target;
+pub mod x86_to_llvm;

@@ -47,7 +47,8 @@ fn tile(size: &[u32], maps: &[(u32, Vec<u32>)], elem_bits: &[u32; 3], register_b
     let mut t = size.to_vec();
     let parallel = |d: u32| maps[2].1.contains(&d);
     loop {
-        let over = (0..3).find(|&k| maps[k].1.iter().map(|d| t[*d as usize]).product::<u32>() * elem_bits[k] > register_bits);
+        let over =
+            (0..3).find(|&k| maps[k].1.iter().map(|d| t[*d as usize]).product::<u32>() * elem_bits[k] > register_bits);
         let Some(k) = over else { return Some(t) };
         let halvable = |d: &&u32| t[**d as usize] % 2 == 0;
         let pick = maps[k]

@@ -23,7 +23,7 @@ use num_bigint::BigInt;
 const PROOF_MS: u32 = 2_000;
 
 /// Rewrites the sums under `root`; how many.
-pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>) -> Result<usize, String> {
+pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>, proof_ms: u32) -> Result<usize, String> {
     let blocks = raw::nested_blocks(root);
     let mut rewritten = 0;
     for block in blocks {
@@ -34,7 +34,13 @@ pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>) -> Result<usize
             let dot = sum.as_dot(&flow);
             let dot_flow = Dataflow::new(&dot);
             let dot_window = dot_flow.close((0..dot.len()).collect(), dot.len() - 1);
-            if crate::synth::proof::windows_equal((&flow, &sum.window), (&dot_flow, &dot_window), PROOF_MS).is_ok() {
+            if crate::synth::proof::windows_equal(
+                (&flow, &sum.window),
+                (&dot_flow, &dot_window),
+                PROOF_MS.min(proof_ms),
+            )
+            .is_ok()
+            {
                 emit(context, &read, &sum)?;
                 rewritten += 1;
             }

@@ -20,7 +20,7 @@ use std::collections::{BTreeSet, HashMap};
 /// The ops this proof covers.
 pub const OPS: &[&str] = &["arith.maxui", "arith.maxsi", "arith.minui", "arith.minsi"];
 
-/// Z3's budget for each law, in milliseconds.
+/// Z3's budget for each law, in milliseconds (at most the pass's `proof-ms`).
 const LAW_MS: u32 = 2_000;
 
 /// Proves two windows of the semilattice op `name` and `vector.shuffle`
@@ -29,9 +29,10 @@ pub fn windows_equal_reading(
     name: &str,
     left: (&Dataflow, &Window, &[LeafElements]),
     right: (&Dataflow, &Window, &[LeafElements]),
+    ms: u32,
 ) -> Result<(), String> {
     let elem_bits = left.0.type_of(left.1.root_value(left.0)?).ok_or("an untyped result")?.elem_bits;
-    laws(name, elem_bits)?;
+    laws(name, elem_bits, LAW_MS.min(ms))?;
     let (l, r) = (reduced_sets(name, left)?, reduced_sets(name, right)?);
     if l.len() != r.len() {
         return Err(format!("the results differ in lanes: {} and {}", l.len(), r.len()));
@@ -90,7 +91,7 @@ fn reduced_sets(
 
 /// Z3: `name` at `elem_bits`-bit integers is associative, commutative and
 /// idempotent.
-fn laws(name: &str, elem_bits: u32) -> Result<(), String> {
+fn laws(name: &str, elem_bits: u32, ms: u32) -> Result<(), String> {
     let ty = Ty { dims: Vec::new(), elem_bits };
     // Values 0, 1, 2 are the inputs a, b, c; results from 10 on.
     let op = |index: usize, a: usize, b: usize, result: usize| BlockOp {
@@ -109,7 +110,7 @@ fn laws(name: &str, elem_bits: u32) -> Result<(), String> {
         let (lf, rf) = (Dataflow::new(&lhs), Dataflow::new(&rhs));
         let window =
             |ops: &[BlockOp]| Window { ops: (0..ops.len()).collect(), leaves: leaves.clone(), root: ops.len() - 1 };
-        windows_equal((&lf, &window(&lhs)), (&rf, &window(&rhs)), LAW_MS)
+        windows_equal((&lf, &window(&lhs)), (&rf, &window(&rhs)), ms)
             .map_err(|e| format!("`{name}` at i{elem_bits} is not {law}: {e}"))
     };
     prove(
@@ -166,11 +167,11 @@ mod tests {
         let right_window = Window { ops: vec![0, 1, 2], leaves: vec![0, 2], root: 2 };
         let outer = [at(0), at(2)];
         let left = (&tap_flow, &tap_window, &tap_sources[..]);
-        assert_eq!(windows_equal_reading("arith.maxui", left, (&right_flow, &right_window, &outer)), Ok(()));
+        assert_eq!(windows_equal_reading("arith.maxui", left, (&right_flow, &right_window, &outer), 2_000), Ok(()));
         let wrong = columns(vec![1, 2, 3, 7]);
         let wrong_flow = Dataflow::new(&wrong);
         assert_eq!(
-            windows_equal_reading("arith.maxui", left, (&wrong_flow, &right_window, &outer)),
+            windows_equal_reading("arith.maxui", left, (&wrong_flow, &right_window, &outer), 2_000),
             Err("result lane 3 reduces other input elements".into())
         );
     }
@@ -178,8 +179,8 @@ mod tests {
     /// Subtraction is not commutative: the laws refuse it.
     #[test]
     fn an_op_that_is_not_a_semilattice_is_refused() {
-        assert!(laws("arith.maxsi", 8).is_ok());
-        let e = laws("arith.subi", 8).unwrap_err();
+        assert!(laws("arith.maxsi", 8, 2_000).is_ok());
+        let e = laws("arith.subi", 8, 2_000).unwrap_err();
         assert!(e.contains("not associative"), "{e}");
     }
 }
