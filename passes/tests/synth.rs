@@ -40,7 +40,6 @@ fn options_for(target: Target, dir: &std::path::Path) -> Options {
         limits: Limits { target, ..Default::default() },
         max_ops: 16,
         block_ms: 20_000,
-        block_deadline: Default::default(),
         by_rules: Default::default(),
     }
 }

@@ -87,17 +87,23 @@ def minimize(program, fails, budget=60):
     most `budget` candidates."""
     tries = 0
     best = live(program)
+
+    def shrinks(candidate):
+        """Whether `candidate` is smaller than the best and still fails (a try)."""
+        nonlocal tries
+        if len(candidate.lines) >= len(best.lines):
+            return False
+        tries += 1
+        return fails(candidate)
+
     # The earliest value that still fails as the result.
     names = [n for line in best.lines for n in defined(line) if n != best.result and n in best.types]
     for name in names[:budget // 2]:
         candidate = with_result(best, name)
-        if len(candidate.lines) >= len(best.lines):
-            continue
-        tries += 1
-        if fails(candidate):
+        if shrinks(candidate):
             best = candidate
             break
-    # Cut values loose, last first (the ones feeding the result's inputs).
+    # Cut values loose, first to last, until a pass changes nothing.
     changed = True
     while changed and tries < budget:
         changed = False
@@ -106,10 +112,7 @@ def minimize(program, fails, budget=60):
                 if name not in best.types or tries >= budget or line not in best.lines:
                     continue
                 candidate = cut(best, name)
-                if len(candidate.lines) >= len(best.lines):
-                    continue
-                tries += 1
-                if fails(candidate):
+                if shrinks(candidate):
                     best = candidate
                     changed = True
     return best, tries

@@ -23,8 +23,6 @@ pub struct Options {
     /// Wall-clock limit per block, in ms: once spent, the block's remaining
     /// windows are left unchanged, and a window's search stops there too.
     pub block_ms: u64,
-    /// When the block being lowered runs out of time (`lower_block` sets it).
-    pub block_deadline: std::sync::Mutex<Option<std::time::Instant>>,
     /// Windows an offline rule has given a program (not the memo, not the search).
     pub by_rules: std::sync::atomic::AtomicUsize,
 }
@@ -49,14 +47,7 @@ impl Options {
             evaluations: two_step_budget,
             ..Limits::default()
         };
-        Ok(Options {
-            cache,
-            limits,
-            max_ops: max_ops.max(1),
-            block_ms,
-            block_deadline: Default::default(),
-            by_rules: Default::default(),
-        })
+        Ok(Options { cache, limits, max_ops: max_ops.max(1), block_ms, by_rules: Default::default() })
     }
 }
 
@@ -93,6 +84,18 @@ pub struct Plan {
     pub rewrites: Vec<Rewrite>,
     /// Ops left unchanged and why.
     pub remarks: Vec<(usize, String)>,
+}
+
+impl Plan {
+    /// A remark at op `pos` while the block has fewer than
+    /// [`MAX_WINDOW_REMARKS`]; past that, counted in `unshown`.
+    fn remark_capped(&mut self, pos: usize, text: String, unshown: &mut usize) {
+        if self.remarks.len() < MAX_WINDOW_REMARKS {
+            self.remarks.push((pos, text));
+        } else {
+            *unshown += 1;
+        }
+    }
 }
 
 /// The window as text independent of value numbering and position: the cache key.
@@ -283,10 +286,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     let (mut searched, mut rewritten) = (0usize, 0usize);
     let rules_before = options.by_rules.load(std::sync::atomic::Ordering::Relaxed);
     let mut unchanged: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
-    let started = std::time::Instant::now();
-    if let Ok(mut deadline) = options.block_deadline.lock() {
-        *deadline = Some(started + std::time::Duration::from_millis(options.block_ms));
-    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(options.block_ms);
     let widest = MAX_WINDOW_REGISTERS * options.limits.target.register_bits();
     // Window remarks past the first MAX_WINDOW_REMARKS of the block, counted only.
     let mut unshown = 0usize;
@@ -302,7 +302,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             continue;
         }
         // Bounds on hostile input: the block's time, the vectors' width.
-        let over_time = started.elapsed() > std::time::Duration::from_millis(options.block_ms);
+        let over_time = std::time::Instant::now() > deadline;
         let bits = op.operand_types.iter().chain(&op.result_types).flatten().map(Ty::bits).max().unwrap_or(0);
         let bound = if over_time {
             Some(format!("the block's time limit of {} ms was spent", options.block_ms))
@@ -320,14 +320,8 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             if over_time {
                 continue;
             }
-            if plan.remarks.len() < MAX_WINDOW_REMARKS {
-                plan.remarks.push((
-                    root,
-                    format!("window at this op not searched (target {}): {why}", options.limits.target.name()),
-                ));
-            } else {
-                unshown += 1;
-            }
+            let text = format!("window at this op not searched (target {}): {why}", options.limits.target.name());
+            plan.remark_capped(root, text, &mut unshown);
             continue;
         }
         let accept = |o: &BlockOp| synthesizable(o) && o.unmodelled_vectors.is_empty() && !o.has_regions;
@@ -348,11 +342,11 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             }
             tried.push(window.clone());
             let lifted = flow.lift_constants(&window);
-            let outcome = memo_or_synthesize(&flow, &window, &lifted, grammar, options);
+            let outcome = memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline);
             let found = match outcome {
                 Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
                 Outcome::Unchanged(why) | Outcome::OutOfTime(why) => {
-                    by_pieces(&flow, &window, grammar, options).ok_or(why)
+                    by_pieces(&flow, &window, grammar, options, deadline).ok_or(why)
                 }
             };
             let done = found.is_ok();
@@ -381,27 +375,17 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             }
             Err(why) => {
                 *unchanged.entry(reason_kind(&why)).or_default() += 1;
-                if plan.remarks.len() < MAX_WINDOW_REMARKS {
-                    plan.remarks.push((
-                        root,
-                        format!(
-                            "window of {computing} ops left unchanged (target {}): {why}",
-                            options.limits.target.name()
-                        ),
-                    ))
-                } else {
-                    unshown += 1;
-                }
+                let text = format!(
+                    "window of {computing} ops left unchanged (target {}): {why}",
+                    options.limits.target.name()
+                );
+                plan.remark_capped(root, text, &mut unshown);
             }
         }
     }
     for (pos, op) in ops.iter().enumerate() {
         if let Some(why) = not_understood(op) {
-            if plan.remarks.len() < MAX_WINDOW_REMARKS {
-                plan.remarks.push((pos, why));
-            } else {
-                unshown += 1;
-            }
+            plan.remark_capped(pos, why, &mut unshown);
         }
     }
     if searched == 0 && unshown > 0 {
@@ -460,6 +444,7 @@ fn memo_or_synthesize(
     lifted: &Window,
     grammar: &Grammar,
     options: &Options,
+    deadline: std::time::Instant,
 ) -> Outcome {
     let key = canonical(flow, window, &options.limits, grammar.version);
     if let Some(o) = options.cache.get(&key).and_then(|t| decode(grammar, &t)) {
@@ -483,10 +468,7 @@ fn memo_or_synthesize(
             }
             None => {
                 // A window's search ends with its block's time too.
-                let left =
-                    options.block_deadline.lock().ok().and_then(|d| *d).map_or(u64::MAX, |d| {
-                        d.saturating_duration_since(std::time::Instant::now()).as_millis() as u64
-                    });
+                let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u64;
                 // Where less is left of the block than a proof's budget, the
                 // proofs get what is left, and a window whose proof that left
                 // unknown is out of time (not memoized: with its full budget
@@ -632,12 +614,19 @@ pub fn usable_rules(grammar: &Grammar, target: super::target::Target) -> &'stati
 
 /// A lane-wise window wider than the target's registers, synthesized at the
 /// width of one piece and applied to every piece ([`super::pieces`]).
-fn by_pieces(flow: &Dataflow, window: &Window, grammar: &Grammar, options: &Options) -> Option<Vec<NewOp>> {
+fn by_pieces(
+    flow: &Dataflow,
+    window: &Window,
+    grammar: &Grammar,
+    options: &Options,
+    deadline: std::time::Instant,
+) -> Option<Vec<NewOp>> {
     let (piece_ops, root, split) = piece_block(flow, window, options.limits.target.register_bits())?;
     let piece_flow = Dataflow::new(&piece_ops);
     let piece_window = piece_flow.close((0..piece_ops.len()).collect(), root);
     let lifted = piece_flow.lift_constants(&piece_window);
-    let Outcome::Found(program) = memo_or_synthesize(&piece_flow, &piece_window, &lifted, grammar, options) else {
+    let Outcome::Found(program) = memo_or_synthesize(&piece_flow, &piece_window, &lifted, grammar, options, deadline)
+    else {
         return None;
     };
     let root_ty = flow.ops[window.root].result_types[0].clone()?;
