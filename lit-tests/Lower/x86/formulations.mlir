@@ -60,3 +60,22 @@ func.func @adds_by_select(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8>
   %t = arith.trunci %c : vector<64xi16> to vector<64xi8>
   return %t : vector<64xi8>
 }
+
+// vpsadbw: sums of absolute differences written as max - min in 64-bit
+// lanes. Each lane's proof shares the two spellings of the difference
+// (passes/src/synth/cut_points.rs) before the query over the sum.
+// CHECK-LABEL: func.func @sad_in_i64
+// CHECK: %[[S:.*]] = autollvm.sad_widen %arg0, %arg1
+// CHECK: vector.bitcast %[[S]] : vector<32xi16> to vector<8xi64>
+// CHECK-NOT: arith.maxui
+func.func @sad_in_i64(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<8xi64> {
+  %zero = arith.constant dense<0> : vector<8xi64>
+  %ae = arith.extui %a : vector<64xi8> to vector<64xi64>
+  %be = arith.extui %b : vector<64xi8> to vector<64xi64>
+  %mx = arith.maxui %ae, %be : vector<64xi64>
+  %mn = arith.minui %ae, %be : vector<64xi64>
+  %d = arith.subi %mx, %mn : vector<64xi64>
+  %d2 = vector.shape_cast %d : vector<64xi64> to vector<8x8xi64>
+  %s = vector.multi_reduction <add>, %d2, %zero [1] : vector<8x8xi64> to vector<8xi64>
+  return %s : vector<8xi64>
+}

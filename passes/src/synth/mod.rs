@@ -5,6 +5,7 @@ pub mod attr;
 pub mod block;
 pub mod cache;
 pub mod compose;
+mod cut_points;
 pub mod egraph;
 pub mod grammar;
 pub mod idioms;
