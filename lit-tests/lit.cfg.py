@@ -65,3 +65,10 @@ for qemu in ["qemu-aarch64", "qemu-hexagon"]:
         config.available_features.add(qemu)
     else:
         lit_config.note(f"{qemu} not found: execution under it skipped (scripts/setup installs qemu-user)")
+
+# A private mount namespace (for tmpfs mounts a test makes and drops: a
+# read-only or full file system under the memo).
+if subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode == 0:
+    config.available_features.add("mount-namespace")
+else:
+    lit_config.note("unshare -rm fails here: the memo tests on read-only and full file systems skipped")

@@ -61,7 +61,24 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }
+    report_unusable_memo(root, options);
     Ok(())
+}
+
+/// One remark per process and memo directory that cannot be used: the
+/// lowering goes on uncached, and the user learns why once, not per
+/// function or per window.
+fn report_unusable_memo(root: OperationRef, options: &Options) {
+    static REPORTED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let (Some(problem), Some(dir)) = (options.cache.problem(), options.cache.dir()) else { return };
+    let mut reported = REPORTED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if reported.iter().any(|d| d == dir) {
+        return;
+    }
+    reported.push(dir.to_path_buf());
+    let text =
+        format!("lower-to-autollvm: the memo in {} is not used ({problem}); lowering goes on uncached", dir.display());
+    raw::emit(&root, true, &text);
 }
 
 fn apply<'c, 'a>(context: &'c Context, plan: &Plan, read: &read::ReadBlock<'c, 'a>, remarks: bool) -> Result<(), ()> {

@@ -28,6 +28,10 @@ pub type MemoKey = [u8; 32];
 pub struct Cache {
     dir: Option<PathBuf>,
     key: Option<MemoKey>,
+    /// Why the memo is not being kept (the first failure), if it is not.
+    problem: std::sync::OnceLock<String>,
+    /// Whether leftovers of killed writers have been looked for.
+    swept: std::sync::Once,
 }
 
 /// The default directory: `$HYDRIDE_CACHE_DIR`, else `$XDG_CACHE_HOME/hydride`,
@@ -109,7 +113,53 @@ impl Cache {
     /// A cache in `dir` whose entries are tagged with `key` (`None` for
     /// either: no caching).
     pub fn new(dir: Option<&Path>, key: Option<MemoKey>) -> Cache {
-        Cache { dir: dir.map(Path::to_path_buf), key }
+        Cache {
+            dir: dir.map(Path::to_path_buf),
+            key,
+            problem: std::sync::OnceLock::new(),
+            swept: std::sync::Once::new(),
+        }
+    }
+
+    /// The directory entries are kept in, if any.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// Why results are not being memoized, once a write has failed (the
+    /// directory is a file, read-only or on a full disk) or when there is
+    /// a directory but no secret to tag entries with.
+    pub fn problem(&self) -> Option<&str> {
+        if self.dir.is_some() && self.key.is_none() {
+            return Some("no memo secret could be read or made (see HYDRIDE_MEMO_KEY)");
+        }
+        self.problem.get().map(String::as_str)
+    }
+
+    fn failed(&self, what: &str, path: &Path, e: &std::io::Error) {
+        let _ = self.problem.set(format!("{what} {}: {e}", path.display()));
+    }
+
+    /// Removes the temporary files of writers that no longer run (killed
+    /// mid-write): their names carry the writer's process id. Once per
+    /// cache; a temporary file is never read as an entry either way.
+    fn sweep(&self, dir: &Path) {
+        self.swept.call_once(|| {
+            let Ok(entries) = std::fs::read_dir(dir) else { return };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let Some(name) = name.to_str() else { continue };
+                let Some(rest) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else { continue };
+                // `.{entry}.{pid}.{n}.tmp`
+                let mut parts = rest.rsplitn(3, '.');
+                let (_, pid) = (parts.next(), parts.next().and_then(|p| p.parse::<u32>().ok()));
+                if let Some(pid) = pid {
+                    if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                        let _ = std::fs::remove_file(entry.path());
+                    }
+                }
+            }
+        });
     }
 
     fn path(&self, key: &str) -> Option<PathBuf> {
@@ -129,9 +179,10 @@ impl Cache {
     /// Stores `result` for `key`; failures only cost a later recomputation.
     pub fn put(&self, key: &str, result: &str) {
         let (Some(dir), Some(path), Some(secret)) = (&self.dir, self.path(key), &self.key) else { return };
-        if std::fs::create_dir_all(dir).is_err() {
-            return;
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return self.failed("cannot make the directory", dir, &e);
         }
+        self.sweep(dir);
         let mac = hex(&tag(secret, key, result).finalize().into_bytes());
         let text = serde_json::json!({ "key": key, "result": result, "mac": mac }).to_string();
         static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -141,8 +192,13 @@ impl Cache {
             path.file_name().and_then(|f| f.to_str()).unwrap_or("entry"),
             std::process::id()
         ));
-        if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, &path).is_err() {
+        let written = std::fs::write(&tmp, text).map_err(|e| ("cannot write", e));
+        if let Err((what, e)) =
+            written.and_then(|()| std::fs::rename(&tmp, &path).map_err(|e| ("cannot rename into", e)))
+        {
+            // Nothing half-written is left behind (a full disk, say).
             let _ = std::fs::remove_file(&tmp);
+            self.failed(what, dir, &e);
         }
     }
 }
@@ -194,5 +250,39 @@ mod tests {
         assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         assert_eq!(memo_key(&path), None);
+    }
+
+    /// A file where the directory should be: nothing is stored, nothing
+    /// is read, and the problem is told; the same for no secret.
+    #[test]
+    fn an_unusable_directory_is_a_problem_not_a_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("cache");
+        std::fs::write(&file, "not a directory").unwrap();
+        let cache = Cache::new(Some(&file), Some([3; 32]));
+        assert_eq!(cache.problem(), None);
+        cache.put("k", "result");
+        assert_eq!(cache.get("k"), None);
+        assert!(cache.problem().unwrap().starts_with("cannot make the directory"), "{:?}", cache.problem());
+        assert!(Cache::new(Some(dir.path()), None).problem().unwrap().contains("no memo secret"));
+        assert_eq!(Cache::new(None, None).problem(), None);
+    }
+
+    /// A killed writer's temporary file is removed by the next writer;
+    /// a live writer's (this process's) is not.
+    #[test]
+    fn leftovers_of_killed_writers_are_swept() {
+        let dir = tempfile::tempdir().unwrap();
+        // Process ids above the kernel's limit (2^22) are never alive.
+        let dead = dir.path().join(".0123456789abcdef.json.4999999.0.tmp");
+        let alive = dir.path().join(format!(".0123456789abcdef.json.{}.7.tmp", std::process::id()));
+        std::fs::write(&dead, "{\"key\": \"k\", \"res").unwrap();
+        std::fs::write(&alive, "").unwrap();
+        let cache = Cache::new(Some(dir.path()), Some([4; 32]));
+        cache.put("k", "result");
+        assert!(!dead.exists());
+        assert!(alive.exists());
+        assert_eq!(cache.get("k").as_deref(), Some("result"));
+        assert_eq!(cache.problem(), None);
     }
 }
