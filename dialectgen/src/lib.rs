@@ -13,3 +13,4 @@ pub mod llvm_snippet;
 pub mod sema;
 pub mod validate;
 pub mod vendor_hash;
+pub mod yaml;

@@ -54,6 +54,11 @@ impl EvalError {
 const STEP_LIMIT: u64 = 50_000_000;
 pub(crate) const CALL_DEPTH_LIMIT: u32 = 32;
 const SYMBOLIC_UNROLL_LIMIT: u32 = 600;
+/// Counted loops and bit positions are bounded well above any vector
+/// register (a few thousand bits), so that a corrupt bound costs an error,
+/// not gigabytes of terms `2^20` bits wide.
+const FOR_TRIP_LIMIT: i64 = 1 << 16;
+const BIT_INDEX_LIMIT: u32 = 1 << 16;
 
 pub struct Machine<'a, D: Domain> {
     pub(crate) dom: &'a mut D,
@@ -170,6 +175,10 @@ impl<'a, D: Domain> Machine<'a, D> {
             StmtKind::For { var, from, to, descending, body } => {
                 let from = self.eval_index(from, env)?;
                 let to = self.eval_index(to, env)?;
+                let trips = if *descending { from.saturating_sub(to) } else { to.saturating_sub(from) };
+                if trips >= FOR_TRIP_LIMIT {
+                    return self.invalid(format!("loop from {from} to {to} runs more than {FOR_TRIP_LIMIT} times"));
+                }
                 env.insert(var.clone(), Var { value: Value::Int(BigInt::from(from)), elem: None });
                 loop {
                     let current = match env.get(var).map(|v| &v.value) {
@@ -378,7 +387,7 @@ impl<'a, D: Domain> Machine<'a, D> {
 
     pub(crate) fn small(&self, v: &BigInt) -> R<u32> {
         match v.to_u32() {
-            Some(x) if x < (1 << 20) => Ok(x),
+            Some(x) if x < BIT_INDEX_LIMIT => Ok(x),
             _ => self.invalid(format!("bit index {v} out of range")),
         }
     }

@@ -31,14 +31,14 @@ pub enum CorrectionsError {
     #[error("{path}: {source}")]
     Read { path: PathBuf, source: std::io::Error },
     #[error("{path}: {source}")]
-    Parse { path: PathBuf, source: serde_yaml::Error },
+    Parse { path: PathBuf, source: crate::yaml::YamlError },
 }
 
 impl Corrections {
     pub fn load(path: &Path) -> Result<Corrections, CorrectionsError> {
         let text =
             std::fs::read_to_string(path).map_err(|source| CorrectionsError::Read { path: path.into(), source })?;
-        serde_yaml::from_str(&text).map_err(|source| CorrectionsError::Parse { path: path.into(), source })
+        crate::yaml::parse(&text).map_err(|source| CorrectionsError::Parse { path: path.into(), source })
     }
 
     pub fn get(&self, intrinsic: &str) -> Option<&Correction> {

@@ -55,7 +55,7 @@ pub struct DefinitionCorrection {
 pub fn load_corrections(path: &std::path::Path) -> Result<Vec<DefinitionCorrection>, FrontEndError> {
     let text = std::fs::read_to_string(path)
         .map_err(|source| data::DataError::Io { path: path.display().to_string(), source })?;
-    serde_yaml::from_str(&text).map_err(|e| {
+    crate::yaml::parse(&text).map_err(|e| {
         FrontEndError::Data(data::DataError::Format { path: path.display().to_string(), message: e.to_string() })
     })
 }
@@ -186,7 +186,13 @@ pub fn translate_reading(
         body: full,
     };
     if let Err(e) = crate::eval::typing::infer_types(&sema) {
-        return (Err(fault("type", None, e.to_string())), used);
+        // A span inside the text locates the fault; the binding's prologue has none.
+        let span = Some(e.span()).filter(|s| s.line >= 1);
+        let message = match span {
+            Some(s) => e.to_string().strip_prefix(&format!("{s}: ")).map_or(e.to_string(), str::to_string),
+            None => e.to_string(),
+        };
+        return (Err(fault("type", span, message)), used);
     }
     (Ok(sema), used)
 }

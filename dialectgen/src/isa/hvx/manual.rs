@@ -72,7 +72,7 @@ pub fn read_corrections(path: &Path) -> Result<Vec<Correction>, CorrectionsError
         return Ok(Vec::new());
     }
     let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
-    let list: Option<Vec<Correction>> = serde_yaml::from_str(&text).map_err(|e| fail(e.to_string()))?;
+    let list: Option<Vec<Correction>> = crate::yaml::parse(&text).map_err(|e| fail(e.to_string()))?;
     Ok(list.unwrap_or_default())
 }
 

@@ -48,7 +48,7 @@ pub enum CorrectionsError {
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
     #[error("{path}: {source}")]
-    Yaml { path: String, source: serde_yaml::Error },
+    Yaml { path: String, source: crate::yaml::YamlError },
     #[error("{path}: correction #{index} names neither an instruction nor an intrinsic")]
     Unnamed { path: String, index: usize },
 }
@@ -58,7 +58,7 @@ impl Corrections {
         let p = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|source| CorrectionsError::Io { path: p.clone(), source })?;
         let c: Corrections =
-            serde_yaml::from_str(&text).map_err(|source| CorrectionsError::Yaml { path: p.clone(), source })?;
+            crate::yaml::parse(&text).map_err(|source| CorrectionsError::Yaml { path: p.clone(), source })?;
         for (index, corr) in c.corrections.iter().enumerate() {
             if corr.instruction.is_none() && corr.intrinsic.is_none() {
                 return Err(CorrectionsError::Unnamed { path: p, index });

@@ -96,7 +96,14 @@ fn entry(node: roxmltree::Node, lines: &LineIndex, base: usize, path: &Path) -> 
     };
     let params = children(node, "parameter").map(param).collect::<Result<Vec<_>, _>>()?;
     // `void` as the only parameter means no parameters.
-    let params = params.into_iter().filter(|p| !(p.c_type == "void" && p.varname.is_empty())).collect();
+    let params: Vec<GuideParam> =
+        params.into_iter().filter(|p| !(p.c_type == "void" && p.varname.is_empty())).collect();
+    if let Some(p) = params.iter().find(|p| p.varname.is_empty()) {
+        return Err(format!("a `{}` parameter without `varname`", p.c_type));
+    }
+    if !ret.c_type.contains("void") && ret.varname.is_empty() {
+        return Err(format!("a `{}` return without `varname`", ret.c_type));
+    }
     let op_node = children(node, "operation").next();
     let operation = op_node.and_then(|o| o.text()).map(str::to_string).filter(|t| !t.trim().is_empty());
     let operation_line = op_node.map_or(0, |o| lines.line_of(base + o.range().start));
@@ -212,6 +219,35 @@ mod tests {
         assert_eq!(g.skipped[0].name, "_broken");
         assert_eq!(g.skipped[0].line, 4);
         assert!(g.skipped[0].reason.starts_with("malformed XML"), "{}", g.skipped[0].reason);
+    }
+
+    fn one_entry(dir: &tempfile::TempDir, param: &str, operation: &str) -> Guide {
+        let path = dir.path().join("g.xml");
+        std::fs::write(
+            &path,
+            format!("<intrinsics_list>\n<intrinsic tech=\"SSE2\" name=\"_x\">\n<CPUID>SSE2</CPUID>\n<return type=\"__m128i\" varname=\"dst\" etype=\"UI8\"/>\n{param}\n<operation>\n{operation}\n</operation>\n</intrinsic>\n</intrinsics_list>\n"),
+        )
+        .unwrap();
+        read_guide(&path).unwrap()
+    }
+
+    #[test]
+    fn a_parameter_without_a_name_skips_its_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let g = one_entry(&dir, "<parameter type=\"__m128i\" etype=\"UI8\"/>", "dst[127:0] := 0");
+        assert!(g.entries.is_empty());
+        assert_eq!((g.skipped[0].line, g.skipped[0].reason.as_str()), (2, "a `__m128i` parameter without `varname`"));
+    }
+
+    #[test]
+    fn a_runaway_loop_is_a_located_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let param = "<parameter type=\"__m128i\" varname=\"a\" etype=\"UI8\"/>";
+        let g = one_entry(&dir, param, "FOR j := 0 to 4294967295\n\ti := j*8\n\tdst[i+7:i] := a[7:0]\nENDFOR");
+        let none = crate::isa::x86::corrections::Corrections::default();
+        let failure = crate::isa::x86::lower_entry(&g.entries[0], &none).err().expect("the loop is refused");
+        assert!(failure.message.contains("runs more than 65536 times"), "{}", failure.message);
+        assert!(failure.location.is_some_and(|at| at.ends_with(":7")), "the FOR line of the file");
     }
 
     #[test]

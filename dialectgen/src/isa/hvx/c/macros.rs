@@ -59,22 +59,35 @@ impl MacroError {
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
     #[error("{path}: {source}")]
-    Yaml { path: String, source: serde_yaml::Error },
+    Yaml { path: String, source: crate::yaml::YamlError },
     #[error("{path}: {0}", path = .1)]
     Io(std::io::Error, String),
-    #[error("macro `{name}`: body does not tokenize: {message}")]
-    Body { name: String, message: String },
+    #[error("{path}:{line}: macro `{name}`: body does not tokenize: {message}")]
+    Body { path: String, line: usize, name: String, message: String },
 }
 
 const EXPANSION_LIMIT: usize = 100_000;
 
+/// The 1-based line where `name` is defined at the top level of `yaml`
+/// (1 when it cannot be found, as for a key written in flow style).
+fn definition_line(yaml: &str, name: &str) -> usize {
+    yaml.lines()
+        .position(|l| l.strip_prefix(name).is_some_and(|rest| rest.trim_start().starts_with(':')))
+        .map_or(1, |k| k + 1)
+}
+
 impl MacroTable {
     pub fn parse(yaml: &str, path: &str, reserved_prefix: Option<&str>) -> Result<MacroTable, TableError> {
         let raw: BTreeMap<String, MacroDef> =
-            serde_yaml::from_str(yaml).map_err(|source| TableError::Yaml { path: path.to_string(), source })?;
+            crate::yaml::parse(yaml).map_err(|source| TableError::Yaml { path: path.to_string(), source })?;
         let mut defs = BTreeMap::new();
         for (name, def) in raw {
-            let toks = lex(&def.body).map_err(|e| TableError::Body { name: name.clone(), message: e.to_string() })?;
+            let toks = lex(&def.body).map_err(|e| TableError::Body {
+                path: path.to_string(),
+                line: definition_line(yaml, &name),
+                name: name.clone(),
+                message: e.to_string(),
+            })?;
             defs.insert(name, (def, toks));
         }
         Ok(MacroTable { defs, reserved_prefix: reserved_prefix.map(str::to_string) })
