@@ -73,8 +73,9 @@ class Program:
 class Builder:
     """A program under construction: its values by type."""
 
-    def __init__(self, rng, name, max_args=4):
+    def __init__(self, rng, name, max_args=4, min_bits=64):
         self.rng = rng
+        self.min_bits = min_bits
         self.name = name
         self.max_args = max_args
         self.args = []
@@ -284,7 +285,12 @@ class Builder:
                           "interleave"])
         self.idioms.append(which)
         bits = r.choice([8, 8, 16, 16, 32])
-        lanes = r.choice([l for l in (4, 8, 16, 32, 64, 128) if fits(VT(l, 4 * bits)) and l * bits >= 64] or [2])
+        # Vectors of at least a register (min_bits), with room to widen 4x;
+        # for wide registers, 2x where 4x does not fit.
+        room = [4] if self.min_bits <= 64 else [4, 2]
+        lanes = r.choice(next((ls for ls in ([l for l in (4, 8, 16, 32, 64, 128)
+                                              if fits(VT(l, k * bits)) and l * bits >= self.min_bits] for k in room)
+                               if ls), [2]))
         t = VT(lanes, bits)
         sg = r.random() < 0.5
         wide_bits = r.choice([2 * bits, 2 * bits, 4 * bits, 64]) if bits < 64 else 64
@@ -345,16 +351,19 @@ class Builder:
         return Program(self.name, self.args, self.lines, name, t, self.idioms, dict(self.values))
 
 
-def generate(seed, index):
-    """Program `index` of the stream `seed`."""
+def generate(seed, index, min_bits=64):
+    """Program `index` of the stream `seed`, its vectors mostly at least
+    `min_bits` wide (a target's register: smaller ones a target such as
+    HVX leaves to LLVM)."""
     rng = random.Random(f"{seed}/{index}")
-    b = Builder(rng, f"p{index}")
+    b = Builder(rng, f"p{index}", min_bits=min_bits)
     result = None
     for _ in range(rng.choice([1, 1, 2, 3])):
         if rng.random() < 0.75:
             result = b.idiom()
         else:
-            t = VT(rng.choice([8, 16, 32, 64]), rng.choice([8, 16, 32]))
+            lanes, bits = rng.choice([8, 16, 32, 64]), rng.choice([8, 16, 32])
+            t = VT(max(lanes, min_bits // bits), bits)
             result = b.random_op((b.value(t), t))
         for _ in range(rng.choice([0, 0, 1, 2, 4])):
             result = b.random_op(result)
