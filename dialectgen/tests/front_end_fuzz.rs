@@ -39,21 +39,16 @@ fn seed() -> u64 {
     std::env::var("HYDRIDE_FUZZ_SEED").ok().and_then(|c| c.parse().ok()).unwrap_or(1)
 }
 
-/// Xorshift: the same cases for the same seed on every machine.
-struct Rng(u64);
+/// The library's seedable generator, one stream per front end: the same
+/// cases for the same seed on every machine.
+struct Rng(dialectgen::validate::cases::Rng);
 
 impl Rng {
     fn new(seed: u64, stream: &str) -> Rng {
-        Rng(dialectgen::fnv::fnv1a(stream.as_bytes()) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        Rng(dialectgen::validate::cases::Rng::new(dialectgen::validate::cases::seed_of(stream) ^ seed))
     }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        self.0.below(n.max(1) as u64) as usize
     }
 }
 

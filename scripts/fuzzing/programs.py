@@ -287,10 +287,9 @@ class Builder:
         bits = r.choice([8, 8, 16, 16, 32])
         # Vectors of at least a register (min_bits), with room to widen 4x;
         # for wide registers, 2x where 4x does not fit.
-        room = [4] if self.min_bits <= 64 else [4, 2]
-        lanes = r.choice(next((ls for ls in ([l for l in (4, 8, 16, 32, 64, 128)
-                                              if fits(VT(l, k * bits)) and l * bits >= self.min_bits] for k in room)
-                               if ls), [2]))
+        def lane_counts(room):
+            return [l for l in (4, 8, 16, 32, 64, 128) if fits(VT(l, room * bits)) and l * bits >= self.min_bits]
+        lanes = r.choice(lane_counts(4) or (self.min_bits > 64 and lane_counts(2)) or [2])
         t = VT(lanes, bits)
         sg = r.random() < 0.5
         wide_bits = r.choice([2 * bits, 2 * bits, 4 * bits, 64]) if bits < 64 else 64
