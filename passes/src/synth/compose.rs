@@ -250,7 +250,7 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
                 .map(|&l| if l == leaf_count { part.first.clone() } else { screen.inputs[first][l].clone() })
                 .collect();
             let args = super::program::arguments(c, &operands, &[], &|v, _| BigUint::from(v));
-            let got = dialectgen::eval::Machine::new(&mut dialectgen::eval::Concrete, c.semantics()).run(&args).ok();
+            let got = g.evaluations.run(*ci, c, args);
             let found = got.as_ref() == Some(want) && screen.agrees(&program);
             if found && trace {
                 eprintln!("hydride: second step: {} agrees at pairing {rank}", program.describe(g));

@@ -233,6 +233,8 @@ pub struct Grammar {
     /// Identifies the database and the lowering table (part of every cache
     /// key: what the grammar holds depends on both).
     pub version: u64,
+    /// Concrete evaluations of the candidates, remembered across searches.
+    pub evaluations: super::evaluations::Evaluations,
 }
 
 const DATABASE: &str = include_str!("../../../generated/class-database.json");
@@ -289,7 +291,12 @@ impl Grammar {
             Lowerings::X86(calls) => calls.version,
             Lowerings::Other(calls) => calls.version,
         };
-        Ok(Grammar { isa, candidates, version: super::cache::fnv(database) ^ table.rotate_left(1) })
+        Ok(Grammar {
+            isa,
+            candidates,
+            version: super::cache::fnv(database) ^ table.rotate_left(1),
+            evaluations: Default::default(),
+        })
     }
 }
 

@@ -7,6 +7,7 @@ pub mod cache;
 pub mod compose;
 mod cut_points;
 pub mod egraph;
+pub mod evaluations;
 pub mod grammar;
 pub mod idioms;
 pub mod lower;

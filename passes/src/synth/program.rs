@@ -164,8 +164,24 @@ impl Program {
 
     /// The program's result on concrete leaves; `None` where an
     /// instruction's semantics cannot be evaluated.
+    /// Instruction steps go through the grammar's memo of evaluations; the
+    /// result is what [`Self::evaluate`] gives over [`Concrete`].
     pub fn run_concrete(&self, grammar: &Grammar, leaves: &[BigUint]) -> Option<BigUint> {
-        self.evaluate(&mut Concrete, grammar, leaves).ok()
+        let mut values: Vec<BigUint> = Vec::with_capacity(self.steps.len());
+        for step in &self.steps {
+            let ops: Vec<BigUint> = step.operands.iter().map(|s| fetch(s, leaves, &values).clone()).collect();
+            let v = match &step.op {
+                StepOp::Instr { candidate, immediates } => {
+                    let c = &grammar.candidates[*candidate];
+                    let imms: Vec<u32> = immediates.iter().map(|(_, v)| *v).collect();
+                    let args = arguments(c, &ops, &imms, &|v, w| Concrete.literal(&BigUint::from(v), w));
+                    grammar.evaluations.run(*candidate, c, args)?
+                }
+                StepOp::Swizzle(z) => z.apply(&mut Concrete, &ops),
+            };
+            values.push(v);
+        }
+        values.pop()
     }
 
     /// The program's result as a Z3 term over the leaves' terms; with

@@ -145,8 +145,15 @@ fn samples(types: &[Ty], count: usize) -> Vec<Vec<BigUint>> {
     samples_seeded(types, count, 0x9e37_79b9_7f4a_7c15)
 }
 
+/// A random sample's value for a leaf depends on the seed, the sample's
+/// index, the leaf's position and its type only, not on the other leaves, so
+/// windows that share leaves of a type share samples, and the memo of
+/// evaluations ([`super::evaluations`]) answers for all of them.
 fn samples_seeded(types: &[Ty], count: usize, seed: u64) -> Vec<Vec<BigUint>> {
-    let mut rng = Rng::new(seed);
+    let random = |k: usize, l: usize, t: &Ty| {
+        let stream = ((k as u64) << 32 | l as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        random_bits(&mut Rng::new(seed ^ stream), t.bits())
+    };
     let per_element = |t: &Ty, element: &BigUint| {
         (0..t.lanes()).fold(BigUint::from(0u8), |acc, i| acc | (element << (i * t.elem_bits)))
     };
@@ -162,7 +169,7 @@ fn samples_seeded(types: &[Ty], count: usize, seed: u64) -> Vec<Vec<BigUint>> {
     (0..count)
         .map(|k| match k.checked_sub(count.saturating_sub(4)) {
             Some(e) => types.iter().map(|t| edge(e, t)).collect(),
-            None => types.iter().map(|t| random_bits(&mut rng, t.bits())).collect(),
+            None => types.iter().enumerate().map(|(l, t)| random(k, l, t)).collect(),
         })
         .collect()
 }

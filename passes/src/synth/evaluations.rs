@@ -1,0 +1,60 @@
+//! A memo of concrete instruction evaluations, shared by every search in
+//! the process.
+//!
+//! Screening runs an instruction's pseudocode on sample inputs, and the
+//! samples depend only on the window's leaf types (they are seeded), so
+//! windows with the same types ask for the same evaluations: the stencils'
+//! dozens of windows over `vector<64xi16>` leaves, say. Each answer is a
+//! pure function of the instruction and its arguments, so remembering it
+//! changes no outcome, only the time. The memo is bounded: a shard that
+//! fills up is emptied and refilled.
+
+use super::grammar::Candidate;
+use dialectgen::eval::{Concrete, Machine};
+use num_bigint::BigUint;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::Mutex;
+
+/// Shards (locks) of the memo; searches run on every core.
+const SHARDS: usize = 16;
+
+/// Entries per shard before it is emptied. An entry holds an instruction's
+/// arguments and result, a few hundred bytes at 512 bits, so the memo stays
+/// within some tens of MB.
+const SHARD_ENTRIES: usize = 8_192;
+
+type Key = (usize, Vec<BigUint>);
+
+#[derive(Default)]
+pub struct Evaluations {
+    shards: [Mutex<HashMap<Key, Option<BigUint>>>; SHARDS],
+    hasher: std::hash::RandomState,
+}
+
+impl std::fmt::Debug for Evaluations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluations").finish_non_exhaustive()
+    }
+}
+
+impl Evaluations {
+    /// The result of candidate `index` (which is `c`) on `args`, in its
+    /// semantics' order; `None` where its pseudocode fails to evaluate.
+    pub fn run(&self, index: usize, c: &Candidate, args: Vec<BigUint>) -> Option<BigUint> {
+        let key = (index, args);
+        let mut h = self.hasher.build_hasher();
+        key.hash(&mut h);
+        let shard = &self.shards[(h.finish() as usize) % SHARDS];
+        if let Some(hit) = shard.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return hit.clone();
+        }
+        let result = Machine::new(&mut Concrete, c.semantics()).run(&key.1).ok();
+        let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= SHARD_ENTRIES {
+            map.clear();
+        }
+        map.insert(key, result.clone());
+        result
+    }
+}
