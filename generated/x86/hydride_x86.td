@@ -2726,7 +2726,7 @@ _mm256_slli_epi16(a: vec<16 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> dst: ve
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.pslli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I16]>:$a,
@@ -2734,6 +2734,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.pslli.w"];
 }
 
 def HydrideX86_mm256_sll_epi32Op : HydrideX86_Op<"mm256_sll_epi32"> {
@@ -2778,7 +2780,7 @@ _mm256_slli_epi32(a: vec<8 x u32>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.pslli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$a,
@@ -2786,6 +2788,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.pslli.d"];
 }
 
 def HydrideX86_mm256_sll_epi64Op : HydrideX86_Op<"mm256_sll_epi64"> {
@@ -2830,7 +2834,7 @@ _mm256_slli_epi64(a: vec<4 x u64>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.pslli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$a,
@@ -2838,6 +2842,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.pslli.q"];
 }
 
 def HydrideX86_mm_sllv_epi32Op : HydrideX86_Op<"mm_sllv_epi32"> {
@@ -2990,7 +2996,7 @@ _mm256_srai_epi16(a: vec<16 x s16>, imm8: imm<4 x u8> decodes 8 bits) -> dst: ve
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrai.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I16]>:$a,
@@ -2998,6 +3004,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrai.w"];
 }
 
 def HydrideX86_mm256_sra_epi32Op : HydrideX86_Op<"mm256_sra_epi32"> {
@@ -3042,7 +3050,7 @@ _mm256_srai_epi32(a: vec<8 x s32>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrai.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$a,
@@ -3050,6 +3058,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrai.d"];
 }
 
 def HydrideX86_mm_srav_epi32Op : HydrideX86_Op<"mm_srav_epi32"> {
@@ -3194,7 +3204,7 @@ _mm256_srli_epi16(a: vec<16 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> dst: ve
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I16]>:$a,
@@ -3202,6 +3212,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrli.w"];
 }
 
 def HydrideX86_mm256_srl_epi32Op : HydrideX86_Op<"mm256_srl_epi32"> {
@@ -3246,7 +3258,7 @@ _mm256_srli_epi32(a: vec<8 x u32>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$a,
@@ -3254,6 +3266,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrli.d"];
 }
 
 def HydrideX86_mm256_srl_epi64Op : HydrideX86_Op<"mm256_srl_epi64"> {
@@ -3298,7 +3312,7 @@ _mm256_srli_epi64(a: vec<4 x u64>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$a,
@@ -3306,6 +3320,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrli.q"];
 }
 
 def HydrideX86_mm_srlv_epi32Op : HydrideX86_Op<"mm_srlv_epi32"> {
@@ -19234,7 +19250,7 @@ _mm256_mask_slli_epi16(src: vec<16 x u16>, k: mask<16 x u1>, a: vec<16 x u16>, i
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.pslli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I16]>:$src,
@@ -19244,6 +19260,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.pslli.w"];
 }
 
 def HydrideX86_mm256_maskz_sll_epi16Op : HydrideX86_Op<"mm256_maskz_sll_epi16"> {
@@ -19297,7 +19315,7 @@ _mm256_maskz_slli_epi16(k: mask<16 x u1>, a: vec<16 x u16>, imm8: imm<4 x u8> de
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.pslli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -19306,6 +19324,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.pslli.w"];
 }
 
 def HydrideX86_mm512_mask_sll_epi16Op : HydrideX86_Op<"mm512_mask_sll_epi16"> {
@@ -19360,7 +19380,7 @@ _mm512_mask_slli_epi16(src: vec<32 x u16>, k: mask<32 x u1>, a: vec<32 x u16>, i
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.pslli.w.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I16]>:$src,
@@ -19370,6 +19390,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.pslli.w.512"];
 }
 
 def HydrideX86_mm512_maskz_sll_epi16Op : HydrideX86_Op<"mm512_maskz_sll_epi16"> {
@@ -19423,7 +19445,7 @@ _mm512_maskz_slli_epi16(k: mask<32 x u1>, a: vec<32 x u16>, imm8: imm<4 x u8> de
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.pslli.w.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I1]>:$k,
@@ -19432,6 +19454,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.pslli.w.512"];
 }
 
 def HydrideX86_mm512_sll_epi16Op : HydrideX86_Op<"mm512_sll_epi16"> {
@@ -19476,7 +19500,7 @@ _mm512_slli_epi16(a: vec<32 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> dst: ve
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.pslli.w.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I16]>:$a,
@@ -19484,6 +19508,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.pslli.w.512"];
 }
 
 def HydrideX86_mm_mask_sll_epi16Op : HydrideX86_Op<"mm_mask_sll_epi16"> {
@@ -19538,7 +19564,7 @@ _mm_mask_slli_epi16(src: vec<8 x u16>, k: mask<8 x u1>, a: vec<8 x u16>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.pslli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$src,
@@ -19548,6 +19574,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.pslli.w"];
 }
 
 def HydrideX86_mm_maskz_sll_epi16Op : HydrideX86_Op<"mm_maskz_sll_epi16"> {
@@ -19601,7 +19629,7 @@ _mm_maskz_slli_epi16(k: mask<8 x u1>, a: vec<8 x u16>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.pslli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -19610,6 +19638,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.pslli.w"];
 }
 
 def HydrideX86_mm256_mask_srav_epi16Op : HydrideX86_Op<"mm256_mask_srav_epi16"> {
@@ -19940,7 +19970,7 @@ _mm256_mask_srai_epi16(src: vec<16 x u16>, k: mask<16 x u1>, a: vec<16 x s16>, i
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrai.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I16]>:$src,
@@ -19950,6 +19980,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrai.w"];
 }
 
 def HydrideX86_mm256_maskz_sra_epi16Op : HydrideX86_Op<"mm256_maskz_sra_epi16"> {
@@ -20003,7 +20035,7 @@ _mm256_maskz_srai_epi16(k: mask<16 x u1>, a: vec<16 x s16>, imm8: imm<4 x u8> de
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrai.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -20012,6 +20044,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrai.w"];
 }
 
 def HydrideX86_mm512_mask_sra_epi16Op : HydrideX86_Op<"mm512_mask_sra_epi16"> {
@@ -20066,7 +20100,7 @@ _mm512_mask_srai_epi16(src: vec<32 x u16>, k: mask<32 x u1>, a: vec<32 x s16>, i
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.w.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I16]>:$src,
@@ -20076,6 +20110,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.w.512"];
 }
 
 def HydrideX86_mm512_maskz_sra_epi16Op : HydrideX86_Op<"mm512_maskz_sra_epi16"> {
@@ -20129,7 +20165,7 @@ _mm512_maskz_srai_epi16(k: mask<32 x u1>, a: vec<32 x s16>, imm8: imm<4 x u8> de
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.w.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I1]>:$k,
@@ -20138,6 +20174,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.w.512"];
 }
 
 def HydrideX86_mm512_sra_epi16Op : HydrideX86_Op<"mm512_sra_epi16"> {
@@ -20182,7 +20220,7 @@ _mm512_srai_epi16(a: vec<32 x s16>, imm8: imm<4 x u8> decodes 8 bits) -> dst: ve
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.w.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I16]>:$a,
@@ -20190,6 +20228,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.w.512"];
 }
 
 def HydrideX86_mm_mask_sra_epi16Op : HydrideX86_Op<"mm_mask_sra_epi16"> {
@@ -20244,7 +20284,7 @@ _mm_mask_srai_epi16(src: vec<8 x u16>, k: mask<8 x u1>, a: vec<8 x s16>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrai.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$src,
@@ -20254,6 +20294,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrai.w"];
 }
 
 def HydrideX86_mm_maskz_sra_epi16Op : HydrideX86_Op<"mm_maskz_sra_epi16"> {
@@ -20307,7 +20349,7 @@ _mm_maskz_srai_epi16(k: mask<8 x u1>, a: vec<8 x s16>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrai.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -20316,6 +20358,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrai.w"];
 }
 
 def HydrideX86_mm512_bsrli_epi128Op : HydrideX86_Op<"mm512_bsrli_epi128"> {
@@ -20671,7 +20715,7 @@ _mm256_mask_srli_epi16(src: vec<16 x u16>, k: mask<16 x u1>, a: vec<16 x u16>, i
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I16]>:$src,
@@ -20681,6 +20725,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrli.w"];
 }
 
 def HydrideX86_mm256_maskz_srl_epi16Op : HydrideX86_Op<"mm256_maskz_srl_epi16"> {
@@ -20734,7 +20780,7 @@ _mm256_maskz_srli_epi16(k: mask<16 x u1>, a: vec<16 x u16>, imm8: imm<4 x u8> de
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -20743,6 +20789,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrli.w"];
 }
 
 def HydrideX86_mm512_mask_srl_epi16Op : HydrideX86_Op<"mm512_mask_srl_epi16"> {
@@ -20797,7 +20845,7 @@ _mm512_mask_srli_epi16(src: vec<32 x u16>, k: mask<32 x u1>, a: vec<32 x u16>, i
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrli.w.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I16]>:$src,
@@ -20807,6 +20855,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrli.w.512"];
 }
 
 def HydrideX86_mm512_maskz_srl_epi16Op : HydrideX86_Op<"mm512_maskz_srl_epi16"> {
@@ -20860,7 +20910,7 @@ _mm512_maskz_srli_epi16(k: mask<32 x u1>, a: vec<32 x u16>, imm8: imm<4 x u8> de
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrli.w.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I1]>:$k,
@@ -20869,6 +20919,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrli.w.512"];
 }
 
 def HydrideX86_mm512_srl_epi16Op : HydrideX86_Op<"mm512_srl_epi16"> {
@@ -20913,7 +20965,7 @@ _mm512_srli_epi16(a: vec<32 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> dst: ve
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrli.w.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I16]>:$a,
@@ -20921,6 +20973,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrli.w.512"];
 }
 
 def HydrideX86_mm_mask_srl_epi16Op : HydrideX86_Op<"mm_mask_srl_epi16"> {
@@ -20975,7 +21029,7 @@ _mm_mask_srli_epi16(src: vec<8 x u16>, k: mask<8 x u1>, a: vec<8 x u16>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$src,
@@ -20985,6 +21039,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrli.w"];
 }
 
 def HydrideX86_mm_maskz_srl_epi16Op : HydrideX86_Op<"mm_maskz_srl_epi16"> {
@@ -21038,7 +21094,7 @@ _mm_maskz_srli_epi16(k: mask<8 x u1>, a: vec<8 x u16>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -21047,6 +21103,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrli.w"];
 }
 
 def HydrideX86_mm256_mask_sub_epi8Op : HydrideX86_Op<"mm256_mask_sub_epi8"> {
@@ -40475,7 +40533,7 @@ _mm256_mask_slli_epi32(src: vec<8 x u32>, k: mask<8 x u1>, a: vec<8 x u32>, imm8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.pslli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$src,
@@ -40485,6 +40543,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.pslli.d"];
 }
 
 def HydrideX86_mm256_maskz_sll_epi32Op : HydrideX86_Op<"mm256_maskz_sll_epi32"> {
@@ -40538,7 +40598,7 @@ _mm256_maskz_slli_epi32(k: mask<8 x u1>, a: vec<8 x u32>, imm8: imm<4 x u8> deco
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.pslli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -40547,6 +40607,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.pslli.d"];
 }
 
 def HydrideX86_mm_mask_sll_epi32Op : HydrideX86_Op<"mm_mask_sll_epi32"> {
@@ -40601,7 +40663,7 @@ _mm_mask_slli_epi32(src: vec<4 x u32>, k: mask<8 x u1>, a: vec<4 x u32>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.pslli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$src,
@@ -40611,6 +40673,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.pslli.d"];
 }
 
 def HydrideX86_mm_maskz_sll_epi32Op : HydrideX86_Op<"mm_maskz_sll_epi32"> {
@@ -40664,7 +40728,7 @@ _mm_maskz_slli_epi32(k: mask<8 x u1>, a: vec<4 x u32>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.pslli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -40673,6 +40737,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.pslli.d"];
 }
 
 def HydrideX86_mm256_mask_sll_epi64Op : HydrideX86_Op<"mm256_mask_sll_epi64"> {
@@ -40727,7 +40793,7 @@ _mm256_mask_slli_epi64(src: vec<4 x u64>, k: mask<8 x u1>, a: vec<4 x u64>, imm8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.pslli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$src,
@@ -40737,6 +40803,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.pslli.q"];
 }
 
 def HydrideX86_mm256_maskz_sll_epi64Op : HydrideX86_Op<"mm256_maskz_sll_epi64"> {
@@ -40790,7 +40858,7 @@ _mm256_maskz_slli_epi64(k: mask<8 x u1>, a: vec<4 x u64>, imm8: imm<4 x u8> deco
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.pslli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -40799,6 +40867,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.pslli.q"];
 }
 
 def HydrideX86_mm_mask_sll_epi64Op : HydrideX86_Op<"mm_mask_sll_epi64"> {
@@ -40853,7 +40923,7 @@ _mm_mask_slli_epi64(src: vec<2 x u64>, k: mask<8 x u1>, a: vec<2 x u64>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.pslli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$src,
@@ -40863,6 +40933,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.pslli.q"];
 }
 
 def HydrideX86_mm_maskz_sll_epi64Op : HydrideX86_Op<"mm_maskz_sll_epi64"> {
@@ -40916,7 +40988,7 @@ _mm_maskz_slli_epi64(k: mask<8 x u1>, a: vec<2 x u64>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.pslli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -40925,6 +40997,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.pslli.q"];
 }
 
 def HydrideX86_mm256_mask_sllv_epi32Op : HydrideX86_Op<"mm256_mask_sllv_epi32"> {
@@ -41239,7 +41313,7 @@ _mm256_mask_srai_epi32(src: vec<8 x u32>, k: mask<8 x u1>, a: vec<8 x s32>, imm8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrai.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$src,
@@ -41249,6 +41323,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrai.d"];
 }
 
 def HydrideX86_mm256_maskz_sra_epi32Op : HydrideX86_Op<"mm256_maskz_sra_epi32"> {
@@ -41302,7 +41378,7 @@ _mm256_maskz_srai_epi32(k: mask<8 x u1>, a: vec<8 x s32>, imm8: imm<4 x u8> deco
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrai.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -41311,6 +41387,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrai.d"];
 }
 
 def HydrideX86_mm_mask_sra_epi32Op : HydrideX86_Op<"mm_mask_sra_epi32"> {
@@ -41365,7 +41443,7 @@ _mm_mask_srai_epi32(src: vec<4 x u32>, k: mask<8 x u1>, a: vec<4 x s32>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrai.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$src,
@@ -41375,6 +41453,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrai.d"];
 }
 
 def HydrideX86_mm_maskz_sra_epi32Op : HydrideX86_Op<"mm_maskz_sra_epi32"> {
@@ -41428,7 +41508,7 @@ _mm_maskz_srai_epi32(k: mask<8 x u1>, a: vec<4 x s32>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrai.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -41437,6 +41517,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrai.d"];
 }
 
 def HydrideX86_mm256_mask_sra_epi64Op : HydrideX86_Op<"mm256_mask_sra_epi64"> {
@@ -41491,7 +41573,7 @@ _mm256_mask_srai_epi64(src: vec<4 x u64>, k: mask<8 x u1>, a: vec<4 x s64>, imm8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.q.256`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$src,
@@ -41501,6 +41583,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.q.256"];
 }
 
 def HydrideX86_mm256_maskz_sra_epi64Op : HydrideX86_Op<"mm256_maskz_sra_epi64"> {
@@ -41554,7 +41638,7 @@ _mm256_maskz_srai_epi64(k: mask<8 x u1>, a: vec<4 x s64>, imm8: imm<4 x u8> deco
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.q.256`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -41563,6 +41647,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.q.256"];
 }
 
 def HydrideX86_mm256_sra_epi64Op : HydrideX86_Op<"mm256_sra_epi64"> {
@@ -41607,7 +41693,7 @@ _mm256_srai_epi64(a: vec<4 x s64>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.q.256`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$a,
@@ -41615,6 +41701,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.q.256"];
 }
 
 def HydrideX86_mm_mask_sra_epi64Op : HydrideX86_Op<"mm_mask_sra_epi64"> {
@@ -41669,7 +41757,7 @@ _mm_mask_srai_epi64(src: vec<2 x u64>, k: mask<8 x u1>, a: vec<2 x s64>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.q.128`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$src,
@@ -41679,6 +41767,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.q.128"];
 }
 
 def HydrideX86_mm_maskz_sra_epi64Op : HydrideX86_Op<"mm_maskz_sra_epi64"> {
@@ -41732,7 +41822,7 @@ _mm_maskz_srai_epi64(k: mask<8 x u1>, a: vec<2 x s64>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.q.128`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -41741,6 +41831,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.q.128"];
 }
 
 def HydrideX86_mm_sra_epi64Op : HydrideX86_Op<"mm_sra_epi64"> {
@@ -41785,7 +41877,7 @@ _mm_srai_epi64(a: vec<2 x s64>, imm8: imm<4 x u8> decodes 7 bits) -> dst: vec<2 
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.q.128`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -41793,6 +41885,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.q.128"];
 }
 
 def HydrideX86_mm256_mask_srav_epi32Op : HydrideX86_Op<"mm256_mask_srav_epi32"> {
@@ -42161,7 +42255,7 @@ _mm256_mask_srli_epi32(src: vec<8 x u32>, k: mask<8 x u1>, a: vec<8 x u32>, imm8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I32]>:$src,
@@ -42171,6 +42265,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrli.d"];
 }
 
 def HydrideX86_mm256_maskz_srl_epi32Op : HydrideX86_Op<"mm256_maskz_srl_epi32"> {
@@ -42224,7 +42320,7 @@ _mm256_maskz_srli_epi32(k: mask<8 x u1>, a: vec<8 x u32>, imm8: imm<4 x u8> deco
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -42233,6 +42329,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrli.d"];
 }
 
 def HydrideX86_mm_mask_srl_epi32Op : HydrideX86_Op<"mm_mask_srl_epi32"> {
@@ -42287,7 +42385,7 @@ _mm_mask_srli_epi32(src: vec<4 x u32>, k: mask<8 x u1>, a: vec<4 x u32>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$src,
@@ -42297,6 +42395,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrli.d"];
 }
 
 def HydrideX86_mm_maskz_srl_epi32Op : HydrideX86_Op<"mm_maskz_srl_epi32"> {
@@ -42350,7 +42450,7 @@ _mm_maskz_srli_epi32(k: mask<8 x u1>, a: vec<4 x u32>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -42359,6 +42459,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrli.d"];
 }
 
 def HydrideX86_mm256_mask_srl_epi64Op : HydrideX86_Op<"mm256_mask_srl_epi64"> {
@@ -42413,7 +42515,7 @@ _mm256_mask_srli_epi64(src: vec<4 x u64>, k: mask<8 x u1>, a: vec<4 x u64>, imm8
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$src,
@@ -42423,6 +42525,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrli.q"];
 }
 
 def HydrideX86_mm256_maskz_srl_epi64Op : HydrideX86_Op<"mm256_maskz_srl_epi64"> {
@@ -42476,7 +42580,7 @@ _mm256_maskz_srli_epi64(k: mask<8 x u1>, a: vec<4 x u64>, imm8: imm<4 x u8> deco
   ENDFOR
   dst[RESULT_TOP:256] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx2.psrli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -42485,6 +42589,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx2.psrli.q"];
 }
 
 def HydrideX86_mm_mask_srl_epi64Op : HydrideX86_Op<"mm_mask_srl_epi64"> {
@@ -42539,7 +42645,7 @@ _mm_mask_srli_epi64(src: vec<2 x u64>, k: mask<8 x u1>, a: vec<2 x u64>, imm8: i
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$src,
@@ -42549,6 +42655,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrli.q"];
 }
 
 def HydrideX86_mm_maskz_srl_epi64Op : HydrideX86_Op<"mm_maskz_srl_epi64"> {
@@ -42602,7 +42710,7 @@ _mm_maskz_srli_epi64(k: mask<8 x u1>, a: vec<2 x u64>, imm8: imm<4 x u8> decodes
   ENDFOR
   dst[RESULT_TOP:128] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -42611,6 +42719,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrli.q"];
 }
 
 def HydrideX86_mm256_mask_srlv_epi32Op : HydrideX86_Op<"mm256_mask_srlv_epi32"> {
@@ -51517,7 +51627,7 @@ _mm512_maskz_slli_epi32(k: mask<16 x u1>, a: vec<16 x u32>, imm8: imm<4 x u8> de
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.pslli.d.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -51526,6 +51636,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.pslli.d.512"];
 }
 
 def HydrideX86_mm512_sll_epi32Op : HydrideX86_Op<"mm512_sll_epi32"> {
@@ -51607,7 +51719,7 @@ _mm512_mask_slli_epi64(src: vec<8 x u64>, k: mask<8 x u1>, a: vec<8 x u64>, imm8
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.pslli.q.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$src,
@@ -51617,6 +51729,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.pslli.q.512"];
 }
 
 def HydrideX86_mm512_maskz_sll_epi64Op : HydrideX86_Op<"mm512_maskz_sll_epi64"> {
@@ -51670,7 +51784,7 @@ _mm512_maskz_slli_epi64(k: mask<8 x u1>, a: vec<8 x u64>, imm8: imm<4 x u8> deco
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.pslli.q.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -51679,6 +51793,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.pslli.q.512"];
 }
 
 def HydrideX86_mm512_sll_epi64Op : HydrideX86_Op<"mm512_sll_epi64"> {
@@ -51723,7 +51839,7 @@ _mm512_slli_epi64(a: vec<8 x u64>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.pslli.q.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$a,
@@ -51731,6 +51847,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.pslli.q.512"];
 }
 
 def HydrideX86_mm512_maskz_sllv_epi32Op : HydrideX86_Op<"mm512_maskz_sllv_epi32"> {
@@ -51941,7 +52059,7 @@ _mm512_maskz_srai_epi32(k: mask<16 x u1>, a: vec<16 x s32>, imm8: imm<4 x u8> de
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.d.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -51950,6 +52068,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.d.512"];
 }
 
 def HydrideX86_mm512_sra_epi32Op : HydrideX86_Op<"mm512_sra_epi32"> {
@@ -52031,7 +52151,7 @@ _mm512_mask_srai_epi64(src: vec<8 x u64>, k: mask<8 x u1>, a: vec<8 x s64>, imm8
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.q.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$src,
@@ -52041,6 +52161,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.q.512"];
 }
 
 def HydrideX86_mm512_maskz_sra_epi64Op : HydrideX86_Op<"mm512_maskz_sra_epi64"> {
@@ -52094,7 +52216,7 @@ _mm512_maskz_srai_epi64(k: mask<8 x u1>, a: vec<8 x s64>, imm8: imm<4 x u8> deco
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.q.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -52103,6 +52225,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.q.512"];
 }
 
 def HydrideX86_mm512_sra_epi64Op : HydrideX86_Op<"mm512_sra_epi64"> {
@@ -52147,7 +52271,7 @@ _mm512_srai_epi64(a: vec<8 x s64>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.q.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$a,
@@ -52155,6 +52279,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.q.512"];
 }
 
 def HydrideX86_mm512_maskz_srav_epi32Op : HydrideX86_Op<"mm512_maskz_srav_epi32"> {
@@ -52365,7 +52491,7 @@ _mm512_maskz_srli_epi32(k: mask<16 x u1>, a: vec<16 x u32>, imm8: imm<4 x u8> de
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrli.d.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I1]>:$k,
@@ -52374,6 +52500,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrli.d.512"];
 }
 
 def HydrideX86_mm512_srl_epi32Op : HydrideX86_Op<"mm512_srl_epi32"> {
@@ -52455,7 +52583,7 @@ _mm512_mask_srli_epi64(src: vec<8 x u64>, k: mask<8 x u1>, a: vec<8 x u64>, imm8
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrli.q.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$src,
@@ -52465,6 +52593,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrli.q.512"];
 }
 
 def HydrideX86_mm512_maskz_srl_epi64Op : HydrideX86_Op<"mm512_maskz_srl_epi64"> {
@@ -52518,7 +52648,7 @@ _mm512_maskz_srli_epi64(k: mask<8 x u1>, a: vec<8 x u64>, imm8: imm<4 x u8> deco
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrli.q.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I1]>:$k,
@@ -52527,6 +52657,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrli.q.512"];
 }
 
 def HydrideX86_mm512_srl_epi64Op : HydrideX86_Op<"mm512_srl_epi64"> {
@@ -52571,7 +52703,7 @@ _mm512_srli_epi64(a: vec<8 x u64>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrli.q.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I64]>:$a,
@@ -52579,6 +52711,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrli.q.512"];
 }
 
 def HydrideX86_mm512_maskz_srlv_epi32Op : HydrideX86_Op<"mm512_maskz_srlv_epi32"> {
@@ -55582,7 +55716,7 @@ _mm512_mask_slli_epi32(src: vec<16 x u32>, k: mask<16 x u1>, a: vec<16 x u32>, i
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.pslli.d.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$src,
@@ -55592,6 +55726,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.pslli.d.512"];
 }
 
 def HydrideX86_mm512_slli_epi32Op : HydrideX86_Op<"mm512_slli_epi32"> {
@@ -55609,7 +55745,7 @@ _mm512_slli_epi32(a: vec<16 x u32>, imm8: imm<4 x u8> decodes 8 bits) -> dst: ve
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.pslli.d.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$a,
@@ -55617,6 +55753,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.pslli.d.512"];
 }
 
 def HydrideX86_mm512_mask_sllv_epi32Op : HydrideX86_Op<"mm512_mask_sllv_epi32"> {
@@ -55698,7 +55836,7 @@ _mm512_mask_srai_epi32(src: vec<16 x u32>, k: mask<16 x u1>, a: vec<16 x s32>, i
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.d.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$src,
@@ -55708,6 +55846,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.d.512"];
 }
 
 def HydrideX86_mm512_srai_epi32Op : HydrideX86_Op<"mm512_srai_epi32"> {
@@ -55725,7 +55865,7 @@ _mm512_srai_epi32(a: vec<16 x s32>, imm8: imm<4 x u8> decodes 6 bits) -> dst: ve
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrai.d.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$a,
@@ -55733,6 +55873,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrai.d.512"];
 }
 
 def HydrideX86_mm512_mask_srav_epi32Op : HydrideX86_Op<"mm512_mask_srav_epi32"> {
@@ -55814,7 +55956,7 @@ _mm512_mask_srli_epi32(src: vec<16 x u32>, k: mask<16 x u1>, a: vec<16 x u32>, i
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrli.d.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$src,
@@ -55824,6 +55966,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrli.d.512"];
 }
 
 def HydrideX86_mm512_srli_epi32Op : HydrideX86_Op<"mm512_srli_epi32"> {
@@ -55841,7 +55985,7 @@ _mm512_srli_epi32(a: vec<16 x u32>, imm8: imm<4 x u8> decodes 8 bits) -> dst: ve
   ENDFOR
   dst[RESULT_TOP:512] := 0
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.avx512.psrli.d.512`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I32]>:$a,
@@ -55849,6 +55993,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.avx512.psrli.d.512"];
 }
 
 def HydrideX86_mm512_mask_srlv_epi32Op : HydrideX86_Op<"mm512_mask_srlv_epi32"> {
@@ -65354,7 +65500,7 @@ _mm_slli_epi16(a: vec<8 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec<8 
     FI
   ENDFOR
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.pslli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$a,
@@ -65362,6 +65508,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.pslli.w"];
 }
 
 def HydrideX86_mm_sll_epi16Op : HydrideX86_Op<"mm_sll_epi16"> {
@@ -65404,7 +65552,7 @@ _mm_slli_epi32(a: vec<4 x u32>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec<4 
     FI
   ENDFOR
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.pslli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -65412,6 +65560,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.pslli.d"];
 }
 
 def HydrideX86_mm_sll_epi32Op : HydrideX86_Op<"mm_sll_epi32"> {
@@ -65454,7 +65604,7 @@ _mm_slli_epi64(a: vec<2 x u64>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec<2 
     FI
   ENDFOR
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.pslli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -65462,6 +65612,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.pslli.q"];
 }
 
 def HydrideX86_mm_sll_epi64Op : HydrideX86_Op<"mm_sll_epi64"> {
@@ -65504,7 +65656,7 @@ _mm_srai_epi16(a: vec<8 x s16>, imm8: imm<4 x u8> decodes 5 bits) -> dst: vec<8 
     FI
   ENDFOR
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrai.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$a,
@@ -65512,6 +65664,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrai.w"];
 }
 
 def HydrideX86_mm_sra_epi16Op : HydrideX86_Op<"mm_sra_epi16"> {
@@ -65554,7 +65708,7 @@ _mm_srai_epi32(a: vec<4 x s32>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec<4 
     FI
   ENDFOR
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrai.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -65562,6 +65716,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrai.d"];
 }
 
 def HydrideX86_mm_sra_epi32Op : HydrideX86_Op<"mm_sra_epi32"> {
@@ -65625,7 +65781,7 @@ _mm_srli_epi16(a: vec<8 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec<8 
     FI
   ENDFOR
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrli.w`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$a,
@@ -65633,6 +65789,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrli.w"];
 }
 
 def HydrideX86_mm_srl_epi16Op : HydrideX86_Op<"mm_srl_epi16"> {
@@ -65675,7 +65833,7 @@ _mm_srli_epi32(a: vec<4 x u32>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec<4 
     FI
   ENDFOR
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrli.d`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -65683,6 +65841,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrli.d"];
 }
 
 def HydrideX86_mm_srl_epi32Op : HydrideX86_Op<"mm_srl_epi32"> {
@@ -65725,7 +65885,7 @@ _mm_srli_epi64(a: vec<2 x u64>, imm8: imm<4 x u8> decodes 8 bits) -> dst: vec<2 
     FI
   ENDFOR
 ```
-No single LLVM intrinsic: clang lowers it to generic LLVM IR.
+Becomes the LLVM intrinsic `llvm.x86.sse2.psrli.q`.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -65733,6 +65893,8 @@ No single LLVM intrinsic: clang lowers it to generic LLVM IR.
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  // The LLVM intrinsics it becomes.
+  list<string> llvmIntrinsics = ["llvm.x86.sse2.psrli.q"];
 }
 
 def HydrideX86_mm_srl_epi64Op : HydrideX86_Op<"mm_srl_epi64"> {

@@ -187,3 +187,24 @@ fn a_wrong_program_in_the_memo_is_not_applied() {
         .any(|t| t.contains("_mm512_adds_epi16"));
     assert!(replaced, "the wrong entry is replaced by the proved one");
 }
+
+#[test]
+fn the_grammar_holds_shifts_and_movements_by_an_immediate() {
+    let grammar = Grammar::embedded(Isa::X86).unwrap();
+    let find = |name: &str| grammar.candidates.iter().find(|c| c.intrinsic.ends_with(name));
+    // A shift by an immediate is a call of the intrinsic clang emits with the
+    // immediate as a parameter; its immediate is solved for.
+    let shift = find("_mm512_srai_epi16").expect("vpsraw by an immediate is a candidate");
+    assert!(!shift.generic && shift.immediates.len() == 1);
+    // A data movement by an immediate lowers to a shufflevector: generic IR.
+    let shuffle = find("_mm512_shuffle_epi32").expect("vpshufd is a candidate");
+    assert!(shuffle.generic && shuffle.immediates.len() == 1);
+    let with_immediates = grammar.candidates.iter().filter(|c| !c.immediates.is_empty()).count();
+    let generic = grammar.candidates.iter().filter(|c| c.generic).count();
+    eprintln!(
+        "x86 grammar: {} instructions, {} with an immediate, {} generic IR",
+        grammar.candidates.len(),
+        with_immediates,
+        generic
+    );
+}

@@ -789,10 +789,11 @@ fn gen(
         if let Some(l) = o.report.get("llvm_lowering") {
             let n = |k: &str| l[k].as_u64().unwrap_or(0);
             println!(
-                "{name}: LLVM lowering of {} instructions: {} intrinsic calls, {} generic IR, {} none",
+                "{name}: LLVM lowering of {} instructions: {} intrinsic calls, {} generic IR, {} data movements by the immediate, {} none",
                 n("instructions"),
                 n("intrinsic_call"),
                 n("generic_ir"),
+                n("movement"),
                 l["none"].as_object().map(|m| m.values().filter_map(|v| v.as_u64()).sum::<u64>()).unwrap_or(0)
             );
         }

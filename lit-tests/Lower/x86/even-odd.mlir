@@ -7,7 +7,9 @@
 // vpdpbusd. At AVX2, where no instruction computes it, it is rewritten by the
 // proved identity dot4_acc_u8s8x8_even_odd (generated/x86/rules.json) into
 // two 2-way dot products of the even and odd bytes held in 16-bit lanes; the
-// offline rules give each vpmaddwd and an add, read from the shifts, which
+// offline rules give each vpmaddwd and an add, read from the shifts: the
+// logical ones become the shift by an immediate (vpsrlw $8, which LLVM still
+// folds with the shift left before it into a vpand), the arithmetic ones
 // stay arith ops (cut points of the e-graph's term).
 
 // PROVED: "name": "dot4_acc_u8s8x8_even_odd",
@@ -15,7 +17,7 @@
 // AVX512-LABEL: func.func @dot4
 // AVX512: autollvm.dot_acc_su_widen %arg0, %arg1, %arg2
 // AVX2-LABEL: func.func @dot4
-// AVX2-DAG: arith.shrui
+// AVX2-DAG: autollvm.shr_by_imm_u %{{.*}} {a0 = 8 : i32
 // AVX2-DAG: arith.shrsi
 // AVX2: %[[E:.*]] = autollvm.dot_s
 // AVX2: %[[S:.*]] = autollvm.add %arg2, %[[E]]

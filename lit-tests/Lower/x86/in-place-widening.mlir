@@ -61,7 +61,7 @@ func.func @signed_difference(%m: memref<?xi8>, %i: index, %j: index) {
 // place it ran slower on Zen 4), and so do bytes a deinterleave produced
 // (LLVM extends those in place itself).
 // REMARK: in-place-widening.mlir:[[@LINE+13]]:8: remark: lower-to-autollvm: not computed in place: it multiplies by a value other than a power of two
-// REMARK: in-place-widening.mlir:[[@LINE+25]]:8: remark: lower-to-autollvm: not computed in place: it extends the result of a shuffle
+// REMARK: in-place-widening.mlir:[[@LINE+26]]:8: remark: lower-to-autollvm: not computed in place: it extends the result of a shuffle
 // CHECK-LABEL: func.func @product
 // CHECK: arith.extui
 // CHECK: arith.trunci
@@ -81,8 +81,9 @@ func.func @product(%m: memref<?xi8>, %i: index) {
 func.func @deinterleaved(%m: memref<?xi8>, %i: index) {
   %a = vector.load %m[%i] : memref<?xi8>, vector<64xi8>
   %e, %o = vector.deinterleave %a : vector<64xi8> -> vector<32xi8>
+  %b = vector.load %m[%i] : memref<?xi8>, vector<32xi8>
   %x = arith.extui %e : vector<32xi8> to vector<32xi16>
-  %y = arith.extui %o : vector<32xi8> to vector<32xi16>
+  %y = arith.extui %b : vector<32xi8> to vector<32xi16>
   %s = arith.addi %x, %y : vector<32xi16>
   %one = arith.constant dense<1> : vector<32xi16>
   %h = arith.shrui %s, %one : vector<32xi16>

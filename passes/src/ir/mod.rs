@@ -8,6 +8,7 @@ pub mod contract_elementwise;
 pub mod even_odd;
 pub mod in_place_widening;
 pub mod lower_to_autollvm;
+pub mod movement;
 pub mod parse;
 pub mod raw;
 pub mod read;

@@ -3,7 +3,9 @@
 //! either a call of one LLVM intrinsic (`llvm.call_intrinsic`), operands
 //! bitcast to the intrinsic's parameter types, immediates as constants, and
 //! for AVX-512 mask forms a `select` on the mask; or clang's generic IR for
-//! it (a recorded `llvm.func` snippet), inlined in place.
+//! it (a recorded `llvm.func` snippet), inlined in place; or, for a data
+//! movement by an immediate, the `shufflevector` whose mask the semantics
+//! give for the op's immediate (`super::movement`).
 
 use super::build::{self, Builder};
 use super::raw;
@@ -34,6 +36,17 @@ pub fn run(context: &Context, root: OperationRef) -> Result<(), ()> {
         }
     }
     ok.then_some(()).ok_or(())
+}
+
+/// The integer attribute `name` of `op`.
+fn integer_attribute(op: OperationRef, name: &str) -> Result<num_bigint::BigInt, String> {
+    op.attribute(name)
+        .ok()
+        .and_then(|a| match read::attr(a) {
+            Attr::Int(x) => Some(x),
+            _ => None,
+        })
+        .ok_or_else(|| format!("needs the integer attribute '{name}'"))
 }
 
 /// A type of the call table (written by `hydride gen`).
@@ -69,27 +82,28 @@ fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Sn
     for (arg, ty) in call.args.iter().zip(&call.signature.params) {
         let ty = table_type(ty)?;
         match arg {
+            // A movement's operands are its shufflevector's, cast there.
+            CallArg::Operand(_) if call.movement.is_some() => {}
             CallArg::Operand(k) => {
                 let v = op.operand(*k).map_err(|e| format!("malformed LLVM call plan: operand {k}: {e}"))?;
                 args.push(b.llvm_cast(v, &ty)?);
             }
             CallArg::Immediate(attr) => {
-                let value = op
-                    .attribute(attr)
-                    .ok()
-                    .and_then(|a| match read::attr(a) {
-                        Attr::Int(x) => Some(x),
-                        _ => None,
-                    })
-                    .ok_or_else(|| format!("needs the integer attribute '{attr}'"))?;
+                let value = integer_attribute(op, attr)?;
                 args.push(b.llvm_constant(&value, &ty)?);
             }
         }
     }
     let result_ty = table_type(&call.signature.result)?;
-    let mut result = match &call.snippet {
-        Some(text) => b.inline(snippets.get(context, &name, text)?, &args)?,
-        None => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,
+    let mut result = match (&call.snippet, &call.movement) {
+        (Some(text), _) => b.inline(snippets.get(context, &name, text)?, &args)?,
+        (None, Some(m)) => {
+            let imm = integer_attribute(op, &m.immediate)?;
+            let imm =
+                u32::try_from(&imm).map_err(|_| format!("immediate '{}' = {imm} is out of range", m.immediate))?;
+            super::movement::lower(context, &b, op, m, imm, &result_ty)?
+        }
+        (None, None) => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,
     };
     let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
     let op_ty = read::ty(old.r#type()).ok_or("the op's result is not an integer vector")?;

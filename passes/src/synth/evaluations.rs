@@ -13,7 +13,7 @@ use super::grammar::Candidate;
 use dialectgen::eval::{Concrete, Machine};
 use num_bigint::BigUint;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::sync::Mutex;
 
 /// Shards (locks) of the memo; searches run on every core.
@@ -43,9 +43,7 @@ impl Evaluations {
     /// semantics' order; `None` where its pseudocode fails to evaluate.
     pub fn run(&self, index: usize, c: &Candidate, args: Vec<BigUint>) -> Option<BigUint> {
         let key = (index, args);
-        let mut h = self.hasher.build_hasher();
-        key.hash(&mut h);
-        let shard = &self.shards[(h.finish() as usize) % SHARDS];
+        let shard = &self.shards[(self.hasher.hash_one(&key) as usize) % SHARDS];
         if let Some(hit) = shard.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return hit.clone();
         }

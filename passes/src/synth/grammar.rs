@@ -300,6 +300,28 @@ impl Grammar {
     }
 }
 
+/// The semantics of one instruction of the database built into the plugin
+/// (any member, mask forms included), by its C name, e.g.
+/// `_mm512_shuffle_epi32` of [`Isa::X86`]: its class's template instantiated,
+/// so arguments in the class op's order and a mask form's without its mask
+/// (the member's `arg_order` gives each argument's position in the C
+/// intrinsic's, returned with it).
+pub fn instruction_semantics(isa: Isa, intrinsic: &str) -> Result<(Semantics, Vec<usize>), String> {
+    let key = format!("{}/{intrinsic}", isa.name());
+    let quoted = format!("\"intrinsic\":\"{key}\"");
+    let line = class_lines(DATABASE)
+        .ok_or("the class database is not written one class per line")?
+        .into_iter()
+        .find(|l| l.contains(&quoted))
+        .ok_or_else(|| format!("{key} is not in the class database"))?;
+    let db_class: DbClass<'static> =
+        serde_json::from_str(line).map_err(|e| format!("the class database does not load: {e}"))?;
+    let (class, _, members) = db_class.split()?;
+    let (member, _) =
+        members.into_iter().find(|(m, _)| m.intrinsic == key).ok_or_else(|| format!("{key}: no member"))?;
+    Ok((member_semantics(class.get(), &member), member.arg_order))
+}
+
 /// The class database's class lines (`{…},` between the opening line and
 /// `]}`), or `None` if it is not written one class per line.
 fn class_lines(database: &'static str) -> Option<Vec<&'static str>> {
@@ -323,7 +345,8 @@ fn class_lines(database: &'static str) -> Option<Vec<&'static str>> {
 
 /// What a member needs to run, if it has a lowering hydride emits for these
 /// operand and result types and this many immediates (after the operands),
-/// and whether that lowering is generic IR.
+/// and whether that lowering is generic IR (a snippet, or a data movement
+/// whose `shufflevector` LLVM would make of the same shuffle).
 fn lowering_features(
     lowerings: &Lowerings,
     target: &str,
@@ -332,7 +355,9 @@ fn lowering_features(
     result: &Ty,
 ) -> Option<(Vec<String>, bool)> {
     match lowerings {
-        Lowerings::X86(calls) => calls.get(target).map(|c| (c.cpuid.clone(), c.snippet.is_some())),
+        Lowerings::X86(calls) => {
+            calls.get(target).map(|c| (c.cpuid.clone(), c.snippet.is_some() || c.movement.is_some()))
+        }
         Lowerings::Other(calls) => {
             let call = calls.get(target)?;
             // An immediate is passed as the last parameter, a scalar.

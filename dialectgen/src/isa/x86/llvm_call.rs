@@ -3,18 +3,24 @@
 //!
 //! - An instruction clang lowers to exactly one LLVM intrinsic (plus a
 //!   `select` for an AVX-512 mask form) is a call of that intrinsic; its
-//!   immediates become constant arguments.
+//!   immediates become constant arguments. Where clang folds the call for
+//!   an immediate of 1, the intrinsic it calls with the immediate as a
+//!   parameter counts (the shifts by an immediate).
 //! - Any other instruction without immediates is a snippet: clang's IR for
 //!   it (`add`, `zext`, `shufflevector`, intrinsic calls, …) as an
 //!   LLVM-dialect function, which the pass inlines.
-//! - What is left has no entry: instructions whose IR depends on their
-//!   immediates and is not one intrinsic call, and IR that is not one block
-//!   of pure operations.
+//! - An instruction clang lowers to `shufflevector`s whose masks depend on
+//!   the immediate is a data movement (see [`movement`]) when its semantics
+//!   move elements for every immediate: the pass builds the mask for the
+//!   op's immediate from the semantics and proves it.
+//! - What is left has no entry: other instructions whose IR depends on
+//!   their immediates, and IR that is not one block of pure operations.
 
 use crate::classify::engine::{ClassMember, SimilarityClass};
 use crate::classify::mask::Masking;
 use crate::design::build::{op_name, target_names};
 use crate::isa::x86::lowering::{IntrinsicSignature, Lowering};
+use crate::isa::x86::movement::{self, Movement};
 use crate::llvm_ir::CallSource;
 use crate::llvm_snippet::Snippet;
 use crate::sema::ir::{ArgKind, Semantics};
@@ -67,6 +73,11 @@ pub struct LlvmCall {
     /// (with the types of `signature`): inlined in place of a call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snippet: Option<String>,
+    /// A data movement by the immediate: a `shufflevector` of the operands
+    /// (as vectors of `signature`'s types) whose mask the instruction's
+    /// semantics give for the op's immediate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movement: Option<Movement>,
 }
 
 impl LlvmCall {
@@ -84,6 +95,7 @@ impl LlvmCall {
             args: (0..s.args.len()).map(CallArg::Operand).collect(),
             select: None,
             snippet: Some(snippet.text.clone()),
+            movement: None,
         })
     }
 }
@@ -105,7 +117,8 @@ pub fn llvm_calls(
         };
         let cpuid = cpuids.get(&m.intrinsic).cloned().unwrap_or_default();
         let call = intrinsic_call(m, s, lowering, cpuid.clone())
-            .or_else(|| lowering.snippet.as_ref().and_then(|snippet| LlvmCall::of_snippet(s, snippet, cpuid)));
+            .or_else(|| lowering.snippet.as_ref().and_then(|snippet| LlvmCall::of_snippet(s, snippet, cpuid.clone())))
+            .or_else(|| movement_call(m, s, lowering, cpuid));
         if let Some(call) = call {
             out.insert(format!("{target_dialect}.{}", op_name(&m.intrinsic)), call);
         }
@@ -114,12 +127,51 @@ pub fn llvm_calls(
 }
 
 /// The call of the one LLVM intrinsic clang lowers member `m` to (with a
-/// select for a mask form), if that is all clang emits for it.
+/// select for a mask form), if that is all clang emits for it: with its
+/// immediates compiled as 1, or else with them passed as parameters.
 fn intrinsic_call(m: &ClassMember, s: &Semantics, lowering: &Lowering, cpuid: Vec<String>) -> Option<LlvmCall> {
-    let ([intrinsic], Some(signature)) = (lowering.llvm_intrinsics.as_slice(), lowering.intrinsic_signature.clone())
-    else {
-        return None;
+    let compiled = match (lowering.llvm_intrinsics.as_slice(), &lowering.intrinsic_signature, &lowering.call_sources) {
+        ([intrinsic], Some(signature), Some(sources)) => Some(CallShape {
+            intrinsic,
+            signature,
+            llvm_ops: &lowering.llvm_ops,
+            sources,
+            immediates: Immediates::CompiledAsOne,
+        }),
+        _ => None,
     };
+    let with_parameters = lowering.immediate_call.as_ref().map(|c| CallShape {
+        intrinsic: &c.intrinsic,
+        signature: &c.signature,
+        llvm_ops: &c.llvm_ops,
+        sources: &c.sources,
+        immediates: Immediates::Parameters,
+    });
+    compiled
+        .and_then(|shape| call_of_shape(m, s, &shape, cpuid.clone()))
+        .or_else(|| with_parameters.and_then(|shape| call_of_shape(m, s, &shape, cpuid)))
+}
+
+/// How the function clang compiled passed the intrinsic's immediates.
+#[derive(Clone, Copy, PartialEq)]
+enum Immediates {
+    /// As the constant 1.
+    CompiledAsOne,
+    /// As parameters after the operands.
+    Parameters,
+}
+
+/// The one intrinsic call of a compiled function and the rest of its IR.
+struct CallShape<'a> {
+    intrinsic: &'a String,
+    signature: &'a IntrinsicSignature,
+    llvm_ops: &'a [String],
+    sources: &'a [CallSource],
+    immediates: Immediates,
+}
+
+fn call_of_shape(m: &ClassMember, s: &Semantics, shape: &CallShape, cpuid: Vec<String>) -> Option<LlvmCall> {
+    let (intrinsic, signature, llvm_ops) = (shape.intrinsic, shape.signature.clone(), shape.llvm_ops);
     let masked = m.masking != Masking::None;
     // A mask form is the unmasked intrinsic and a select, with a
     // shufflevector taking the mask's low bits when it has more bits
@@ -127,68 +179,52 @@ fn intrinsic_call(m: &ClassMember, s: &Semantics, lowering: &Lowering, cpuid: Ve
     let narrow_mask = m.mask.is_some_and(|s| s.mask_width > s.elements);
     let allowed = |o: &String| o == "select" || (o == "shufflevector" && narrow_mask);
     let fits = if masked {
-        lowering.llvm_ops.iter().all(allowed) && lowering.llvm_ops.iter().any(|o| o == "select")
+        llvm_ops.iter().all(allowed) && llvm_ops.iter().any(|o| o == "select")
     } else {
-        lowering.llvm_ops.is_empty()
+        llvm_ops.is_empty()
     };
     if !fits || intrinsic.contains(".mask.") {
         return None;
     }
-    // Operand index of each C argument of the target op.
-    let mut operand_of = vec![None; s.args.len()];
-    let mut next = 0;
-    for (i, a) in s.args.iter().enumerate() {
-        if a.kind != ArgKind::Immediate {
-            operand_of[i] = Some(next);
-            next += 1;
-        }
-    }
+    let operand_of = operand_positions(s);
+    let next = operand_of.iter().flatten().count();
     let names = target_names(s);
-    let n = m.arg_order.len();
-    let mask_arg = masked.then(|| m.arg_order[n - 1]);
-    let passthrough_arg = (m.masking == Masking::Merge).then(|| m.arg_order[n - 2]);
+    let mask_arg = masked.then(|| m.arg_order[m.arg_order.len() - 1]);
     // The call's arguments as clang passes them, which need not be the C
     // intrinsic's order (`_mm512_shrdv_epi16(a, b, c)` is `llvm.fshr(b, a,
     // c)`): each parameter of the IR is the target op's operand of that
     // position (immediates are no parameters); each constant must be an
     // immediate, compiled as 1, taken in order. Anything else (a constant
     // clang derived from an immediate, a flag of the intrinsic's own) is no
-    // plain call, and the instruction gets a snippet or no entry.
+    // plain call, and the instruction gets a snippet or no entry. Compiled
+    // with the immediates as parameters, immediate `j` is parameter
+    // `next + j` and no constant is accepted.
     let mask_operand = mask_arg.and_then(|i| operand_of[i]);
-    let mut immediates = (0..s.args.len()).filter(|i| operand_of[*i].is_none());
-    let args: Vec<CallArg> = lowering
-        .call_sources
-        .as_ref()?
+    let immediate_args: Vec<usize> = (0..s.args.len()).filter(|i| operand_of[*i].is_none()).collect();
+    let mut used = vec![false; immediate_args.len()];
+    let mut in_order = 0;
+    let mut immediate = |j: usize| {
+        let i = *immediate_args.get(j)?;
+        used[j] = true;
+        Some(CallArg::Immediate(names[&i].clone()))
+    };
+    let args: Vec<CallArg> = shape
+        .sources
         .iter()
-        .map(|source| match source {
-            CallSource::Param(p) if *p < next && Some(*p) != mask_operand => Some(CallArg::Operand(*p)),
-            CallSource::Constant(text) if compiled_immediate(text) => {
-                immediates.next().map(|i| CallArg::Immediate(names[&i].clone()))
+        .map(|source| match (source, shape.immediates) {
+            (CallSource::Param(p), _) if *p < next && Some(*p) != mask_operand => Some(CallArg::Operand(*p)),
+            (CallSource::Param(p), Immediates::Parameters) if *p >= next => immediate(p - next),
+            (CallSource::Constant(text), Immediates::CompiledAsOne) if compiled_immediate(text) => {
+                in_order += 1;
+                immediate(in_order - 1)
             }
             _ => None,
         })
         .collect::<Option<_>>()?;
-    if immediates.next().is_some() {
+    if used.contains(&false) {
         return None;
     }
-    let select = match (m.masking, m.mask, mask_arg) {
-        (Masking::None, _, _) => None,
-        (masking, Some(shape), Some(mask)) => {
-            let otherwise = match masking {
-                Masking::Zero => Otherwise::Zero,
-                Masking::Merge => Otherwise::Operand(operand_of[passthrough_arg?]?),
-                Masking::MergeOperand(k) => Otherwise::Operand(operand_of[m.arg_order[k]]?),
-                Masking::None => unreachable!(),
-            };
-            Some(MaskSelect {
-                mask: operand_of[mask]?,
-                elements: shape.elements,
-                elem_width: shape.elem_width,
-                otherwise,
-            })
-        }
-        _ => return None,
-    };
+    let select = mask_select(m, s)?;
     (args.len() == signature.params.len()).then(|| LlvmCall {
         intrinsic: intrinsic.clone(),
         cpuid,
@@ -196,6 +232,83 @@ fn intrinsic_call(m: &ClassMember, s: &Semantics, lowering: &Lowering, cpuid: Ve
         args,
         select,
         snippet: None,
+        movement: None,
+    })
+}
+
+/// The target op's operand index of each C argument (immediates have none).
+fn operand_positions(s: &Semantics) -> Vec<Option<usize>> {
+    let mut next = 0;
+    s.args
+        .iter()
+        .map(|a| {
+            (a.kind != ArgKind::Immediate).then(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
+}
+
+/// The select a mask form makes of the unmasked result (`Some(None)` for a
+/// plain form; `None` if the form is not one this can express).
+fn mask_select(m: &ClassMember, s: &Semantics) -> Option<Option<MaskSelect>> {
+    let operand_of = operand_positions(s);
+    let n = m.arg_order.len();
+    match (m.masking, m.mask) {
+        (Masking::None, _) => Some(None),
+        (masking, Some(shape)) => {
+            let otherwise = match masking {
+                Masking::Zero => Otherwise::Zero,
+                Masking::Merge => Otherwise::Operand(operand_of[m.arg_order[n - 2]]?),
+                Masking::MergeOperand(k) => Otherwise::Operand(operand_of[m.arg_order[k]]?),
+                Masking::None => unreachable!(),
+            };
+            Some(Some(MaskSelect {
+                mask: operand_of[m.arg_order[n - 1]]?,
+                elements: shape.elements,
+                elem_width: shape.elem_width,
+                otherwise,
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// The entry of a data movement by an immediate (see [`movement`]): clang
+/// emits only `shufflevector`s (and a mask form's `select`) for it, and for
+/// every value of the immediate its semantics move elements that one
+/// `shufflevector` can.
+fn movement_call(m: &ClassMember, s: &Semantics, lowering: &Lowering, cpuid: Vec<String>) -> Option<LlvmCall> {
+    let movable_ir = lowering.llvm_intrinsics.is_empty()
+        && lowering.llvm_ops.iter().any(|o| o == "shufflevector")
+        && lowering.llvm_ops.iter().all(|o| o == "shufflevector" || (o == "select" && m.masking != Masking::None));
+    if !movable_ir {
+        return None;
+    }
+    let select = mask_select(m, s)?;
+    let elem_bits = movement::movement_elem_bits(s)?;
+    let (position, _) = s.args.iter().enumerate().find(|(_, a)| a.kind == ArgKind::Immediate)?;
+    let vector = |width: u32| format!("vector<{}xi{elem_bits}>", width / elem_bits);
+    let operand_of = operand_positions(s);
+    let params = s
+        .args
+        .iter()
+        .filter(|a| a.kind != ArgKind::Immediate)
+        .map(|a| if a.kind == ArgKind::Vector { vector(a.width) } else { format!("i{}", a.width) })
+        .collect();
+    Some(LlvmCall {
+        intrinsic: String::new(),
+        cpuid,
+        signature: IntrinsicSignature { params, result: vector(s.result.width) },
+        args: operand_of.iter().flatten().map(|&k| CallArg::Operand(k)).collect(),
+        select,
+        snippet: None,
+        movement: Some(Movement {
+            instruction: s.name.clone(),
+            elem_bits,
+            immediate: target_names(s)[&position].clone(),
+        }),
     })
 }
 
@@ -214,6 +327,8 @@ pub struct Coverage {
     pub intrinsic_call: usize,
     /// Clang's generic IR, inlined.
     pub generic_ir: usize,
+    /// A `shufflevector` whose mask the semantics give for the immediate.
+    pub movement: usize,
     /// No entry, by reason.
     pub none: BTreeMap<String, usize>,
 }
@@ -228,6 +343,7 @@ pub fn coverage(
     for s in semantics {
         match calls.get(&format!("{target_dialect}.{}", op_name(&s.name))) {
             Some(call) if call.snippet.is_some() => c.generic_ir += 1,
+            Some(call) if call.movement.is_some() => c.movement += 1,
             Some(_) => c.intrinsic_call += 1,
             None => {
                 let reason = match lowerings.get(&s.name) {

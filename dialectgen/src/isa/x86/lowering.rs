@@ -7,6 +7,14 @@
 //! lowering pass inlines. The cost of an instruction is the number of
 //! machine instructions of that function (without `ret`/`vzeroupper`), which
 //! is what the lowering passes minimize.
+//!
+//! With its immediates set to 1, clang folds some intrinsics into IR that
+//! holds the immediate's consequences (`_mm512_srai_epi16(a, 1)` is `ashr`
+//! by a splat of 1), which is no lowering for other immediates. Intrinsics
+//! with immediates are therefore compiled a second time with the immediates
+//! as parameters, where clang accepts that (the shifts by an immediate do;
+//! shuffles, whose builtins need constants, do not): the one intrinsic call
+//! clang then emits, with the immediate as an argument, is their lowering.
 
 pub use crate::llvm_ir::IntrinsicSignature;
 use crate::llvm_ir::{calls_and_ops, parse_declaration, split_ir};
@@ -41,6 +49,31 @@ pub struct Lowering {
     /// one block of pure operations.
     #[serde(skip)]
     pub snippet: Option<Snippet>,
+    /// For an instruction with immediates: the one intrinsic clang calls when
+    /// the immediates are parameters (numbered after the operands).
+    #[serde(skip)]
+    pub immediate_call: Option<ImmediateCall>,
+}
+
+/// The IR clang emits for an intrinsic whose immediates are passed as the
+/// last parameters, when it calls one LLVM intrinsic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImmediateCall {
+    pub intrinsic: String,
+    pub signature: IntrinsicSignature,
+    /// Where each argument of the call comes from.
+    pub sources: Vec<crate::llvm_ir::CallSource>,
+    /// The other IR operations of the function (a mask form's `select`).
+    pub llvm_ops: Vec<String>,
+}
+
+/// How the C functions that call the intrinsics pass immediates.
+#[derive(Clone, Copy, PartialEq)]
+enum Immediates {
+    /// As the constant 1.
+    One,
+    /// As `int` parameters after the operands.
+    Parameters,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -67,21 +100,26 @@ pub fn c_type(a: &Arg) -> String {
     }
 }
 
-fn c_source(sems: &[&Semantics]) -> String {
+fn c_source(sems: &[&Semantics], immediates: Immediates) -> String {
     let mut s = String::from("#include <immintrin.h>\n");
     for (k, sem) in sems.iter().enumerate() {
-        let params: Vec<String> = sem
+        let is_immediate = |a: &Arg| a.kind == ArgKind::Immediate;
+        let mut params: Vec<String> = sem
             .args
             .iter()
             .enumerate()
-            .filter(|(_, a)| a.kind != ArgKind::Immediate)
+            .filter(|(_, a)| !is_immediate(a))
             .map(|(i, a)| format!("{} a{i}", c_type(a)))
             .collect();
+        if immediates == Immediates::Parameters {
+            params
+                .extend(sem.args.iter().enumerate().filter(|(_, a)| is_immediate(a)).map(|(i, _)| format!("int a{i}")));
+        }
         let call_args: Vec<String> = sem
             .args
             .iter()
             .enumerate()
-            .map(|(i, a)| if a.kind == ArgKind::Immediate { "1".into() } else { format!("a{i}") })
+            .map(|(i, a)| if is_immediate(a) && immediates == Immediates::One { "1".into() } else { format!("a{i}") })
             .collect();
         let ret = c_type(&sem.result);
         let _ = writeln!(
@@ -102,38 +140,14 @@ pub fn lowerings(
     cpu: &str,
     dir: &Path,
 ) -> Result<BTreeMap<String, Lowering>, LoweringError> {
-    let mut live: Vec<&Semantics> = sems.iter().collect();
     let c_path = dir.join("lowering.c");
-    let run = |args: &[&str], out: &Path| -> Result<std::process::Output, LoweringError> {
-        Command::new(compiler)
-            .args(["-O1", "-w", &format!("-march={cpu}")])
-            .args(args)
-            .arg("-o")
-            .arg(out)
-            .arg(&c_path)
-            .output()
-            .map_err(|source| LoweringError::Compiler { compiler: compiler.display().to_string(), source })
-    };
+    let compiler_run = CompilerRun { compiler, cpu };
     let ll_path = dir.join("lowering.ll");
-    for _ in 0..8 {
-        std::fs::write(&c_path, c_source(&live))?;
-        let out = run(&["-S", "-emit-llvm"], &ll_path)?;
-        if out.status.success() {
-            break;
-        }
-        // Drop the functions the compiler rejects (line k + 2 holds function k).
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let bad: Vec<usize> = crate::validate::compile_errors(&stderr, &c_path)
-            .into_iter()
-            .filter_map(|(line, _)| line.checked_sub(2))
-            .collect();
-        if bad.is_empty() {
-            return Ok(BTreeMap::new());
-        }
-        live = live.into_iter().enumerate().filter(|(k, _)| !bad.contains(k)).map(|(_, s)| s).collect();
-    }
+    let Some(live) = compiler_run.to_ir(sems.iter().collect(), Immediates::One, &c_path, &ll_path)? else {
+        return Ok(BTreeMap::new());
+    };
     let s_path = dir.join("lowering.s");
-    run(&["-S"], &s_path)?;
+    compiler_run.run(&["-S"], &c_path, &s_path)?;
     let ir = std::fs::read_to_string(&ll_path)?;
     let asm = std::fs::read_to_string(&s_path)?;
     let ir_bodies = split_ir(&ir);
@@ -155,7 +169,83 @@ pub fn lowerings(
         l.cost = l.machine.len();
         result.insert(sem.name.clone(), l);
     }
+    // The intrinsics with immediates again, the immediates as parameters.
+    let with_immediates: Vec<&Semantics> =
+        live.iter().copied().filter(|s| s.args.iter().any(|a| a.kind == ArgKind::Immediate)).collect();
+    let (c_path, ll_path) = (dir.join("lowering-immediates.c"), dir.join("lowering-immediates.ll"));
+    if let Some(accepted) = compiler_run.to_ir(with_immediates, Immediates::Parameters, &c_path, &ll_path)? {
+        let ir = std::fs::read_to_string(&ll_path)?;
+        let bodies = split_ir(&ir);
+        let declarations: BTreeMap<String, IntrinsicSignature> = ir.lines().filter_map(parse_declaration).collect();
+        for (k, sem) in accepted.iter().enumerate() {
+            let body = bodies.get(&format!("hydride_f{k}")).map(Vec::as_slice).unwrap_or_default();
+            let (intrinsics, llvm_ops) = calls_and_ops(body);
+            let [intrinsic] = intrinsics.as_slice() else { continue };
+            let (Some(signature), Some(sources)) =
+                (declarations.get(intrinsic), crate::llvm_ir::call_sources(body, intrinsic))
+            else {
+                continue;
+            };
+            if let Some(l) = result.get_mut(&sem.name) {
+                l.immediate_call = Some(ImmediateCall {
+                    intrinsic: intrinsic.clone(),
+                    signature: signature.clone(),
+                    sources,
+                    llvm_ops,
+                });
+            }
+        }
+    }
     Ok(result)
+}
+
+/// The compiler and target CPU the lowerings are read from.
+struct CompilerRun<'a> {
+    compiler: &'a Path,
+    cpu: &'a str,
+}
+
+impl CompilerRun<'_> {
+    fn run(&self, args: &[&str], c_path: &Path, out: &Path) -> Result<std::process::Output, LoweringError> {
+        Command::new(self.compiler)
+            .args(["-O1", "-w", "-ferror-limit=0", &format!("-march={}", self.cpu)])
+            .args(args)
+            .arg("-o")
+            .arg(out)
+            .arg(c_path)
+            .output()
+            .map_err(|source| LoweringError::Compiler { compiler: self.compiler.display().to_string(), source })
+    }
+
+    /// Compiles one function per intrinsic to LLVM IR at `ll_path`, leaving
+    /// out those the compiler rejects; the intrinsics compiled, function `k`
+    /// calling the `k`-th (`None` if the compiler fails otherwise).
+    fn to_ir<'s>(
+        &self,
+        mut live: Vec<&'s Semantics>,
+        immediates: Immediates,
+        c_path: &Path,
+        ll_path: &Path,
+    ) -> Result<Option<Vec<&'s Semantics>>, LoweringError> {
+        for _ in 0..8 {
+            std::fs::write(c_path, c_source(&live, immediates))?;
+            let out = self.run(&["-S", "-emit-llvm"], c_path, ll_path)?;
+            if out.status.success() {
+                return Ok(Some(live));
+            }
+            // Drop the functions the compiler rejects (line k + 2 holds function k).
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let bad: Vec<usize> = crate::validate::compile_errors(&stderr, c_path)
+                .into_iter()
+                .filter_map(|(line, _)| line.checked_sub(2))
+                .collect();
+            if bad.is_empty() {
+                return Ok(None);
+            }
+            live = live.into_iter().enumerate().filter(|(k, _)| !bad.contains(k)).map(|(_, s)| s).collect();
+        }
+        Ok(None)
+    }
 }
 
 fn split_asm(asm: &str) -> BTreeMap<String, Vec<String>> {

@@ -1,0 +1,101 @@
+//! Lowering a data movement by an immediate (`_mm512_shuffle_epi32`,
+//! `_mm512_alignr_epi8`, …) to one `llvm.shufflevector`, as clang lowers
+//! the intrinsic: the mask is the arrangement the instruction's semantics
+//! make for the op's immediate ([`dialectgen::isa::x86::movement`]), proved
+//! equal to the semantics by Z3 before it is used. An arrangement is found
+//! and proved once per instruction and immediate in a process.
+
+use super::build::{self, Builder};
+use crate::synth::grammar::instruction_semantics;
+use crate::synth::target::Isa;
+use crate::synth::types::Ty;
+use dialectgen::isa::x86::movement::{self, Movement, Source};
+use melior::ir::attribute::DenseI32ArrayAttribute;
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Value, ValueLike};
+use melior::Context;
+use std::sync::Mutex;
+
+type Arrangement = Result<(Vec<Source>, Vec<usize>), String>;
+
+/// The proved arrangement of `m` for immediate `imm` (unmasked, for a mask
+/// form), with the target op's operand index of each argument of the
+/// semantics (meaningless for immediates).
+fn arrangement(m: &Movement, imm: u32) -> Arrangement {
+    static PROVED: Mutex<Vec<((String, u32), Arrangement)>> = Mutex::new(Vec::new());
+    let key = (m.instruction.clone(), imm);
+    if let Some((_, a)) = PROVED.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
+        return a.clone();
+    }
+    let found = (|| {
+        let (sem, arg_order) = instruction_semantics(Isa::X86, &m.instruction)?;
+        let sources = movement::sources(&sem, m.elem_bits, imm).ok_or_else(|| {
+            format!("{} with immediate {imm} moves no elements of {} bits", m.instruction, m.elem_bits)
+        })?;
+        if !movement::proved(&sem, m.elem_bits, imm, &sources) {
+            return Err(format!(
+                "Z3 did not prove the arrangement of {} with immediate {imm} equal to its semantics",
+                m.instruction
+            ));
+        }
+        // Argument k is the C intrinsic's argument `arg_order[k]`; the op's
+        // operands are the C arguments less the immediates.
+        let immediates: Vec<usize> = sem
+            .args
+            .iter()
+            .zip(&arg_order)
+            .filter(|(a, _)| a.kind == dialectgen::sema::ir::ArgKind::Immediate)
+            .map(|(_, &p)| p)
+            .collect();
+        let operand_of = arg_order.iter().map(|&p| p - immediates.iter().filter(|&&i| i < p).count()).collect();
+        Ok((sources, operand_of))
+    })();
+    PROVED.lock().unwrap_or_else(|e| e.into_inner()).push((key, found.clone()));
+    found
+}
+
+/// The shufflevector computing `op`, a vector of `m.elem_bits` elements.
+pub fn lower<'c, 'a>(
+    context: &'c Context,
+    b: &Builder<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    m: &Movement,
+    imm: u32,
+    result: &Ty,
+) -> Result<Value<'c, 'a>, String> {
+    let (sources, operand_of) = arrangement(m, imm)?;
+    let mut used: Vec<usize> =
+        sources.iter().filter_map(|s| if let Source::Element { arg, .. } = s { Some(*arg) } else { None }).collect();
+    used.sort_unstable();
+    used.dedup();
+    let result_ty = build::mlir_type(context, result);
+    let input = |arg: usize| -> Result<(Value<'c, 'a>, u32), String> {
+        let v = op.operand(operand_of[arg]).map_err(|e| e.to_string())?;
+        let bits = super::read::ty(v.r#type()).ok_or("an operand is not an integer vector")?.bits();
+        let lanes = bits / m.elem_bits;
+        Ok((b.llvm_cast(v, &Ty { dims: vec![lanes], elem_bits: m.elem_bits })?, lanes))
+    };
+    let (first, second, lanes) = match used.as_slice() {
+        [] => return b.create("llvm.mlir.zero", &[], &[], result_ty),
+        [a] => {
+            let (v, lanes) = input(*a)?;
+            let zero = b.create("llvm.mlir.zero", &[], &[], v.r#type())?;
+            (v, zero, lanes)
+        }
+        [a, c] if !sources.contains(&Source::Zero) => {
+            let ((v, lanes), (w, _)) = (input(*a)?, input(*c)?);
+            (v, w, lanes)
+        }
+        _ => return Err(format!("{} with immediate {imm} is not one shufflevector", m.instruction)),
+    };
+    let mask: Vec<i32> = sources
+        .iter()
+        .map(|s| match s {
+            Source::Element { arg, index } if *arg == used[0] => *index as i32,
+            Source::Element { index, .. } => (lanes + index) as i32,
+            Source::Zero => lanes as i32,
+        })
+        .collect();
+    let mask = DenseI32ArrayAttribute::new(context, &mask).into();
+    b.create("llvm.shufflevector", &[first, second], &[("mask", mask)], result_ty)
+}
