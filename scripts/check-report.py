@@ -67,12 +67,14 @@ def check_x86(report):
     assert report["validated"] >= 2029, f"validated {report['validated']} < 2029 (unvalidated: {unvalidated[:10]})"
     lowering = report.get("llvm_lowering")
     if lowering is not None:
-        covered = lowering["intrinsic_call"] + lowering["generic_ir"] + lowering.get("movement", 0)
+        covered = (lowering["intrinsic_call"] + lowering["generic_ir"] + lowering.get("movement", 0)
+                   + lowering.get("generic_ir_per_immediate", 0))
         assert lowering["instructions"] == covered + sum(lowering["none"].values()), \
-            "llvm_lowering: instructions = intrinsic calls + generic IR + movements + none"
+            "llvm_lowering: instructions = intrinsic calls + generic IR + movements + generic IR per immediate + none"
         assert covered >= 2250, f"llvm_lowering: {covered} instructions with an LLVM lowering < 2250 ({lowering['none']})"
         print(f"x86 LLVM lowering: {lowering['intrinsic_call']} intrinsic calls + {lowering['generic_ir']} generic IR "
               f"+ {lowering.get('movement', 0)} data movements by the immediate "
+              f"+ {lowering.get('generic_ir_per_immediate', 0)} generic IR per immediate value "
               f"of {lowering['instructions']} instructions; none: {lowering['none']}")
     host = report["host"]
     print(f"report ok on {host['model']}"

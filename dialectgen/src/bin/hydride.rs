@@ -789,11 +789,12 @@ fn gen(
         if let Some(l) = o.report.get("llvm_lowering") {
             let n = |k: &str| l[k].as_u64().unwrap_or(0);
             println!(
-                "{name}: LLVM lowering of {} instructions: {} intrinsic calls, {} generic IR, {} data movements by the immediate, {} none",
+                "{name}: LLVM lowering of {} instructions: {} intrinsic calls, {} generic IR, {} data movements by the immediate, {} generic IR per immediate value, {} none",
                 n("instructions"),
                 n("intrinsic_call"),
                 n("generic_ir"),
                 n("movement"),
+                n("generic_ir_per_immediate"),
                 l["none"].as_object().map(|m| m.values().filter_map(|v| v.as_u64()).sum::<u64>()).unwrap_or(0)
             );
         }

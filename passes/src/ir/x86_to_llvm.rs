@@ -5,7 +5,8 @@
 //! for AVX-512 mask forms a `select` on the mask; or clang's generic IR for
 //! it (a recorded `llvm.func` snippet), inlined in place; or, for a data
 //! movement by an immediate, the `shufflevector` whose mask the semantics
-//! give for the op's immediate (`super::movement`).
+//! give for the op's immediate (`super::movement`); or, for an immediate of
+//! few values, clang's IR recorded for the op's value, inlined.
 
 use super::build::{self, Builder};
 use super::raw;
@@ -95,15 +96,25 @@ fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Sn
         }
     }
     let result_ty = table_type(&call.signature.result)?;
-    let mut result = match (&call.snippet, &call.movement) {
-        (Some(text), _) => b.inline(snippets.get(context, &name, text)?, &args)?,
-        (None, Some(m)) => {
-            let imm = integer_attribute(op, &m.immediate)?;
-            let imm =
-                u32::try_from(&imm).map_err(|_| format!("immediate '{}' = {imm} is out of range", m.immediate))?;
-            super::movement::lower(context, &b, op, m, imm, &result_ty)?
+    let immediate = |attr: &str| -> Result<u32, String> {
+        let imm = integer_attribute(op, attr)?;
+        u32::try_from(&imm).map_err(|_| format!("immediate '{attr}' = {imm} is out of range"))
+    };
+    let mut result = match (&call.snippet, &call.movement, &call.snippet_per_immediate) {
+        (Some(text), _, _) => b.inline(snippets.get(context, &name, text)?, &args)?,
+        (None, Some(m), _) => super::movement::lower(context, &b, op, m, immediate(&m.immediate)?, &result_ty)?,
+        (None, None, Some(p)) => {
+            let imm = immediate(&p.immediate)?;
+            let text = p.snippets.get(imm as usize).ok_or_else(|| {
+                format!(
+                    "immediate '{}' = {imm} is out of range: clang's IR was recorded for 0..{}",
+                    p.immediate,
+                    p.snippets.len()
+                )
+            })?;
+            b.inline(snippets.get(context, &format!("{name} {} = {imm}", p.immediate), text)?, &args)?
         }
-        (None, None) => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,
+        (None, None, None) => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,
     };
     let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
     let op_ty = read::ty(old.r#type()).ok_or("the op's result is not an integer vector")?;

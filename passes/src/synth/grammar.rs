@@ -355,9 +355,10 @@ fn lowering_features(
     result: &Ty,
 ) -> Option<(Vec<String>, bool)> {
     match lowerings {
-        Lowerings::X86(calls) => {
-            calls.get(target).map(|c| (c.cpuid.clone(), c.snippet.is_some() || c.movement.is_some()))
-        }
+        Lowerings::X86(calls) => calls.get(target).map(|c| {
+            let generic = c.snippet.is_some() || c.movement.is_some() || c.snippet_per_immediate.is_some();
+            (c.cpuid.clone(), generic)
+        }),
         Lowerings::Other(calls) => {
             let call = calls.get(target)?;
             // An immediate is passed as the last parameter, a scalar.

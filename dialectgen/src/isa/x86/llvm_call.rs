@@ -13,6 +13,9 @@
 //!   the immediate is a data movement (see [`movement`]) when its semantics
 //!   move elements for every immediate: the pass builds the mask for the
 //!   op's immediate from the semantics and proves it.
+//! - An instruction whose immediate has at most 16 values and whose IR is
+//!   a snippet for each value (comparisons by a predicate, lane inserts)
+//!   gets a snippet per value.
 //! - What is left has no entry: other instructions whose IR depends on
 //!   their immediates, and IR that is not one block of pure operations.
 
@@ -78,6 +81,18 @@ pub struct LlvmCall {
     /// semantics give for the op's immediate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub movement: Option<Movement>,
+    /// Clang's IR for each value of the one immediate (`snippets[v]` for
+    /// value `v`), each like `snippet`: for instructions whose IR depends on
+    /// an immediate of few values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snippet_per_immediate: Option<SnippetPerImmediate>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct SnippetPerImmediate {
+    /// The immediate attribute of the target op.
+    pub immediate: String,
+    pub snippets: Vec<String>,
 }
 
 impl LlvmCall {
@@ -96,6 +111,32 @@ impl LlvmCall {
             select: None,
             snippet: Some(snippet.text.clone()),
             movement: None,
+            snippet_per_immediate: None,
+        })
+    }
+
+    /// The entry of an instruction with one immediate whose IR clang gives
+    /// for each of its few values as a snippet, if every snippet takes the
+    /// op's operands with the same types.
+    fn of_snippet_per_immediate(s: &Semantics, snippets: &[Snippet], cpuid: Vec<String>) -> Option<LlvmCall> {
+        let (position, _) = s.args.iter().enumerate().find(|(_, a)| a.kind == ArgKind::Immediate)?;
+        let first = snippets.first()?;
+        let same = snippets.iter().all(|x| x.params == first.params && x.result == first.result);
+        if !same || first.params.len() + 1 != s.args.len() {
+            return None;
+        }
+        Some(LlvmCall {
+            intrinsic: String::new(),
+            cpuid,
+            signature: IntrinsicSignature { params: first.params.clone(), result: first.result.clone() },
+            args: (0..first.params.len()).map(CallArg::Operand).collect(),
+            select: None,
+            snippet: None,
+            movement: None,
+            snippet_per_immediate: Some(SnippetPerImmediate {
+                immediate: target_names(s)[&position].clone(),
+                snippets: snippets.iter().map(|x| x.text.clone()).collect(),
+            }),
         })
     }
 }
@@ -118,7 +159,11 @@ pub fn llvm_calls(
         let cpuid = cpuids.get(&m.intrinsic).cloned().unwrap_or_default();
         let call = intrinsic_call(m, s, lowering, cpuid.clone())
             .or_else(|| lowering.snippet.as_ref().and_then(|snippet| LlvmCall::of_snippet(s, snippet, cpuid.clone())))
-            .or_else(|| movement_call(m, s, lowering, cpuid));
+            .or_else(|| movement_call(m, s, lowering, cpuid.clone()))
+            .or_else(|| {
+                let snippets = lowering.snippet_per_immediate.as_ref()?;
+                LlvmCall::of_snippet_per_immediate(s, snippets, cpuid)
+            });
         if let Some(call) = call {
             out.insert(format!("{target_dialect}.{}", op_name(&m.intrinsic)), call);
         }
@@ -233,6 +278,7 @@ fn call_of_shape(m: &ClassMember, s: &Semantics, shape: &CallShape, cpuid: Vec<S
         select,
         snippet: None,
         movement: None,
+        snippet_per_immediate: None,
     })
 }
 
@@ -309,6 +355,7 @@ fn movement_call(m: &ClassMember, s: &Semantics, lowering: &Lowering, cpuid: Vec
             elem_bits,
             immediate: target_names(s)[&position].clone(),
         }),
+        snippet_per_immediate: None,
     })
 }
 
@@ -329,6 +376,8 @@ pub struct Coverage {
     pub generic_ir: usize,
     /// A `shufflevector` whose mask the semantics give for the immediate.
     pub movement: usize,
+    /// Clang's generic IR for each value of an immediate of few values.
+    pub generic_ir_per_immediate: usize,
     /// No entry, by reason.
     pub none: BTreeMap<String, usize>,
 }
@@ -344,6 +393,7 @@ pub fn coverage(
         match calls.get(&format!("{target_dialect}.{}", op_name(&s.name))) {
             Some(call) if call.snippet.is_some() => c.generic_ir += 1,
             Some(call) if call.movement.is_some() => c.movement += 1,
+            Some(call) if call.snippet_per_immediate.is_some() => c.generic_ir_per_immediate += 1,
             Some(_) => c.intrinsic_call += 1,
             None => {
                 let reason = match lowerings.get(&s.name) {

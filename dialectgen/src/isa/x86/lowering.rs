@@ -53,6 +53,10 @@ pub struct Lowering {
     /// the immediates are parameters (numbered after the operands).
     #[serde(skip)]
     pub immediate_call: Option<ImmediateCall>,
+    /// For an instruction with one immediate of at most [`FEW_VALUES`]
+    /// values: clang's IR for each value, in order, if each is a snippet.
+    #[serde(skip)]
+    pub snippet_per_immediate: Option<Vec<Snippet>>,
 }
 
 /// The IR clang emits for an intrinsic whose immediates are passed as the
@@ -74,7 +78,14 @@ enum Immediates {
     One,
     /// As `int` parameters after the operands.
     Parameters,
+    /// As this constant.
+    Value(u32),
 }
+
+/// Immediates with at most this many values get clang's IR for each value
+/// when no other lowering holds for all of them (the comparisons by a
+/// predicate, lane inserts and element extracts).
+const FEW_VALUES: u32 = 16;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoweringError {
@@ -100,9 +111,10 @@ pub fn c_type(a: &Arg) -> String {
     }
 }
 
-fn c_source(sems: &[&Semantics], immediates: Immediates) -> String {
+fn c_source(sems: &[(&Semantics, Immediates)]) -> String {
     let mut s = String::from("#include <immintrin.h>\n");
-    for (k, sem) in sems.iter().enumerate() {
+    for (k, (sem, immediates)) in sems.iter().enumerate() {
+        let immediates = *immediates;
         let is_immediate = |a: &Arg| a.kind == ArgKind::Immediate;
         let mut params: Vec<String> = sem
             .args
@@ -119,7 +131,12 @@ fn c_source(sems: &[&Semantics], immediates: Immediates) -> String {
             .args
             .iter()
             .enumerate()
-            .map(|(i, a)| if is_immediate(a) && immediates == Immediates::One { "1".into() } else { format!("a{i}") })
+            .map(|(i, a)| match immediates {
+                _ if !is_immediate(a) => format!("a{i}"),
+                Immediates::One => "1".into(),
+                Immediates::Value(v) => v.to_string(),
+                Immediates::Parameters => format!("a{i}"),
+            })
             .collect();
         let ret = c_type(&sem.result);
         let _ = writeln!(
@@ -143,9 +160,10 @@ pub fn lowerings(
     let c_path = dir.join("lowering.c");
     let compiler_run = CompilerRun { compiler, cpu };
     let ll_path = dir.join("lowering.ll");
-    let Some(live) = compiler_run.to_ir(sems.iter().collect(), Immediates::One, &c_path, &ll_path)? else {
+    let Some(live) = compiler_run.to_ir(sems.iter().map(|s| (s, Immediates::One)).collect(), &c_path, &ll_path)? else {
         return Ok(BTreeMap::new());
     };
+    let live: Vec<&Semantics> = live.into_iter().map(|(s, _)| s).collect();
     let s_path = dir.join("lowering.s");
     compiler_run.run(&["-S"], &c_path, &s_path)?;
     let ir = std::fs::read_to_string(&ll_path)?;
@@ -170,14 +188,17 @@ pub fn lowerings(
         result.insert(sem.name.clone(), l);
     }
     // The intrinsics with immediates again, the immediates as parameters.
-    let with_immediates: Vec<&Semantics> =
-        live.iter().copied().filter(|s| s.args.iter().any(|a| a.kind == ArgKind::Immediate)).collect();
+    let with_immediates: Vec<(&Semantics, Immediates)> = live
+        .iter()
+        .filter(|s| s.args.iter().any(|a| a.kind == ArgKind::Immediate))
+        .map(|s| (*s, Immediates::Parameters))
+        .collect();
     let (c_path, ll_path) = (dir.join("lowering-immediates.c"), dir.join("lowering-immediates.ll"));
-    if let Some(accepted) = compiler_run.to_ir(with_immediates, Immediates::Parameters, &c_path, &ll_path)? {
+    if let Some(accepted) = compiler_run.to_ir(with_immediates, &c_path, &ll_path)? {
         let ir = std::fs::read_to_string(&ll_path)?;
         let bodies = split_ir(&ir);
         let declarations: BTreeMap<String, IntrinsicSignature> = ir.lines().filter_map(parse_declaration).collect();
-        for (k, sem) in accepted.iter().enumerate() {
+        for (k, (sem, _)) in accepted.iter().enumerate() {
             let body = bodies.get(&format!("hydride_f{k}")).map(Vec::as_slice).unwrap_or_default();
             let (intrinsics, llvm_ops) = calls_and_ops(body);
             let [intrinsic] = intrinsics.as_slice() else { continue };
@@ -196,7 +217,41 @@ pub fn lowerings(
             }
         }
     }
+    // One immediate of few values and IR that is no call of one intrinsic:
+    // clang's IR for each value.
+    let few: Vec<(&Semantics, Immediates)> = live
+        .iter()
+        .filter(|s| result.get(&s.name).is_some_and(|l| l.immediate_call.is_none() && l.llvm_intrinsics.len() != 1))
+        .filter_map(|s| Some((*s, immediate_values(s)?)))
+        .flat_map(|(s, n)| (0..n).map(move |v| (s, Immediates::Value(v))))
+        .collect();
+    let (c_path, ll_path) = (dir.join("lowering-values.c"), dir.join("lowering-values.ll"));
+    if let Some(accepted) = compiler_run.to_ir(few, &c_path, &ll_path)? {
+        let mut snippets = llvm_snippet::snippets(&llvm_snippet::import(&translate, &ll_path)?);
+        let mut per_value: BTreeMap<&str, Vec<Option<Snippet>>> = BTreeMap::new();
+        for (k, (sem, _)) in accepted.iter().enumerate() {
+            per_value.entry(sem.name.as_str()).or_default().push(snippets.remove(&format!("hydride_f{k}")));
+        }
+        for (name, values) in per_value {
+            let sem = live.iter().find(|s| s.name == name).expect("compiled from live");
+            let all: Option<Vec<Snippet>> = values.into_iter().collect();
+            if let (Some(all), Some(l)) = (all, result.get_mut(name)) {
+                if Some(all.len() as u32) == immediate_values(sem) {
+                    l.snippet_per_immediate = Some(all);
+                }
+            }
+        }
+    }
     Ok(result)
+}
+
+/// How many values the instruction's one immediate takes, if that is at
+/// most [`FEW_VALUES`] (values `0..n`).
+fn immediate_values(sem: &Semantics) -> Option<u32> {
+    let mut immediates = sem.args.iter().filter(|a| a.kind == ArgKind::Immediate);
+    let (imm, None) = (immediates.next()?, immediates.next()) else { return None };
+    let bits = imm.imm_bits?;
+    (bits <= 4 && 1 << bits <= FEW_VALUES).then_some(1 << bits)
 }
 
 /// The compiler and target CPU the lowerings are read from.
@@ -222,13 +277,12 @@ impl CompilerRun<'_> {
     /// calling the `k`-th (`None` if the compiler fails otherwise).
     fn to_ir<'s>(
         &self,
-        mut live: Vec<&'s Semantics>,
-        immediates: Immediates,
+        mut live: Vec<(&'s Semantics, Immediates)>,
         c_path: &Path,
         ll_path: &Path,
-    ) -> Result<Option<Vec<&'s Semantics>>, LoweringError> {
+    ) -> Result<Option<Vec<(&'s Semantics, Immediates)>>, LoweringError> {
         for _ in 0..8 {
-            std::fs::write(c_path, c_source(&live, immediates))?;
+            std::fs::write(c_path, c_source(&live))?;
             let out = self.run(&["-S", "-emit-llvm"], c_path, ll_path)?;
             if out.status.success() {
                 return Ok(Some(live));
