@@ -103,16 +103,23 @@ impl LlvmCall {
         if s.args.iter().any(|a| a.kind == ArgKind::Immediate) || snippet.params.len() != s.args.len() {
             return None;
         }
-        Some(LlvmCall {
+        let signature = IntrinsicSignature { params: snippet.params.clone(), result: snippet.result.clone() };
+        Some(LlvmCall { snippet: Some(snippet.text.clone()), ..LlvmCall::generic_ir(cpuid, signature, s.args.len()) })
+    }
+
+    /// An entry of generic IR over the op's first `operands` operands, typed
+    /// by `signature`, without the IR (which the caller sets).
+    fn generic_ir(cpuid: Vec<String>, signature: IntrinsicSignature, operands: usize) -> LlvmCall {
+        LlvmCall {
             intrinsic: String::new(),
             cpuid,
-            signature: IntrinsicSignature { params: snippet.params.clone(), result: snippet.result.clone() },
-            args: (0..s.args.len()).map(CallArg::Operand).collect(),
+            signature,
+            args: (0..operands).map(CallArg::Operand).collect(),
             select: None,
-            snippet: Some(snippet.text.clone()),
+            snippet: None,
             movement: None,
             snippet_per_immediate: None,
-        })
+        }
     }
 
     /// The entry of an instruction with one immediate whose IR clang gives
@@ -125,18 +132,13 @@ impl LlvmCall {
         if !same || first.params.len() + 1 != s.args.len() {
             return None;
         }
+        let signature = IntrinsicSignature { params: first.params.clone(), result: first.result.clone() };
         Some(LlvmCall {
-            intrinsic: String::new(),
-            cpuid,
-            signature: IntrinsicSignature { params: first.params.clone(), result: first.result.clone() },
-            args: (0..first.params.len()).map(CallArg::Operand).collect(),
-            select: None,
-            snippet: None,
-            movement: None,
             snippet_per_immediate: Some(SnippetPerImmediate {
                 immediate: target_names(s)[&position].clone(),
                 snippets: snippets.iter().map(|x| x.text.clone()).collect(),
             }),
+            ..LlvmCall::generic_ir(cpuid, signature, first.params.len())
         })
     }
 }
@@ -336,26 +338,22 @@ fn movement_call(m: &ClassMember, s: &Semantics, lowering: &Lowering, cpuid: Vec
     let elem_bits = movement::movement_elem_bits(s)?;
     let (position, _) = s.args.iter().enumerate().find(|(_, a)| a.kind == ArgKind::Immediate)?;
     let vector = |width: u32| format!("vector<{}xi{elem_bits}>", width / elem_bits);
-    let operand_of = operand_positions(s);
-    let params = s
+    let params: Vec<String> = s
         .args
         .iter()
         .filter(|a| a.kind != ArgKind::Immediate)
         .map(|a| if a.kind == ArgKind::Vector { vector(a.width) } else { format!("i{}", a.width) })
         .collect();
+    let operands = params.len();
+    let signature = IntrinsicSignature { params, result: vector(s.result.width) };
     Some(LlvmCall {
-        intrinsic: String::new(),
-        cpuid,
-        signature: IntrinsicSignature { params, result: vector(s.result.width) },
-        args: operand_of.iter().flatten().map(|&k| CallArg::Operand(k)).collect(),
         select,
-        snippet: None,
         movement: Some(Movement {
             instruction: s.name.clone(),
             elem_bits,
             immediate: target_names(s)[&position].clone(),
         }),
-        snippet_per_immediate: None,
+        ..LlvmCall::generic_ir(cpuid, signature, operands)
     })
 }
 
