@@ -163,25 +163,13 @@ impl Program {
     }
 
     /// The program's result on concrete leaves; `None` where an
-    /// instruction's semantics cannot be evaluated.
-    /// Instruction steps go through the grammar's memo of evaluations; the
-    /// result is what [`Self::evaluate`] gives over [`Concrete`].
+    /// instruction's semantics cannot be evaluated. Instruction steps go
+    /// through the grammar's memo of evaluations.
     pub fn run_concrete(&self, grammar: &Grammar, leaves: &[BigUint]) -> Option<BigUint> {
-        let mut values: Vec<BigUint> = Vec::with_capacity(self.steps.len());
-        for step in &self.steps {
-            let ops: Vec<BigUint> = step.operands.iter().map(|s| fetch(s, leaves, &values).clone()).collect();
-            let v = match &step.op {
-                StepOp::Instr { candidate, immediates } => {
-                    let c = &grammar.candidates[*candidate];
-                    let imms: Vec<u32> = immediates.iter().map(|(_, v)| *v).collect();
-                    let args = arguments(c, &ops, &imms, &|v, w| Concrete.literal(&BigUint::from(v), w));
-                    grammar.evaluations.run(*candidate, c, args)?
-                }
-                StepOp::Swizzle(z) => z.apply(&mut Concrete, &ops),
-            };
-            values.push(v);
-        }
-        values.pop()
+        let run = |_: &mut Concrete, index: usize, c: &Candidate, args: Vec<BigUint>| {
+            grammar.evaluations.run(index, c, args).ok_or_else(String::new)
+        };
+        self.evaluate_with(&mut Concrete, grammar, leaves, run).ok()
     }
 
     /// The program's result as a Z3 term over the leaves' terms; with
@@ -189,11 +177,22 @@ impl Program {
     pub fn formula(&self, grammar: &Grammar, leaves: &[BV], abstracted: bool) -> Result<BV, String> {
         use dialectgen::eval::smt::Smt;
         let mut dom = if abstracted { Smt::abstracted() } else { Smt::exact() };
-        self.evaluate(&mut dom, grammar, leaves)
+        let run = |dom: &mut Smt, _: usize, c: &Candidate, args: Vec<BV>| {
+            Machine::new(dom, c.semantics()).run(&args).map_err(|e| e.to_string())
+        };
+        self.evaluate_with(&mut dom, grammar, leaves, run)
     }
 
-    /// The program's result over any evaluation domain.
-    fn evaluate<D: Domain>(&self, dom: &mut D, grammar: &Grammar, leaves: &[D::Bv]) -> Result<D::Bv, String> {
+    /// The program's result over any evaluation domain; `run` evaluates one
+    /// instruction step (candidate index, candidate, arguments in its
+    /// semantics' order).
+    fn evaluate_with<D: Domain>(
+        &self,
+        dom: &mut D,
+        grammar: &Grammar,
+        leaves: &[D::Bv],
+        mut run: impl FnMut(&mut D, usize, &Candidate, Vec<D::Bv>) -> Result<D::Bv, String>,
+    ) -> Result<D::Bv, String> {
         let mut values: Vec<D::Bv> = Vec::with_capacity(self.steps.len());
         for step in &self.steps {
             let ops: Vec<D::Bv> = step.operands.iter().map(|s| fetch(s, leaves, &values).clone()).collect();
@@ -214,7 +213,7 @@ impl Program {
                     let literal =
                         |v: u32, w: u32| literals.iter().find(|(k, _)| *k == (v, w)).expect("made above").1.clone();
                     let args = arguments(c, &ops, &imms, &literal);
-                    Machine::new(&mut *dom, c.semantics()).run(&args).map_err(|e| e.to_string())?
+                    run(&mut *dom, *candidate, c, args)?
                 }
                 StepOp::Swizzle(z) => z.apply(dom, &ops),
             };

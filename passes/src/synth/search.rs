@@ -14,7 +14,7 @@ use super::semantics::{SemaError, Val};
 use super::types::Ty;
 use dialectgen::eval::domain::Domain;
 use dialectgen::eval::smt::Smt;
-use dialectgen::eval::{Concrete, Machine};
+use dialectgen::eval::Concrete;
 use dialectgen::validate::cases::{random_bits, Rng};
 use num_bigint::BigUint;
 use rayon::prelude::*;
@@ -217,8 +217,16 @@ pub const IMMEDIATE_MS: u32 = 2_000;
 /// Lane-scaled: the first query constrains only a few result lanes of one
 /// sample; each counterexample adds a sample with twice the lanes, up to
 /// the full width. `operands[s]` are the operand values for sample `s`.
-/// `Some(vec![])` for a candidate without immediates.
-pub fn immediates_for(c: &Candidate, operands: &[Vec<BigUint>], expected: &[Option<BigUint>]) -> Option<Vec<u32>> {
+/// `Some(vec![])` for a candidate without immediates. The candidate is
+/// `grammar.candidates[index]`; concrete checks go through the grammar's
+/// memo of evaluations.
+pub fn immediates_for(
+    grammar: &Grammar,
+    index: usize,
+    operands: &[Vec<BigUint>],
+    expected: &[Option<BigUint>],
+) -> Option<Vec<u32>> {
+    let c = &grammar.candidates[index];
     let [(pos, _, bits)] = c.immediates.as_slice() else {
         return c.immediates.is_empty().then(Vec::new);
     };
@@ -250,7 +258,7 @@ pub fn immediates_for(c: &Candidate, operands: &[Vec<BigUint>], expected: &[Opti
             operands.iter().zip(expected).filter_map(|(s, w)| w.as_ref().map(|w| (s, w))).collect();
         let agrees = |v: u32, s: &Vec<BigUint>, want: &BigUint| {
             let args = arguments(c, s, &[v], &|v, _| BigUint::from(v));
-            matches!(Machine::new(&mut Concrete, c.semantics()).run(&args), Ok(got) if got == *want)
+            grammar.evaluations.run(index, c, args).as_ref() == Some(want)
         };
         let mut next = defined.first().copied();
         let mut lanes = all_lanes.min(4);
@@ -355,7 +363,7 @@ impl Screen<'_> {
             }
             let operands: Vec<Vec<BigUint>> =
                 self.inputs.iter().map(|s| binding.iter().map(|&l| s[l].clone()).collect()).collect();
-            let Some(imms) = immediates_for(c, &operands, &self.expected) else { continue };
+            let Some(imms) = immediates_for(self.grammar, ci, &operands, &self.expected) else { continue };
             let immediates = c.immediates.iter().zip(&imms).map(|((_, n, _), v)| (n.clone(), *v)).collect();
             let program = Program::single(ci, &binding, immediates);
             if self.agrees(&program) {
