@@ -370,4 +370,24 @@ impl Semantics {
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
     }
+
+    /// The target op's operand index of each argument (immediates have
+    /// none), where argument `k` is the C intrinsic's argument
+    /// `c_position[k]`: an op's operands are the C arguments less the
+    /// immediates, in C order. For semantics in C order, `c_position` is
+    /// `0, 1, 2, ...`.
+    pub fn op_operands(&self, c_position: &[usize]) -> Vec<Option<usize>> {
+        let immediates: Vec<usize> =
+            self.args.iter().zip(c_position).filter(|(a, _)| a.kind == ArgKind::Immediate).map(|(_, &p)| p).collect();
+        self.args
+            .iter()
+            .zip(c_position)
+            .map(|(a, &p)| (a.kind != ArgKind::Immediate).then(|| p - immediates.iter().filter(|&&i| i < p).count()))
+            .collect()
+    }
+
+    /// [`Self::op_operands`] for semantics in C order.
+    pub fn op_operands_in_c_order(&self) -> Vec<Option<usize>> {
+        self.op_operands(&(0..self.args.len()).collect::<Vec<_>>())
+    }
 }

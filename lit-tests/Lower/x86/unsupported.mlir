@@ -89,5 +89,5 @@ func.func @outside_semantics(%a: vector<16xi32>, %b: vector<16xi32>) -> vector<1
 
 // Every block where windows were searched gets a summary remark: what was
 // searched and how many windows were rewritten or left unchanged, by reason.
-// REMARK-DAG: unsupported.mlir:60:5: remark: lower-to-autollvm searched 1 windows of this block at target x86-avx512: programs of one target intrinsic, or two instructions holding one (budget 8000 pairings), over the {{[0-9]+}} instructions of the grammar the target has ({{[0-9]+}} of them intrinsics), after the offline rules; 1 rewritten ({{[0-9]+}} by a rule, not from the memo), 0 left unchanged
+// REMARK-DAG: unsupported.mlir:60:5: remark: lower-to-autollvm searched 1 windows of this block at target x86-avx512: programs of one target intrinsic, or two instructions holding one (budget 8000 pairings), of a matrix result also its transpose, over the {{[0-9]+}} instructions of the grammar the target has ({{[0-9]+}} of them intrinsics), after the offline rules; 1 rewritten ({{[0-9]+}} by a rule, not from the memo), 0 left unchanged
 // REMARK-DAG: unsupported.mlir:75:3: remark: lower-to-autollvm searched 3 windows of this block at target x86-avx512: {{.*}}; 0 rewritten (0 by a rule, not from the memo), 3 left unchanged (3: no program of one or two target instructions computes this window on sample inputs)

@@ -16,11 +16,11 @@ use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
 use std::sync::Mutex;
 
-type Arrangement = Result<(Vec<Source>, Vec<usize>), String>;
+type Arrangement = Result<(Vec<Source>, Vec<Option<usize>>), String>;
 
 /// The proved arrangement of `m` for immediate `imm` (unmasked, for a mask
 /// form), with the target op's operand index of each argument of the
-/// semantics (meaningless for immediates).
+/// semantics (none for immediates).
 fn arrangement(m: &Movement, imm: u32) -> Arrangement {
     static PROVED: Mutex<Vec<((String, u32), Arrangement)>> = Mutex::new(Vec::new());
     let key = (m.instruction.clone(), imm);
@@ -38,16 +38,8 @@ fn arrangement(m: &Movement, imm: u32) -> Arrangement {
                 m.instruction
             ));
         }
-        // Argument k is the C intrinsic's argument `arg_order[k]`; the op's
-        // operands are the C arguments less the immediates.
-        let immediates: Vec<usize> = sem
-            .args
-            .iter()
-            .zip(&arg_order)
-            .filter(|(a, _)| a.kind == dialectgen::sema::ir::ArgKind::Immediate)
-            .map(|(_, &p)| p)
-            .collect();
-        let operand_of = arg_order.iter().map(|&p| p - immediates.iter().filter(|&&i| i < p).count()).collect();
+        // Argument k is the C intrinsic's argument `arg_order[k]`.
+        let operand_of = sem.op_operands(&arg_order);
         Ok((sources, operand_of))
     })();
     PROVED.lock().unwrap_or_else(|e| e.into_inner()).push((key, found.clone()));
@@ -70,7 +62,8 @@ pub fn lower<'c, 'a>(
     used.dedup();
     let result_ty = build::mlir_type(context, result);
     let input = |arg: usize| -> Result<(Value<'c, 'a>, u32), String> {
-        let v = op.operand(operand_of[arg]).map_err(|e| e.to_string())?;
+        let index = operand_of[arg].ok_or("an immediate moved as an element")?;
+        let v = op.operand(index).map_err(|e| e.to_string())?;
         let bits = super::read::ty(v.r#type()).ok_or("an operand is not an integer vector")?.bits();
         let lanes = bits / m.elem_bits;
         Ok((b.llvm_cast(v, &Ty { dims: vec![lanes], elem_bits: m.elem_bits })?, lanes))

@@ -94,6 +94,30 @@ impl Swizzle {
         out
     }
 
+    /// The transpose of a `rows` x `cols` matrix of `elem_bits`-bit
+    /// elements held row by row in one operand: the `cols` x `rows` matrix,
+    /// row by row.
+    pub fn transpose(rows: u32, cols: u32, elem_bits: u32) -> Swizzle {
+        Swizzle {
+            name: "transpose",
+            elem_bits,
+            operand_bits: rows * cols * elem_bits,
+            operands: 1,
+            mask: (0..cols).flat_map(|j| (0..rows).map(move |i| i * cols + j)).collect(),
+        }
+    }
+
+    /// The transposes of one operand of `bits` bits: every shape of at
+    /// least two rows and two columns, at every element size.
+    pub fn transposes(bits: u32) -> Vec<Swizzle> {
+        let mut out = Vec::new();
+        for e in [8u32, 16, 32, 64].into_iter().filter(|e| bits % e == 0) {
+            let n = bits / e;
+            out.extend((2..=n / 2).filter(|r| n % r == 0).map(|r| Swizzle::transpose(r, n / r, e)));
+        }
+        out
+    }
+
     pub fn apply<D: Domain>(&self, dom: &mut D, operands: &[D::Bv]) -> D::Bv {
         let (w, n) = (self.elem_bits, self.operand_bits / self.elem_bits);
         let element = |dom: &mut D, k: u32| {
@@ -270,5 +294,18 @@ mod tests {
         let r =
             halves.iter().find(|z| z.name == "rotate_down" && z.elem_bits == 16).unwrap().apply(&mut Concrete, &[x]);
         assert_eq!(lanes(&r, 16, 8), [0, 0, 0, 0x2222, 0, 0, 0, 0x1111]);
+    }
+
+    #[test]
+    fn transposes_swap_rows_and_columns() {
+        // A 2x3 matrix of bytes, row by row: [[0, 1, 2], [0x10, 0x11, 0x12]].
+        let m = BigUint::from(0x12_11_10_02_01_00u64);
+        let t = Swizzle::transpose(2, 3, 8).apply(&mut Concrete, std::slice::from_ref(&m));
+        assert_eq!(lanes(&t, 8, 6), [0x00, 0x10, 0x01, 0x11, 0x02, 0x12]);
+        let back = Swizzle::transpose(3, 2, 8).apply(&mut Concrete, &[t]);
+        assert_eq!(back, m);
+        // Every shape of at least 2x2 whose size divides 128 bits, at each element size.
+        let shapes: Vec<(u32, usize)> = Swizzle::transposes(128).iter().map(|z| (z.elem_bits, z.mask.len())).collect();
+        assert!(shapes.contains(&(32, 4)) && shapes.contains(&(8, 16)) && !shapes.contains(&(64, 2)));
     }
 }

@@ -8,7 +8,7 @@
 
 use super::block::{BlockOp, Dataflow, Window};
 use super::grammar::{Candidate, Grammar};
-use super::program::{arguments, Program};
+use super::program::{arguments, Program, Source, Step, StepOp, Swizzle};
 use super::proof::Claim;
 use super::semantics::{SemaError, Val};
 use super::types::Ty;
@@ -439,14 +439,19 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     };
     let (elem_bits, value_bits) = (sizes(|t| t.elem_bits), sizes(|t| t.bits()));
     // A program must be cheaper than the window as written (one instruction
-    // per op that computes), or, for a window of one op, as cheap and a
-    // single instruction. A tie with more ops is no gain: LLVM may well do
-    // better with the ops (a product by a power of two is a shift).
-    let window_cost = window
+    // per op that computes, and one per sum a contraction makes), or, for a
+    // window of one op, as cheap and a single instruction. A tie with more
+    // ops is no gain: LLVM may well do better with the ops (a product by a
+    // power of two is a shift).
+    let window_cost: usize = window
         .ops
         .iter()
-        .filter(|&&p| !matches!(flow.ops[p].name.as_str(), "arith.constant" | "vector.shape_cast" | "vector.bitcast"))
-        .count();
+        .map(|&p| match flow.ops[p].name.as_str() {
+            "arith.constant" | "vector.shape_cast" | "vector.bitcast" => 0,
+            "vector.contract" => flow.ops[p].result_types.first().cloned().flatten().map_or(1, |t| t.lanes() as usize),
+            _ => 1,
+        })
+        .sum();
     let screen = Screen {
         max_cost: window_cost.max(1),
         grammar,
@@ -494,15 +499,23 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
             eprintln!("hydride: two steps: {:?} in all; {} survive", screen.started.elapsed(), survivors.len());
         }
     }
+    if survivors.is_empty() && limits.evaluations > 0 && window_cost >= 2 && !screen.expired() {
+        survivors = transposed(&screen, &root_ty);
+        if trace {
+            eprintln!("hydride: transposed: {:?} in all; {} survive", screen.started.elapsed(), survivors.len());
+        }
+    }
     let timed_out =
         |what: &str| Outcome::OutOfTime(format!("time limit of {} ms reached while {what}", limits.window_ms));
     if survivors.is_empty() {
         if screen.out_of_time.load(std::sync::atomic::Ordering::Relaxed) {
             return timed_out("screening candidates");
         }
-        return Outcome::Unchanged(
-            "no program of one or two target instructions computes this window on sample inputs".into(),
-        );
+        let matrix = root_ty.dims.len() == 2 && root_ty.dims.iter().all(|&d| d >= 2);
+        let transpose = if matrix { " (nor its transpose)" } else { "" };
+        return Outcome::Unchanged(format!(
+            "no program of one or two target instructions computes this window{transpose} on sample inputs"
+        ));
     }
     let cheapest = survivors.iter().map(|p| p.cost(grammar)).min().unwrap_or(0);
     survivors.retain(|p| {
@@ -532,6 +545,84 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         }
     }
     Outcome::Unchanged(format!("no candidate proved equal ({})", reasons.join("; ")))
+}
+
+/// Programs that compute a matrix result transposed and transpose it
+/// back, as `C = (B·Aᵀ)ᵀ` computes `A·Bᵀ` with an instruction that takes
+/// its operands the other way round (`usmmla` for a signed by unsigned
+/// product; the accumulator, of the result's type, is read transposed
+/// too). For a result of at least two rows and two columns, the search
+/// runs again for the transposed result over the leaves with those of the
+/// result's type transposed; each program found gets those transposes
+/// first and one of its result last. Programs are proved whole
+/// afterwards, like any other.
+fn transposed(screen: &Screen, root: &Ty) -> Vec<Program> {
+    let &[rows, cols] = root.dims.as_slice() else { return Vec::new() };
+    if rows < 2 || cols < 2 {
+        return Vec::new();
+    }
+    let there = Swizzle::transpose(rows, cols, root.elem_bits);
+    let back = Swizzle::transpose(cols, rows, root.elem_bits);
+    let flipped: Vec<usize> = (0..screen.variable).filter(|&l| screen.leaf_types[l] == *root).collect();
+    let transpose = |v: &BigUint| there.apply(&mut Concrete, std::slice::from_ref(v));
+    let mut leaf_types = screen.leaf_types.clone();
+    for &l in &flipped {
+        leaf_types[l] = Ty { dims: vec![cols, rows], elem_bits: root.elem_bits };
+    }
+    let inputs = screen
+        .inputs
+        .iter()
+        .map(|s| {
+            s.iter().enumerate().map(|(l, v)| if flipped.contains(&l) { transpose(v) } else { v.clone() }).collect()
+        })
+        .collect();
+    let inner = Screen {
+        grammar: screen.grammar,
+        limits: screen.limits,
+        leaf_types,
+        variable: screen.variable,
+        root_bits: screen.root_bits,
+        elem_bits: screen.elem_bits.clone(),
+        value_bits: screen.value_bits.clone(),
+        inputs,
+        expected: screen.expected.iter().map(|e| e.as_ref().map(transpose)).collect(),
+        max_cost: screen.max_cost.saturating_sub(back.cost() * (1 + flipped.len())),
+        started: screen.started,
+        out_of_time: std::sync::atomic::AtomicBool::new(false),
+    };
+    let mut found: Vec<Program> =
+        screen.grammar.candidates.par_iter().enumerate().flat_map_iter(|(ci, c)| inner.single(ci, c)).collect();
+    if found.is_empty() && !inner.expired() {
+        found = super::compose::two_steps(&inner);
+    }
+    if inner.out_of_time.load(std::sync::atomic::Ordering::Relaxed) {
+        screen.out_of_time.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    found.into_iter().map(|p| transposed_back(p, &flipped, &there, &back)).collect()
+}
+
+/// `program`, which reads leaves `flipped` transposed and computes the
+/// transposed result, made to read the leaves as they are and compute the
+/// result: a transpose (`there`) of each flipped leaf it reads first, one of
+/// its result (`back`) last.
+fn transposed_back(program: Program, flipped: &[usize], there: &Swizzle, back: &Swizzle) -> Program {
+    let read = |l: usize| program.steps.iter().any(|s| s.operands.contains(&Source::Leaf(l)));
+    let firsts: Vec<usize> = flipped.iter().copied().filter(|&l| read(l)).collect();
+    let mut steps: Vec<Step> =
+        firsts.iter().map(|&l| Step { op: StepOp::Swizzle(there.clone()), operands: vec![Source::Leaf(l)] }).collect();
+    let shift = firsts.len();
+    steps.extend(program.steps.into_iter().map(|mut s| {
+        for o in &mut s.operands {
+            *o = match *o {
+                Source::Leaf(l) => firsts.iter().position(|&f| f == l).map_or(Source::Leaf(l), Source::Step),
+                Source::Step(k) => Source::Step(k + shift),
+            };
+        }
+        s
+    }));
+    let last = Source::Step(steps.len() - 1);
+    steps.push(Step { op: StepOp::Swizzle(back.clone()), operands: vec![last] });
+    Program { steps }
 }
 
 /// The survivors worth proving: cheapest first (ties in grammar order), at

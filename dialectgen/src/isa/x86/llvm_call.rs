@@ -22,7 +22,7 @@
 use crate::classify::engine::{ClassMember, SimilarityClass};
 use crate::classify::mask::Masking;
 use crate::design::build::{op_name, target_names};
-use crate::isa::x86::lowering::{IntrinsicSignature, Lowering};
+use crate::isa::x86::lowering::{Immediates, IntrinsicSignature, Lowering};
 use crate::isa::x86::movement::{self, Movement};
 use crate::llvm_ir::CallSource;
 use crate::llvm_snippet::Snippet;
@@ -178,13 +178,9 @@ pub fn llvm_calls(
 /// immediates compiled as 1, or else with them passed as parameters.
 fn intrinsic_call(m: &ClassMember, s: &Semantics, lowering: &Lowering, cpuid: Vec<String>) -> Option<LlvmCall> {
     let compiled = match (lowering.llvm_intrinsics.as_slice(), &lowering.intrinsic_signature, &lowering.call_sources) {
-        ([intrinsic], Some(signature), Some(sources)) => Some(CallShape {
-            intrinsic,
-            signature,
-            llvm_ops: &lowering.llvm_ops,
-            sources,
-            immediates: Immediates::CompiledAsOne,
-        }),
+        ([intrinsic], Some(signature), Some(sources)) => {
+            Some(CallShape { intrinsic, signature, llvm_ops: &lowering.llvm_ops, sources, immediates: Immediates::One })
+        }
         _ => None,
     };
     let with_parameters = lowering.immediate_call.as_ref().map(|c| CallShape {
@@ -197,15 +193,6 @@ fn intrinsic_call(m: &ClassMember, s: &Semantics, lowering: &Lowering, cpuid: Ve
     compiled
         .and_then(|shape| call_of_shape(m, s, &shape, cpuid.clone()))
         .or_else(|| with_parameters.and_then(|shape| call_of_shape(m, s, &shape, cpuid)))
-}
-
-/// How the function clang compiled passed the intrinsic's immediates.
-#[derive(Clone, Copy, PartialEq)]
-enum Immediates {
-    /// As the constant 1.
-    CompiledAsOne,
-    /// As parameters after the operands.
-    Parameters,
 }
 
 /// The one intrinsic call of a compiled function and the rest of its IR.
@@ -233,7 +220,7 @@ fn call_of_shape(m: &ClassMember, s: &Semantics, shape: &CallShape, cpuid: Vec<S
     if !fits || intrinsic.contains(".mask.") {
         return None;
     }
-    let operand_of = operand_positions(s);
+    let operand_of = s.op_operands_in_c_order();
     let next = operand_of.iter().flatten().count();
     let names = target_names(s);
     let mask_arg = masked.then(|| m.arg_order[m.arg_order.len() - 1]);
@@ -261,7 +248,7 @@ fn call_of_shape(m: &ClassMember, s: &Semantics, shape: &CallShape, cpuid: Vec<S
         .map(|source| match (source, shape.immediates) {
             (CallSource::Param(p), _) if *p < next && Some(*p) != mask_operand => Some(CallArg::Operand(*p)),
             (CallSource::Param(p), Immediates::Parameters) if *p >= next => immediate(p - next),
-            (CallSource::Constant(text), Immediates::CompiledAsOne) if compiled_immediate(text) => {
+            (CallSource::Constant(text), Immediates::One) if compiled_immediate(text) => {
                 in_order += 1;
                 immediate(in_order - 1)
             }
@@ -284,24 +271,10 @@ fn call_of_shape(m: &ClassMember, s: &Semantics, shape: &CallShape, cpuid: Vec<S
     })
 }
 
-/// The target op's operand index of each C argument (immediates have none).
-fn operand_positions(s: &Semantics) -> Vec<Option<usize>> {
-    let mut next = 0;
-    s.args
-        .iter()
-        .map(|a| {
-            (a.kind != ArgKind::Immediate).then(|| {
-                next += 1;
-                next - 1
-            })
-        })
-        .collect()
-}
-
 /// The select a mask form makes of the unmasked result (`Some(None)` for a
 /// plain form; `None` if the form is not one this can express).
 fn mask_select(m: &ClassMember, s: &Semantics) -> Option<Option<MaskSelect>> {
-    let operand_of = operand_positions(s);
+    let operand_of = s.op_operands_in_c_order();
     let n = m.arg_order.len();
     match (m.masking, m.mask) {
         (Masking::None, _) => Some(None),

@@ -71,9 +71,9 @@ pub struct ImmediateCall {
     pub llvm_ops: Vec<String>,
 }
 
-/// How the C functions that call the intrinsics pass immediates.
-#[derive(Clone, Copy, PartialEq)]
-enum Immediates {
+/// How the C function that calls an intrinsic passes its immediates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Immediates {
     /// As the constant 1.
     One,
     /// As `int` parameters after the operands.
