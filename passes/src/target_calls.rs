@@ -1,8 +1,9 @@
 //! What each `hydride_arm` and `hydride_hvx` op becomes in LLVM: the
 //! intrinsic clang-22 emits for it (`generated/arm/llvm-lowerings.json`,
 //! `generated/hvx/llvm-intrinsics.json`), or for ARM one generic LLVM
-//! instruction over its two operands. Read by `convert-hydride-<isa>-to-llvm`
-//! and by synthesis, which uses only instructions that have one.
+//! instruction over its two operands, or clang's whole function for the
+//! intrinsic (a snippet). Read by `convert-hydride-<isa>-to-llvm` and by
+//! synthesis, which uses only instructions that have one.
 
 use crate::synth::target::{arm_features, Isa};
 use crate::synth::types::Ty;
@@ -18,6 +19,10 @@ pub enum TargetCall {
     Intrinsic { name: String, params: Option<Vec<Ty>>, result: Option<Ty>, features: Vec<String> },
     /// `llvm.<op>` over the op's two operands, of the result's type.
     Binary { op: String },
+    /// Clang's IR for the intrinsic, an `llvm.func` inlined at the op: its
+    /// parameters are the op's operands (bitcast), its result the op's.
+    /// `generic` when it calls no target intrinsic (`sext`, `add`, …).
+    Snippet { params: Vec<Ty>, result: Ty, text: String, features: Vec<String>, generic: bool },
 }
 
 /// AArch64 intrinsics that are LLVM's generic intrinsics under a target
@@ -62,6 +67,7 @@ impl TargetCall {
         match self {
             TargetCall::Intrinsic { features, .. } => features.clone(),
             TargetCall::Binary { .. } => vec!["neon".into()],
+            TargetCall::Snippet { features, .. } => features.clone(),
         }
     }
 
@@ -95,6 +101,15 @@ struct ArmEntry {
     llvm_ops: Vec<String>,
     #[serde(default)]
     signature: Option<ArmSignature>,
+    #[serde(default)]
+    snippet: Option<ArmSnippet>,
+}
+
+#[derive(serde::Deserialize)]
+struct ArmSnippet {
+    params: Vec<String>,
+    result: String,
+    text: String,
 }
 
 #[derive(serde::Deserialize)]
@@ -116,7 +131,23 @@ fn arm_call(raw: &str) -> Option<TargetCall> {
             })
         }
         ([], [op]) if BINARY.contains(&op.as_str()) => Some(TargetCall::Binary { op: op.clone() }),
-        _ => None,
+        _ => {
+            let s = e.snippet?;
+            // The extensions are those of the intrinsics it calls.
+            let mut features = vec!["neon".to_string()];
+            for f in e.llvm_intrinsics.iter().flat_map(|name| arm_features(name)) {
+                if !features.contains(&f) {
+                    features.push(f);
+                }
+            }
+            Some(TargetCall::Snippet {
+                params: s.params.iter().map(|p| Ty::parse(p)).collect::<Option<_>>()?,
+                result: Ty::parse(&s.result)?,
+                generic: e.llvm_intrinsics.is_empty(),
+                text: s.text,
+                features,
+            })
+        }
     }
 }
 
@@ -181,6 +212,22 @@ mod tests {
         assert_eq!(arm_call(r#"{"llvm_ops":["add"]}"#), Some(TargetCall::Binary { op: "add".into() }));
         assert_eq!(arm_call(r#"{"llvm_ops":["lshr","trunc"]}"#), None);
         assert_eq!(arm_call(r#"{"llvm_intrinsics":["llvm.aarch64.neon.sabd.v4i16"],"llvm_ops":["add"]}"#), None);
+        // Clang's whole function, when recorded, is the lowering of the rest.
+        let text = "llvm.func @snippet(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {\n  %0 = llvm.call_intrinsic \"llvm.aarch64.neon.sabd.v4i16\"(%arg1, %arg2) : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>\n  %1 = llvm.add %0, %arg0 : vector<4xi16>\n  llvm.return %1 : vector<4xi16>\n}";
+        let entry = serde_json::json!({
+            "llvm_intrinsics": ["llvm.aarch64.neon.sabd.v4i16"],
+            "llvm_ops": ["add"],
+            "snippet": {"params": ["vector<4xi16>", "vector<4xi16>", "vector<4xi16>"], "result": "vector<4xi16>", "text": text}
+        });
+        let Some(TargetCall::Snippet { params, generic, features, .. }) = arm_call(&entry.to_string()) else {
+            panic!("no snippet read")
+        };
+        assert_eq!((params.len(), generic, features), (3, false, vec!["neon".to_string()]));
+        let widen = serde_json::json!({
+            "llvm_ops": ["shufflevector", "sext"],
+            "snippet": {"params": ["vector<8xi16>"], "result": "vector<4xi32>", "text": "llvm.func @snippet() {}"}
+        });
+        assert!(matches!(arm_call(&widen.to_string()), Some(TargetCall::Snippet { generic: true, .. })));
     }
 
     #[test]

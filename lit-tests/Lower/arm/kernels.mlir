@@ -133,3 +133,27 @@ func.func @usdot_u8s8(%a: vector<16xi8>, %b: vector<16xi8>, %acc: vector<4xi32>)
 }
 
 // V80-REMARK: remark: window of {{[0-9]+}} ops left unchanged (target aarch64-neon)
+
+// Instructions clang lowers to more than one LLVM operation are candidates
+// too: their lowering is clang's IR for them (`vabaq_u8` is `uabd` then
+// `add`, `vabal_u8` adds `zext`).
+// CHECK-LABEL: func.func @uaba_u8
+// CHECK: hydride_arm.vabaq_u8
+func.func @uaba_u8(%acc: vector<16xi8>, %a: vector<16xi8>, %b: vector<16xi8>) -> vector<16xi8> {
+  %hi = arith.maxui %a, %b : vector<16xi8>
+  %lo = arith.minui %a, %b : vector<16xi8>
+  %d = arith.subi %hi, %lo : vector<16xi8>
+  %r = arith.addi %acc, %d : vector<16xi8>
+  return %r : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @uabal_u8
+// CHECK: hydride_arm.vabal_u8
+func.func @uabal_u8(%acc: vector<8xi16>, %a: vector<8xi8>, %b: vector<8xi8>) -> vector<8xi16> {
+  %hi = arith.maxui %a, %b : vector<8xi8>
+  %lo = arith.minui %a, %b : vector<8xi8>
+  %d = arith.subi %hi, %lo : vector<8xi8>
+  %w = arith.extui %d : vector<8xi8> to vector<8xi16>
+  %r = arith.addi %acc, %w : vector<8xi16>
+  return %r : vector<8xi16>
+}

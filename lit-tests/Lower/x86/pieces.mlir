@@ -1,8 +1,10 @@
 // RUN: rm -rf %t.cache
 // RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{target=x86-avx2 cache-dir=%t.cache})' %s | FileCheck %s
-// Lane-wise windows wider than the target's registers (256 bits at x86-avx2)
-// are synthesized once at the width of a register and applied to every
-// piece: leaves cut by vector.shuffle, the pieces' results concatenated.
+// Windows wider than the target's registers (256 bits at x86-avx2) whose
+// pieces are independent (lane-wise ops, shuffles that stay within a piece
+// the same way in every piece) are synthesized once at the width of a
+// register and applied to every piece: leaves cut by vector.shuffle, the
+// pieces' results concatenated.
 // Execution: Run/x86/pieces-avx2.test.
 
 // CHECK-LABEL: func.func @adds_i16_x32
@@ -81,4 +83,19 @@ func.func @adds_i16_2x32(%a: vector<64xi16>, %b: vector<64xi16>) -> vector<64xi1
   %t = arith.trunci %c3 : vector<2x32xi32> to vector<2x32xi16>
   %r = vector.shape_cast %t : vector<2x32xi16> to vector<64xi16>
   return %r : vector<64xi16>
+}
+
+// A pairwise sum of products (even and odd lanes, within each piece alike)
+// at 512 bits: two vpmaddwd.
+// CHECK-LABEL: func.func @madd_i16_x32
+// CHECK-COUNT-2: autollvm.{{[a-z_0-9]+}} {{.*}} : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// CHECK-NOT: arith.
+func.func @madd_i16_x32(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<16xi32> {
+  %ae = arith.extsi %a : vector<32xi16> to vector<32xi32>
+  %be = arith.extsi %b : vector<32xi16> to vector<32xi32>
+  %p = arith.muli %ae, %be : vector<32xi32>
+  %even = vector.shuffle %p, %p [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<32xi32>, vector<32xi32>
+  %odd = vector.shuffle %p, %p [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31] : vector<32xi32>, vector<32xi32>
+  %h = arith.addi %even, %odd : vector<16xi32>
+  return %h : vector<16xi32>
 }

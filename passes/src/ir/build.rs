@@ -8,7 +8,7 @@ use crate::synth::types::Ty;
 use melior::ir::attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, StringAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::r#type::IntegerType;
-use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, Identifier, Location, Module, OperationRef, Type, Value, ValueLike};
 use melior::Context;
 
 pub fn mlir_type<'c>(context: &'c Context, ty: &Ty) -> Type<'c> {
@@ -185,5 +185,23 @@ impl<'c, 'a> Builder<'c, 'a> {
             }
         }
         Err("the snippet does not end in llvm.return".into())
+    }
+}
+
+/// The snippets of one run, each parsed once (as a module holding its
+/// `llvm.func`).
+#[derive(Default)]
+pub struct Snippets<'c> {
+    parsed: std::collections::HashMap<String, Module<'c>>,
+}
+
+impl<'c> Snippets<'c> {
+    pub fn get(&mut self, context: &'c Context, op: &str, text: &str) -> Result<OperationRef<'c, '_>, String> {
+        if !self.parsed.contains_key(op) {
+            let module = Module::parse(context, text)
+                .ok_or_else(|| format!("the recorded LLVM IR of {op} does not parse in this MLIR"))?;
+            self.parsed.insert(op.to_string(), module);
+        }
+        self.parsed[op].body().first_operation().ok_or_else(|| format!("the recorded LLVM IR of {op} is empty"))
     }
 }

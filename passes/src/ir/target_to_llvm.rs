@@ -6,9 +6,11 @@
 //! instruction. An AArch64 intrinsic that is a generic one under a target
 //! name (`neon.abs`, `neon.smax`, `neon.sqadd`, …) becomes the generic one
 //! (`llvm.abs`, `llvm.smax`, `llvm.sadd.sat`), which LLVM's optimizer
-//! understands ([`crate::target_calls::generic_intrinsic`]).
+//! understands ([`crate::target_calls::generic_intrinsic`]). An ARM op that
+//! clang makes more of (`vabaq_u8`: `uabd` and `add`) becomes clang's IR
+//! for it, inlined.
 
-use super::build::{self, Builder};
+use super::build::{self, Builder, Snippets};
 use super::raw;
 use super::read;
 use crate::synth::target::Isa;
@@ -26,8 +28,9 @@ pub fn run(context: &Context, root: OperationRef, isa: Isa) -> Result<(), ()> {
         .filter(|op| op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with(&prefix)))
         .collect();
     let mut ok = true;
+    let mut snippets = Snippets::default();
     for op in ops {
-        if let Err(e) = convert(context, op, isa) {
+        if let Err(e) = convert(context, op, isa, &mut snippets) {
             raw::emit(&op, false, &e);
             ok = false;
         }
@@ -35,10 +38,15 @@ pub fn run(context: &Context, root: OperationRef, isa: Isa) -> Result<(), ()> {
     ok.then_some(()).ok_or(())
 }
 
-fn convert(context: &Context, op: OperationRef, isa: Isa) -> Result<(), String> {
+fn convert<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    isa: Isa,
+    snippets: &mut Snippets<'c>,
+) -> Result<(), String> {
     let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
     let call = TargetCalls::embedded(isa)?.get(&name).ok_or_else(|| {
-        format!("cannot be lowered to LLVM: hydride has no LLVM lowering for {name} (clang lowers it to more than one instruction)")
+        format!("cannot be lowered to LLVM: hydride has no LLVM lowering for {name} (clang lowers it to more than one instruction, with immediates or not in one block of pure operations)")
     })?;
     let instance = read::instance(&op);
     let types = |texts: &[String]| {
@@ -64,6 +72,17 @@ fn convert(context: &Context, op: OperationRef, isa: Isa) -> Result<(), String> 
         TargetCall::Binary { op: llvm_op } => {
             let [x, y] = operands[..] else { return Err(format!("llvm.{llvm_op} takes two operands")) };
             b.create(&format!("llvm.{llvm_op}"), &[x, y], &[], build::mlir_type(context, &result_ty))?
+        }
+        TargetCall::Snippet { params, text, .. } => {
+            if params.len() != operands.len() || !immediates.is_empty() {
+                return Err(format!("clang's IR for {name} takes {} operands and no immediates", params.len()));
+            }
+            let mut args = Vec::new();
+            for (v, p) in operands.iter().zip(params) {
+                args.push(b.llvm_cast(*v, p)?);
+            }
+            let value = b.inline(snippets.get(context, &name, text)?, &args)?;
+            b.llvm_cast(value, &result_ty)?
         }
         TargetCall::Intrinsic { name: intrinsic, .. } => {
             let mut arg_types = operand_types.clone();

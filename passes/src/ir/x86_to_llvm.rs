@@ -8,7 +8,7 @@
 //! give for the op's immediate (`super::movement`); or, for an immediate of
 //! few values, clang's IR recorded for the op's value, inlined.
 
-use super::build::{self, Builder};
+use super::build::{self, Builder, Snippets};
 use super::raw;
 use super::read;
 use crate::llvm_calls::CallTable;
@@ -16,12 +16,9 @@ use crate::synth::attr::Attr;
 use crate::synth::types::Ty;
 use dialectgen::isa::x86::llvm_call::{CallArg, LlvmCall, Otherwise};
 use melior::ir::attribute::DenseI32ArrayAttribute;
-use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
-use melior::ir::Module;
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
-use std::collections::HashMap;
 
 pub fn run(context: &Context, root: OperationRef) -> Result<(), ()> {
     let ops: Vec<OperationRef> = raw::nested_ops(root)
@@ -53,24 +50,6 @@ fn integer_attribute(op: OperationRef, name: &str) -> Result<num_bigint::BigInt,
 /// A type of the call table (written by `hydride gen`).
 fn table_type(text: &str) -> Result<Ty, String> {
     Ty::parse(text).ok_or_else(|| format!("the LLVM call table has a type hydride does not model: {text}"))
-}
-
-/// The snippets of one run, each parsed once (as a module holding its
-/// `llvm.func`).
-#[derive(Default)]
-struct Snippets<'c> {
-    parsed: HashMap<String, Module<'c>>,
-}
-
-impl<'c> Snippets<'c> {
-    fn get(&mut self, context: &'c Context, op: &str, text: &str) -> Result<OperationRef<'c, '_>, String> {
-        if !self.parsed.contains_key(op) {
-            let module = Module::parse(context, text)
-                .ok_or_else(|| format!("the recorded LLVM IR of {op} does not parse in this MLIR"))?;
-            self.parsed.insert(op.to_string(), module);
-        }
-        self.parsed[op].body().first_operation().ok_or_else(|| format!("the recorded LLVM IR of {op} is empty"))
-    }
 }
 
 fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Snippets<'c>) -> Result<(), String> {

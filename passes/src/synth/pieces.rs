@@ -1,13 +1,22 @@
-//! Width legalization: a lane-wise window wider than the target's vector
-//! registers is synthesized once, at the width of one register-sized piece,
-//! and the program found is applied to every piece.
+//! Width legalization: a window wider than the target's vector registers
+//! whose pieces are independent is synthesized once, at the width of one
+//! register-sized piece, and the program found is applied to every piece.
 //!
-//! Sound because the window is lane-wise: every op computes result lane `i`
-//! from lane `i` of its operands alone, by the same function in every lane,
-//! and its constants repeat piece by piece. So piece `p` of the window's
-//! result is the piece window applied to piece `p` of each leaf, and the
-//! program, proved equal to the piece window like any other, computes it.
-//! One proof per piece shape, not one per piece.
+//! Every value of the window is cut into the same number of pieces, `P`,
+//! each a contiguous run of its lanes (row-major). The window qualifies when
+//! piece `q` of every op's result is the same function of piece `q` of its
+//! operands, for every `q`:
+//! - lane-wise ops compute result lane `i` from lane `i` of their operands
+//!   alone, by the same function in every lane;
+//! - a `vector.shuffle` qualifies when each result piece reads only the
+//!   same piece of its operands, at the same positions within it for every
+//!   piece (the even/odd lanes of a pairwise sum, interleaves within
+//!   pieces);
+//! - constants repeat piece by piece.
+//!
+//! So piece `q` of the window's result is the piece window applied to piece
+//! `q` of each leaf, and the program, proved equal to the piece window like
+//! any other, computes it. One proof per piece shape, not one per piece.
 
 use super::block::{BlockOp, Dataflow, Window};
 use super::lower::{NewOp, Ref};
@@ -50,39 +59,74 @@ const LANE_WISE: &[&str] = &[
 /// cut: stores and returns, which take the concatenation as it is.
 const CONSUMERS: &[&str] = &["vector.store", "vector.maskedstore", "vector.transfer_write", "func.return", "scf.yield"];
 
-/// How a window is cut: `pieces` pieces of `lanes` lanes each.
+/// How a window is cut: into `pieces` pieces, each value's lanes evenly.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Split {
     pub pieces: u32,
-    pub lanes: u32,
+}
+
+/// A shuffle's mask within one piece, if every piece of the result reads
+/// the same piece of the operands (`lanes` each, two operands in a row) at
+/// the same positions: positions into the two operand pieces in a row.
+fn piece_mask(mask: &[i64], lanes: u32, pieces: u32) -> Option<Vec<i64>> {
+    let (out_piece, in_piece) = (mask.len() as u32 / pieces, lanes / pieces);
+    if mask.len() as u32 % pieces != 0 || lanes % pieces != 0 {
+        return None;
+    }
+    let mut first: Option<Vec<i64>> = None;
+    for (q, chunk) in mask.chunks(out_piece as usize).enumerate() {
+        let q = q as u32;
+        let relative: Vec<i64> = chunk
+            .iter()
+            .map(|&m| {
+                let m = u32::try_from(m).ok()?;
+                let (operand, lane) = (m / lanes, m % lanes);
+                let within = lane.checked_sub(q * in_piece).filter(|&l| operand < 2 && l < in_piece)?;
+                Some(i64::from(operand * in_piece + within))
+            })
+            .collect::<Option<_>>()?;
+        match &first {
+            None => first = Some(relative),
+            Some(f) if *f == relative => {}
+            Some(_) => return None,
+        }
+    }
+    first
 }
 
 /// The window as one piece: its ops (in block order, positions renumbered,
-/// values kept) at `split.lanes` lanes, constants cut to their first
-/// piece, and the root's new position. `None` where the window is not
-/// lane-wise over vectors of one lane count (cut as their row-major
-/// flattenings), fits the
-/// registers already, cannot be cut into a power-of-two count of pieces
-/// whose leaves and result fit a register, or has a constant that differs
-/// from piece to piece.
+/// values kept) with every value's lanes divided by the piece count (as
+/// its row-major flattening), shuffle masks and constants cut to their
+/// first piece, and the root's new position. `None` where the window has an
+/// op whose pieces are not independent (see the module's description), fits
+/// the registers already, or cannot be cut into a power-of-two count of
+/// pieces whose leaves and result fit a register.
 pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Split)> {
     let ops: Vec<&BlockOp> = window.ops.iter().map(|&p| &flow.ops[p]).collect();
-    // An n-D window is cut as its row-major flattening: lane-wise, the shape
-    // does not matter, and a shape_cast is the identity on the flattening.
-    let mut lanes = None;
-    let mut widest = 0;
     for op in &ops {
-        if !LANE_WISE.contains(&op.name.as_str()) || op.results.len() != 1 || !op.unmodelled_vectors.is_empty() {
+        let known = LANE_WISE.contains(&op.name.as_str()) || op.name == "vector.shuffle";
+        if !known || op.results.len() != 1 || !op.unmodelled_vectors.is_empty() {
             return None;
         }
         for t in op.operand_types.iter().chain(&op.result_types) {
-            let t = t.as_ref()?;
-            if t.dims.is_empty() || *lanes.get_or_insert(t.lanes()) != t.lanes() {
+            if t.as_ref()?.dims.is_empty() {
+                return None;
+            }
+        }
+        // Lane-wise ops over one lane count (a shape_cast keeps the count),
+        // shuffles of two operands of one lane count.
+        if op.name == "vector.shuffle" {
+            let lanes: Vec<u32> = op.operand_types.iter().flatten().map(Ty::lanes).collect();
+            if lanes.len() != 2 || lanes[0] != lanes[1] {
+                return None;
+            }
+        } else {
+            let lanes: Vec<u32> = op.operand_types.iter().chain(&op.result_types).flatten().map(Ty::lanes).collect();
+            if lanes.windows(2).any(|w| w[0] != w[1]) {
                 return None;
             }
         }
     }
-    let all = lanes?;
     // A result that feeds a reshape or a reduction stays whole: LLVM fuses a
     // widening product into the reduction after it (`smlal`, `vpmaddwd`),
     // which pieces would hide behind their concatenation.
@@ -99,36 +143,41 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
             }
         }
     }
-    // The piece is sized by what crosses its boundary: the leaves and the result.
+    // The piece is sized by what crosses its boundary: the leaves and the
+    // result each fit a register.
     let root_ty = flow.ops[window.root].result_types[0].clone()?;
     if root_ty.bits() <= register_bits {
         return None;
     }
+    let mut boundary = vec![root_ty.bits()];
     for v in &window.leaves {
-        widest = widest.max(flow.type_of(*v)?.elem_bits);
+        boundary.push(flow.type_of(*v)?.bits());
     }
-    widest = widest.max(root_ty.elem_bits);
-    let mut piece = (register_bits / widest.max(1)).min(all);
-    while piece > 1 && all % piece != 0 {
-        piece /= 2;
-    }
-    let pieces = all / piece.max(1);
-    if piece < 2 || pieces < 2 || !pieces.is_power_of_two() {
+    let pieces = boundary.iter().map(|b| b.div_ceil(register_bits)).max()?.next_power_of_two();
+    let lane_counts = ops.iter().flat_map(|op| op.operand_types.iter().chain(&op.result_types)).flatten();
+    if pieces < 2 || lane_counts.map(Ty::lanes).any(|l| l % pieces != 0 || l / pieces < 2) {
         return None;
     }
-    let split = Split { pieces, lanes: piece };
-    let scaled = |t: &Option<Ty>| t.as_ref().map(|t| Ty { dims: vec![piece], elem_bits: t.elem_bits });
+    let scaled = |t: &Option<Ty>| t.as_ref().map(|t| Ty { dims: vec![t.lanes() / pieces], elem_bits: t.elem_bits });
     let mut out = Vec::new();
     for (i, op) in ops.iter().enumerate() {
         let mut op = (*op).clone();
         op.index = i;
+        if op.name == "vector.shuffle" {
+            let lanes = op.operand_types.first()?.as_ref()?.lanes();
+            let mask = op.attributes.iter_mut().find(|(n, _)| n == "mask")?;
+            let Attr::Ints(m) = &mask.1 else { return None };
+            mask.1 = Attr::Ints(piece_mask(m, lanes, pieces)?);
+        }
         op.operand_types = op.operand_types.iter().map(scaled).collect();
         op.result_types = op.result_types.iter().map(scaled).collect();
         if op.name == "arith.constant" {
+            let all = op.result_types.first()?.as_ref()?.lanes() * pieces;
             let value = op.attributes.iter_mut().find(|(n, _)| n == "value")?;
             let Attr::Elements(xs) = &value.1 else { return None };
-            let first = &xs[..piece as usize];
-            if xs.len() != all as usize || xs.chunks(piece as usize).any(|c| c != first) {
+            let piece = (all / pieces) as usize;
+            let first = &xs[..piece];
+            if xs.len() != all as usize || xs.chunks(piece).any(|c| c != first) {
                 return None;
             }
             value.1 = Attr::Elements(first.to_vec());
@@ -136,7 +185,7 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
         out.push(op);
     }
     let root = window.ops.iter().position(|&p| p == window.root)?;
-    Some((out, root, split))
+    Some((out, root, Split { pieces }))
 }
 
 /// The ops that apply a piece's program (`piece_ops`, as
@@ -162,13 +211,14 @@ pub fn instantiate(
                 continue;
             }
             let t = full(v).map(|t| Ty { dims: vec![t.lanes()], elem_bits: t.elem_bits })?;
-            let lo = i64::from(p * split.lanes);
+            let lanes = t.lanes() / split.pieces;
+            let lo = i64::from(p * lanes);
             cut.insert(v, out.len());
             out.push(NewOp {
                 op: "vector.shuffle".into(),
-                attributes: vec![("mask".into(), NewAttr::I64s((lo..lo + i64::from(split.lanes)).collect()))],
+                attributes: vec![("mask".into(), NewAttr::I64s((lo..lo + i64::from(lanes)).collect()))],
                 operands: vec![(Ref::Value(v), t.clone()), (Ref::Value(v), t.clone())],
-                result: piece_ty(t.elem_bits, split.lanes),
+                result: piece_ty(t.elem_bits, lanes),
             });
         }
         let offset = out.len();
@@ -182,7 +232,7 @@ pub fn instantiate(
             }
             out.push(op);
         }
-        results.push((out.len() - 1, split.lanes));
+        results.push((out.len() - 1, root.lanes() / split.pieces));
     }
     while results.len() > 1 {
         let mut next = Vec::new();
@@ -200,4 +250,22 @@ pub fn instantiate(
         results = next;
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::piece_mask;
+
+    #[test]
+    fn shuffles_within_pieces_are_cut_and_others_are_not() {
+        // Even lanes of 8, in 2 pieces: each result piece reads its own operand piece alike.
+        assert_eq!(piece_mask(&[0, 2, 4, 6], 8, 2), Some(vec![0, 2]));
+        // Two operands: operand 1's piece follows operand 0's in the piece's mask.
+        assert_eq!(piece_mask(&[0, 8, 1, 9, 4, 12, 5, 13], 8, 2), Some(vec![0, 4, 1, 5]));
+        // Reversing the lanes reads the other piece; a broadcast of lane 0 reads piece 0 everywhere.
+        assert_eq!(piece_mask(&[7, 6, 5, 4, 3, 2, 1, 0], 8, 2), None);
+        assert_eq!(piece_mask(&[0, 0, 0, 0], 8, 2), None);
+        // The same piece, at different positions in different pieces.
+        assert_eq!(piece_mask(&[0, 1, 5, 4], 8, 2), None);
+    }
 }

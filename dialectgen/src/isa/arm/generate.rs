@@ -132,8 +132,11 @@ pub fn generate(
     let intrinsics: Vec<_> = chosen.iter().map(|k| &fe.bound[*k].intrinsic).collect();
     let lowered = super::lowering::lowerings(&intrinsics, std::path::Path::new("clang-22"), scratch.path())?;
     let dialect = build::target_dialect("hydride_arm", "AArch64 NEON", &semantics, generated_by);
-    let db = crate::generate::class_database("arm", &[], &classes, |n| lowered.get(n))
-        .map_err(|e| ArmGenError::Db(e.to_string()))?;
+    // The database names what each member becomes; the IR itself is in the lowering table only.
+    let db = crate::generate::class_database("arm", &[], &classes, |n| {
+        lowered.get(n).map(|l| super::lowering::ArmLowering { snippet: None, ..l.clone() })
+    })
+    .map_err(|e| ArmGenError::Db(e.to_string()))?;
     let lowerings = lowered.into_iter().map(|(k, v)| (format!("hydride_arm.{}", build::op_name(&k)), v)).collect();
     Ok(ArmGenerated { report, semantics, classes, stats, dialect, class_database: db, lowerings })
 }

@@ -1,10 +1,14 @@
 //! What each ARM intrinsic becomes in LLVM IR: clang-22 compiles a call of
 //! it for AArch64, and the function's body names the `llvm.aarch64.*`
 //! intrinsic called (or the generic IR operations used). This is what a
-//! `hydride_arm` op lowers to.
+//! `hydride_arm` op lowers to. Where that is more than one intrinsic call or
+//! one generic instruction (`vabaq_u8` is `uabd` then `add`, `vmovl_s16` a
+//! `sext`), the function itself, imported into MLIR's LLVM dialect, is
+//! recorded as a snippet the lowering pass inlines.
 
 use super::intrinsics::Intrinsic;
 use crate::llvm_ir::{calls_and_ops, parse_declaration, split_ir, IntrinsicSignature};
+use crate::llvm_snippet;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -25,6 +29,21 @@ pub struct ArmLowering {
     pub llvm_ops: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signature: Option<IntrinsicSignature>,
+    /// Clang's whole function, when it is neither one intrinsic call nor
+    /// one generic instruction, takes no immediates and is one block of pure
+    /// operations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet: Option<ArmSnippet>,
+}
+
+/// A snippet as the lowering table records it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArmSnippet {
+    /// MLIR types of the parameters, the op's operands in order.
+    pub params: Vec<String>,
+    pub result: String,
+    /// `llvm.func @snippet(...) { ... llvm.return ... }`.
+    pub text: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -87,6 +106,8 @@ pub fn lowerings(
         return Err(ArmLoweringError::Rejected { compiler: compiler.display().to_string(), message });
     }
     let ir = std::fs::read_to_string(&ll_path)?;
+    let mut snippets =
+        llvm_snippet::snippets(&llvm_snippet::import(&llvm_snippet::mlir_translate_for(compiler), &ll_path)?);
     let bodies = split_ir(&ir);
     let declarations: BTreeMap<String, IntrinsicSignature> = ir.lines().filter_map(parse_declaration).collect();
     let mut result = BTreeMap::new();
@@ -96,6 +117,15 @@ pub fn lowerings(
             calls_and_ops(bodies.get(&format!("hydride_f{k}")).map(Vec::as_slice).unwrap_or_default());
         if let [only] = l.llvm_intrinsics.as_slice() {
             l.signature = declarations.get(only).cloned();
+        }
+        let one_call = l.llvm_intrinsics.len() == 1 && l.llvm_ops.is_empty();
+        let one_op = l.llvm_intrinsics.is_empty() && l.llvm_ops.len() == 1;
+        let immediates = i.args.iter().any(|a| a.range.is_some());
+        if !one_call && !one_op && !immediates {
+            l.snippet = snippets
+                .remove(&format!("hydride_f{k}"))
+                .filter(|s| s.params.len() == i.args.len())
+                .map(|s| ArmSnippet { params: s.params, result: s.result, text: s.text });
         }
         result.insert(i.name.clone(), l);
     }
