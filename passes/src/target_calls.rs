@@ -23,6 +23,9 @@ pub enum TargetCall {
     /// parameters are the op's operands (bitcast), its result the op's.
     /// `generic` when it calls no target intrinsic (`sext`, `add`, …).
     Snippet { params: Vec<Ty>, result: Ty, text: String, features: Vec<String>, generic: bool },
+    /// Clang's IR for each value of the op's one immediate (from `lowest`
+    /// up), each a snippet over the op's operands.
+    SnippetPerImmediate { lowest: i64, snippets: Vec<(Vec<Ty>, Ty, String)>, features: Vec<String>, generic: bool },
 }
 
 /// AArch64 intrinsics that are LLVM's generic intrinsics under a target
@@ -67,7 +70,7 @@ impl TargetCall {
         match self {
             TargetCall::Intrinsic { features, .. } => features.clone(),
             TargetCall::Binary { .. } => vec!["neon".into()],
-            TargetCall::Snippet { features, .. } => features.clone(),
+            TargetCall::Snippet { features, .. } | TargetCall::SnippetPerImmediate { features, .. } => features.clone(),
         }
     }
 
@@ -103,6 +106,14 @@ struct ArmEntry {
     signature: Option<ArmSignature>,
     #[serde(default)]
     snippet: Option<ArmSnippet>,
+    #[serde(default)]
+    snippet_per_immediate: Option<ArmSnippetPerImmediate>,
+}
+
+#[derive(serde::Deserialize)]
+struct ArmSnippetPerImmediate {
+    lowest: i64,
+    snippets: Vec<ArmSnippet>,
 }
 
 #[derive(serde::Deserialize)]
@@ -132,7 +143,6 @@ fn arm_call(raw: &str) -> Option<TargetCall> {
         }
         ([], [op]) if BINARY.contains(&op.as_str()) => Some(TargetCall::Binary { op: op.clone() }),
         _ => {
-            let s = e.snippet?;
             // The extensions are those of the intrinsics it calls.
             let mut features = vec!["neon".to_string()];
             for f in e.llvm_intrinsics.iter().flat_map(|name| arm_features(name)) {
@@ -140,13 +150,16 @@ fn arm_call(raw: &str) -> Option<TargetCall> {
                     features.push(f);
                 }
             }
-            Some(TargetCall::Snippet {
-                params: s.params.iter().map(|p| Ty::parse(p)).collect::<Option<_>>()?,
-                result: Ty::parse(&s.result)?,
-                generic: e.llvm_intrinsics.is_empty(),
-                text: s.text,
-                features,
-            })
+            let generic = e.llvm_intrinsics.is_empty();
+            let typed = |s: ArmSnippet| -> Option<(Vec<Ty>, Ty, String)> {
+                Some((s.params.iter().map(|p| Ty::parse(p)).collect::<Option<_>>()?, Ty::parse(&s.result)?, s.text))
+            };
+            if let Some(per) = e.snippet_per_immediate {
+                let snippets = per.snippets.into_iter().map(typed).collect::<Option<_>>()?;
+                return Some(TargetCall::SnippetPerImmediate { lowest: per.lowest, snippets, features, generic });
+            }
+            let (params, result, text) = typed(e.snippet?)?;
+            Some(TargetCall::Snippet { params, result, text, features, generic })
         }
     }
 }

@@ -157,3 +157,20 @@ func.func @uabal_u8(%acc: vector<8xi16>, %a: vector<8xi8>, %b: vector<8xi8>) -> 
   %r = arith.addi %acc, %w : vector<8xi16>
   return %r : vector<8xi16>
 }
+
+// With an immediate: clang's IR is recorded for each of its values (a
+// rounding shift right by 3, accumulated: `vrsraq_n_s16`, whose IR is
+// `srshl` by -3 then `add`).
+// CHECK-LABEL: func.func @srsra_i16
+// CHECK: hydride_arm.vrsraq_n_s16
+// CHECK-SAME: 3
+func.func @srsra_i16(%acc: vector<8xi16>, %a: vector<8xi16>) -> vector<8xi16> {
+  %half = arith.constant dense<4> : vector<8xi32>
+  %three = arith.constant dense<3> : vector<8xi32>
+  %ae = arith.extsi %a : vector<8xi16> to vector<8xi32>
+  %t = arith.addi %ae, %half : vector<8xi32>
+  %h = arith.shrsi %t, %three : vector<8xi32>
+  %n = arith.trunci %h : vector<8xi32> to vector<8xi16>
+  %r = arith.addi %acc, %n : vector<8xi16>
+  return %r : vector<8xi16>
+}

@@ -84,6 +84,30 @@ fn convert<'c>(
             let value = b.inline(snippets.get(context, &name, text)?, &args)?;
             b.llvm_cast(value, &result_ty)?
         }
+        TargetCall::SnippetPerImmediate { lowest, snippets: per_value, .. } => {
+            let [imm] = immediates.as_slice() else {
+                return Err(format!("clang's IR for {name} was recorded per value of one immediate"));
+            };
+            let (params, _, text) = i64::try_from(imm - lowest)
+                .ok()
+                .and_then(|k| usize::try_from(k).ok())
+                .and_then(|k| per_value.get(k))
+                .ok_or_else(|| {
+                    format!(
+                        "immediate {imm} is out of range: clang's IR was recorded for {lowest}..{}",
+                        lowest + per_value.len() as i64
+                    )
+                })?;
+            if params.len() != operands.len() {
+                return Err(format!("clang's IR for {name} takes {} operands", params.len()));
+            }
+            let mut args = Vec::new();
+            for (v, p) in operands.iter().zip(params) {
+                args.push(b.llvm_cast(*v, p)?);
+            }
+            let value = b.inline(snippets.get(context, &format!("{name} {imm}"), text)?, &args)?;
+            b.llvm_cast(value, &result_ty)?
+        }
         TargetCall::Intrinsic { name: intrinsic, .. } => {
             let mut arg_types = operand_types.clone();
             arg_types.extend(immediates.iter().map(|_| Ty { dims: Vec::new(), elem_bits: 32 }));

@@ -374,6 +374,14 @@ fn lowering_features(
                         && r.bits() == result.bits()
                         && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
                 }
+                TargetCall::SnippetPerImmediate { snippets, .. } => {
+                    immediates == 1
+                        && snippets.iter().all(|(params, r, _)| {
+                            params.len() == operands.len()
+                                && r.bits() == result.bits()
+                                && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
+                        })
+                }
                 TargetCall::Intrinsic { .. } => {
                     immediates <= 1
                         && call.signature(&args, result).is_some_and(|(params, r)| {
@@ -389,7 +397,10 @@ fn lowering_features(
             // crowd the pairing budget (the signed halving add's `vhsubq_s16 ;
             // vaddq_s16`, found at pairing 708 without them, falls outside 8,000
             // with them).
-            let generic = matches!(call, TargetCall::Snippet { generic: true, .. });
+            let generic = matches!(
+                call,
+                TargetCall::Snippet { generic: true, .. } | TargetCall::SnippetPerImmediate { generic: true, .. }
+            );
             (fits && !generic).then(|| (call.features(), false))
         }
     }

@@ -207,6 +207,10 @@ pub fn leaf_options(c: &Candidate, leaf_types: &[Ty]) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// Immediates of fewer values than this are tried one by one on the
+/// samples instead of solved for.
+const FEW_IMMEDIATES: i64 = 16;
+
 /// Z3's budget for finding a candidate's immediate, in milliseconds of the
 /// proof budget's scale (its resource limit and wall-clock cap per query).
 pub const IMMEDIATE_MS: u32 = 2_000;
@@ -232,6 +236,23 @@ pub fn immediates_for(
     };
     let width = c.semantics().args[*pos].width;
     let (elem, all_lanes) = (c.result.elem_bits, c.result.lanes());
+    let defined: Vec<(&Vec<BigUint>, &BigUint)> =
+        operands.iter().zip(expected).filter_map(|(s, w)| w.as_ref().map(|w| (s, w))).collect();
+    let agrees = |v: u32, s: &Vec<BigUint>, want: &BigUint| {
+        let args = arguments(c, s, &[v], &|v, _| BigUint::from(v));
+        grammar.evaluations.run(index, c, args).as_ref() == Some(want)
+    };
+    // An immediate of few values (a lane, a small shift) is found by trying
+    // each on the samples, cheaper than a solver call.
+    let top = if *bits >= 32 { u32::MAX as i64 } else { (1i64 << bits) - 1 };
+    let (lo, hi) =
+        c.immediate_ranges.first().map_or((0, top), |&(lo, hi)| (lo.max(0), if hi < 0 { top } else { hi.min(top) }));
+    if hi - lo < FEW_IMMEDIATES {
+        return (lo..=hi)
+            .filter_map(|v| u32::try_from(v).ok())
+            .find(|&v| defined.iter().all(|(s, want)| agrees(v, s, want)))
+            .map(|v| vec![v]);
+    }
     z3::with_z3_config(&z3::Config::new(), || {
         let imm = BV::new_const("imm", width);
         let solver = z3::Solver::new();
@@ -254,12 +275,6 @@ pub fn immediates_for(
             }
         }
         let mut dom = Smt::exact();
-        let defined: Vec<(&Vec<BigUint>, &BigUint)> =
-            operands.iter().zip(expected).filter_map(|(s, w)| w.as_ref().map(|w| (s, w))).collect();
-        let agrees = |v: u32, s: &Vec<BigUint>, want: &BigUint| {
-            let args = arguments(c, s, &[v], &|v, _| BigUint::from(v));
-            grammar.evaluations.run(index, c, args).as_ref() == Some(want)
-        };
         let mut next = defined.first().copied();
         let mut lanes = all_lanes.min(4);
         for _ in 0..6 {

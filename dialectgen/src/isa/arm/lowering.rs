@@ -29,11 +29,22 @@ pub struct ArmLowering {
     pub llvm_ops: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signature: Option<IntrinsicSignature>,
-    /// Clang's whole function, when it is neither one intrinsic call nor
-    /// one generic instruction, takes no immediates and is one block of pure
-    /// operations.
+    /// Clang's whole function, when it is not one intrinsic call, takes no
+    /// immediates and is one block of pure operations.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snippet: Option<ArmSnippet>,
+    /// For an intrinsic whose one immediate has at most [`FEW_VALUES`]
+    /// values and whose IR is more than one intrinsic call: clang's function
+    /// for each value, when each is a snippet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet_per_immediate: Option<SnippetPerImmediate>,
+}
+
+/// Clang's IR for each value of an immediate, from its smallest value up.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SnippetPerImmediate {
+    pub lowest: i64,
+    pub snippets: Vec<ArmSnippet>,
 }
 
 /// A snippet as the lowering table records it.
@@ -56,30 +67,45 @@ pub enum ArmLoweringError {
     Io(#[from] std::io::Error),
 }
 
+/// Immediates with at most this many values get clang's IR for each value
+/// when their IR is more than one intrinsic call (lanes, shifts, `vext`).
+const FEW_VALUES: i64 = 16;
+
+/// The values of the intrinsic's one immediate, if it has one of at most
+/// [`FEW_VALUES`] values.
+fn few_values(i: &Intrinsic) -> Option<std::ops::RangeInclusive<i64>> {
+    let [(lo, hi)] = i.args.iter().filter_map(|a| a.range).collect::<Vec<_>>()[..] else { return None };
+    (hi >= lo && hi - lo < FEW_VALUES).then_some(lo..=hi)
+}
+
+/// A C function `name` calling the intrinsic, with its immediates set to
+/// `value` (or their smallest value).
+fn c_function(s: &mut String, name: &str, i: &Intrinsic, value: Option<i64>) {
+    let params: Vec<String> = i
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.range.is_none())
+        .map(|(n, a)| format!("{} a{n}", a.c_type.name))
+        .collect();
+    let args: Vec<String> = i
+        .args
+        .iter()
+        .enumerate()
+        .map(|(n, a)| a.range.map_or_else(|| format!("a{n}"), |(lo, _)| value.unwrap_or(lo).to_string()))
+        .collect();
+    let _ = writeln!(s, "{} {name}({}) {{ return {}({}); }}", i.ret.name, params.join(", "), i.name, args.join(", "));
+}
+
+/// `hydride_f{k}` per intrinsic, immediates at their smallest value, and
+/// `hydride_f{k}_v{value}` per value of an immediate of few values.
 fn c_source(intrinsics: &[&Intrinsic]) -> String {
     let mut s = String::from("#include <arm_neon.h>\n");
     for (k, i) in intrinsics.iter().enumerate() {
-        let params: Vec<String> = i
-            .args
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| a.range.is_none())
-            .map(|(n, a)| format!("{} a{n}", a.c_type.name))
-            .collect();
-        let args: Vec<String> = i
-            .args
-            .iter()
-            .enumerate()
-            .map(|(n, a)| a.range.map_or_else(|| format!("a{n}"), |(lo, _)| lo.to_string()))
-            .collect();
-        let _ = writeln!(
-            s,
-            "{} hydride_f{k}({}) {{ return {}({}); }}",
-            i.ret.name,
-            params.join(", "),
-            i.name,
-            args.join(", ")
-        );
+        c_function(&mut s, &format!("hydride_f{k}"), i, None);
+        for v in few_values(i).into_iter().flatten() {
+            c_function(&mut s, &format!("hydride_f{k}_v{v}"), i, Some(v));
+        }
     }
     s
 }
@@ -119,13 +145,22 @@ pub fn lowerings(
             l.signature = declarations.get(only).cloned();
         }
         let one_call = l.llvm_intrinsics.len() == 1 && l.llvm_ops.is_empty();
-        let one_op = l.llvm_intrinsics.is_empty() && l.llvm_ops.len() == 1;
         let immediates = i.args.iter().any(|a| a.range.is_some());
-        if !one_call && !one_op && !immediates {
-            l.snippet = snippets
-                .remove(&format!("hydride_f{k}"))
-                .filter(|s| s.params.len() == i.args.len())
-                .map(|s| ArmSnippet { params: s.params, result: s.result, text: s.text });
+        let operands = i.args.iter().filter(|a| a.range.is_none()).count();
+        let mut snippet = |name: &str| {
+            snippets.remove(name).filter(|s| s.params.len() == operands).map(|s| ArmSnippet {
+                params: s.params,
+                result: s.result,
+                text: s.text,
+            })
+        };
+        if !one_call && !immediates {
+            l.snippet = snippet(&format!("hydride_f{k}"));
+        }
+        if let Some(values) = few_values(i).filter(|_| !one_call) {
+            let lowest = *values.start();
+            let per_value: Option<Vec<ArmSnippet>> = values.map(|v| snippet(&format!("hydride_f{k}_v{v}"))).collect();
+            l.snippet_per_immediate = per_value.map(|snippets| SnippetPerImmediate { lowest, snippets });
         }
         result.insert(i.name.clone(), l);
     }
