@@ -241,6 +241,19 @@ mod tests {
             "snippet": {"params": ["vector<8xi16>"], "result": "vector<4xi32>", "text": "llvm.func @snippet() {}"}
         });
         assert!(matches!(arm_call(&widen.to_string()), Some(TargetCall::Snippet { generic: true, .. })));
+        // One snippet per value of the immediate, from its smallest value.
+        let one =
+            serde_json::json!({"params": ["vector<8xi16>", "vector<8xi16>"], "result": "vector<8xi16>", "text": "t"});
+        let per_value = serde_json::json!({
+            "llvm_intrinsics": ["llvm.aarch64.neon.srshl.v8i16"],
+            "llvm_ops": ["add"],
+            "snippet_per_immediate": {"lowest": 1, "snippets": [one.clone(), one]}
+        });
+        let Some(TargetCall::SnippetPerImmediate { lowest, snippets, generic, .. }) = arm_call(&per_value.to_string())
+        else {
+            panic!("no snippets per value read")
+        };
+        assert_eq!((lowest, snippets.len(), generic), (1, 2, false));
     }
 
     #[test]

@@ -166,3 +166,51 @@ pub fn lowerings(
     }
     Ok(result)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::arm::intrinsics::{CType, IntrinsicArg};
+
+    fn intrinsic(name: &str, ret: &str, args: &[(&str, Option<(i64, i64)>)]) -> Intrinsic {
+        Intrinsic {
+            name: name.into(),
+            ret: CType::parse(ret),
+            args: args
+                .iter()
+                .enumerate()
+                .map(|(k, (t, range))| IntrinsicArg {
+                    name: format!("a{k}"),
+                    c_type: CType::parse(t),
+                    register: None,
+                    range: *range,
+                })
+                .collect(),
+            instructions: Vec::new(),
+            operands: String::new(),
+            group: String::new(),
+            operation: String::new(),
+            result_register: None,
+            index: 0,
+        }
+    }
+
+    #[test]
+    fn immediates_of_few_values_get_a_function_per_value() {
+        let shift = intrinsic(
+            "vrsraq_n_s16",
+            "int16x8_t",
+            &[("int16x8_t", None), ("int16x8_t", None), ("const int", Some((1, 16)))],
+        );
+        let lane = intrinsic("vdupq_laneq_s8", "int8x16_t", &[("int8x16_t", None), ("const int", Some((0, 15)))]);
+        let wide = intrinsic("vshlq_n_s64", "int64x2_t", &[("int64x2_t", None), ("const int", Some((0, 63)))]);
+        assert_eq!(few_values(&shift), Some(1..=16));
+        assert_eq!(few_values(&lane), Some(0..=15));
+        assert_eq!(few_values(&wide), None);
+        let c = c_source(&[&shift, &wide]);
+        // The base function at the smallest value, then one per value of the shift's 16.
+        assert!(c.contains("int16x8_t hydride_f0(int16x8_t a0, int16x8_t a1) { return vrsraq_n_s16(a0, a1, 1); }"));
+        assert!(c.contains("int16x8_t hydride_f0_v16(int16x8_t a0, int16x8_t a1) { return vrsraq_n_s16(a0, a1, 16); }"));
+        assert!(!c.contains("hydride_f0_v17") && !c.contains("hydride_f1_v"));
+    }
+}
