@@ -141,7 +141,10 @@ fn arm_call(raw: &str) -> Option<TargetCall> {
                 features: arm_features(name),
             })
         }
-        ([], [op]) if BINARY.contains(&op.as_str()) => Some(TargetCall::Binary { op: op.clone() }),
+        // A shift by an immediate is one `shl` too, of a constant: its IR per value applies.
+        ([], [op]) if BINARY.contains(&op.as_str()) && e.snippet_per_immediate.is_none() => {
+            Some(TargetCall::Binary { op: op.clone() })
+        }
         _ => {
             // The extensions are those of the intrinsics it calls.
             let mut features = vec!["neon".to_string()];

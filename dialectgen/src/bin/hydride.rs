@@ -788,12 +788,15 @@ fn gen(
         );
         if let Some(l) = o.report.get("llvm_lowering") {
             let n = |k: &str| l[k].as_u64().unwrap_or(0);
+            let movements = match l.get("movement") {
+                Some(_) => format!(", {} data movements by the immediate", n("movement")),
+                None => String::new(),
+            };
             println!(
-                "{name}: LLVM lowering of {} instructions: {} intrinsic calls, {} generic IR, {} data movements by the immediate, {} generic IR per immediate value, {} none",
+                "{name}: LLVM lowering of {} instructions: {} intrinsic calls, {} generic IR{movements}, {} generic IR per immediate value, {} none",
                 n("instructions"),
                 n("intrinsic_call"),
                 n("generic_ir"),
-                n("movement"),
                 n("generic_ir_per_immediate"),
                 l["none"].as_object().map(|m| m.values().filter_map(|v| v.as_u64()).sum::<u64>()).unwrap_or(0)
             );

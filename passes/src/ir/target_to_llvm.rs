@@ -74,14 +74,10 @@ fn convert<'c>(
             b.create(&format!("llvm.{llvm_op}"), &[x, y], &[], build::mlir_type(context, &result_ty))?
         }
         TargetCall::Snippet { params, text, .. } => {
-            if params.len() != operands.len() || !immediates.is_empty() {
-                return Err(format!("clang's IR for {name} takes {} operands and no immediates", params.len()));
+            if !immediates.is_empty() {
+                return Err(format!("clang's IR for {name} takes no immediates"));
             }
-            let mut args = Vec::new();
-            for (v, p) in operands.iter().zip(params) {
-                args.push(b.llvm_cast(*v, p)?);
-            }
-            let value = b.inline(snippets.get(context, &name, text)?, &args)?;
+            let value = inline(context, &b, snippets, &name, (params, text), &operands)?;
             b.llvm_cast(value, &result_ty)?
         }
         TargetCall::SnippetPerImmediate { lowest, snippets: per_value, .. } => {
@@ -98,14 +94,7 @@ fn convert<'c>(
                         lowest + per_value.len() as i64
                     )
                 })?;
-            if params.len() != operands.len() {
-                return Err(format!("clang's IR for {name} takes {} operands", params.len()));
-            }
-            let mut args = Vec::new();
-            for (v, p) in operands.iter().zip(params) {
-                args.push(b.llvm_cast(*v, p)?);
-            }
-            let value = b.inline(snippets.get(context, &format!("{name} {imm}"), text)?, &args)?;
+            let value = inline(context, &b, snippets, &format!("{name} {imm}"), (params, text), &operands)?;
             b.llvm_cast(value, &result_ty)?
         }
         TargetCall::Intrinsic { name: intrinsic, .. } => {
@@ -140,4 +129,25 @@ fn convert<'c>(
     raw::replace_all_uses(old, result);
     raw::erase(op);
     Ok(())
+}
+
+/// Clang's IR `snippet` (its parameter types and text; `key` names it in
+/// the run's parsed snippets) inlined over `operands`, each cast to its
+/// parameter's type: the value it returns.
+fn inline<'c, 'a>(
+    context: &'c Context,
+    b: &Builder<'c, 'a>,
+    snippets: &mut Snippets<'c>,
+    key: &str,
+    (params, text): (&[Ty], &str),
+    operands: &[Value<'c, 'a>],
+) -> Result<Value<'c, 'a>, String> {
+    if params.len() != operands.len() {
+        return Err(format!("clang's IR for {key} takes {} operands, the op has {}", params.len(), operands.len()));
+    }
+    let mut args = Vec::new();
+    for (v, p) in operands.iter().zip(params) {
+        args.push(b.llvm_cast(*v, p)?);
+    }
+    b.inline(snippets.get(context, key, text)?, &args)
 }

@@ -21,6 +21,8 @@ pub struct ArmGenerated {
     pub class_database: String,
     /// `generated/arm/llvm-lowerings.json` entries: op → lowering.
     pub lowerings: BTreeMap<String, super::lowering::ArmLowering>,
+    /// How many of them have a lowering, of which form.
+    pub coverage: super::lowering::Coverage,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -83,7 +85,11 @@ impl crate::isa::Isa for Arm {
             classes: g.classes,
             stats: g.stats,
             dialect: g.dialect,
-            report: serde_json::to_value(&g.report)?,
+            report: {
+                let mut report = serde_json::to_value(&g.report)?;
+                report["llvm_lowering"] = serde_json::to_value(&g.coverage)?;
+                report
+            },
             files: vec![
                 ("arm/class-database.json".into(), g.class_database),
                 ("arm/llvm-lowerings.json".into(), lowerings),
@@ -131,6 +137,7 @@ pub fn generate(
     let scratch = tempfile::tempdir()?;
     let intrinsics: Vec<_> = chosen.iter().map(|k| &fe.bound[*k].intrinsic).collect();
     let lowered = super::lowering::lowerings(&intrinsics, std::path::Path::new("clang-22"), scratch.path())?;
+    let coverage = super::lowering::coverage(&intrinsics, &lowered);
     let dialect = build::target_dialect("hydride_arm", "AArch64 NEON", &semantics, generated_by);
     // The database names what each member becomes; the IR itself is in the lowering table only.
     let db = crate::generate::class_database("arm", &[], &classes, |n| {
@@ -138,5 +145,5 @@ pub fn generate(
     })
     .map_err(|e| ArmGenError::Db(e.to_string()))?;
     let lowerings = lowered.into_iter().map(|(k, v)| (format!("hydride_arm.{}", build::op_name(&k)), v)).collect();
-    Ok(ArmGenerated { report, semantics, classes, stats, dialect, class_database: db, lowerings })
+    Ok(ArmGenerated { report, semantics, classes, stats, dialect, class_database: db, lowerings, coverage })
 }

@@ -167,6 +167,48 @@ pub fn lowerings(
     Ok(result)
 }
 
+/// How many instructions have a lowering of each form, and why the rest
+/// have none (the `llvm_lowering` part of the ARM report; the x86 report
+/// has the same fields).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Coverage {
+    pub instructions: usize,
+    /// A call of one LLVM intrinsic.
+    pub intrinsic_call: usize,
+    /// Clang's IR, inlined (one generic instruction, or more than one
+    /// operation).
+    pub generic_ir: usize,
+    /// Clang's IR for each value of an immediate of few values.
+    pub generic_ir_per_immediate: usize,
+    /// No lowering, by reason.
+    pub none: BTreeMap<String, usize>,
+}
+
+pub fn coverage(intrinsics: &[&Intrinsic], lowerings: &BTreeMap<String, ArmLowering>) -> Coverage {
+    let mut c = Coverage { instructions: intrinsics.len(), ..Coverage::default() };
+    for i in intrinsics {
+        let Some(l) = lowerings.get(&i.name) else {
+            *c.none.entry("clang does not compile the intrinsic alone".into()).or_default() += 1;
+            continue;
+        };
+        if l.llvm_intrinsics.len() == 1 && l.llvm_ops.is_empty() && l.signature.is_some() {
+            c.intrinsic_call += 1;
+        } else if l.snippet_per_immediate.is_some() {
+            c.generic_ir_per_immediate += 1;
+        } else if l.snippet.is_some() {
+            c.generic_ir += 1;
+        } else {
+            let reason = match few_values(i) {
+                _ if i.args.iter().filter(|a| a.range.is_some()).count() > 1 => "more than one immediate",
+                None if i.args.iter().any(|a| a.range.is_some()) => "IR depends on an immediate of more than 16 values",
+                _ => "IR is not one block of pure operations over vectors",
+            };
+            *c.none.entry(reason.into()).or_default() += 1;
+        }
+    }
+    c
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
