@@ -37,6 +37,15 @@ def check_arm(report):
             assert m["encoding"] and m["execute"], f"arm: {m['intrinsic']} validated without its encoding"
     assert sum(c["validated"] for c in report["by_group"].values()) == report["validated"]
     assert report["validated"] >= 1598, f"arm: validated {report['validated']} < 1598"
+    lowering = report.get("llvm_lowering")
+    if lowering is not None:
+        covered = lowering["intrinsic_call"] + lowering["generic_ir"] + lowering["generic_ir_per_immediate"]
+        assert lowering["instructions"] == covered + sum(lowering["none"].values()), \
+            "arm llvm_lowering: instructions = intrinsic calls + generic IR + generic IR per immediate + none"
+        assert covered >= 1700, f"arm llvm_lowering: {covered} instructions with an LLVM lowering < 1700 ({lowering['none']})"
+        print(f"arm LLVM lowering: {lowering['intrinsic_call']} intrinsic calls + {lowering['generic_ir']} clang IR "
+              f"+ {lowering['generic_ir_per_immediate']} clang IR per immediate value "
+              f"of {lowering['instructions']} instructions; none: {lowering['none']}")
     print(f"arm report ok: {report['validated']} of {report['in_scope']} in scope validated under qemu-aarch64 "
           f"({report['validated_via_inline_asm']} through inline asm), 0 mismatched; "
           f"{report['encodings']} encodings, {report['execute_bodies']} execute bodies")
