@@ -7,6 +7,9 @@
 
 use crate::synth::target::{arm_features, Isa};
 use crate::synth::types::Ty;
+/// LLVM instructions over two operands of one type that clang emits for
+/// ARM intrinsics, emitted directly (the generator records no snippet for them).
+use dialectgen::isa::arm::lowering::DIRECT_BINARY_OPS as BINARY;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -60,9 +63,6 @@ pub fn generic_intrinsic(intrinsic: &str) -> Option<(String, bool)> {
     Some((format!("llvm.{generic}.{ty}"), *flag))
 }
 
-/// LLVM instructions over two operands of one type that clang emits for
-/// ARM intrinsics.
-const BINARY: &[&str] = &["add", "sub", "mul", "and", "or", "xor", "ashr", "lshr", "shl"];
 
 impl TargetCall {
     /// The extensions the op needs on its ISA's targets.

@@ -242,11 +242,17 @@ pub fn immediates_for(
         let args = arguments(c, s, &[v], &|v, _| BigUint::from(v));
         grammar.evaluations.run(index, c, args).as_ref() == Some(want)
     };
-    // An immediate of few values (a lane, a small shift) is found by trying
-    // each on the samples, cheaper than a solver call.
-    let top = if *bits >= 32 { u32::MAX as i64 } else { (1i64 << bits) - 1 };
+    // The values the immediate may take: those its bits hold, narrowed to
+    // the range the target instruction's variant accepts.
+    let held = (*bits).min(width).min(32);
+    let top = if held >= 32 { u32::MAX as i64 } else { (1i64 << held) - 1 };
     let (lo, hi) =
         c.immediate_ranges.first().map_or((0, top), |&(lo, hi)| (lo.max(0), if hi < 0 { top } else { hi.min(top) }));
+    if lo > hi {
+        return None;
+    }
+    // An immediate of few values (a lane, a small shift) is found by trying
+    // each on the samples, cheaper than a solver call.
     if hi - lo < FEW_IMMEDIATES {
         return (lo..=hi)
             .filter_map(|v| u32::try_from(v).ok())
@@ -262,18 +268,8 @@ pub fn immediates_for(
         params.set_u32("rlimit", IMMEDIATE_MS.saturating_mul(dialectgen::classify::proof::RLIMIT_PER_MS));
         params.set_u32("timeout", IMMEDIATE_MS.saturating_mul(dialectgen::classify::proof::WALL_CLOCK_FACTOR));
         solver.set_params(&params);
-        if *bits < width {
-            solver.assert(imm.bvult(BV::from_u64(1u64 << bits, width)));
-        }
-        // Only values the target instruction accepts (its variant's range).
-        if let Some(&(lo, hi)) = c.immediate_ranges.first() {
-            if lo > 0 {
-                solver.assert(imm.bvuge(BV::from_u64(lo as u64, width)));
-            }
-            if hi >= 0 && (hi as u64) < (1u64 << width.min(63)) - 1 {
-                solver.assert(imm.bvule(BV::from_u64(hi as u64, width)));
-            }
-        }
+        solver.assert(imm.bvuge(BV::from_u64(lo as u64, width)));
+        solver.assert(imm.bvule(BV::from_u64(hi as u64, width)));
         let mut dom = Smt::exact();
         let mut next = defined.first().copied();
         let mut lanes = all_lanes.min(4);
@@ -338,7 +334,32 @@ pub struct Screen<'a> {
     pub out_of_time: std::sync::atomic::AtomicBool,
 }
 
-impl Screen<'_> {
+impl<'a> Screen<'a> {
+    /// The same window restated over other leaves and samples (a transposed
+    /// result, say): its values' sizes and its deadline are kept.
+    pub fn with_samples(
+        &self,
+        leaf_types: Vec<Ty>,
+        inputs: Vec<Vec<BigUint>>,
+        expected: Vec<Option<BigUint>>,
+        max_cost: usize,
+    ) -> Screen<'a> {
+        Screen {
+            grammar: self.grammar,
+            limits: self.limits,
+            leaf_types,
+            variable: self.variable,
+            root_bits: self.root_bits,
+            elem_bits: self.elem_bits.clone(),
+            value_bits: self.value_bits.clone(),
+            inputs,
+            expected,
+            max_cost,
+            started: self.started,
+            out_of_time: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
     /// Whether the window's time is up (and remembers that it was).
     pub fn expired(&self) -> bool {
         let over = self.started.elapsed() > std::time::Duration::from_millis(self.limits.window_ms);
@@ -591,20 +612,12 @@ fn transposed(screen: &Screen, root: &Ty) -> Vec<Program> {
             s.iter().enumerate().map(|(l, v)| if flipped.contains(&l) { transpose(v) } else { v.clone() }).collect()
         })
         .collect();
-    let inner = Screen {
-        grammar: screen.grammar,
-        limits: screen.limits,
+    let inner = screen.with_samples(
         leaf_types,
-        variable: screen.variable,
-        root_bits: screen.root_bits,
-        elem_bits: screen.elem_bits.clone(),
-        value_bits: screen.value_bits.clone(),
         inputs,
-        expected: screen.expected.iter().map(|e| e.as_ref().map(transpose)).collect(),
-        max_cost: screen.max_cost.saturating_sub(back.cost() * (1 + flipped.len())),
-        started: screen.started,
-        out_of_time: std::sync::atomic::AtomicBool::new(false),
-    };
+        screen.expected.iter().map(|e| e.as_ref().map(transpose)).collect(),
+        screen.max_cost.saturating_sub(back.cost() * (1 + flipped.len())),
+    );
     let mut found: Vec<Program> =
         screen.grammar.candidates.par_iter().enumerate().flat_map_iter(|(ci, c)| inner.single(ci, c)).collect();
     if found.is_empty() && !inner.expired() {

@@ -67,6 +67,16 @@ pub enum ArmLoweringError {
     Io(#[from] std::io::Error),
 }
 
+/// LLVM instructions over two operands of one type that the ARM lowering
+/// pass emits itself when an intrinsic is just one of them: no snippet is
+/// recorded for such an intrinsic.
+pub const DIRECT_BINARY_OPS: &[&str] = &["add", "sub", "mul", "and", "or", "xor", "ashr", "lshr", "shl"];
+
+/// Whether the intrinsic's IR is one of [`DIRECT_BINARY_OPS`] alone.
+fn one_direct_op(l: &ArmLowering) -> bool {
+    matches!((l.llvm_intrinsics.as_slice(), l.llvm_ops.as_slice()), ([], [op]) if DIRECT_BINARY_OPS.contains(&op.as_str()))
+}
+
 /// Immediates with at most this many values get clang's IR for each value
 /// when their IR is more than one intrinsic call (lanes, shifts, `vext`).
 const FEW_VALUES: i64 = 16;
@@ -154,7 +164,7 @@ pub fn lowerings(
                 text: s.text,
             })
         };
-        if !one_call && !immediates {
+        if !one_call && !immediates && !one_direct_op(&l) {
             l.snippet = snippet(&format!("hydride_f{k}"));
         }
         if let Some(values) = few_values(i).filter(|_| !one_call) {
@@ -195,7 +205,7 @@ pub fn coverage(intrinsics: &[&Intrinsic], lowerings: &BTreeMap<String, ArmLower
             c.intrinsic_call += 1;
         } else if l.snippet_per_immediate.is_some() {
             c.generic_ir_per_immediate += 1;
-        } else if l.snippet.is_some() {
+        } else if l.snippet.is_some() || (one_direct_op(l) && !i.args.iter().any(|a| a.range.is_some())) {
             c.generic_ir += 1;
         } else {
             let reason = match few_values(i) {
