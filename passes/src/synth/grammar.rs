@@ -392,16 +392,14 @@ fn lowering_features(
                         })
                 }
             };
-            // ARM instructions whose IR is generic alone (widenings, `vaddl`, …)
-            // are lowered but not candidates: as steps of two-step programs they
-            // crowd the pairing budget (the signed halving add's `vhsubq_s16 ;
-            // vaddq_s16`, found at pairing 708 without them, falls outside 8,000
-            // with them).
+            // IR of generic operations alone (widenings, `vaddl`, zips) is a
+            // candidate like x86's snippets: never a program by itself, a step
+            // beside a target intrinsic.
             let generic = matches!(
                 call,
                 TargetCall::Snippet { generic: true, .. } | TargetCall::SnippetPerImmediate { generic: true, .. }
             );
-            (fits && !generic).then(|| (call.features(), false))
+            fits.then(|| (call.features(), generic))
         }
     }
 }
