@@ -36,10 +36,20 @@ const IMPURE: [&str; 8] = [
 /// `mlir-translate-22`, `/usr/lib/llvm-22/bin/clang` → the `mlir-translate`
 /// beside it).
 pub fn mlir_translate_for(compiler: &Path) -> PathBuf {
+    tool_beside(compiler, "mlir-translate")
+}
+
+/// `opt` of the same LLVM as `compiler`.
+pub fn opt_for(compiler: &Path) -> PathBuf {
+    tool_beside(compiler, "opt")
+}
+
+/// The LLVM tool `tool` of the same version and directory as `compiler`.
+fn tool_beside(compiler: &Path, tool: &str) -> PathBuf {
     let name = compiler.file_name().and_then(|n| n.to_str()).unwrap_or("clang");
     let tool = match name.strip_prefix("clang-") {
-        Some(version) => format!("mlir-translate-{version}"),
-        None => "mlir-translate".to_string(),
+        Some(version) => format!("{tool}-{version}"),
+        None => tool.to_string(),
     };
     match compiler.parent().filter(|p| !p.as_os_str().is_empty()) {
         Some(dir) => dir.join(tool),
@@ -95,6 +105,75 @@ pub fn snippets(module: &str) -> BTreeMap<String, Snippet> {
     out
 }
 
+/// A snippet whose text holds an immediate's value: `pieces` joined by the
+/// value's decimal digits is clang's IR for that value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImmediateTemplate {
+    pub params: Vec<String>,
+    pub result: String,
+    pub pieces: Vec<String>,
+}
+
+impl ImmediateTemplate {
+    /// The snippet's text for `value`.
+    pub fn text(&self, value: i64) -> String {
+        self.pieces.join(&value.to_string())
+    }
+}
+
+/// Tokens of a snippet's text: runs of letters, digits and `_`, and single
+/// other characters, so that a number is one token (`dense<37>` is
+/// `dense`, `<`, `37`, `>`).
+fn tokens(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    for (i, c) in text.char_indices() {
+        if !word(c) {
+            if start < i {
+                out.push(&text[start..i]);
+            }
+            out.push(&text[i..i + c.len_utf8()]);
+            start = i + c.len_utf8();
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// The template of clang's IR for an intrinsic compiled at several values of
+/// its one immediate (`compiled`: value and snippet, the first two values
+/// distinct): the tokens where the first two texts differ must be those
+/// values, and the template must give every other text exactly. `None` if
+/// the IR depends on the value otherwise (a folded or canonicalized
+/// constant, another instruction).
+pub fn immediate_template(compiled: &[(i64, &Snippet)]) -> Option<ImmediateTemplate> {
+    let [(v0, s0), (v1, s1), rest @ ..] = compiled else { return None };
+    if v0 == v1 || s0.params != s1.params || s0.result != s1.result {
+        return None;
+    }
+    let (t0, t1) = (tokens(&s0.text), tokens(&s1.text));
+    if t0.len() != t1.len() {
+        return None;
+    }
+    let (d0, d1) = (v0.to_string(), v1.to_string());
+    let mut pieces = vec![String::new()];
+    for (a, b) in t0.iter().zip(&t1) {
+        if a == b {
+            pieces.last_mut().expect("never empty").push_str(a);
+        } else if *a == d0 && *b == d1 {
+            pieces.push(String::new());
+        } else {
+            return None;
+        }
+    }
+    let template = ImmediateTemplate { params: s0.params.clone(), result: s0.result.clone(), pieces };
+    let holds = |(v, s): &(i64, &Snippet)| s.params == template.params && s.result == template.result && s.text == template.text(*v);
+    (template.pieces.len() > 1 && rest.iter().all(holds)).then_some(template)
+}
+
 /// Name, parameter types and result type of an `llvm.func` header line
 /// (`llvm.func local_unnamed_addr @f(%arg0: T {llvm.noundef}, …) -> (R {…}) attributes {…} {`).
 fn header(line: &str) -> Option<(String, Vec<String>, String)> {
@@ -136,6 +215,37 @@ fn header(line: &str) -> Option<(String, Vec<String>, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn rotate(value: &str) -> Snippet {
+        Snippet {
+            params: vec!["vector<8xi64>".into()],
+            result: "vector<8xi64>".into(),
+            text: format!(
+                "llvm.func @snippet(%arg0: vector<8xi64>) -> vector<8xi64> {{\n  %0 = llvm.mlir.constant(dense<{value}> : vector<8xi64>) : vector<8xi64>\n  %1 = llvm.intr.fshl(%arg0, %arg0, %0) : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>\n  llvm.return %1 : vector<8xi64>\n}}"
+            ),
+        }
+    }
+
+    #[test]
+    fn a_template_holds_the_immediate_where_the_texts_differ() {
+        let (a, b, c) = (rotate("3"), rotate("5"), rotate("200"));
+        let t = immediate_template(&[(3, &a), (5, &b), (200, &c)]).expect("the value alone differs");
+        assert_eq!(t.pieces.len(), 2);
+        assert_eq!(t.text(64), rotate("64").text);
+        // `8xi64` and `%1` are tokens of their own: no 8 or 1 in them is taken for a value.
+        let one = rotate("1");
+        assert!(immediate_template(&[(3, &a), (5, &b), (1, &one)]).is_some());
+    }
+
+    #[test]
+    fn no_template_where_the_ir_depends_on_the_value_otherwise() {
+        let (a, b) = (rotate("3"), rotate("5"));
+        // Canonicalized (200 mod 64) or folded: the template does not give it.
+        assert!(immediate_template(&[(3, &a), (5, &b), (200, &rotate("8"))]).is_none());
+        // Texts differing in something other than the value.
+        assert!(immediate_template(&[(3, &a), (4, &b)]).is_none());
+        assert!(immediate_template(&[(3, &a), (3, &a)]).is_none());
+    }
 
     #[test]
     fn pure_functions_become_snippets() {

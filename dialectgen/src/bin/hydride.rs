@@ -792,8 +792,12 @@ fn gen(
                 Some(_) => format!(", {} data movements by the immediate", n("movement")),
                 None => String::new(),
             };
+            let templates = match l.get("generic_ir_of_immediate") {
+                Some(_) => format!(", {} generic IR of the immediate", n("generic_ir_of_immediate")),
+                None => String::new(),
+            };
             println!(
-                "{name}: LLVM lowering of {} instructions: {} intrinsic calls, {} generic IR{movements}, {} generic IR per immediate value, {} none",
+                "{name}: LLVM lowering of {} instructions: {} intrinsic calls, {} generic IR{movements}, {} generic IR per immediate value{templates}, {} none",
                 n("instructions"),
                 n("intrinsic_call"),
                 n("generic_ir"),

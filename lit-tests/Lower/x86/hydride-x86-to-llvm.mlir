@@ -90,10 +90,24 @@ func.func @immediate_shuffle(%a: vector<4xi32>, %b: vector<16xi32>, %k: vector<1
 
 // -----
 
-// A rotation by an immediate computes (no data movement), and clang's IR for
-// it holds a constant made from the immediate: no recorded lowering.
+// A rotation by an immediate is clang's unoptimized IR with the value in
+// its place (a count past the element's width as written: fshl takes it
+// modulo the width).
+// CHECK-LABEL: func.func @immediate_rotation
+// CHECK: llvm.mlir.constant(dense<35> : vector<4xi32>)
+// CHECK: llvm.intr.fshl
+// CHECK-NOT: hydride_x86
 func.func @immediate_rotation(%a: vector<4xi32>) -> vector<4xi32> {
-  // expected-error @+1 {{cannot be lowered to LLVM: no LLVM lowering for hydride_x86.mm_rol_epi32}}
-  %0 = "hydride_x86.mm_rol_epi32"(%a) {imm8 = 3 : i32} : (vector<4xi32>) -> vector<4xi32>
+  %0 = "hydride_x86.mm_rol_epi32"(%a) {imm8 = 35 : i32} : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
+}
+
+// -----
+
+// A mask shift's IR is a shufflevector whose mask the count makes, and the
+// count has 256 values: no recorded lowering, and an error says so.
+func.func @mask_shift(%k: vector<16xi1>) -> vector<16xi1> {
+  // expected-error @+1 {{cannot be lowered to LLVM: no LLVM lowering for hydride_x86.kshiftli_mask16}}
+  %0 = "hydride_x86.kshiftli_mask16"(%k) {count = 3 : i32} : (vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }

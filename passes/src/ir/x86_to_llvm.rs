@@ -93,7 +93,14 @@ fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Sn
             })?;
             b.inline(snippets.get(context, &format!("{name} {} = {imm}", p.immediate), text)?, &args)?
         }
-        (None, None, None) => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,
+        (None, None, None) => match &call.snippet_of_immediate {
+            Some(t) => {
+                let imm = integer_attribute(op, &t.immediate)?;
+                let text = t.pieces.join(&imm.to_string());
+                b.inline(snippets.get(context, &format!("{name} {} = {imm}", t.immediate), &text)?, &args)?
+            }
+            None => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,
+        },
     };
     let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
     let op_ty = read::ty(old.r#type()).ok_or("the op's result is not an integer vector")?;

@@ -356,7 +356,10 @@ fn lowering_features(
 ) -> Option<(Vec<String>, bool)> {
     match lowerings {
         Lowerings::X86(calls) => calls.get(target).map(|c| {
-            let generic = c.snippet.is_some() || c.movement.is_some() || c.snippet_per_immediate.is_some();
+            let generic = c.snippet.is_some()
+                || c.movement.is_some()
+                || c.snippet_per_immediate.is_some()
+                || c.snippet_of_immediate.is_some();
             (c.cpuid.clone(), generic)
         }),
         Lowerings::Other(calls) => {

@@ -86,6 +86,18 @@ pub struct LlvmCall {
     /// an immediate of few values.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snippet_per_immediate: Option<SnippetPerImmediate>,
+    /// Clang's IR with the one immediate's value in its place: `pieces`
+    /// joined by the value's decimal digits, each like `snippet` (for an
+    /// immediate of many values: rotations, funnel shifts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snippet_of_immediate: Option<SnippetOfImmediate>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct SnippetOfImmediate {
+    /// The immediate attribute of the target op.
+    pub immediate: String,
+    pub pieces: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
@@ -119,7 +131,29 @@ impl LlvmCall {
             snippet: None,
             movement: None,
             snippet_per_immediate: None,
+            snippet_of_immediate: None,
         }
+    }
+
+    /// The entry of an instruction with one immediate whose IR is a
+    /// template of the value, if it takes the op's operands.
+    fn of_snippet_of_immediate(
+        s: &Semantics,
+        template: &crate::llvm_snippet::ImmediateTemplate,
+        cpuid: Vec<String>,
+    ) -> Option<LlvmCall> {
+        let (position, _) = s.args.iter().enumerate().find(|(_, a)| a.kind == ArgKind::Immediate)?;
+        if template.params.len() + 1 != s.args.len() {
+            return None;
+        }
+        let signature = IntrinsicSignature { params: template.params.clone(), result: template.result.clone() };
+        Some(LlvmCall {
+            snippet_of_immediate: Some(SnippetOfImmediate {
+                immediate: target_names(s)[&position].clone(),
+                pieces: template.pieces.clone(),
+            }),
+            ..LlvmCall::generic_ir(cpuid, signature, template.params.len())
+        })
     }
 
     /// The entry of an instruction with one immediate whose IR clang gives
@@ -164,7 +198,11 @@ pub fn llvm_calls(
             .or_else(|| movement_call(m, s, lowering, cpuid.clone()))
             .or_else(|| {
                 let snippets = lowering.snippet_per_immediate.as_ref()?;
-                LlvmCall::of_snippet_per_immediate(s, snippets, cpuid)
+                LlvmCall::of_snippet_per_immediate(s, snippets, cpuid.clone())
+            })
+            .or_else(|| {
+                let template = lowering.snippet_of_immediate.as_ref()?;
+                LlvmCall::of_snippet_of_immediate(s, template, cpuid)
             });
         if let Some(call) = call {
             out.insert(format!("{target_dialect}.{}", op_name(&m.intrinsic)), call);
@@ -268,6 +306,7 @@ fn call_of_shape(m: &ClassMember, s: &Semantics, shape: &CallShape, cpuid: Vec<S
         snippet: None,
         movement: None,
         snippet_per_immediate: None,
+        snippet_of_immediate: None,
     })
 }
 
@@ -349,6 +388,8 @@ pub struct Coverage {
     pub movement: usize,
     /// Clang's generic IR for each value of an immediate of few values.
     pub generic_ir_per_immediate: usize,
+    /// Clang's unoptimized IR with the immediate's value in its place.
+    pub generic_ir_of_immediate: usize,
     /// No entry, by reason.
     pub none: BTreeMap<String, usize>,
 }
@@ -365,6 +406,7 @@ pub fn coverage(
             Some(call) if call.snippet.is_some() => c.generic_ir += 1,
             Some(call) if call.movement.is_some() => c.movement += 1,
             Some(call) if call.snippet_per_immediate.is_some() => c.generic_ir_per_immediate += 1,
+            Some(call) if call.snippet_of_immediate.is_some() => c.generic_ir_of_immediate += 1,
             Some(_) => c.intrinsic_call += 1,
             None => {
                 let reason = match lowerings.get(&s.name) {

@@ -57,6 +57,11 @@ pub struct Lowering {
     /// values: clang's IR for each value, in order, if each is a snippet.
     #[serde(skip)]
     pub snippet_per_immediate: Option<Vec<Snippet>>,
+    /// For an instruction with one immediate of more values than that,
+    /// no call of one intrinsic: clang's unoptimized IR with the value in
+    /// its place (rotations and funnel shifts by an immediate).
+    #[serde(skip)]
+    pub snippet_of_immediate: Option<llvm_snippet::ImmediateTemplate>,
 }
 
 /// The IR clang emits for an intrinsic whose immediates are passed as the
@@ -242,6 +247,39 @@ pub fn lowerings(
             }
         }
     }
+    // One immediate of more values, and no lowering yet: clang's literal IR
+    // as a template of the value.
+    let many: Vec<(&Semantics, Immediates)> = live
+        .iter()
+        .filter(|s| result.get(&s.name).is_some_and(|l| l.immediate_call.is_none()) && immediate_values(s).is_none())
+        .filter_map(|s| {
+            let [imm] = s.args.iter().filter(|a| a.kind == ArgKind::Immediate).collect::<Vec<_>>()[..] else {
+                return None;
+            };
+            Some((*s, (1u64 << imm.imm_bits.unwrap_or(8).min(16)) - 1))
+        })
+        .flat_map(|(s, top)| {
+            TEMPLATE_VALUES.iter().filter(move |&&v| u64::from(v) <= top).map(move |&v| (s, Immediates::Value(v)))
+        })
+        .collect();
+    let (c_path, ll_path) = (dir.join("lowering-templates.c"), dir.join("lowering-templates.ll"));
+    if let Some(accepted) = compiler_run.to_ir_at(Level::Literal, many, &c_path, &ll_path)? {
+        let snippets = llvm_snippet::snippets(&llvm_snippet::import(&translate, &ll_path)?);
+        let mut per_value: BTreeMap<&str, Vec<(i64, &Snippet)>> = BTreeMap::new();
+        for (k, (sem, imm)) in accepted.iter().enumerate() {
+            if let (Immediates::Value(v), Some(snippet)) = (imm, snippets.get(&format!("hydride_f{k}"))) {
+                per_value.entry(sem.name.as_str()).or_default().push((i64::from(*v), snippet));
+            }
+        }
+        for (name, compiled) in per_value {
+            // Every value compiled must have given a snippet.
+            let asked = accepted.iter().filter(|(s, _)| s.name == name).count();
+            let template = (compiled.len() == asked).then(|| llvm_snippet::immediate_template(&compiled)).flatten();
+            if let (Some(t), Some(l)) = (template, result.get_mut(name)) {
+                l.snippet_of_immediate = Some(t);
+            }
+        }
+    }
     Ok(result)
 }
 
@@ -254,6 +292,22 @@ fn immediate_values(sem: &Semantics) -> Option<u32> {
     (bits <= 4 && 1 << bits <= FEW_VALUES).then_some(1 << bits)
 }
 
+/// How far clang optimizes the IR a lowering is read from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Level {
+    /// `-O1`: the IR clang emits for the intrinsic in real code.
+    Optimized,
+    /// Unoptimized, wrapper inlined: the builtin's own IR, constants as
+    /// written (an immediate is not reduced modulo the element width).
+    Literal,
+}
+
+/// Values an immediate's IR is compiled at to find its template (see
+/// [`llvm_snippet::immediate_template`]): the first two tell the value's
+/// place in the text, the rest check it, up to the top of the immediate's
+/// range. Not 0: a zero vector prints as `zeroinitializer`.
+const TEMPLATE_VALUES: [u32; 6] = [3, 5, 1, 2, 100, 255];
+
 /// The compiler and target CPU the lowerings are read from.
 struct CompilerRun<'a> {
     compiler: &'a Path,
@@ -262,8 +316,23 @@ struct CompilerRun<'a> {
 
 impl CompilerRun<'_> {
     fn run(&self, args: &[&str], c_path: &Path, out: &Path) -> Result<std::process::Output, LoweringError> {
+        self.run_at(Level::Optimized, args, c_path, out)
+    }
+
+    fn run_at(
+        &self,
+        level: Level,
+        args: &[&str],
+        c_path: &Path,
+        out: &Path,
+    ) -> Result<std::process::Output, LoweringError> {
+        let level: &[&str] = match level {
+            Level::Optimized => &["-O1"],
+            Level::Literal => &["-O0", "-Xclang", "-disable-O0-optnone"],
+        };
         Command::new(self.compiler)
-            .args(["-O1", "-w", "-ferror-limit=0", &format!("-march={}", self.cpu)])
+            .args(level)
+            .args(["-w", "-ferror-limit=0", &format!("-march={}", self.cpu)])
             .args(args)
             .arg("-o")
             .arg(out)
@@ -277,14 +346,39 @@ impl CompilerRun<'_> {
     /// calling the `k`-th (`None` if the compiler fails otherwise).
     fn to_ir<'s>(
         &self,
+        live: Vec<(&'s Semantics, Immediates)>,
+        c_path: &Path,
+        ll_path: &Path,
+    ) -> Result<Option<Vec<(&'s Semantics, Immediates)>>, LoweringError> {
+        self.to_ir_at(Level::Optimized, live, c_path, ll_path)
+    }
+
+    /// As [`Self::to_ir`], at `level`: [`Level::Literal`] IR is clang's
+    /// code for the intrinsic with its wrapper inlined and its locals in
+    /// registers (`opt -passes=always-inline,sroa`), nothing folded.
+    fn to_ir_at<'s>(
+        &self,
+        level: Level,
         mut live: Vec<(&'s Semantics, Immediates)>,
         c_path: &Path,
         ll_path: &Path,
     ) -> Result<Option<Vec<(&'s Semantics, Immediates)>>, LoweringError> {
         for _ in 0..8 {
             std::fs::write(c_path, c_source(&live))?;
-            let out = self.run(&["-S", "-emit-llvm"], c_path, ll_path)?;
+            let out = self.run_at(level, &["-S", "-emit-llvm"], c_path, ll_path)?;
             if out.status.success() {
+                if level == Level::Literal {
+                    let opt = llvm_snippet::opt_for(self.compiler);
+                    let out = Command::new(&opt)
+                        .args(["-passes=always-inline,sroa", "-S", "-o"])
+                        .arg(ll_path)
+                        .arg(ll_path)
+                        .output()
+                        .map_err(|source| LoweringError::Compiler { compiler: opt.display().to_string(), source })?;
+                    if !out.status.success() {
+                        return Ok(None);
+                    }
+                }
                 return Ok(Some(live));
             }
             // Drop the functions the compiler rejects (line k + 2 holds function k).
