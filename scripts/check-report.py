@@ -39,12 +39,14 @@ def check_arm(report):
     assert report["validated"] >= 1598, f"arm: validated {report['validated']} < 1598"
     lowering = report.get("llvm_lowering")
     if lowering is not None:
-        covered = lowering["intrinsic_call"] + lowering["generic_ir"] + lowering["generic_ir_per_immediate"]
+        covered = (lowering["intrinsic_call"] + lowering["generic_ir"] + lowering["generic_ir_per_immediate"]
+                   + lowering.get("generic_ir_of_immediate", 0))
         assert lowering["instructions"] == covered + sum(lowering["none"].values()), \
-            "arm llvm_lowering: instructions = intrinsic calls + generic IR + generic IR per immediate + none"
+            "arm llvm_lowering: instructions = intrinsic calls + generic IR + generic IR per immediate + of immediate + none"
         assert covered >= 1700, f"arm llvm_lowering: {covered} instructions with an LLVM lowering < 1700 ({lowering['none']})"
         print(f"arm LLVM lowering: {lowering['intrinsic_call']} intrinsic calls + {lowering['generic_ir']} clang IR "
               f"+ {lowering['generic_ir_per_immediate']} clang IR per immediate value "
+              f"+ {lowering.get('generic_ir_of_immediate', 0)} clang IR of the immediate "
               f"of {lowering['instructions']} instructions; none: {lowering['none']}")
     print(f"arm report ok: {report['validated']} of {report['in_scope']} in scope validated under qemu-aarch64 "
           f"({report['validated_via_inline_asm']} through inline asm), 0 mismatched; "
@@ -84,6 +86,7 @@ def check_x86(report):
         print(f"x86 LLVM lowering: {lowering['intrinsic_call']} intrinsic calls + {lowering['generic_ir']} generic IR "
               f"+ {lowering.get('movement', 0)} data movements by the immediate "
               f"+ {lowering.get('generic_ir_per_immediate', 0)} generic IR per immediate value "
+              f"+ {lowering.get('generic_ir_of_immediate', 0)} generic IR of the immediate "
               f"of {lowering['instructions']} instructions; none: {lowering['none']}")
     host = report["host"]
     print(f"report ok on {host['model']}"

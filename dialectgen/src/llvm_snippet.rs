@@ -170,7 +170,12 @@ pub fn immediate_template(compiled: &[(i64, &Snippet)]) -> Option<ImmediateTempl
         }
     }
     let template = ImmediateTemplate { params: s0.params.clone(), result: s0.result.clone(), pieces };
-    let holds = |(v, s): &(i64, &Snippet)| s.params == template.params && s.result == template.result && s.text == template.text(*v);
+    let holds = |(v, s): &(i64, &Snippet)| {
+        let text = template.text(*v);
+        s.params == template.params
+            && s.result == template.result
+            && s.text == text
+    };
     (template.pieces.len() > 1 && rest.iter().all(holds)).then_some(template)
 }
 

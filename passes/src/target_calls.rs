@@ -29,6 +29,9 @@ pub enum TargetCall {
     /// Clang's IR for each value of the op's one immediate (from `lowest`
     /// up), each a snippet over the op's operands.
     SnippetPerImmediate { lowest: i64, snippets: Vec<(Vec<Ty>, Ty, String)>, features: Vec<String>, generic: bool },
+    /// Clang's IR with the op's one immediate in its place: `pieces` joined
+    /// by the value's decimal digits is a snippet over the op's operands.
+    SnippetOfImmediate { params: Vec<Ty>, result: Ty, pieces: Vec<String>, features: Vec<String>, generic: bool },
 }
 
 /// AArch64 intrinsics that are LLVM's generic intrinsics under a target
@@ -70,7 +73,9 @@ impl TargetCall {
         match self {
             TargetCall::Intrinsic { features, .. } => features.clone(),
             TargetCall::Binary { .. } => vec!["neon".into()],
-            TargetCall::Snippet { features, .. } | TargetCall::SnippetPerImmediate { features, .. } => features.clone(),
+            TargetCall::Snippet { features, .. }
+            | TargetCall::SnippetPerImmediate { features, .. }
+            | TargetCall::SnippetOfImmediate { features, .. } => features.clone(),
         }
     }
 
@@ -108,6 +113,15 @@ struct ArmEntry {
     snippet: Option<ArmSnippet>,
     #[serde(default)]
     snippet_per_immediate: Option<ArmSnippetPerImmediate>,
+    #[serde(default)]
+    snippet_of_immediate: Option<ArmSnippetOfImmediate>,
+}
+
+#[derive(serde::Deserialize)]
+struct ArmSnippetOfImmediate {
+    params: Vec<String>,
+    result: String,
+    pieces: Vec<String>,
 }
 
 #[derive(serde::Deserialize)]
@@ -142,7 +156,9 @@ fn arm_call(raw: &str) -> Option<TargetCall> {
             })
         }
         // A shift by an immediate is one `shl` too, of a constant: its IR per value applies.
-        ([], [op]) if BINARY.contains(&op.as_str()) && e.snippet_per_immediate.is_none() => {
+        ([], [op])
+            if BINARY.contains(&op.as_str()) && e.snippet_per_immediate.is_none() && e.snippet_of_immediate.is_none() =>
+        {
             Some(TargetCall::Binary { op: op.clone() })
         }
         _ => {
@@ -160,6 +176,11 @@ fn arm_call(raw: &str) -> Option<TargetCall> {
             if let Some(per) = e.snippet_per_immediate {
                 let snippets = per.snippets.into_iter().map(typed).collect::<Option<_>>()?;
                 return Some(TargetCall::SnippetPerImmediate { lowest: per.lowest, snippets, features, generic });
+            }
+            if let Some(t) = e.snippet_of_immediate {
+                let params = t.params.iter().map(|p| Ty::parse(p)).collect::<Option<_>>()?;
+                let result = Ty::parse(&t.result)?;
+                return Some(TargetCall::SnippetOfImmediate { params, result, pieces: t.pieces, features, generic });
             }
             let (params, result, text) = typed(e.snippet?)?;
             Some(TargetCall::Snippet { params, result, text, features, generic })

@@ -97,6 +97,14 @@ fn convert<'c>(
             let value = inline(context, &b, snippets, &format!("{name} {imm}"), (params, text), &operands)?;
             b.llvm_cast(value, &result_ty)?
         }
+        TargetCall::SnippetOfImmediate { params, pieces, .. } => {
+            let [imm] = immediates.as_slice() else {
+                return Err(format!("clang's IR for {name} takes the value of one immediate"));
+            };
+            let text = pieces.join(&imm.to_string());
+            let value = inline(context, &b, snippets, &format!("{name} {imm}"), (params, &text), &operands)?;
+            b.llvm_cast(value, &result_ty)?
+        }
         TargetCall::Intrinsic { name: intrinsic, .. } => {
             let mut arg_types = operand_types.clone();
             arg_types.extend(immediates.iter().map(|_| Ty { dims: Vec::new(), elem_bits: 32 }));

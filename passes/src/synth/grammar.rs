@@ -377,6 +377,12 @@ fn lowering_features(
                         && r.bits() == result.bits()
                         && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
                 }
+                TargetCall::SnippetOfImmediate { params, result: r, .. } => {
+                    immediates == 1
+                        && params.len() == operands.len()
+                        && r.bits() == result.bits()
+                        && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
+                }
                 TargetCall::SnippetPerImmediate { snippets, .. } => {
                     immediates == 1
                         && snippets.iter().all(|(params, r, _)| {
@@ -400,7 +406,9 @@ fn lowering_features(
             // beside a target intrinsic.
             let generic = matches!(
                 call,
-                TargetCall::Snippet { generic: true, .. } | TargetCall::SnippetPerImmediate { generic: true, .. }
+                TargetCall::Snippet { generic: true, .. }
+                    | TargetCall::SnippetPerImmediate { generic: true, .. }
+                    | TargetCall::SnippetOfImmediate { generic: true, .. }
             );
             fits.then(|| (call.features(), generic))
         }

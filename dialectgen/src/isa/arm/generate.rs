@@ -141,7 +141,12 @@ pub fn generate(
     let dialect = build::target_dialect("hydride_arm", "AArch64 NEON", &semantics, generated_by);
     // The database names what each member becomes; the IR itself is in the lowering table only.
     let db = crate::generate::class_database("arm", &[], &classes, |n| {
-        lowered.get(n).map(|l| super::lowering::ArmLowering { snippet: None, snippet_per_immediate: None, ..l.clone() })
+        lowered.get(n).map(|l| super::lowering::ArmLowering {
+            snippet: None,
+            snippet_per_immediate: None,
+            snippet_of_immediate: None,
+            ..l.clone()
+        })
     })
     .map_err(|e| ArmGenError::Db(e.to_string()))?;
     let lowerings = lowered.into_iter().map(|(k, v)| (format!("hydride_arm.{}", build::op_name(&k)), v)).collect();

@@ -38,6 +38,19 @@ pub struct ArmLowering {
     /// for each value, when each is a snippet.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snippet_per_immediate: Option<SnippetPerImmediate>,
+    /// For an intrinsic whose one immediate has more values and no other
+    /// lowering: clang's unoptimized IR with the value in its place
+    /// (`pieces` joined by the value's decimal digits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet_of_immediate: Option<SnippetOfImmediate>,
+}
+
+/// A snippet with the immediate's value in its place.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SnippetOfImmediate {
+    pub params: Vec<String>,
+    pub result: String,
+    pub pieces: Vec<String>,
 }
 
 /// Clang's IR for each value of an immediate, from its smallest value up.
@@ -86,6 +99,24 @@ const FEW_VALUES: i64 = 16;
 fn few_values(i: &Intrinsic) -> Option<std::ops::RangeInclusive<i64>> {
     let [(lo, hi)] = i.args.iter().filter_map(|a| a.range).collect::<Vec<_>>()[..] else { return None };
     (hi >= lo && hi - lo < FEW_VALUES).then_some(lo..=hi)
+}
+
+/// Values of the intrinsic's one immediate of more than [`FEW_VALUES`]
+/// values that its IR is compiled at to find the template of the value:
+/// the first two tell the value's place in the text, the rest (both ends of
+/// the range included) check it.
+fn template_values(i: &Intrinsic) -> Option<Vec<i64>> {
+    let [(lo, hi)] = i.args.iter().filter_map(|a| a.range).collect::<Vec<_>>()[..] else { return None };
+    if hi < lo || hi - lo < FEW_VALUES {
+        return None;
+    }
+    let mut values = Vec::new();
+    for v in [lo + 3, lo + 5, lo, lo + 1, lo + 2, (lo + hi) / 2, hi - 1, hi] {
+        if !values.contains(&v) {
+            values.push(v);
+        }
+    }
+    Some(values)
 }
 
 /// A C function `name` calling the intrinsic, with its immediates set to
@@ -174,7 +205,70 @@ pub fn lowerings(
         }
         result.insert(i.name.clone(), l);
     }
+    // An immediate of more values and no lowering yet: clang's IR, nothing
+    // folded, as a template of the value.
+    let unlowered: Vec<(usize, &Intrinsic, Vec<i64>)> = intrinsics
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| result.get(&i.name).is_some_and(|l| !(l.llvm_intrinsics.len() == 1 && l.llvm_ops.is_empty())))
+        .filter_map(|(k, i)| Some((k, *i, template_values(i)?)))
+        .collect();
+    if !unlowered.is_empty() {
+        let mut c = String::from("#include <arm_neon.h>\n");
+        for (k, i, values) in &unlowered {
+            for v in values {
+                c_function(&mut c, &format!("hydride_f{k}_t{v}"), i, Some(*v));
+            }
+        }
+        let (c_path, ll_path) = (dir.join("arm-lowering-templates.c"), dir.join("arm-lowering-templates.ll"));
+        std::fs::write(&c_path, c)?;
+        literal_ir(compiler, &c_path, &ll_path)?;
+        let snippets =
+            llvm_snippet::snippets(&llvm_snippet::import(&llvm_snippet::mlir_translate_for(compiler), &ll_path)?);
+        for (k, i, values) in &unlowered {
+            let compiled: Option<Vec<(i64, &llvm_snippet::Snippet)>> =
+                values.iter().map(|v| Some((*v, snippets.get(&format!("hydride_f{k}_t{v}"))?))).collect();
+            let operands = i.args.iter().filter(|a| a.range.is_none()).count();
+            let template = compiled.and_then(|c| llvm_snippet::immediate_template(&c)).filter(|t| t.params.len() == operands);
+            if let (Some(t), Some(l)) = (template, result.get_mut(&i.name)) {
+                l.snippet_of_immediate = Some(SnippetOfImmediate { params: t.params, result: t.result, pieces: t.pieces });
+            }
+        }
+    }
     Ok(result)
+}
+
+/// Compiles `c_path` to LLVM IR at `ll_path` unoptimized, the intrinsics'
+/// wrappers inlined and locals in registers (`opt -passes=always-inline,sroa`):
+/// the builtins' own IR, constants as written.
+fn literal_ir(compiler: &Path, c_path: &Path, ll_path: &Path) -> Result<(), ArmLoweringError> {
+    let out = Command::new(compiler)
+        .args(CLANG_FLAGS)
+        .args(["-O0", "-Xclang", "-disable-O0-optnone", "-w", "-S", "-emit-llvm", "-o"])
+        .arg(ll_path)
+        .arg(c_path)
+        .output()
+        .map_err(|source| ArmLoweringError::Compiler { compiler: compiler.display().to_string(), source })?;
+    let opt = llvm_snippet::opt_for(compiler);
+    let optimized = if out.status.success() {
+        Command::new(&opt)
+            .args(["-passes=always-inline,sroa", "-S", "-o"])
+            .arg(ll_path)
+            .arg(ll_path)
+            .output()
+            .map_err(|source| ArmLoweringError::Compiler { compiler: opt.display().to_string(), source })?
+    } else {
+        out
+    };
+    if !optimized.status.success() {
+        let message = String::from_utf8_lossy(&optimized.stderr)
+            .lines()
+            .find(|l| l.contains("error"))
+            .unwrap_or("failed")
+            .to_string();
+        return Err(ArmLoweringError::Rejected { compiler: compiler.display().to_string(), message });
+    }
+    Ok(())
 }
 
 /// How many instructions have a lowering of each form, and why the rest
@@ -190,6 +284,8 @@ pub struct Coverage {
     pub generic_ir: usize,
     /// Clang's IR for each value of an immediate of few values.
     pub generic_ir_per_immediate: usize,
+    /// Clang's unoptimized IR with the immediate's value in its place.
+    pub generic_ir_of_immediate: usize,
     /// No lowering, by reason.
     pub none: BTreeMap<String, usize>,
 }
@@ -205,6 +301,8 @@ pub fn coverage(intrinsics: &[&Intrinsic], lowerings: &BTreeMap<String, ArmLower
             c.intrinsic_call += 1;
         } else if l.snippet_per_immediate.is_some() {
             c.generic_ir_per_immediate += 1;
+        } else if l.snippet_of_immediate.is_some() {
+            c.generic_ir_of_immediate += 1;
         } else if l.snippet.is_some() || (one_direct_op(l) && !i.args.iter().any(|a| a.range.is_some())) {
             c.generic_ir += 1;
         } else {

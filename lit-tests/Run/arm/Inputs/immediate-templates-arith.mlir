@@ -1,0 +1,59 @@
+// The same shifts as the Arm pseudocode defines them, written in `arith`:
+// the reference of immediate-templates.test.
+
+// a + ((b + 2^(n-1)) >> n), the sum in 64 bits.
+func.func @rsra_s32_1(%a: vector<4xi32>, %b: vector<4xi32>) -> vector<4xi32> {
+  %bw = arith.extsi %b : vector<4xi32> to vector<4xi64>
+  %half = arith.constant dense<1> : vector<4xi64>
+  %n = arith.constant dense<1> : vector<4xi64>
+  %s = arith.addi %bw, %half : vector<4xi64>
+  %q = arith.shrsi %s, %n : vector<4xi64>
+  %qt = arith.trunci %q : vector<4xi64> to vector<4xi32>
+  %r = arith.addi %a, %qt : vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+// a + ((b + 2^(n-1)) >> n), the sum in 64 bits.
+func.func @rsra_s32_20(%a: vector<4xi32>, %b: vector<4xi32>) -> vector<4xi32> {
+  %bw = arith.extsi %b : vector<4xi32> to vector<4xi64>
+  %half = arith.constant dense<524288> : vector<4xi64>
+  %n = arith.constant dense<20> : vector<4xi64>
+  %s = arith.addi %bw, %half : vector<4xi64>
+  %q = arith.shrsi %s, %n : vector<4xi64>
+  %qt = arith.trunci %q : vector<4xi64> to vector<4xi32>
+  %r = arith.addi %a, %qt : vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+// a + ((b + 2^(n-1)) >> n), the sum in 64 bits.
+func.func @rsra_s32_32(%a: vector<4xi32>, %b: vector<4xi32>) -> vector<4xi32> {
+  %bw = arith.extsi %b : vector<4xi32> to vector<4xi64>
+  %half = arith.constant dense<2147483648> : vector<4xi64>
+  %n = arith.constant dense<32> : vector<4xi64>
+  %s = arith.addi %bw, %half : vector<4xi64>
+  %q = arith.shrsi %s, %n : vector<4xi64>
+  %qt = arith.trunci %q : vector<4xi64> to vector<4xi32>
+  %r = arith.addi %a, %qt : vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+func.func @shrn_u64_1(%a: vector<2xi64>) -> vector<2xi32> {
+  %n = arith.constant dense<1> : vector<2xi64>
+  %s = arith.shrui %a, %n : vector<2xi64>
+  %r = arith.trunci %s : vector<2xi64> to vector<2xi32>
+  return %r : vector<2xi32>
+}
+
+func.func @shrn_u64_17(%a: vector<2xi64>) -> vector<2xi32> {
+  %n = arith.constant dense<17> : vector<2xi64>
+  %s = arith.shrui %a, %n : vector<2xi64>
+  %r = arith.trunci %s : vector<2xi64> to vector<2xi32>
+  return %r : vector<2xi32>
+}
+
+func.func @shrn_u64_32(%a: vector<2xi64>) -> vector<2xi32> {
+  %n = arith.constant dense<32> : vector<2xi64>
+  %s = arith.shrui %a, %n : vector<2xi64>
+  %r = arith.trunci %s : vector<2xi64> to vector<2xi32>
+  return %r : vector<2xi32>
+}
