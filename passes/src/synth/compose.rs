@@ -1,7 +1,8 @@
 //! Two-step programs, tried when no single instruction computes a window.
 //!
 //! Bottom-up and observational: every value one step can compute from the
-//! leaves (an instruction without immediates, or a swizzle) is evaluated on
+//! leaves (an instruction without immediates or at each value of an
+//! immediate of few values, or a swizzle) is evaluated on
 //! the samples; values that agree on every sample are one value, kept at its
 //! cheapest (as in enumerative synthesis with observational equivalence).
 //! The cheapest `Limits::components` values then feed a second step: an
@@ -15,7 +16,7 @@
 //! from, so programs made only of them are not searched.
 
 use super::program::{Program, Source, Step, StepOp, Swizzle};
-use super::search::{assignments, leaf_options, Screen};
+use super::search::{assignments, leaf_options, Screen, FEW_IMMEDIATES};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -78,21 +79,38 @@ fn components(screen: &Screen, first: usize) -> Vec<Component> {
     let mut steps: Vec<(Step, usize, usize, u32, bool)> = Vec::new();
     let mut add = |step: Step, cost: usize, bits: u32, elem_bits: u32, generic: bool| {
         if useful.contains(&bits) && cost < screen.max_cost {
-            let relevance = distance(screen, elem_bits) + usize::from(!screen.value_bits.contains(&bits));
+            let with_immediate = matches!(&step.op, StepOp::Instr { immediates, .. } if !immediates.is_empty());
+            let relevance = distance(screen, elem_bits)
+                + usize::from(!screen.value_bits.contains(&bits))
+                + usize::from(with_immediate);
             steps.push((step, cost, relevance, bits, generic));
         }
     };
     for (ci, c) in g.candidates.iter().enumerate() {
-        if !c.immediates.is_empty() || !screen.limits.target.allows(&c.cpuid) {
+        if !screen.limits.target.allows(&c.cpuid) {
             continue;
         }
+        // An immediate of few values (a lane, a small shift) is tried at
+        // each value, ranked after the steps without immediates.
+        let values: Vec<Vec<(String, u32)>> = match c.immediates.as_slice() {
+            [] => vec![vec![]],
+            [(_, name, _)] => match c.immediate_values() {
+                Some((lo, hi)) if hi - lo < FEW_IMMEDIATES => {
+                    (lo..=hi).filter_map(|v| u32::try_from(v).ok()).map(|v| vec![(name.clone(), v)]).collect()
+                }
+                _ => continue,
+            },
+            _ => continue,
+        };
         for binding in assignments(&leaf_options(c, &screen.leaf_types), 0, screen.limits.bindings) {
             if c.mirrored(&binding) {
                 continue;
             }
-            let operands = binding.iter().map(|l| Source::Leaf(*l)).collect();
-            let step = Step { op: StepOp::Instr { candidate: ci, immediates: vec![] }, operands };
-            add(step, c.cost, c.result.bits(), c.result.elem_bits, c.generic);
+            for immediates in &values {
+                let operands = binding.iter().map(|l| Source::Leaf(*l)).collect();
+                let step = Step { op: StepOp::Instr { candidate: ci, immediates: immediates.clone() }, operands };
+                add(step, c.cost, c.result.bits(), c.result.elem_bits, c.generic);
+            }
         }
     }
     for (l, t) in screen.leaf_types.iter().enumerate().take(screen.variable) {

@@ -86,6 +86,20 @@ impl Candidate {
         })
     }
 
+    /// The values its one immediate may take, inclusive: those its bits
+    /// hold, narrowed to the range the target instruction's variant accepts
+    /// (`None` without exactly one immediate, or if none remain).
+    pub fn immediate_values(&self) -> Option<(i64, i64)> {
+        let [(pos, _, bits)] = self.immediates.as_slice() else { return None };
+        let held = (*bits).min(self.semantics().args[*pos].width).min(32);
+        let top = if held >= 32 { u32::MAX as i64 } else { (1i64 << held) - 1 };
+        let (lo, hi) = self
+            .immediate_ranges
+            .first()
+            .map_or((0, top), |&(lo, hi)| (lo.max(0), if hi < 0 { top } else { hi.min(top) }));
+        (lo <= hi).then_some((lo, hi))
+    }
+
     /// Whether `binding` (a source per operand, in some total order) is the
     /// mirror of one already tried: the operands commute and are out of order.
     pub fn mirrored(&self, binding: &[usize]) -> bool {

@@ -209,7 +209,7 @@ pub fn leaf_options(c: &Candidate, leaf_types: &[Ty]) -> Vec<Vec<usize>> {
 
 /// Immediates of fewer values than this are tried one by one on the
 /// samples instead of solved for.
-const FEW_IMMEDIATES: i64 = 16;
+pub const FEW_IMMEDIATES: i64 = 16;
 
 /// Z3's budget for finding a candidate's immediate, in milliseconds of the
 /// proof budget's scale (its resource limit and wall-clock cap per query).
@@ -231,7 +231,7 @@ pub fn immediates_for(
     expected: &[Option<BigUint>],
 ) -> Option<Vec<u32>> {
     let c = &grammar.candidates[index];
-    let [(pos, _, bits)] = c.immediates.as_slice() else {
+    let [(pos, _, _)] = c.immediates.as_slice() else {
         return c.immediates.is_empty().then(Vec::new);
     };
     let width = c.semantics().args[*pos].width;
@@ -242,15 +242,7 @@ pub fn immediates_for(
         let args = arguments(c, s, &[v], &|v, _| BigUint::from(v));
         grammar.evaluations.run(index, c, args).as_ref() == Some(want)
     };
-    // The values the immediate may take: those its bits hold, narrowed to
-    // the range the target instruction's variant accepts.
-    let held = (*bits).min(width).min(32);
-    let top = if held >= 32 { u32::MAX as i64 } else { (1i64 << held) - 1 };
-    let (lo, hi) =
-        c.immediate_ranges.first().map_or((0, top), |&(lo, hi)| (lo.max(0), if hi < 0 { top } else { hi.min(top) }));
-    if lo > hi {
-        return None;
-    }
+    let (lo, hi) = c.immediate_values()?;
     // An immediate of few values (a lane, a small shift) is found by trying
     // each on the samples, cheaper than a solver call.
     if hi - lo < FEW_IMMEDIATES {
