@@ -81,7 +81,7 @@ def check_x86(report):
         covered = (lowering["intrinsic_call"] + lowering["generic_ir"] + lowering.get("movement", 0)
                    + lowering.get("generic_ir_per_immediate", 0) + lowering.get("generic_ir_of_immediate", 0))
         assert lowering["instructions"] == covered + sum(lowering["none"].values()), \
-            "llvm_lowering: instructions = intrinsic calls + generic IR + movements + generic IR per immediate + none"
+            "llvm_lowering: instructions = intrinsic calls + generic IR + movements + generic IR per immediate + of immediate + none"
         assert covered >= 2250, f"llvm_lowering: {covered} instructions with an LLVM lowering < 2250 ({lowering['none']})"
         print(f"x86 LLVM lowering: {lowering['intrinsic_call']} intrinsic calls + {lowering['generic_ir']} generic IR "
               f"+ {lowering.get('movement', 0)} data movements by the immediate "

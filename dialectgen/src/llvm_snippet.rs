@@ -106,19 +106,40 @@ pub fn snippets(module: &str) -> BTreeMap<String, Snippet> {
 }
 
 /// A snippet whose text holds an immediate's value: `pieces` joined by the
-/// value's decimal digits is clang's IR for that value.
-#[derive(Clone, Debug, PartialEq)]
+/// value's decimal digits is clang's IR for that value, for the values in
+/// `values` (inclusive), the range it was checked over.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ImmediateTemplate {
     pub params: Vec<String>,
     pub result: String,
     pub pieces: Vec<String>,
+    pub values: (i64, i64),
 }
 
 impl ImmediateTemplate {
-    /// The snippet's text for `value`.
-    pub fn text(&self, value: i64) -> String {
-        self.pieces.join(&value.to_string())
+    /// The snippet's text for `value`, if in `values`.
+    pub fn text(&self, value: i64) -> Option<String> {
+        (self.values.0..=self.values.1).contains(&value).then(|| self.pieces.join(&value.to_string()))
     }
+}
+
+/// The values of an immediate ranging over `lo..=hi` that its IR is
+/// compiled at to find the template of the value: the first two tell the
+/// value's place in the text, the rest check it, both ends of the range
+/// among them. Not 0: LLVM writes a zero vector as `zeroinitializer`, which
+/// imports as another constant (the template's `dense<0>` is the same value).
+/// Empty if the range has fewer than six values.
+pub fn template_values(lo: i64, hi: i64) -> Vec<i64> {
+    if hi - lo < 5 {
+        return Vec::new();
+    }
+    let mut values = Vec::new();
+    for v in [lo + 3, lo + 5, lo + 1, lo + 2, (lo + hi) / 2, hi - 1, hi, lo] {
+        if v != 0 && !values.contains(&v) {
+            values.push(v);
+        }
+    }
+    values
 }
 
 /// Tokens of a snippet's text: runs of letters, digits and `_`, and single
@@ -145,11 +166,11 @@ fn tokens(text: &str) -> Vec<&str> {
 
 /// The template of clang's IR for an intrinsic compiled at several values of
 /// its one immediate (`compiled`: value and snippet, the first two values
-/// distinct): the tokens where the first two texts differ must be those
-/// values, and the template must give every other text exactly. `None` if
-/// the IR depends on the value otherwise (a folded or canonicalized
-/// constant, another instruction).
-pub fn immediate_template(compiled: &[(i64, &Snippet)]) -> Option<ImmediateTemplate> {
+/// distinct, every value in `values`, the immediate's range): the tokens
+/// where the first two texts differ must be those values, and the template
+/// must give every other text exactly. `None` if the IR depends on the value
+/// otherwise (a folded or canonicalized constant, another instruction).
+pub fn immediate_template(compiled: &[(i64, &Snippet)], values: (i64, i64)) -> Option<ImmediateTemplate> {
     let [(v0, s0), (v1, s1), rest @ ..] = compiled else { return None };
     if v0 == v1 || s0.params != s1.params || s0.result != s1.result {
         return None;
@@ -169,12 +190,9 @@ pub fn immediate_template(compiled: &[(i64, &Snippet)]) -> Option<ImmediateTempl
             return None;
         }
     }
-    let template = ImmediateTemplate { params: s0.params.clone(), result: s0.result.clone(), pieces };
+    let template = ImmediateTemplate { params: s0.params.clone(), result: s0.result.clone(), pieces, values };
     let holds = |(v, s): &(i64, &Snippet)| {
-        let text = template.text(*v);
-        s.params == template.params
-            && s.result == template.result
-            && s.text == text
+        s.params == template.params && s.result == template.result && template.text(*v).as_ref() == Some(&s.text)
     };
     (template.pieces.len() > 1 && rest.iter().all(holds)).then_some(template)
 }
@@ -234,22 +252,31 @@ mod tests {
     #[test]
     fn a_template_holds_the_immediate_where_the_texts_differ() {
         let (a, b, c) = (rotate("3"), rotate("5"), rotate("200"));
-        let t = immediate_template(&[(3, &a), (5, &b), (200, &c)]).expect("the value alone differs");
+        let t = immediate_template(&[(3, &a), (5, &b), (200, &c)], (0, 255)).expect("the value alone differs");
         assert_eq!(t.pieces.len(), 2);
-        assert_eq!(t.text(64), rotate("64").text);
+        assert_eq!(t.text(64), Some(rotate("64").text));
+        // Outside the range it was checked over, no text.
+        assert_eq!(t.text(256), None);
         // `8xi64` and `%1` are tokens of their own: no 8 or 1 in them is taken for a value.
         let one = rotate("1");
-        assert!(immediate_template(&[(3, &a), (5, &b), (1, &one)]).is_some());
+        assert!(immediate_template(&[(3, &a), (5, &b), (1, &one)], (0, 255)).is_some());
+    }
+
+    #[test]
+    fn template_values_hold_both_ends_but_zero() {
+        assert_eq!(template_values(0, 255), vec![3, 5, 1, 2, 127, 254, 255]);
+        assert_eq!(template_values(1, 32), vec![4, 6, 2, 3, 16, 31, 32, 1]);
+        assert!(template_values(0, 4).is_empty());
     }
 
     #[test]
     fn no_template_where_the_ir_depends_on_the_value_otherwise() {
         let (a, b) = (rotate("3"), rotate("5"));
         // Canonicalized (200 mod 64) or folded: the template does not give it.
-        assert!(immediate_template(&[(3, &a), (5, &b), (200, &rotate("8"))]).is_none());
+        assert!(immediate_template(&[(3, &a), (5, &b), (200, &rotate("8"))], (0, 255)).is_none());
         // Texts differing in something other than the value.
-        assert!(immediate_template(&[(3, &a), (4, &b)]).is_none());
-        assert!(immediate_template(&[(3, &a), (3, &a)]).is_none());
+        assert!(immediate_template(&[(3, &a), (4, &b)], (0, 255)).is_none());
+        assert!(immediate_template(&[(3, &a), (3, &a)], (0, 255)).is_none());
     }
 
     #[test]

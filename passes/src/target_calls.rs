@@ -10,6 +10,7 @@ use crate::synth::types::Ty;
 /// LLVM instructions over two operands of one type that clang emits for
 /// ARM intrinsics, emitted directly (the generator records no snippet for them).
 use dialectgen::isa::arm::lowering::DIRECT_BINARY_OPS as BINARY;
+use dialectgen::llvm_snippet::ImmediateTemplate;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -29,9 +30,9 @@ pub enum TargetCall {
     /// Clang's IR for each value of the op's one immediate (from `lowest`
     /// up), each a snippet over the op's operands.
     SnippetPerImmediate { lowest: i64, snippets: Vec<(Vec<Ty>, Ty, String)>, features: Vec<String>, generic: bool },
-    /// Clang's IR with the op's one immediate in its place: `pieces` joined
-    /// by the value's decimal digits is a snippet over the op's operands.
-    SnippetOfImmediate { params: Vec<Ty>, result: Ty, pieces: Vec<String>, features: Vec<String>, generic: bool },
+    /// Clang's IR with the op's one immediate in its place, a snippet over
+    /// the op's operands (typed by `params` and `result`).
+    SnippetOfImmediate { params: Vec<Ty>, result: Ty, template: ImmediateTemplate, features: Vec<String>, generic: bool },
 }
 
 /// AArch64 intrinsics that are LLVM's generic intrinsics under a target
@@ -114,14 +115,9 @@ struct ArmEntry {
     #[serde(default)]
     snippet_per_immediate: Option<ArmSnippetPerImmediate>,
     #[serde(default)]
-    snippet_of_immediate: Option<ArmSnippetOfImmediate>,
-}
-
-#[derive(serde::Deserialize)]
-struct ArmSnippetOfImmediate {
-    params: Vec<String>,
-    result: String,
-    pieces: Vec<String>,
+    snippet_of_immediate: Option<ImmediateTemplate>,
+    #[serde(default)]
+    binary: Option<String>,
 }
 
 #[derive(serde::Deserialize)]
@@ -156,11 +152,7 @@ fn arm_call(raw: &str) -> Option<TargetCall> {
             })
         }
         // A shift by an immediate is one `shl` too, of a constant: its IR per value applies.
-        ([], [op])
-            if BINARY.contains(&op.as_str()) && e.snippet_per_immediate.is_none() && e.snippet_of_immediate.is_none() =>
-        {
-            Some(TargetCall::Binary { op: op.clone() })
-        }
+        _ if e.binary.as_ref().is_some_and(|op| BINARY.contains(&op.as_str())) => Some(TargetCall::Binary { op: e.binary? }),
         _ => {
             // The extensions are those of the intrinsics it calls.
             let mut features = vec!["neon".to_string()];
@@ -177,10 +169,10 @@ fn arm_call(raw: &str) -> Option<TargetCall> {
                 let snippets = per.snippets.into_iter().map(typed).collect::<Option<_>>()?;
                 return Some(TargetCall::SnippetPerImmediate { lowest: per.lowest, snippets, features, generic });
             }
-            if let Some(t) = e.snippet_of_immediate {
-                let params = t.params.iter().map(|p| Ty::parse(p)).collect::<Option<_>>()?;
-                let result = Ty::parse(&t.result)?;
-                return Some(TargetCall::SnippetOfImmediate { params, result, pieces: t.pieces, features, generic });
+            if let Some(template) = e.snippet_of_immediate {
+                let params = template.params.iter().map(|p| Ty::parse(p)).collect::<Option<_>>()?;
+                let result = Ty::parse(&template.result)?;
+                return Some(TargetCall::SnippetOfImmediate { params, result, template, features, generic });
             }
             let (params, result, text) = typed(e.snippet?)?;
             Some(TargetCall::Snippet { params, result, text, features, generic })
@@ -246,7 +238,10 @@ mod tests {
     fn arm_entries_read_as_calls_or_binary_ops() {
         let dot = arm_call(r#"{"llvm_intrinsics":["llvm.aarch64.neon.usdot.v4i32.v16i8"],"signature":{"params":["vector<4xi32>","vector<16xi8>","vector<16xi8>"],"result":"vector<4xi32>"}}"#).unwrap();
         assert_eq!(dot.features(), vec!["neon".to_string(), "i8mm".to_string()]);
-        assert_eq!(arm_call(r#"{"llvm_ops":["add"]}"#), Some(TargetCall::Binary { op: "add".into() }));
+        assert_eq!(arm_call(r#"{"llvm_ops":["add"],"binary":"add"}"#), Some(TargetCall::Binary { op: "add".into() }));
+        // One generic op that is not over the two operands (`vmvnq_s8`: an
+        // `xor` with all ones) is no binary op without the generator's word.
+        assert_eq!(arm_call(r#"{"llvm_ops":["xor"]}"#), None);
         assert_eq!(arm_call(r#"{"llvm_ops":["lshr","trunc"]}"#), None);
         assert_eq!(arm_call(r#"{"llvm_intrinsics":["llvm.aarch64.neon.sabd.v4i16"],"llvm_ops":["add"]}"#), None);
         // Clang's whole function, when recorded, is the lowering of the rest.

@@ -8,7 +8,9 @@
 //! (`llvm.abs`, `llvm.smax`, `llvm.sadd.sat`), which LLVM's optimizer
 //! understands ([`crate::target_calls::generic_intrinsic`]). An ARM op that
 //! clang makes more of (`vabaq_u8`: `uabd` and `add`) becomes clang's IR
-//! for it, inlined.
+//! for it, inlined: for an immediate of few values the IR of the op's value,
+//! for one of more values (`vrsraq_n_s32`) the IR with the op's value in its
+//! place (an error outside the range it was read for).
 
 use super::build::{self, Builder, Snippets};
 use super::raw;
@@ -97,11 +99,14 @@ fn convert<'c>(
             let value = inline(context, &b, snippets, &format!("{name} {imm}"), (params, text), &operands)?;
             b.llvm_cast(value, &result_ty)?
         }
-        TargetCall::SnippetOfImmediate { params, pieces, .. } => {
+        TargetCall::SnippetOfImmediate { params, template, .. } => {
             let [imm] = immediates.as_slice() else {
                 return Err(format!("clang's IR for {name} takes the value of one immediate"));
             };
-            let text = pieces.join(&imm.to_string());
+            let text = i64::try_from(imm).ok().and_then(|v| template.text(v)).ok_or_else(|| {
+                let (lo, hi) = template.values;
+                format!("immediate {imm} is out of range: clang's IR was read for {lo}..={hi}")
+            })?;
             let value = inline(context, &b, snippets, &format!("{name} {imm}"), (params, &text), &operands)?;
             b.llvm_cast(value, &result_ty)?
         }

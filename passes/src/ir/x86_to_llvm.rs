@@ -6,7 +6,9 @@
 //! it (a recorded `llvm.func` snippet), inlined in place; or, for a data
 //! movement by an immediate, the `shufflevector` whose mask the semantics
 //! give for the op's immediate (`super::movement`); or, for an immediate of
-//! few values, clang's IR recorded for the op's value, inlined.
+//! few values, clang's IR recorded for the op's value, inlined; or, for one
+//! of more values (rotations, funnel shifts), clang's IR with the op's value
+//! in its place, inlined (an error outside the range it was read for).
 
 use super::build::{self, Builder, Snippets};
 use super::raw;
@@ -95,8 +97,11 @@ fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Sn
         }
         (None, None, None) => match &call.snippet_of_immediate {
             Some(t) => {
-                let imm = integer_attribute(op, &t.immediate)?;
-                let text = t.pieces.join(&imm.to_string());
+                let imm = immediate(&t.immediate)?;
+                let text = t.template.text(i64::from(imm)).ok_or_else(|| {
+                    let (lo, hi) = t.template.values;
+                    format!("immediate '{}' = {imm} is out of range: clang's IR was read for {lo}..={hi}", t.immediate)
+                })?;
                 b.inline(snippets.get(context, &format!("{name} {} = {imm}", t.immediate), &text)?, &args)?
             }
             None => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,

@@ -39,18 +39,14 @@ pub struct ArmLowering {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snippet_per_immediate: Option<SnippetPerImmediate>,
     /// For an intrinsic whose one immediate has more values and no other
-    /// lowering: clang's unoptimized IR with the value in its place
-    /// (`pieces` joined by the value's decimal digits).
+    /// lowering: clang's unoptimized IR with the value in its place.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub snippet_of_immediate: Option<SnippetOfImmediate>,
-}
-
-/// A snippet with the immediate's value in its place.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SnippetOfImmediate {
-    pub params: Vec<String>,
-    pub result: String,
-    pub pieces: Vec<String>,
+    pub snippet_of_immediate: Option<llvm_snippet::ImmediateTemplate>,
+    /// The one generic LLVM instruction over the intrinsic's two operands
+    /// in order (either order if it commutes), of the result's type, that
+    /// clang's IR is: the lowering pass emits it, and no snippet is recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary: Option<String>,
 }
 
 /// Clang's IR for each value of an immediate, from its smallest value up.
@@ -81,13 +77,31 @@ pub enum ArmLoweringError {
 }
 
 /// LLVM instructions over two operands of one type that the ARM lowering
-/// pass emits itself when an intrinsic is just one of them: no snippet is
-/// recorded for such an intrinsic.
+/// pass emits itself when an intrinsic is just one of them over its two
+/// operands (see [`ArmLowering::binary`]).
 pub const DIRECT_BINARY_OPS: &[&str] = &["add", "sub", "mul", "and", "or", "xor", "ashr", "lshr", "shl"];
 
-/// Whether the intrinsic's IR is one of [`DIRECT_BINARY_OPS`] alone.
-fn one_direct_op(l: &ArmLowering) -> bool {
-    matches!((l.llvm_intrinsics.as_slice(), l.llvm_ops.as_slice()), ([], [op]) if DIRECT_BINARY_OPS.contains(&op.as_str()))
+/// The instruction of [`DIRECT_BINARY_OPS`] that `snippet` is, if it is one
+/// over its two parameters of the result's type, in order (either order for
+/// one that commutes).
+fn direct_binary(snippet: &ArmSnippet) -> Option<String> {
+    let t = &snippet.result;
+    if snippet.params.len() != 2 || snippet.params.iter().any(|p| p != t) {
+        return None;
+    }
+    let body: Vec<&str> = snippet.text.lines().skip(1).map(str::trim).filter(|l| *l != "}").collect();
+    let [op_line, ret] = body[..] else { return None };
+    if ret != format!("llvm.return %0 : {t}") {
+        return None;
+    }
+    DIRECT_BINARY_OPS
+        .iter()
+        .find(|op| {
+            let commutes = matches!(**op, "add" | "mul" | "and" | "or" | "xor");
+            op_line == format!("%0 = llvm.{op} %arg0, %arg1 : {t}")
+                || commutes && op_line == format!("%0 = llvm.{op} %arg1, %arg0 : {t}")
+        })
+        .map(|op| op.to_string())
 }
 
 /// Immediates with at most this many values get clang's IR for each value
@@ -101,22 +115,11 @@ fn few_values(i: &Intrinsic) -> Option<std::ops::RangeInclusive<i64>> {
     (hi >= lo && hi - lo < FEW_VALUES).then_some(lo..=hi)
 }
 
-/// Values of the intrinsic's one immediate of more than [`FEW_VALUES`]
-/// values that its IR is compiled at to find the template of the value:
-/// the first two tell the value's place in the text, the rest (both ends of
-/// the range included) check it.
-fn template_values(i: &Intrinsic) -> Option<Vec<i64>> {
+/// The range of the intrinsic's one immediate, if it has more than
+/// [`FEW_VALUES`] values.
+fn many_values(i: &Intrinsic) -> Option<(i64, i64)> {
     let [(lo, hi)] = i.args.iter().filter_map(|a| a.range).collect::<Vec<_>>()[..] else { return None };
-    if hi < lo || hi - lo < FEW_VALUES {
-        return None;
-    }
-    let mut values = Vec::new();
-    for v in [lo + 3, lo + 5, lo, lo + 1, lo + 2, (lo + hi) / 2, hi - 1, hi] {
-        if !values.contains(&v) {
-            values.push(v);
-        }
-    }
-    Some(values)
+    (hi >= lo && hi - lo >= FEW_VALUES).then_some((lo, hi))
 }
 
 /// A C function `name` calling the intrinsic, with its immediates set to
@@ -195,8 +198,11 @@ pub fn lowerings(
                 text: s.text,
             })
         };
-        if !one_call && !immediates && !one_direct_op(&l) {
-            l.snippet = snippet(&format!("hydride_f{k}"));
+        if !one_call && !immediates {
+            match snippet(&format!("hydride_f{k}")) {
+                Some(s) if direct_binary(&s).is_some() => l.binary = direct_binary(&s),
+                other => l.snippet = other,
+            }
         }
         if let Some(values) = few_values(i).filter(|_| !one_call) {
             let lowest = *values.start();
@@ -207,31 +213,41 @@ pub fn lowerings(
     }
     // An immediate of more values and no lowering yet: clang's IR, nothing
     // folded, as a template of the value.
-    let unlowered: Vec<(usize, &Intrinsic, Vec<i64>)> = intrinsics
+    let unlowered: Vec<(usize, &Intrinsic, (i64, i64))> = intrinsics
         .iter()
         .enumerate()
         .filter(|(_, i)| result.get(&i.name).is_some_and(|l| !(l.llvm_intrinsics.len() == 1 && l.llvm_ops.is_empty())))
-        .filter_map(|(k, i)| Some((k, *i, template_values(i)?)))
+        .filter_map(|(k, i)| Some((k, *i, many_values(i)?)))
         .collect();
     if !unlowered.is_empty() {
         let mut c = String::from("#include <arm_neon.h>\n");
-        for (k, i, values) in &unlowered {
-            for v in values {
-                c_function(&mut c, &format!("hydride_f{k}_t{v}"), i, Some(*v));
+        for (k, i, (lo, hi)) in &unlowered {
+            for v in llvm_snippet::template_values(*lo, *hi) {
+                c_function(&mut c, &format!("hydride_f{k}_t{v}"), i, Some(v));
             }
         }
         let (c_path, ll_path) = (dir.join("arm-lowering-templates.c"), dir.join("arm-lowering-templates.ll"));
         std::fs::write(&c_path, c)?;
-        literal_ir(compiler, &c_path, &ll_path)?;
-        let snippets =
-            llvm_snippet::snippets(&llvm_snippet::import(&llvm_snippet::mlir_translate_for(compiler), &ll_path)?);
-        for (k, i, values) in &unlowered {
-            let compiled: Option<Vec<(i64, &llvm_snippet::Snippet)>> =
-                values.iter().map(|v| Some((*v, snippets.get(&format!("hydride_f{k}_t{v}"))?))).collect();
+        let compiled = literal_ir(compiler, &c_path, &ll_path)?;
+        if let Err(message) = &compiled {
+            eprintln!("hydride gen: arm: no templates of immediates: {message}");
+        }
+        let snippets = if compiled.is_err() {
+            BTreeMap::new()
+        } else {
+            llvm_snippet::snippets(&llvm_snippet::import(&llvm_snippet::mlir_translate_for(compiler), &ll_path)?)
+        };
+        for (k, i, (lo, hi)) in &unlowered {
+            let compiled: Option<Vec<(i64, &llvm_snippet::Snippet)>> = llvm_snippet::template_values(*lo, *hi)
+                .into_iter()
+                .map(|v| Some((v, snippets.get(&format!("hydride_f{k}_t{v}"))?)))
+                .collect();
             let operands = i.args.iter().filter(|a| a.range.is_none()).count();
-            let template = compiled.and_then(|c| llvm_snippet::immediate_template(&c)).filter(|t| t.params.len() == operands);
+            let template = compiled
+                .and_then(|c| llvm_snippet::immediate_template(&c, (*lo, *hi)))
+                .filter(|t| t.params.len() == operands);
             if let (Some(t), Some(l)) = (template, result.get_mut(&i.name)) {
-                l.snippet_of_immediate = Some(SnippetOfImmediate { params: t.params, result: t.result, pieces: t.pieces });
+                l.snippet_of_immediate = Some(t);
             }
         }
     }
@@ -240,35 +256,31 @@ pub fn lowerings(
 
 /// Compiles `c_path` to LLVM IR at `ll_path` unoptimized, the intrinsics'
 /// wrappers inlined and locals in registers (`opt -passes=always-inline,sroa`):
-/// the builtins' own IR, constants as written.
-fn literal_ir(compiler: &Path, c_path: &Path, ll_path: &Path) -> Result<(), ArmLoweringError> {
-    let out = Command::new(compiler)
-        .args(CLANG_FLAGS)
-        .args(["-O0", "-Xclang", "-disable-O0-optnone", "-w", "-S", "-emit-llvm", "-o"])
-        .arg(ll_path)
-        .arg(c_path)
-        .output()
-        .map_err(|source| ArmLoweringError::Compiler { compiler: compiler.display().to_string(), source })?;
-    let opt = llvm_snippet::opt_for(compiler);
-    let optimized = if out.status.success() {
-        Command::new(&opt)
-            .args(["-passes=always-inline,sroa", "-S", "-o"])
+/// the builtins' own IR, constants as written. `Ok(Err(message))` if clang or
+/// opt rejects it.
+fn literal_ir(compiler: &Path, c_path: &Path, ll_path: &Path) -> Result<Result<(), String>, ArmLoweringError> {
+    let run = |tool: &Path, args: &[&str], input: &Path| {
+        Command::new(tool)
+            .args(args)
             .arg(ll_path)
-            .arg(ll_path)
+            .arg(input)
             .output()
-            .map_err(|source| ArmLoweringError::Compiler { compiler: opt.display().to_string(), source })?
-    } else {
-        out
+            .map_err(|source| ArmLoweringError::Compiler { compiler: tool.display().to_string(), source })
     };
-    if !optimized.status.success() {
-        let message = String::from_utf8_lossy(&optimized.stderr)
-            .lines()
-            .find(|l| l.contains("error"))
-            .unwrap_or("failed")
-            .to_string();
-        return Err(ArmLoweringError::Rejected { compiler: compiler.display().to_string(), message });
+    let mut clang_args = CLANG_FLAGS.to_vec();
+    clang_args.extend(["-O0", "-Xclang", "-disable-O0-optnone", "-w", "-S", "-emit-llvm", "-o"]);
+    let opt = llvm_snippet::opt_for(compiler);
+    for (tool, args, input) in
+        [(compiler, clang_args.as_slice(), c_path), (opt.as_path(), &["-passes=always-inline,sroa", "-S", "-o"], ll_path)]
+    {
+        let out = run(tool, args, input)?;
+        if !out.status.success() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed");
+            return Ok(Err(format!("{}: {message}", tool.display())));
+        }
     }
-    Ok(())
+    Ok(Ok(()))
 }
 
 /// How many instructions have a lowering of each form, and why the rest
@@ -303,7 +315,7 @@ pub fn coverage(intrinsics: &[&Intrinsic], lowerings: &BTreeMap<String, ArmLower
             c.generic_ir_per_immediate += 1;
         } else if l.snippet_of_immediate.is_some() {
             c.generic_ir_of_immediate += 1;
-        } else if l.snippet.is_some() || (one_direct_op(l) && !i.args.iter().any(|a| a.range.is_some())) {
+        } else if l.snippet.is_some() || l.binary.is_some() {
             c.generic_ir += 1;
         } else {
             let reason = match few_values(i) {
@@ -343,6 +355,27 @@ mod tests {
             result_register: None,
             index: 0,
         }
+    }
+
+    #[test]
+    fn a_generic_op_over_both_operands_in_order_is_emitted_directly() {
+        let snippet = |params: &[&str], body: &str| ArmSnippet {
+            params: params.iter().map(|p| p.to_string()).collect(),
+            result: "vector<8xi16>".into(),
+            text: format!("llvm.func @snippet(...) -> vector<8xi16> {{\n{body}\n  llvm.return %0 : vector<8xi16>\n}}"),
+        };
+        let two = ["vector<8xi16>", "vector<8xi16>"];
+        let add = snippet(&two, "  %0 = llvm.add %arg1, %arg0 : vector<8xi16>");
+        let sub = snippet(&two, "  %0 = llvm.sub %arg0, %arg1 : vector<8xi16>");
+        let sub_swapped = snippet(&two, "  %0 = llvm.sub %arg1, %arg0 : vector<8xi16>");
+        let not = snippet(
+            &two[..1],
+            "  %1 = llvm.mlir.constant(dense<-1> : vector<8xi16>) : vector<8xi16>\n  %0 = llvm.xor %arg0, %1 : vector<8xi16>",
+        );
+        assert_eq!(direct_binary(&add).as_deref(), Some("add"));
+        assert_eq!(direct_binary(&sub).as_deref(), Some("sub"));
+        assert_eq!(direct_binary(&sub_swapped), None);
+        assert_eq!(direct_binary(&not), None);
     }
 
     #[test]

@@ -86,9 +86,8 @@ pub struct LlvmCall {
     /// an immediate of few values.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snippet_per_immediate: Option<SnippetPerImmediate>,
-    /// Clang's IR with the one immediate's value in its place: `pieces`
-    /// joined by the value's decimal digits, each like `snippet` (for an
-    /// immediate of many values: rotations, funnel shifts).
+    /// Clang's IR with the one immediate's value in its place, like
+    /// `snippet` (for an immediate of many values: rotations, funnel shifts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snippet_of_immediate: Option<SnippetOfImmediate>,
 }
@@ -97,7 +96,8 @@ pub struct LlvmCall {
 pub struct SnippetOfImmediate {
     /// The immediate attribute of the target op.
     pub immediate: String,
-    pub pieces: Vec<String>,
+    /// The text, and the values it holds for.
+    pub template: crate::llvm_snippet::ImmediateTemplate,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
@@ -150,7 +150,7 @@ impl LlvmCall {
         Some(LlvmCall {
             snippet_of_immediate: Some(SnippetOfImmediate {
                 immediate: target_names(s)[&position].clone(),
-                pieces: template.pieces.clone(),
+                template: template.clone(),
             }),
             ..LlvmCall::generic_ir(cpuid, signature, template.params.len())
         })

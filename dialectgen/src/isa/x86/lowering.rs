@@ -249,17 +249,21 @@ pub fn lowerings(
     }
     // One immediate of more values, and no lowering yet: clang's literal IR
     // as a template of the value.
-    let many: Vec<(&Semantics, Immediates)> = live
+    let ranges: BTreeMap<&str, (i64, i64)> = live
         .iter()
         .filter(|s| result.get(&s.name).is_some_and(|l| l.immediate_call.is_none()) && immediate_values(s).is_none())
         .filter_map(|s| {
             let [imm] = s.args.iter().filter(|a| a.kind == ArgKind::Immediate).collect::<Vec<_>>()[..] else {
                 return None;
             };
-            Some((*s, (1u64 << imm.imm_bits.unwrap_or(8).min(16)) - 1))
+            Some((s.name.as_str(), (0, (1i64 << imm.imm_bits.unwrap_or(8).min(16)) - 1)))
         })
-        .flat_map(|(s, top)| {
-            TEMPLATE_VALUES.iter().filter(move |&&v| u64::from(v) <= top).map(move |&v| (s, Immediates::Value(v)))
+        .collect();
+    let many: Vec<(&Semantics, Immediates)> = live
+        .iter()
+        .filter_map(|s| Some((*s, *ranges.get(s.name.as_str())?)))
+        .flat_map(|(s, (lo, hi))| {
+            llvm_snippet::template_values(lo, hi).into_iter().map(move |v| (s, Immediates::Value(v as u32)))
         })
         .collect();
     let (c_path, ll_path) = (dir.join("lowering-templates.c"), dir.join("lowering-templates.ll"));
@@ -272,9 +276,11 @@ pub fn lowerings(
             }
         }
         for (name, compiled) in per_value {
-            // Every value compiled must have given a snippet.
-            let asked = accepted.iter().filter(|(s, _)| s.name == name).count();
-            let template = (compiled.len() == asked).then(|| llvm_snippet::immediate_template(&compiled)).flatten();
+            // Every value asked for must have given a snippet.
+            let (lo, hi) = ranges[name];
+            let asked = llvm_snippet::template_values(lo, hi).len();
+            let template =
+                (compiled.len() == asked).then(|| llvm_snippet::immediate_template(&compiled, (lo, hi))).flatten();
             if let (Some(t), Some(l)) = (template, result.get_mut(name)) {
                 l.snippet_of_immediate = Some(t);
             }
@@ -301,12 +307,6 @@ enum Level {
     /// written (an immediate is not reduced modulo the element width).
     Literal,
 }
-
-/// Values an immediate's IR is compiled at to find its template (see
-/// [`llvm_snippet::immediate_template`]): the first two tell the value's
-/// place in the text, the rest check it, up to the top of the immediate's
-/// range. Not 0: a zero vector prints as `zeroinitializer`.
-const TEMPLATE_VALUES: [u32; 6] = [3, 5, 1, 2, 100, 255];
 
 /// The compiler and target CPU the lowerings are read from.
 struct CompilerRun<'a> {
@@ -376,6 +376,9 @@ impl CompilerRun<'_> {
                         .output()
                         .map_err(|source| LoweringError::Compiler { compiler: opt.display().to_string(), source })?;
                     if !out.status.success() {
+                        let stderr = String::from_utf8_lossy(&out.stderr);
+                        let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed");
+                        eprintln!("hydride gen: x86: {} rejected {}: {message}", opt.display(), ll_path.display());
                         return Ok(None);
                     }
                 }

@@ -57,3 +57,27 @@ func.func @shrn_u64_32(%a: vector<2xi64>) -> vector<2xi32> {
   %r = arith.trunci %s : vector<2xi64> to vector<2xi32>
   return %r : vector<2xi32>
 }
+
+func.func @shl_s64_0(%a: vector<2xi64>) -> vector<2xi64> {
+  %n = arith.constant dense<0> : vector<2xi64>
+  %r = arith.shli %a, %n : vector<2xi64>
+  return %r : vector<2xi64>
+}
+
+func.func @shl_s64_63(%a: vector<2xi64>) -> vector<2xi64> {
+  %n = arith.constant dense<63> : vector<2xi64>
+  %r = arith.shli %a, %n : vector<2xi64>
+  return %r : vector<2xi64>
+}
+
+func.func @neg_s16(%a: vector<8xi16>) -> vector<8xi16> {
+  %z = arith.constant dense<0> : vector<8xi16>
+  %r = arith.subi %z, %a : vector<8xi16>
+  return %r : vector<8xi16>
+}
+
+func.func @not_u8(%a: vector<16xi8>) -> vector<16xi8> {
+  %m = arith.constant dense<-1> : vector<16xi8>
+  %r = arith.xori %a, %m : vector<16xi8>
+  return %r : vector<16xi8>
+}

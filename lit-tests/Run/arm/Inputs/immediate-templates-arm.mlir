@@ -31,3 +31,25 @@ func.func @shrn_u64_32(%a: vector<2xi64>) -> vector<2xi32> {
   %r = "hydride_arm.vshrn_n_u64"(%a) {n = 32 : i32} : (vector<2xi64>) -> vector<2xi32>
   return %r : vector<2xi32>
 }
+
+func.func @shl_s64_0(%a: vector<2xi64>) -> vector<2xi64> {
+  %r = "hydride_arm.vshlq_n_s64"(%a) {n = 0 : i32} : (vector<2xi64>) -> vector<2xi64>
+  return %r : vector<2xi64>
+}
+
+func.func @shl_s64_63(%a: vector<2xi64>) -> vector<2xi64> {
+  %r = "hydride_arm.vshlq_n_s64"(%a) {n = 63 : i32} : (vector<2xi64>) -> vector<2xi64>
+  return %r : vector<2xi64>
+}
+
+// One-operand ops whose IR is one generic instruction with a constant
+// (`sub` from 0, `xor` with all ones): clang's IR, not a binary op.
+func.func @neg_s16(%a: vector<8xi16>) -> vector<8xi16> {
+  %r = "hydride_arm.vnegq_s16"(%a) : (vector<8xi16>) -> vector<8xi16>
+  return %r : vector<8xi16>
+}
+
+func.func @not_u8(%a: vector<16xi8>) -> vector<16xi8> {
+  %r = "hydride_arm.vmvnq_u8"(%a) : (vector<16xi8>) -> vector<16xi8>
+  return %r : vector<16xi8>
+}
