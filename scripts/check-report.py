@@ -37,20 +37,38 @@ def check_arm(report):
             assert m["encoding"] and m["execute"], f"arm: {m['intrinsic']} validated without its encoding"
     assert sum(c["validated"] for c in report["by_group"].values()) == report["validated"]
     assert report["validated"] >= 1598, f"arm: validated {report['validated']} < 1598"
-    lowering = report.get("llvm_lowering")
-    if lowering is not None:
-        covered = (lowering["intrinsic_call"] + lowering["generic_ir"] + lowering["generic_ir_per_immediate"]
-                   + lowering.get("generic_ir_of_immediate", 0))
-        assert lowering["instructions"] == covered + sum(lowering["none"].values()), \
-            "arm llvm_lowering: instructions = intrinsic calls + generic IR + generic IR per immediate + of immediate + none"
-        assert covered >= 1700, f"arm llvm_lowering: {covered} instructions with an LLVM lowering < 1700 ({lowering['none']})"
-        print(f"arm LLVM lowering: {lowering['intrinsic_call']} intrinsic calls + {lowering['generic_ir']} clang IR "
-              f"+ {lowering['generic_ir_per_immediate']} clang IR per immediate value "
-              f"+ {lowering.get('generic_ir_of_immediate', 0)} clang IR of the immediate "
-              f"of {lowering['instructions']} instructions; none: {lowering['none']}")
+    check_lowering("arm", report.get("llvm_lowering"), 1700, required=("generic_ir_per_immediate",))
     print(f"arm report ok: {report['validated']} of {report['in_scope']} in scope validated under qemu-aarch64 "
           f"({report['validated_via_inline_asm']} through inline asm), 0 mismatched; "
           f"{report['encodings']} encodings, {report['execute_bodies']} execute bodies")
+
+
+# The forms of LLVM lowering a report counts (`llvm_lowering`), beside "none".
+LOWERING_FORMS = [
+    ("intrinsic_call", "intrinsic calls"),
+    ("generic_ir", "clang IR"),
+    ("movement", "data movements by the immediate"),
+    ("generic_ir_per_immediate", "clang IR per immediate value"),
+    ("generic_ir_of_immediate", "clang IR of the immediate"),
+]
+
+
+def check_lowering(isa, lowering, minimum, required=()):
+    """The lowering counts add up to the instructions, at least `minimum` are
+    lowered; `intrinsic_call`, `generic_ir` and `required` must be present."""
+    if lowering is None:
+        return
+    for key in ("intrinsic_call", "generic_ir", *required):
+        assert key in lowering, f"{isa} llvm_lowering: no '{key}'"
+    counts = [(lowering.get(key, 0), label) for key, label in LOWERING_FORMS]
+    covered = sum(n for n, _ in counts)
+    assert lowering["instructions"] == covered + sum(lowering["none"].values()), \
+        f"{isa} llvm_lowering: instructions = " + " + ".join(label for _, label in LOWERING_FORMS) + " + none"
+    assert covered >= minimum, \
+        f"{isa} llvm_lowering: {covered} instructions with an LLVM lowering < {minimum} ({lowering['none']})"
+    present = [(lowering[key], label) for key, label in LOWERING_FORMS if key in lowering]
+    print(f"{isa} LLVM lowering: " + " + ".join(f"{n} {label}" for n, label in present)
+          + f" of {lowering['instructions']} instructions; none: {lowering['none']}")
 
 
 def check_x86(report):
@@ -76,18 +94,7 @@ def check_x86(report):
                               f"isa-specs/x86/validation-record.json (e.g. {stale_record[:5]}): run "
                               "`./target/release/hydride record x86` on a machine with every extension and commit it")
     assert report["validated"] >= 2029, f"validated {report['validated']} < 2029 (unvalidated: {unvalidated[:10]})"
-    lowering = report.get("llvm_lowering")
-    if lowering is not None:
-        covered = (lowering["intrinsic_call"] + lowering["generic_ir"] + lowering.get("movement", 0)
-                   + lowering.get("generic_ir_per_immediate", 0) + lowering.get("generic_ir_of_immediate", 0))
-        assert lowering["instructions"] == covered + sum(lowering["none"].values()), \
-            "llvm_lowering: instructions = intrinsic calls + generic IR + movements + generic IR per immediate + of immediate + none"
-        assert covered >= 2250, f"llvm_lowering: {covered} instructions with an LLVM lowering < 2250 ({lowering['none']})"
-        print(f"x86 LLVM lowering: {lowering['intrinsic_call']} intrinsic calls + {lowering['generic_ir']} generic IR "
-              f"+ {lowering.get('movement', 0)} data movements by the immediate "
-              f"+ {lowering.get('generic_ir_per_immediate', 0)} generic IR per immediate value "
-              f"+ {lowering.get('generic_ir_of_immediate', 0)} generic IR of the immediate "
-              f"of {lowering['instructions']} instructions; none: {lowering['none']}")
+    check_lowering("x86", report.get("llvm_lowering"), 2250)
     host = report["host"]
     print(f"report ok on {host['model']}"
           + (f" (withheld: {' '.join(host['withheld'])})" if host["withheld"] else "")

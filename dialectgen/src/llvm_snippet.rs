@@ -44,6 +44,27 @@ pub fn opt_for(compiler: &Path) -> PathBuf {
     tool_beside(compiler, "opt")
 }
 
+/// Rewrites the unoptimized LLVM IR file `ll` (clang `-O0 -Xclang
+/// -disable-O0-optnone`) with the intrinsics' wrappers inlined and locals in
+/// registers (`opt -passes=always-inline,sroa`): the builtins' own IR,
+/// constants as written. `Ok(Err(message))` if opt rejects it; `Err` if opt
+/// (of `compiler`'s LLVM) cannot run.
+pub fn inline_wrappers(compiler: &Path, ll: &Path) -> std::io::Result<Result<(), String>> {
+    let opt = opt_for(compiler);
+    let out = Command::new(&opt)
+        .args(["-passes=always-inline,sroa", "-S", "-o"])
+        .arg(ll)
+        .arg(ll)
+        .output()
+        .map_err(|e| std::io::Error::new(e.kind(), format!("cannot run {}: {e}", opt.display())))?;
+    if out.status.success() {
+        return Ok(Ok(()));
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed");
+    Ok(Err(format!("{} rejected {}: {message}", opt.display(), ll.display())))
+}
+
 /// The LLVM tool `tool` of the same version and directory as `compiler`.
 fn tool_beside(compiler: &Path, tool: &str) -> PathBuf {
     let name = compiler.file_name().and_then(|n| n.to_str()).unwrap_or("clang");

@@ -81,10 +81,10 @@ fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Sn
         let imm = integer_attribute(op, attr)?;
         u32::try_from(&imm).map_err(|_| format!("immediate '{attr}' = {imm} is out of range"))
     };
-    let mut result = match (&call.snippet, &call.movement, &call.snippet_per_immediate) {
-        (Some(text), _, _) => b.inline(snippets.get(context, &name, text)?, &args)?,
-        (None, Some(m), _) => super::movement::lower(context, &b, op, m, immediate(&m.immediate)?, &result_ty)?,
-        (None, None, Some(p)) => {
+    let mut result = match (&call.snippet, &call.movement, &call.snippet_per_immediate, &call.snippet_of_immediate) {
+        (Some(text), _, _, _) => b.inline(snippets.get(context, &name, text)?, &args)?,
+        (None, Some(m), _, _) => super::movement::lower(context, &b, op, m, immediate(&m.immediate)?, &result_ty)?,
+        (None, None, Some(p), _) => {
             let imm = immediate(&p.immediate)?;
             let text = p.snippets.get(imm as usize).ok_or_else(|| {
                 format!(
@@ -95,17 +95,15 @@ fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Sn
             })?;
             b.inline(snippets.get(context, &format!("{name} {} = {imm}", p.immediate), text)?, &args)?
         }
-        (None, None, None) => match &call.snippet_of_immediate {
-            Some(t) => {
-                let imm = immediate(&t.immediate)?;
-                let text = t.template.text(i64::from(imm)).ok_or_else(|| {
-                    let (lo, hi) = t.template.values;
-                    format!("immediate '{}' = {imm} is out of range: clang's IR was read for {lo}..={hi}", t.immediate)
-                })?;
-                b.inline(snippets.get(context, &format!("{name} {} = {imm}", t.immediate), &text)?, &args)?
-            }
-            None => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,
-        },
+        (None, None, None, Some(t)) => {
+            let imm = immediate(&t.immediate)?;
+            let text = t.template.text(i64::from(imm)).ok_or_else(|| {
+                let (lo, hi) = t.template.values;
+                format!("immediate '{}' = {imm} is out of range: clang's IR was read for {lo}..={hi}", t.immediate)
+            })?;
+            b.inline(snippets.get(context, &format!("{name} {} = {imm}", t.immediate), &text)?, &args)?
+        }
+        (None, None, None, None) => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,
     };
     let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
     let op_ty = read::ty(old.r#type()).ok_or("the op's result is not an integer vector")?;

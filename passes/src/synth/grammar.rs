@@ -381,29 +381,20 @@ fn lowering_features(
             // An immediate is passed as the last parameter, a scalar.
             let mut args = operands.to_vec();
             args.extend((0..immediates).map(|_| Ty { dims: Vec::new(), elem_bits: 32 }));
+            // A snippet takes the op's operands and gives its result, by size.
+            let takes_operands = |params: &[Ty], r: &Ty| {
+                params.len() == operands.len()
+                    && r.bits() == result.bits()
+                    && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
+            };
             let fits = match call {
                 TargetCall::Binary { .. } => {
                     immediates == 0 && operands.len() == 2 && operands.iter().all(|a| a == result)
                 }
-                TargetCall::Snippet { params, result: r, .. } => {
-                    immediates == 0
-                        && params.len() == operands.len()
-                        && r.bits() == result.bits()
-                        && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
-                }
-                TargetCall::SnippetOfImmediate { params, result: r, .. } => {
-                    immediates == 1
-                        && params.len() == operands.len()
-                        && r.bits() == result.bits()
-                        && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
-                }
+                TargetCall::Snippet { params, result: r, .. } => immediates == 0 && takes_operands(params, r),
+                TargetCall::SnippetOfImmediate { params, result: r, .. } => immediates == 1 && takes_operands(params, r),
                 TargetCall::SnippetPerImmediate { snippets, .. } => {
-                    immediates == 1
-                        && snippets.iter().all(|(params, r, _)| {
-                            params.len() == operands.len()
-                                && r.bits() == result.bits()
-                                && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
-                        })
+                    immediates == 1 && snippets.iter().all(|(params, r, _)| takes_operands(params, r))
                 }
                 TargetCall::Intrinsic { .. } => {
                     immediates <= 1

@@ -255,32 +255,22 @@ pub fn lowerings(
 }
 
 /// Compiles `c_path` to LLVM IR at `ll_path` unoptimized, the intrinsics'
-/// wrappers inlined and locals in registers (`opt -passes=always-inline,sroa`):
-/// the builtins' own IR, constants as written. `Ok(Err(message))` if clang or
-/// opt rejects it.
+/// wrappers inlined ([`llvm_snippet::inline_wrappers`]): the builtins' own
+/// IR, constants as written. `Ok(Err(message))` if clang or opt rejects it.
 fn literal_ir(compiler: &Path, c_path: &Path, ll_path: &Path) -> Result<Result<(), String>, ArmLoweringError> {
-    let run = |tool: &Path, args: &[&str], input: &Path| {
-        Command::new(tool)
-            .args(args)
-            .arg(ll_path)
-            .arg(input)
-            .output()
-            .map_err(|source| ArmLoweringError::Compiler { compiler: tool.display().to_string(), source })
-    };
-    let mut clang_args = CLANG_FLAGS.to_vec();
-    clang_args.extend(["-O0", "-Xclang", "-disable-O0-optnone", "-w", "-S", "-emit-llvm", "-o"]);
-    let opt = llvm_snippet::opt_for(compiler);
-    for (tool, args, input) in
-        [(compiler, clang_args.as_slice(), c_path), (opt.as_path(), &["-passes=always-inline,sroa", "-S", "-o"], ll_path)]
-    {
-        let out = run(tool, args, input)?;
-        if !out.status.success() {
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed");
-            return Ok(Err(format!("{}: {message}", tool.display())));
-        }
+    let out = Command::new(compiler)
+        .args(CLANG_FLAGS)
+        .args(["-O0", "-Xclang", "-disable-O0-optnone", "-w", "-S", "-emit-llvm", "-o"])
+        .arg(ll_path)
+        .arg(c_path)
+        .output()
+        .map_err(|source| ArmLoweringError::Compiler { compiler: compiler.display().to_string(), source })?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed");
+        return Ok(Err(format!("{}: {message}", compiler.display())));
     }
-    Ok(Ok(()))
+    Ok(llvm_snippet::inline_wrappers(compiler, ll_path)?)
 }
 
 /// How many instructions have a lowering of each form, and why the rest

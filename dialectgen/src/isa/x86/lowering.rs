@@ -368,17 +368,8 @@ impl CompilerRun<'_> {
             let out = self.run_at(level, &["-S", "-emit-llvm"], c_path, ll_path)?;
             if out.status.success() {
                 if level == Level::Literal {
-                    let opt = llvm_snippet::opt_for(self.compiler);
-                    let out = Command::new(&opt)
-                        .args(["-passes=always-inline,sroa", "-S", "-o"])
-                        .arg(ll_path)
-                        .arg(ll_path)
-                        .output()
-                        .map_err(|source| LoweringError::Compiler { compiler: opt.display().to_string(), source })?;
-                    if !out.status.success() {
-                        let stderr = String::from_utf8_lossy(&out.stderr);
-                        let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed");
-                        eprintln!("hydride gen: x86: {} rejected {}: {message}", opt.display(), ll_path.display());
+                    if let Err(message) = llvm_snippet::inline_wrappers(self.compiler, ll_path)? {
+                        eprintln!("hydride gen: x86: {message}");
                         return Ok(None);
                     }
                 }
