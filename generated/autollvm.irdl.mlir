@@ -4637,7 +4637,7 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "bit_2" = %a3, "result_width" = %a4, "result_elem_width" = %a5 }
     irdl.results(result: %r)
   }
-  // 24 instructions computing the same thing up to 5 parameter(s)
+  // 24 instructions computing the same thing up to 4 parameter(s)
   //   Members (24): x86/_mm256_cmp_epi8_mask, x86/_mm256_mask_cmp_epi8_mask (zero masking), x86/_mm512_cmp_epi8_mask, x86/_mm512_mask_cmp_epi8_mask (zero masking), x86/_mm_cmp_epi8_mask, x86/_mm_mask_cmp_epi8_mask (zero masking), x86/_mm256_cmp_epi16_mask, x86/_mm256_mask_cmp_epi16_mask (zero masking), x86/_mm512_cmp_epi16_mask, x86/_mm512_mask_cmp_epi16_mask (zero masking), x86/_mm_cmp_epi16_mask, x86/_mm_mask_cmp_epi16_mask (zero masking), x86/_mm256_cmp_epi32_mask, x86/_mm256_mask_cmp_epi32_mask (zero masking), x86/_mm_cmp_epi32_mask, x86/_mm_mask_cmp_epi32_mask (zero masking), x86/_mm256_cmp_epi64_mask, x86/_mm256_mask_cmp_epi64_mask (zero masking), x86/_mm_cmp_epi64_mask, x86/_mm_mask_cmp_epi64_mask (zero masking), x86/_mm512_cmp_epi64_mask, x86/_mm512_mask_cmp_epi64_mask (zero masking), x86/_mm512_cmp_epi32_mask, x86/_mm512_mask_cmp_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
@@ -4715,20 +4715,17 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 32 : i32
     %a3_3 = irdl.is 64 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 3 : i32
-    %a4_1 = irdl.is 8 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5_2 = irdl.is 512 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
-    %a6_0 = irdl.is 8 : i32
-    %a6_1 = irdl.is 16 : i32
-    %a6_2 = irdl.is 32 : i32
-    %a6_3 = irdl.is 64 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4_2 = irdl.is 512 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a5_0 = irdl.is 8 : i32
+    %a5_1 = irdl.is 16 : i32
+    %a5_2 = irdl.is 32 : i32
+    %a5_3 = irdl.is 64 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a1: %o0, a2: %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5, "result_width" = %a6 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a1_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
   // 49 instructions computing the same thing up to 4 parameter(s)
@@ -5016,7 +5013,7 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 24 instructions computing the same thing up to 5 parameter(s)
+  // 24 instructions computing the same thing up to 4 parameter(s)
   //   Members (24): x86/_mm256_cmp_epu8_mask, x86/_mm256_mask_cmp_epu8_mask (zero masking), x86/_mm512_cmp_epu8_mask, x86/_mm512_mask_cmp_epu8_mask (zero masking), x86/_mm_cmp_epu8_mask, x86/_mm_mask_cmp_epu8_mask (zero masking), x86/_mm256_cmp_epu16_mask, x86/_mm256_mask_cmp_epu16_mask (zero masking), x86/_mm512_cmp_epu16_mask, x86/_mm512_mask_cmp_epu16_mask (zero masking), x86/_mm_cmp_epu16_mask, x86/_mm_mask_cmp_epu16_mask (zero masking), x86/_mm256_cmp_epu32_mask, x86/_mm256_mask_cmp_epu32_mask (zero masking), x86/_mm_cmp_epu32_mask, x86/_mm_mask_cmp_epu32_mask (zero masking), x86/_mm256_cmp_epu64_mask, x86/_mm256_mask_cmp_epu64_mask (zero masking), x86/_mm_cmp_epu64_mask, x86/_mm_mask_cmp_epu64_mask (zero masking), x86/_mm512_cmp_epu64_mask, x86/_mm512_mask_cmp_epu64_mask (zero masking), x86/_mm512_cmp_epu32_mask, x86/_mm512_mask_cmp_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
@@ -5094,20 +5091,17 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 32 : i32
     %a3_3 = irdl.is 64 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 3 : i32
-    %a4_1 = irdl.is 8 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5_2 = irdl.is 512 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
-    %a6_0 = irdl.is 8 : i32
-    %a6_1 = irdl.is 16 : i32
-    %a6_2 = irdl.is 32 : i32
-    %a6_3 = irdl.is 64 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4_2 = irdl.is 512 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a5_0 = irdl.is 8 : i32
+    %a5_1 = irdl.is 16 : i32
+    %a5_2 = irdl.is 32 : i32
+    %a5_3 = irdl.is 64 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a1: %o0, a2: %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5, "result_width" = %a6 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a1_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
   // 48 instructions computing the same thing up to 4 parameter(s)

@@ -2203,7 +2203,7 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_cmp_s_to_maskOp : Autollvm_Op<"cmp_s_to_mask"> {
-  let summary = "24 instructions computing the same thing up to 5 parameter(s)";
+  let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): x86/_mm256_cmp_epi8_mask, x86/_mm256_mask_cmp_epi8_mask (zero masking), x86/_mm512_cmp_epi8_mask, x86/_mm512_mask_cmp_epi8_mask (zero masking), x86/_mm_cmp_epi8_mask, x86/_mm_mask_cmp_epi8_mask (zero masking), x86/_mm256_cmp_epi16_mask, x86/_mm256_mask_cmp_epi16_mask (zero masking), x86/_mm512_cmp_epi16_mask, x86/_mm512_mask_cmp_epi16_mask (zero masking), x86/_mm_cmp_epi16_mask, x86/_mm_mask_cmp_epi16_mask (zero masking), x86/_mm256_cmp_epi32_mask, x86/_mm256_mask_cmp_epi32_mask (zero masking), x86/_mm_cmp_epi32_mask, x86/_mm_mask_cmp_epi32_mask (zero masking), x86/_mm256_cmp_epi64_mask, x86/_mm256_mask_cmp_epi64_mask (zero masking), x86/_mm_cmp_epi64_mask, x86/_mm_mask_cmp_epi64_mask (zero masking), x86/_mm512_cmp_epi64_mask, x86/_mm512_mask_cmp_epi64_mask (zero masking), x86/_mm512_cmp_epi32_mask, x86/_mm512_mask_cmp_epi32_mask (zero masking).
 
@@ -2242,7 +2242,6 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 8">]>:$a0_imm_bits,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_width
   );
@@ -2361,7 +2360,7 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_cmp_u_to_maskOp : Autollvm_Op<"cmp_u_to_mask"> {
-  let summary = "24 instructions computing the same thing up to 5 parameter(s)";
+  let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): x86/_mm256_cmp_epu8_mask, x86/_mm256_mask_cmp_epu8_mask (zero masking), x86/_mm512_cmp_epu8_mask, x86/_mm512_mask_cmp_epu8_mask (zero masking), x86/_mm_cmp_epu8_mask, x86/_mm_mask_cmp_epu8_mask (zero masking), x86/_mm256_cmp_epu16_mask, x86/_mm256_mask_cmp_epu16_mask (zero masking), x86/_mm512_cmp_epu16_mask, x86/_mm512_mask_cmp_epu16_mask (zero masking), x86/_mm_cmp_epu16_mask, x86/_mm_mask_cmp_epu16_mask (zero masking), x86/_mm256_cmp_epu32_mask, x86/_mm256_mask_cmp_epu32_mask (zero masking), x86/_mm_cmp_epu32_mask, x86/_mm_mask_cmp_epu32_mask (zero masking), x86/_mm256_cmp_epu64_mask, x86/_mm256_mask_cmp_epu64_mask (zero masking), x86/_mm_cmp_epu64_mask, x86/_mm_mask_cmp_epu64_mask (zero masking), x86/_mm512_cmp_epu64_mask, x86/_mm512_mask_cmp_epu64_mask (zero masking), x86/_mm512_cmp_epu32_mask, x86/_mm512_mask_cmp_epu32_mask (zero masking).
 
@@ -2400,7 +2399,6 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 8">]>:$a0_imm_bits,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_width
   );

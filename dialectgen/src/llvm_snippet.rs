@@ -135,11 +135,19 @@ pub struct ImmediateTemplate {
     pub result: String,
     pub pieces: Vec<String>,
     pub values: (i64, i64),
+    /// Values in `values` whose IR clang writes otherwise, with that IR: the
+    /// top of a shift's range (`vshrq_n_s32(a, 32)` shifts by 31,
+    /// `vshrq_n_u32(a, 32)` is zero).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub otherwise: Vec<(i64, String)>,
 }
 
 impl ImmediateTemplate {
     /// The snippet's text for `value`, if in `values`.
     pub fn text(&self, value: i64) -> Option<String> {
+        if let Some((_, text)) = self.otherwise.iter().find(|(v, _)| *v == value) {
+            return Some(text.clone());
+        }
         (self.values.0..=self.values.1).contains(&value).then(|| self.pieces.join(&value.to_string()))
     }
 }
@@ -155,7 +163,7 @@ pub fn template_values(lo: i64, hi: i64) -> Vec<i64> {
         return Vec::new();
     }
     let mut values = Vec::new();
-    for v in [lo + 3, lo + 5, lo + 1, lo + 2, (lo + hi) / 2, hi - 1, hi, lo] {
+    for v in [lo + 3, lo + 5, lo + 1, lo + 2, (lo + hi) / 2, hi - 2, hi - 1, hi, lo] {
         if v != 0 && !values.contains(&v) {
             values.push(v);
         }
@@ -211,11 +219,31 @@ pub fn immediate_template(compiled: &[(i64, &Snippet)], values: (i64, i64)) -> O
             return None;
         }
     }
-    let template = ImmediateTemplate { params: s0.params.clone(), result: s0.result.clone(), pieces, values };
+    let template = ImmediateTemplate {
+        params: s0.params.clone(),
+        result: s0.result.clone(),
+        pieces,
+        values,
+        otherwise: Vec::new(),
+    };
     let holds = |(v, s): &(i64, &Snippet)| {
         s.params == template.params && s.result == template.result && template.text(*v).as_ref() == Some(&s.text)
     };
     (template.pieces.len() > 1 && rest.iter().all(holds)).then_some(template)
+}
+
+/// As [`immediate_template`], or else a template of every value but the
+/// range's top, which keeps the IR clang writes for it (a shift by the
+/// element width, which clang writes as a shift by one less or a zero).
+pub fn immediate_template_but_top(compiled: &[(i64, &Snippet)], values: (i64, i64)) -> Option<ImmediateTemplate> {
+    if let Some(t) = immediate_template(compiled, values) {
+        return Some(t);
+    }
+    let (top, below): (Vec<_>, Vec<_>) = compiled.iter().copied().partition(|(v, _)| *v == values.1);
+    let [(_, s)] = top[..] else { return None };
+    let mut t = immediate_template(&below, values)?;
+    (s.params == t.params && s.result == t.result).then(|| t.otherwise.push((values.1, s.text.clone())))?;
+    Some(t)
 }
 
 /// Name, parameter types and result type of an `llvm.func` header line
@@ -284,9 +312,25 @@ mod tests {
     }
 
     #[test]
+    fn the_top_of_a_range_may_keep_its_own_ir() {
+        let (a, b, c, top) = (rotate("3"), rotate("5"), rotate("62"), rotate("63"));
+        let shift_by_width = rotate("63");
+        let compiled = [(3, &a), (5, &b), (62, &c), (63, &top), (64, &shift_by_width)];
+        assert!(immediate_template(&compiled, (1, 64)).is_none());
+        let t = immediate_template_but_top(&compiled, (1, 64)).expect("all but the top are the value");
+        assert_eq!(t.text(64), Some(rotate("63").text));
+        assert_eq!(t.text(40), Some(rotate("40").text));
+        assert_eq!(t.text(65), None);
+        // Only the top may differ.
+        let wrong = rotate("7");
+        let compiled = [(3, &a), (5, &b), (62, &wrong), (64, &shift_by_width)];
+        assert!(immediate_template_but_top(&compiled, (1, 64)).is_none());
+    }
+
+    #[test]
     fn template_values_hold_both_ends_but_zero() {
-        assert_eq!(template_values(0, 255), vec![3, 5, 1, 2, 127, 254, 255]);
-        assert_eq!(template_values(1, 32), vec![4, 6, 2, 3, 16, 31, 32, 1]);
+        assert_eq!(template_values(0, 255), vec![3, 5, 1, 2, 127, 253, 254, 255]);
+        assert_eq!(template_values(1, 32), vec![4, 6, 2, 3, 16, 30, 31, 32, 1]);
         assert!(template_values(0, 4).is_empty());
     }
 

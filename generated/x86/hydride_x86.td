@@ -9070,7 +9070,7 @@ def HydrideX86_mm256_cmp_epi8_maskOp : HydrideX86_Op<"mm256_cmp_epi8_mask"> {
   let summary = "x86 intrinsic _mm256_cmp_epi8_mask";
   let description = [{
 ```
-_mm256_cmp_epi8_mask(a: vec<32 x s8>, b: vec<32 x s8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<32 x u1>
+_mm256_cmp_epi8_mask(a: vec<32 x s8>, b: vec<32 x s8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<32 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -9236,7 +9236,7 @@ def HydrideX86_mm256_mask_cmp_epi8_maskOp : HydrideX86_Op<"mm256_mask_cmp_epi8_m
   let summary = "x86 intrinsic _mm256_mask_cmp_epi8_mask";
   let description = [{
 ```
-_mm256_mask_cmp_epi8_mask(k1: mask<32 x u1>, a: vec<32 x s8>, b: vec<32 x s8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<32 x u1>
+_mm256_mask_cmp_epi8_mask(k1: mask<32 x u1>, a: vec<32 x s8>, b: vec<32 x s8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<32 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -9437,7 +9437,7 @@ def HydrideX86_mm512_cmp_epi8_maskOp : HydrideX86_Op<"mm512_cmp_epi8_mask"> {
   let summary = "x86 intrinsic _mm512_cmp_epi8_mask";
   let description = [{
 ```
-_mm512_cmp_epi8_mask(a: vec<64 x s8>, b: vec<64 x s8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<64 x u1>
+_mm512_cmp_epi8_mask(a: vec<64 x s8>, b: vec<64 x s8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<64 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -9603,7 +9603,7 @@ def HydrideX86_mm512_mask_cmp_epi8_maskOp : HydrideX86_Op<"mm512_mask_cmp_epi8_m
   let summary = "x86 intrinsic _mm512_mask_cmp_epi8_mask";
   let description = [{
 ```
-_mm512_mask_cmp_epi8_mask(k1: mask<64 x u1>, a: vec<64 x s8>, b: vec<64 x s8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<64 x u1>
+_mm512_mask_cmp_epi8_mask(k1: mask<64 x u1>, a: vec<64 x s8>, b: vec<64 x s8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<64 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -9804,7 +9804,7 @@ def HydrideX86_mm_cmp_epi8_maskOp : HydrideX86_Op<"mm_cmp_epi8_mask"> {
   let summary = "x86 intrinsic _mm_cmp_epi8_mask";
   let description = [{
 ```
-_mm_cmp_epi8_mask(a: vec<16 x s8>, b: vec<16 x s8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<16 x u1>
+_mm_cmp_epi8_mask(a: vec<16 x s8>, b: vec<16 x s8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<16 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -9970,7 +9970,7 @@ def HydrideX86_mm_mask_cmp_epi8_maskOp : HydrideX86_Op<"mm_mask_cmp_epi8_mask"> 
   let summary = "x86 intrinsic _mm_mask_cmp_epi8_mask";
   let description = [{
 ```
-_mm_mask_cmp_epi8_mask(k1: mask<16 x u1>, a: vec<16 x s8>, b: vec<16 x s8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<16 x u1>
+_mm_mask_cmp_epi8_mask(k1: mask<16 x u1>, a: vec<16 x s8>, b: vec<16 x s8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<16 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -10171,7 +10171,7 @@ def HydrideX86_mm256_cmp_epu8_maskOp : HydrideX86_Op<"mm256_cmp_epu8_mask"> {
   let summary = "x86 intrinsic _mm256_cmp_epu8_mask";
   let description = [{
 ```
-_mm256_cmp_epu8_mask(a: vec<32 x u8>, b: vec<32 x u8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<32 x u1>
+_mm256_cmp_epu8_mask(a: vec<32 x u8>, b: vec<32 x u8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<32 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -10337,7 +10337,7 @@ def HydrideX86_mm256_mask_cmp_epu8_maskOp : HydrideX86_Op<"mm256_mask_cmp_epu8_m
   let summary = "x86 intrinsic _mm256_mask_cmp_epu8_mask";
   let description = [{
 ```
-_mm256_mask_cmp_epu8_mask(k1: mask<32 x u1>, a: vec<32 x u8>, b: vec<32 x u8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<32 x u1>
+_mm256_mask_cmp_epu8_mask(k1: mask<32 x u1>, a: vec<32 x u8>, b: vec<32 x u8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<32 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -10538,7 +10538,7 @@ def HydrideX86_mm512_cmp_epu8_maskOp : HydrideX86_Op<"mm512_cmp_epu8_mask"> {
   let summary = "x86 intrinsic _mm512_cmp_epu8_mask";
   let description = [{
 ```
-_mm512_cmp_epu8_mask(a: vec<64 x u8>, b: vec<64 x u8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<64 x u1>
+_mm512_cmp_epu8_mask(a: vec<64 x u8>, b: vec<64 x u8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<64 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -10704,7 +10704,7 @@ def HydrideX86_mm512_mask_cmp_epu8_maskOp : HydrideX86_Op<"mm512_mask_cmp_epu8_m
   let summary = "x86 intrinsic _mm512_mask_cmp_epu8_mask";
   let description = [{
 ```
-_mm512_mask_cmp_epu8_mask(k1: mask<64 x u1>, a: vec<64 x u8>, b: vec<64 x u8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<64 x u1>
+_mm512_mask_cmp_epu8_mask(k1: mask<64 x u1>, a: vec<64 x u8>, b: vec<64 x u8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<64 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -10905,7 +10905,7 @@ def HydrideX86_mm_cmp_epu8_maskOp : HydrideX86_Op<"mm_cmp_epu8_mask"> {
   let summary = "x86 intrinsic _mm_cmp_epu8_mask";
   let description = [{
 ```
-_mm_cmp_epu8_mask(a: vec<16 x u8>, b: vec<16 x u8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<16 x u1>
+_mm_cmp_epu8_mask(a: vec<16 x u8>, b: vec<16 x u8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<16 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -11071,7 +11071,7 @@ def HydrideX86_mm_mask_cmp_epu8_maskOp : HydrideX86_Op<"mm_mask_cmp_epu8_mask"> 
   let summary = "x86 intrinsic _mm_mask_cmp_epu8_mask";
   let description = [{
 ```
-_mm_mask_cmp_epu8_mask(k1: mask<16 x u1>, a: vec<16 x u8>, b: vec<16 x u8>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<16 x u1>
+_mm_mask_cmp_epu8_mask(k1: mask<16 x u1>, a: vec<16 x u8>, b: vec<16 x u8>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<16 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -11272,7 +11272,7 @@ def HydrideX86_mm256_cmp_epu16_maskOp : HydrideX86_Op<"mm256_cmp_epu16_mask"> {
   let summary = "x86 intrinsic _mm256_cmp_epu16_mask";
   let description = [{
 ```
-_mm256_cmp_epu16_mask(a: vec<16 x u16>, b: vec<16 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<16 x u1>
+_mm256_cmp_epu16_mask(a: vec<16 x u16>, b: vec<16 x u16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<16 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -11438,7 +11438,7 @@ def HydrideX86_mm256_mask_cmp_epu16_maskOp : HydrideX86_Op<"mm256_mask_cmp_epu16
   let summary = "x86 intrinsic _mm256_mask_cmp_epu16_mask";
   let description = [{
 ```
-_mm256_mask_cmp_epu16_mask(k1: mask<16 x u1>, a: vec<16 x u16>, b: vec<16 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<16 x u1>
+_mm256_mask_cmp_epu16_mask(k1: mask<16 x u1>, a: vec<16 x u16>, b: vec<16 x u16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<16 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -11639,7 +11639,7 @@ def HydrideX86_mm512_cmp_epu16_maskOp : HydrideX86_Op<"mm512_cmp_epu16_mask"> {
   let summary = "x86 intrinsic _mm512_cmp_epu16_mask";
   let description = [{
 ```
-_mm512_cmp_epu16_mask(a: vec<32 x u16>, b: vec<32 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<32 x u1>
+_mm512_cmp_epu16_mask(a: vec<32 x u16>, b: vec<32 x u16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<32 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -11805,7 +11805,7 @@ def HydrideX86_mm512_mask_cmp_epu16_maskOp : HydrideX86_Op<"mm512_mask_cmp_epu16
   let summary = "x86 intrinsic _mm512_mask_cmp_epu16_mask";
   let description = [{
 ```
-_mm512_mask_cmp_epu16_mask(k1: mask<32 x u1>, a: vec<32 x u16>, b: vec<32 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<32 x u1>
+_mm512_mask_cmp_epu16_mask(k1: mask<32 x u1>, a: vec<32 x u16>, b: vec<32 x u16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<32 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -12006,7 +12006,7 @@ def HydrideX86_mm_cmp_epu16_maskOp : HydrideX86_Op<"mm_cmp_epu16_mask"> {
   let summary = "x86 intrinsic _mm_cmp_epu16_mask";
   let description = [{
 ```
-_mm_cmp_epu16_mask(a: vec<8 x u16>, b: vec<8 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<8 x u1>
+_mm_cmp_epu16_mask(a: vec<8 x u16>, b: vec<8 x u16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<8 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -12172,7 +12172,7 @@ def HydrideX86_mm_mask_cmp_epu16_maskOp : HydrideX86_Op<"mm_mask_cmp_epu16_mask"
   let summary = "x86 intrinsic _mm_mask_cmp_epu16_mask";
   let description = [{
 ```
-_mm_mask_cmp_epu16_mask(k1: mask<8 x u1>, a: vec<8 x u16>, b: vec<8 x u16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<8 x u1>
+_mm_mask_cmp_epu16_mask(k1: mask<8 x u1>, a: vec<8 x u16>, b: vec<8 x u16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<8 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -12373,7 +12373,7 @@ def HydrideX86_mm256_cmp_epi16_maskOp : HydrideX86_Op<"mm256_cmp_epi16_mask"> {
   let summary = "x86 intrinsic _mm256_cmp_epi16_mask";
   let description = [{
 ```
-_mm256_cmp_epi16_mask(a: vec<16 x s16>, b: vec<16 x s16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<16 x u1>
+_mm256_cmp_epi16_mask(a: vec<16 x s16>, b: vec<16 x s16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<16 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -12539,7 +12539,7 @@ def HydrideX86_mm256_mask_cmp_epi16_maskOp : HydrideX86_Op<"mm256_mask_cmp_epi16
   let summary = "x86 intrinsic _mm256_mask_cmp_epi16_mask";
   let description = [{
 ```
-_mm256_mask_cmp_epi16_mask(k1: mask<16 x u1>, a: vec<16 x s16>, b: vec<16 x s16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<16 x u1>
+_mm256_mask_cmp_epi16_mask(k1: mask<16 x u1>, a: vec<16 x s16>, b: vec<16 x s16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<16 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -12740,7 +12740,7 @@ def HydrideX86_mm512_cmp_epi16_maskOp : HydrideX86_Op<"mm512_cmp_epi16_mask"> {
   let summary = "x86 intrinsic _mm512_cmp_epi16_mask";
   let description = [{
 ```
-_mm512_cmp_epi16_mask(a: vec<32 x s16>, b: vec<32 x s16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<32 x u1>
+_mm512_cmp_epi16_mask(a: vec<32 x s16>, b: vec<32 x s16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<32 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -12906,7 +12906,7 @@ def HydrideX86_mm512_mask_cmp_epi16_maskOp : HydrideX86_Op<"mm512_mask_cmp_epi16
   let summary = "x86 intrinsic _mm512_mask_cmp_epi16_mask";
   let description = [{
 ```
-_mm512_mask_cmp_epi16_mask(k1: mask<32 x u1>, a: vec<32 x s16>, b: vec<32 x s16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<32 x u1>
+_mm512_mask_cmp_epi16_mask(k1: mask<32 x u1>, a: vec<32 x s16>, b: vec<32 x s16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<32 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -13107,7 +13107,7 @@ def HydrideX86_mm_cmp_epi16_maskOp : HydrideX86_Op<"mm_cmp_epi16_mask"> {
   let summary = "x86 intrinsic _mm_cmp_epi16_mask";
   let description = [{
 ```
-_mm_cmp_epi16_mask(a: vec<8 x s16>, b: vec<8 x s16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<8 x u1>
+_mm_cmp_epi16_mask(a: vec<8 x s16>, b: vec<8 x s16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<8 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ
@@ -13273,7 +13273,7 @@ def HydrideX86_mm_mask_cmp_epi16_maskOp : HydrideX86_Op<"mm_mask_cmp_epi16_mask"
   let summary = "x86 intrinsic _mm_mask_cmp_epi16_mask";
   let description = [{
 ```
-_mm_mask_cmp_epi16_mask(k1: mask<8 x u1>, a: vec<8 x s16>, b: vec<8 x s16>, imm8: imm<4 x u8> decodes 8 bits) -> k: mask<8 x u1>
+_mm_mask_cmp_epi16_mask(k1: mask<8 x u1>, a: vec<8 x s16>, b: vec<8 x s16>, imm8: imm<4 x u8> decodes 3 bits) -> k: mask<8 x u1>
   CASE imm8[2:0] OF
   0:
     OP := CMP_EQ

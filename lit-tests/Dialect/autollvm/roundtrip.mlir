@@ -11213,168 +11213,168 @@ func.func @broadcast_0902_v30(%arg0: i32) -> vector<128xi8> {
 // CHECK-LABEL: func.func @cmp_s_to_mask(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 31 : i32, a1_elem_width = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v1(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 31 : i32, a1_elem_width = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v2(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 63 : i32, a1_elem_width = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v3(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 63 : i32, a1_elem_width = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v4(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v5(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v6(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 16 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v7(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 16 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v8(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 31 : i32, a1_elem_width = 16 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v9(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 31 : i32, a1_elem_width = 16 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v10(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 16 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v11(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 16 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v12(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 32 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v13(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 32 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v14(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 3 : i32, a1_elem_width = 32 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v15(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a1_elem_width = 32 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v16(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 3 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 3 : i32, a1_elem_width = 64 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v17(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a1_elem_width = 64 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v18(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 1 : i32, a1_elem_width = 64 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v19(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a1_elem_width = 64 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v20(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 64 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v21(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 64 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v22(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 32 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v23(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 32 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -12739,168 +12739,168 @@ func.func @cmp_ne_to_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg
 // CHECK-LABEL: func.func @cmp_u_to_mask(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 31 : i32, a1_elem_width = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v1(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 31 : i32, a1_elem_width = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v2(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 63 : i32, a1_elem_width = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v3(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 63 : i32, a1_elem_width = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v4(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v5(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v6(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 16 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v7(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 16 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v8(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 31 : i32, a1_elem_width = 16 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v9(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 31 : i32, a1_elem_width = 16 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v10(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 16 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v11(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 16 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v12(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 32 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v13(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 32 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v14(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 3 : i32, a1_elem_width = 32 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v15(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a1_elem_width = 32 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v16(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 3 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 3 : i32, a1_elem_width = 64 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v17(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a1_elem_width = 64 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v18(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 1 : i32, a1_elem_width = 64 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v19(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a1_elem_width = 64 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v20(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 7 : i32, a1_elem_width = 64 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v21(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a1_elem_width = 64 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v22(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", loop_bound = 15 : i32, a1_elem_width = 32 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v23(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a1_elem_width = 32 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 

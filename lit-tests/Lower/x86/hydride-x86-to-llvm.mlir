@@ -104,10 +104,21 @@ func.func @immediate_rotation(%a: vector<4xi32>) -> vector<4xi32> {
 
 // -----
 
-// A mask shift's IR is a shufflevector whose mask the count makes, and the
-// count has 256 values: no recorded lowering, and an error says so.
+// A mask shift's IR is a shufflevector whose mask the count makes: clang's
+// IR is recorded for each count up to the mask's width, and the last one
+// (every bit shifted out) stands for every count above it.
+// CHECK-LABEL: func.func @mask_shift
+// CHECK: llvm.shufflevector
+// CHECK-NOT: hydride_x86
+// CHECK-LABEL: func.func @mask_shift_out
+// CHECK-NOT: llvm.shufflevector
+// CHECK: llvm.mlir.constant(0 : i16)
+// CHECK-NOT: hydride_x86
 func.func @mask_shift(%k: vector<16xi1>) -> vector<16xi1> {
-  // expected-error @+1 {{cannot be lowered to LLVM: no LLVM lowering for hydride_x86.kshiftli_mask16}}
   %0 = "hydride_x86.kshiftli_mask16"(%k) {count = 3 : i32} : (vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+func.func @mask_shift_out(%k: vector<16xi1>) -> vector<16xi1> {
+  %0 = "hydride_x86.kshiftli_mask16"(%k) {count = 200 : i32} : (vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }

@@ -86,7 +86,7 @@ fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Sn
         (None, Some(m), _, _) => super::movement::lower(context, &b, op, m, immediate(&m.immediate)?, &result_ty)?,
         (None, None, Some(p), _) => {
             let imm = immediate(&p.immediate)?;
-            let text = p.snippets.get(imm as usize).ok_or_else(|| {
+            let text = p.at(imm).ok_or_else(|| {
                 format!(
                     "immediate '{}' = {imm} is out of range: clang's IR was recorded for 0..{}",
                     p.immediate,

@@ -244,7 +244,7 @@ pub fn lowerings(
                 .collect();
             let operands = i.args.iter().filter(|a| a.range.is_none()).count();
             let template = compiled
-                .and_then(|c| llvm_snippet::immediate_template(&c, (*lo, *hi)))
+                .and_then(|c| llvm_snippet::immediate_template_but_top(&c, (*lo, *hi)))
                 .filter(|t| t.params.len() == operands);
             if let (Some(t), Some(l)) = (template, result.get_mut(&i.name)) {
                 l.snippet_of_immediate = Some(t);

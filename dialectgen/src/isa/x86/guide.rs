@@ -8,6 +8,8 @@ pub struct GuideParam {
     pub varname: String,
     pub etype: String,
     pub immwidth: Option<u32>,
+    /// What an immediate stands for (`_MM_CMPINT`: a comparison predicate).
+    pub immtype: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -76,6 +78,7 @@ fn param(node: roxmltree::Node) -> Result<GuideParam, String> {
         varname: node.attribute("varname").unwrap_or("").to_string(),
         etype: node.attribute("etype").unwrap_or("").to_string(),
         immwidth: node.attribute("immwidth").and_then(|w| w.parse().ok()),
+        immtype: node.attribute("immtype").map(str::to_string),
     })
 }
 

@@ -105,6 +105,19 @@ pub struct SnippetPerImmediate {
     /// The immediate attribute of the target op.
     pub immediate: String,
     pub snippets: Vec<String>,
+    /// The last snippet is also clang's IR for every larger value the
+    /// immediate takes (a mask shift by the element count or more).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub last_holds_above: bool,
+}
+
+impl SnippetPerImmediate {
+    /// The IR for value `v`, if one was recorded for it.
+    pub fn at(&self, v: u32) -> Option<&str> {
+        let last = self.snippets.len().checked_sub(1)?;
+        let k = if self.last_holds_above { (v as usize).min(last) } else { v as usize };
+        self.snippets.get(k).map(String::as_str)
+    }
 }
 
 impl LlvmCall {
@@ -159,7 +172,12 @@ impl LlvmCall {
     /// The entry of an instruction with one immediate whose IR clang gives
     /// for each of its few values as a snippet, if every snippet takes the
     /// op's operands with the same types.
-    fn of_snippet_per_immediate(s: &Semantics, snippets: &[Snippet], cpuid: Vec<String>) -> Option<LlvmCall> {
+    fn of_snippet_per_immediate(
+        s: &Semantics,
+        snippets: &[Snippet],
+        last_holds_above: bool,
+        cpuid: Vec<String>,
+    ) -> Option<LlvmCall> {
         let (position, _) = s.args.iter().enumerate().find(|(_, a)| a.kind == ArgKind::Immediate)?;
         let first = snippets.first()?;
         let same = snippets.iter().all(|x| x.params == first.params && x.result == first.result);
@@ -171,6 +189,7 @@ impl LlvmCall {
             snippet_per_immediate: Some(SnippetPerImmediate {
                 immediate: target_names(s)[&position].clone(),
                 snippets: snippets.iter().map(|x| x.text.clone()).collect(),
+                last_holds_above,
             }),
             ..LlvmCall::generic_ir(cpuid, signature, first.params.len())
         })
@@ -198,7 +217,7 @@ pub fn llvm_calls(
             .or_else(|| movement_call(m, s, lowering, cpuid.clone()))
             .or_else(|| {
                 let snippets = lowering.snippet_per_immediate.as_ref()?;
-                LlvmCall::of_snippet_per_immediate(s, snippets, cpuid.clone())
+                LlvmCall::of_snippet_per_immediate(s, snippets, lowering.last_snippet_holds_above, cpuid.clone())
             })
             .or_else(|| {
                 let template = lowering.snippet_of_immediate.as_ref()?;

@@ -70,8 +70,11 @@ pub fn to_arg(p: &GuideParam, etype_override: Option<&str>) -> Result<Arg, Signa
     } else {
         ArgKind::Scalar
     };
-    // Comparison predicates (`_MM_CMPINT_ENUM`) take 3 bits; the compiler rejects larger values.
-    let default_bits = if p.c_type.contains("_MM_CMPINT_ENUM") { 3 } else { 8 };
+    // A comparison predicate (`immtype="_MM_CMPINT"`, declared `_MM_CMPINT_ENUM`
+    // or `const int`) is 3 bits: the operation reads `imm8[2:0]`, and clang
+    // rejects values above 7 in either spelling.
+    let predicate = p.immtype.as_deref() == Some("_MM_CMPINT") || p.c_type.contains("_MM_CMPINT_ENUM");
+    let default_bits = if predicate { 3 } else { 8 };
     let imm_bits = (kind == ArgKind::Immediate).then(|| p.immwidth.unwrap_or(default_bits).min(8));
     Ok(Arg { name: p.varname.clone(), kind, width, elem, imm_bits, imm_range: None })
 }
@@ -88,4 +91,29 @@ pub fn signature(
         .collect::<Result<Vec<_>, _>>()?;
     let ret = to_arg(&e.ret, etypes.get(&e.ret.varname).map(String::as_str))?;
     Ok((args, ret))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn immediate(c_type: &str, immtype: Option<&str>, immwidth: Option<u32>) -> Option<u32> {
+        let p = GuideParam {
+            c_type: c_type.into(),
+            varname: "imm8".into(),
+            etype: "IMM".into(),
+            immwidth,
+            immtype: immtype.map(str::to_string),
+        };
+        to_arg(&p, None).expect("an immediate").imm_bits
+    }
+
+    #[test]
+    fn a_comparison_predicate_is_three_bits_in_either_spelling() {
+        assert_eq!(immediate("_MM_CMPINT_ENUM", Some("_MM_CMPINT"), None), Some(3));
+        assert_eq!(immediate("const int", Some("_MM_CMPINT"), None), Some(3));
+        assert_eq!(immediate("const int", None, None), Some(8));
+        assert_eq!(immediate("const int", Some("_MM_PERM"), None), Some(8));
+        assert_eq!(immediate("const int", None, Some(5)), Some(5));
+    }
 }

@@ -81,3 +81,49 @@ func.func @not_u8(%a: vector<16xi8>) -> vector<16xi8> {
   %r = arith.xori %a, %m : vector<16xi8>
   return %r : vector<16xi8>
 }
+
+func.func @shr_s32_5(%a: vector<4xi32>) -> vector<4xi32> {
+  %n = arith.constant dense<5> : vector<4xi32>
+  %r = arith.shrsi %a, %n : vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+func.func @shr_s32_32(%a: vector<4xi32>) -> vector<4xi32> {
+  // A shift by the element width fills with the sign, as by 31.
+  %n = arith.constant dense<31> : vector<4xi32>
+  %r = arith.shrsi %a, %n : vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+func.func @shr_u64_63(%a: vector<2xi64>) -> vector<2xi64> {
+  %n = arith.constant dense<63> : vector<2xi64>
+  %r = arith.shrui %a, %n : vector<2xi64>
+  return %r : vector<2xi64>
+}
+
+func.func @shr_u64_64(%a: vector<2xi64>) -> vector<2xi64> {
+  // Every bit shifted out.
+  %r = arith.constant dense<0> : vector<2xi64>
+  return %r : vector<2xi64>
+}
+
+func.func @sra_u32_9(%a: vector<4xi32>, %b: vector<4xi32>) -> vector<4xi32> {
+  %n = arith.constant dense<9> : vector<4xi32>
+  %q = arith.shrui %b, %n : vector<4xi32>
+  %r = arith.addi %a, %q : vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+func.func @sra_u32_32(%a: vector<4xi32>, %b: vector<4xi32>) -> vector<4xi32> {
+  // b shifted out entirely: a plus 0.
+  %zero = arith.constant dense<0> : vector<4xi32>
+  %r = arith.addi %a, %zero : vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+func.func @sra_s64_64(%a: vector<2xi64>, %b: vector<2xi64>) -> vector<2xi64> {
+  %n = arith.constant dense<63> : vector<2xi64>
+  %q = arith.shrsi %b, %n : vector<2xi64>
+  %r = arith.addi %a, %q : vector<2xi64>
+  return %r : vector<2xi64>
+}

@@ -53,3 +53,38 @@ func.func @not_u8(%a: vector<16xi8>) -> vector<16xi8> {
   %r = "hydride_arm.vmvnq_u8"(%a) : (vector<16xi8>) -> vector<16xi8>
   return %r : vector<16xi8>
 }
+
+func.func @shr_s32_5(%a: vector<4xi32>) -> vector<4xi32> {
+  %r = "hydride_arm.vshrq_n_s32"(%a) {n = 5 : i32} : (vector<4xi32>) -> vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+func.func @shr_s32_32(%a: vector<4xi32>) -> vector<4xi32> {
+  %r = "hydride_arm.vshrq_n_s32"(%a) {n = 32 : i32} : (vector<4xi32>) -> vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+func.func @shr_u64_63(%a: vector<2xi64>) -> vector<2xi64> {
+  %r = "hydride_arm.vshrq_n_u64"(%a) {n = 63 : i32} : (vector<2xi64>) -> vector<2xi64>
+  return %r : vector<2xi64>
+}
+
+func.func @shr_u64_64(%a: vector<2xi64>) -> vector<2xi64> {
+  %r = "hydride_arm.vshrq_n_u64"(%a) {n = 64 : i32} : (vector<2xi64>) -> vector<2xi64>
+  return %r : vector<2xi64>
+}
+
+func.func @sra_u32_9(%a: vector<4xi32>, %b: vector<4xi32>) -> vector<4xi32> {
+  %r = "hydride_arm.vsraq_n_u32"(%a, %b) {n = 9 : i32} : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+func.func @sra_u32_32(%a: vector<4xi32>, %b: vector<4xi32>) -> vector<4xi32> {
+  %r = "hydride_arm.vsraq_n_u32"(%a, %b) {n = 32 : i32} : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %r : vector<4xi32>
+}
+
+func.func @sra_s64_64(%a: vector<2xi64>, %b: vector<2xi64>) -> vector<2xi64> {
+  %r = "hydride_arm.vsraq_n_s64"(%a, %b) {n = 64 : i32} : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %r : vector<2xi64>
+}
