@@ -10,7 +10,7 @@
 // TWO-LABEL: func.func @packus_i16_x8
 // TWO: autollvm.pack_sat_u_in_lanes
 // TWO: vector.shuffle
-// ONE: remark: window of 3 ops left unchanged (target x86-avx512): no program of one or two target instructions computes this window
+// ONE: remark: window of 3 ops left unchanged (target x86-avx512): no program of one, two or three target instructions computes this window
 // ONE-LABEL: func.func @packus_i16_x8
 // ONE-NOT: autollvm
 // ONE: arith.maxsi

@@ -1,4 +1,5 @@
-//! Two-step programs, tried when no single instruction computes a window.
+//! Two- and three-step programs, tried when no single instruction computes
+//! a window.
 //!
 //! Bottom-up and observational: every value one step can compute from the
 //! leaves (an instruction without immediates or at each value of an
@@ -10,6 +11,9 @@
 //! and leaves, or a swizzle of one or two of them. Survivors go to the
 //! proof like one-instruction programs. Second-step instructions with
 //! immediates are not tried (a solver call per pairing is too slow).
+//! When no two-step program agrees, a third step: an instruction reading
+//! two distinct one-step values of its operands' types (and leaves), as
+//! `vpmaddwd` of two widenings, under the same budget of pairings.
 //!
 //! A program has at least one step that is a target intrinsic: instructions
 //! clang lowers to generic IR, and swizzles, are what LLVM's own path starts
@@ -36,6 +40,8 @@ struct Component {
     relevance: usize,
     /// Its step is generic IR or a swizzle, not a target intrinsic.
     generic: bool,
+    /// Its element size.
+    elem_bits: u32,
 }
 
 fn leaves_read(step: &Step) -> Vec<usize> {
@@ -76,14 +82,14 @@ fn components(screen: &Screen, first: usize) -> Vec<Component> {
     }
     // Every step worth running (useful size, cheaper than the window's
     // bound), with its cost, relevance, size and genericity.
-    let mut steps: Vec<(Step, usize, usize, u32, bool)> = Vec::new();
+    let mut steps: Vec<(Step, usize, usize, u32, bool, u32)> = Vec::new();
     let mut add = |step: Step, cost: usize, bits: u32, elem_bits: u32, generic: bool| {
         if useful.contains(&bits) && cost < screen.max_cost {
             let with_immediate = matches!(&step.op, StepOp::Instr { immediates, .. } if !immediates.is_empty());
             let relevance = distance(screen, elem_bits)
                 + usize::from(!screen.value_bits.contains(&bits))
                 + usize::from(with_immediate);
-            steps.push((step, cost, relevance, bits, generic));
+            steps.push((step, cost, relevance, bits, generic, elem_bits));
         }
     };
     for (ci, c) in g.candidates.iter().enumerate() {
@@ -126,7 +132,7 @@ fn components(screen: &Screen, first: usize) -> Vec<Component> {
             }
         }
     }
-    steps.sort_by_key(|(_, cost, relevance, _, _)| (cost + relevance, *cost));
+    steps.sort_by_key(|(_, cost, relevance, _, _, _)| (cost + relevance, *cost));
     // A value equal to a leaf adds nothing; a value of constants alone is a
     // constant, nothing to compute.
     let distinct = |found: Vec<Component>, seen: &mut std::collections::HashSet<(u32, Vec<BigUint>)>| {
@@ -149,7 +155,7 @@ fn components(screen: &Screen, first: usize) -> Vec<Component> {
         }
         let found: Vec<Component> = chunk
             .par_iter()
-            .filter_map(|(step, cost, relevance, bits, generic)| {
+            .filter_map(|(step, cost, relevance, bits, generic, elem_bits)| {
                 let program = Program { steps: vec![step.clone()] };
                 let values: Option<Vec<BigUint>> =
                     probes.iter().map(|&p| program.run_concrete(g, &screen.inputs[p])).collect();
@@ -161,6 +167,7 @@ fn components(screen: &Screen, first: usize) -> Vec<Component> {
                     values: values?,
                     first: BigUint::default(),
                     relevance: *relevance,
+                    elem_bits: *elem_bits,
                     generic: *generic,
                 })
             })
@@ -346,5 +353,107 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
             }
         }
     }
+    // Nothing in two steps: three.
+    if out.is_empty() && !screen.expired() {
+        out = over_two_values(screen, &parts, first, want);
+    }
     out
+}
+
+/// One-step values of an operand's type a three-step program tries for
+/// that operand, the most relevant and cheapest first.
+const PER_OPERAND: usize = 16;
+
+/// Three-step programs: an instruction without immediates over two
+/// distinct one-step values of its operands' types (and leaves), as
+/// `vpmaddwd` of two widenings. Tried when no two-step program agrees; at
+/// most `Limits::evaluations` pairings, most relevant first, as for two
+/// steps.
+fn over_two_values(screen: &Screen, parts: &[Component], first: usize, want: &BigUint) -> Vec<Program> {
+    let g = screen.grammar;
+    let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
+    let leaf_count = screen.leaf_types.len();
+    let covers = |a: &Component, b: &Component, leaves: &[usize]| {
+        (0..screen.variable).all(|l| a.reads.contains(&l) || b.reads.contains(&l) || leaves.contains(&l))
+    };
+    // In a binding, `leaf_count` stands for the first value, `leaf_count + 1` for the second.
+    let mut work: Vec<(usize, usize, usize, usize, Vec<usize>)> = Vec::new();
+    for (ci, c) in g.candidates.iter().enumerate() {
+        if c.operands.len() < 2
+            || c.result.bits() != screen.root_bits
+            || !c.immediates.is_empty()
+            || !screen.limits.target.allows(&c.cpuid)
+        {
+            continue;
+        }
+        let c_score = distance(screen, c.result.elem_bits)
+            + c.operands.iter().map(|(_, t)| distance(screen, t.elem_bits)).sum::<usize>();
+        // Values of some operand's type, at most `PER_OPERAND` per type, in the order found.
+        let mut typed: Vec<usize> = Vec::new();
+        for (_, t) in &c.operands {
+            let of_type = |p: &&Component| p.bits == t.bits() && p.elem_bits == t.elem_bits;
+            for (pi, _) in parts.iter().enumerate().filter(|(_, p)| of_type(p)).take(PER_OPERAND) {
+                if !typed.contains(&pi) {
+                    typed.push(pi);
+                }
+            }
+        }
+        typed.sort_unstable();
+        for (k, &ai) in typed.iter().enumerate() {
+            for &bi in &typed[k + 1..] {
+                let (a, b) = (&parts[ai], &parts[bi]);
+                if (c.generic && a.generic && b.generic) || c.cost + a.cost + b.cost >= screen.max_cost {
+                    continue;
+                }
+                let mut options = leaf_options(c, &screen.leaf_types);
+                for (k, (_, t)) in c.operands.iter().enumerate() {
+                    if t.bits() == a.bits {
+                        options[k].push(leaf_count);
+                    }
+                    if t.bits() == b.bits {
+                        options[k].push(leaf_count + 1);
+                    }
+                }
+                for binding in assignments(&options, 0, screen.limits.bindings) {
+                    if c.mirrored(&binding) || !binding.contains(&leaf_count) || !binding.contains(&(leaf_count + 1)) {
+                        continue;
+                    }
+                    let leaves: Vec<usize> = binding.iter().copied().filter(|&l| l < leaf_count).collect();
+                    if covers(a, b, &leaves) {
+                        let score = c_score + a.relevance + b.relevance + c.cost + a.cost + b.cost;
+                        work.push((score, ci, ai, bi, binding));
+                    }
+                }
+            }
+        }
+    }
+    work.sort();
+    let total = work.len();
+    work.truncate(screen.limits.evaluations);
+    if trace {
+        eprintln!("hydride: three steps: {} of {total} pairings within the budget", work.len());
+    }
+    work.par_iter()
+        .filter_map(|(_, ci, ai, bi, binding)| {
+            let (c, a, b) = (&g.candidates[*ci], &parts[*ai], &parts[*bi]);
+            let value = |l: usize| match l.checked_sub(leaf_count) {
+                Some(0) => a.first.clone(),
+                Some(_) => b.first.clone(),
+                None => screen.inputs[first][l].clone(),
+            };
+            let operands: Vec<BigUint> = binding.iter().map(|&l| value(l)).collect();
+            let args = super::program::arguments(c, &operands, &[], &|v, _| BigUint::from(v));
+            if g.evaluations.run(*ci, c, args).as_ref() != Some(want) {
+                return None;
+            }
+            let source = |l: usize| match l.checked_sub(leaf_count) {
+                Some(k) => Source::Step(k),
+                None => Source::Leaf(l),
+            };
+            let operands = binding.iter().map(|&l| source(l)).collect();
+            let last = Step { op: StepOp::Instr { candidate: *ci, immediates: vec![] }, operands };
+            let program = Program { steps: vec![a.step.clone(), b.step.clone(), last] };
+            screen.agrees(&program).then_some(program)
+        })
+        .collect()
 }

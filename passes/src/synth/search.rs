@@ -1,8 +1,8 @@
 //! Finding a program that computes a window. First one instruction:
 //! candidates from the grammar whose result and operands fit the window's
 //! root and leaves by size, every binding of operands to leaves and every
-//! immediate, screened on concrete inputs. If none survives, two steps (see
-//! [`super::compose`]). The cheapest survivors, at most a few per class, are
+//! immediate, screened on concrete inputs. If none survives, two steps, then
+//! three (see [`super::compose`]). The cheapest survivors, at most a few per class, are
 //! proved equal by Z3 over the full width (where the window is defined).
 //! Nothing unproved is used.
 
@@ -542,7 +542,7 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         let matrix = root_ty.dims.len() == 2 && root_ty.dims.iter().all(|&d| d >= 2);
         let transpose = if matrix { " (nor its transpose)" } else { "" };
         return Outcome::Unchanged(format!(
-            "no program of one or two target instructions computes this window{transpose} on sample inputs"
+            "no program of one, two or three target instructions computes this window{transpose} on sample inputs"
         ));
     }
     let cheapest = survivors.iter().map(|p| p.cost(grammar)).min().unwrap_or(0);
