@@ -13,7 +13,7 @@
 //! immediates are not tried (a solver call per pairing is too slow).
 //! When no two-step program agrees, a third step: an instruction reading
 //! two distinct one-step values of its operands' types (and leaves), as
-//! `vpmaddwd` of two widenings, under the same budget of pairings.
+//! `vpmaddwd` of two widenings, under a quarter of that budget.
 //!
 //! A program has at least one step that is a target intrinsic: instructions
 //! clang lowers to generic IR, and swizzles, are what LLVM's own path starts
@@ -364,11 +364,17 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
 /// that operand, the most relevant and cheapest first.
 const PER_OPERAND: usize = 16;
 
+/// The part of `Limits::evaluations` three-step pairings get: each
+/// evaluates a full-width instruction, and most windows that reach them
+/// have no such program (sobel5x5's cold compile: 3.0 s without them, 3.9 s
+/// with the whole budget).
+const THREE_STEP_SHARE: usize = 4;
+
 /// Three-step programs: an instruction without immediates over two
 /// distinct one-step values of its operands' types (and leaves), as
 /// `vpmaddwd` of two widenings. Tried when no two-step program agrees; at
-/// most `Limits::evaluations` pairings, most relevant first, as for two
-/// steps.
+/// most a [`THREE_STEP_SHARE`] part of `Limits::evaluations` pairings, most
+/// relevant first, as for two steps.
 fn over_two_values(screen: &Screen, parts: &[Component], first: usize, want: &BigUint) -> Vec<Program> {
     let g = screen.grammar;
     let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
@@ -429,7 +435,7 @@ fn over_two_values(screen: &Screen, parts: &[Component], first: usize, want: &Bi
     }
     work.sort();
     let total = work.len();
-    work.truncate(screen.limits.evaluations);
+    work.truncate(screen.limits.evaluations / THREE_STEP_SHARE);
     if trace {
         eprintln!("hydride: three steps: {} of {total} pairings within the budget", work.len());
     }

@@ -404,7 +404,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         plan.remarks.push((
             ops.len() - 1,
             format!(
-                "lower-to-autollvm searched {searched} windows of this block at target {}: programs of one target intrinsic, or two instructions holding one, or three: one instruction over two one-step values (budget {} pairings each), of a matrix result also its transpose, over the {allowed} instructions of the grammar the target has ({intrinsics} of them intrinsics), after the offline rules; {rewritten} rewritten ({by_rules} by a rule, not from the memo), {} left unchanged{}{}",
+                "lower-to-autollvm searched {searched} windows of this block at target {}: programs of one target intrinsic, or two instructions holding one, or three: one instruction over two one-step values (budget {} pairings, a quarter of them for three), of a matrix result also its transpose, over the {allowed} instructions of the grammar the target has ({intrinsics} of them intrinsics), after the offline rules; {rewritten} rewritten ({by_rules} by a rule, not from the memo), {} left unchanged{}{}",
                 options.limits.target.name(),
                 options.limits.evaluations,
                 searched - rewritten,
