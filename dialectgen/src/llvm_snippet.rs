@@ -321,6 +321,11 @@ mod tests {
         assert_eq!(t.text(64), Some(rotate("63").text));
         assert_eq!(t.text(40), Some(rotate("40").text));
         assert_eq!(t.text(65), None);
+        // The top's own IR must take the same operands and give the same type.
+        let mut narrower = rotate("63");
+        narrower.result = "vector<4xi64>".into();
+        let compiled = [(3, &a), (5, &b), (62, &c), (63, &top), (64, &narrower)];
+        assert!(immediate_template_but_top(&compiled, (1, 64)).is_none());
         // Only the top may differ.
         let wrong = rotate("7");
         let compiled = [(3, &a), (5, &b), (62, &wrong), (64, &shift_by_width)];

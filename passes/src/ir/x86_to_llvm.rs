@@ -88,9 +88,9 @@ fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Sn
             let imm = immediate(&p.immediate)?;
             let text = p.at(imm).ok_or_else(|| {
                 format!(
-                    "immediate '{}' = {imm} is out of range: clang's IR was recorded for 0..{}",
+                    "immediate '{}' = {imm} is out of range: clang's IR was recorded for 0..={}",
                     p.immediate,
-                    p.snippets.len()
+                    p.top()
                 )
             })?;
             b.inline(snippets.get(context, &format!("{name} {} = {imm}", p.immediate), text)?, &args)?

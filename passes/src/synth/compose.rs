@@ -233,10 +233,11 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
             + c.operands.iter().map(|(_, t)| distance(screen, t.elem_bits)).sum::<usize>();
         let affordable = |p: &Component| c.cost + p.cost < screen.max_cost;
         for (pi, part) in parts.iter().enumerate().filter(|(_, p)| !(c.generic && p.generic) && affordable(p)) {
+            // The component first, so that bindings reading it come before the cut at `bindings`.
             let mut options = leaf_options(c, &screen.leaf_types);
             for (k, (_, t)) in c.operands.iter().enumerate() {
                 if t.bits() == part.bits {
-                    options[k].push(leaf_count);
+                    options[k].insert(0, leaf_count);
                 }
             }
             for binding in assignments(&options, 0, screen.limits.bindings) {
@@ -371,8 +372,8 @@ const PER_OPERAND: usize = 16;
 const THREE_STEP_SHARE: usize = 4;
 
 /// Three-step programs: an instruction without immediates over two
-/// distinct one-step values of its operands' types (and leaves), as
-/// `vpmaddwd` of two widenings. Tried when no two-step program agrees; at
+/// distinct one-step values, each of the type of an operand it is bound to
+/// (the other operands leaves), as `vpmaddwd` of two widenings. Tried when no two-step program agrees; at
 /// most a [`THREE_STEP_SHARE`] part of `Limits::evaluations` pairings, most
 /// relevant first, as for two steps.
 fn over_two_values(screen: &Screen, parts: &[Component], first: usize, want: &BigUint) -> Vec<Program> {
@@ -385,6 +386,9 @@ fn over_two_values(screen: &Screen, parts: &[Component], first: usize, want: &Bi
     // In a binding, `leaf_count` stands for the first value, `leaf_count + 1` for the second.
     let mut work: Vec<(usize, usize, usize, usize, Vec<usize>)> = Vec::new();
     for (ci, c) in g.candidates.iter().enumerate() {
+        if screen.expired() {
+            break;
+        }
         if c.operands.len() < 2
             || c.result.bits() != screen.root_bits
             || !c.immediates.is_empty()
@@ -411,31 +415,35 @@ fn over_two_values(screen: &Screen, parts: &[Component], first: usize, want: &Bi
                 if (c.generic && a.generic && b.generic) || c.cost + a.cost + b.cost >= screen.max_cost {
                     continue;
                 }
-                let mut options = leaf_options(c, &screen.leaf_types);
-                for (k, (_, t)) in c.operands.iter().enumerate() {
-                    if t.bits() == a.bits {
-                        options[k].push(leaf_count);
-                    }
-                    if t.bits() == b.bits {
-                        options[k].push(leaf_count + 1);
-                    }
-                }
-                for binding in assignments(&options, 0, screen.limits.bindings) {
-                    if c.mirrored(&binding) || !binding.contains(&leaf_count) || !binding.contains(&(leaf_count + 1)) {
+                // Each value at an operand of its size, the others leaves.
+                let size = |k: usize| c.operands[k].1.bits();
+                let operands = c.operands.len();
+                for (i, j) in (0..operands).flat_map(|i| (0..operands).map(move |j| (i, j))) {
+                    if i == j || size(i) != a.bits || size(j) != b.bits {
                         continue;
                     }
-                    let leaves: Vec<usize> = binding.iter().copied().filter(|&l| l < leaf_count).collect();
-                    if covers(a, b, &leaves) {
-                        let score = c_score + a.relevance + b.relevance + c.cost + a.cost + b.cost;
-                        work.push((score, ci, ai, bi, binding));
+                    let mut options = leaf_options(c, &screen.leaf_types);
+                    (options[i], options[j]) = (vec![leaf_count], vec![leaf_count + 1]);
+                    for binding in assignments(&options, 0, screen.limits.bindings) {
+                        if c.mirrored(&binding) {
+                            continue;
+                        }
+                        let leaves: Vec<usize> = binding.iter().copied().filter(|&l| l < leaf_count).collect();
+                        if covers(a, b, &leaves) {
+                            let score = c_score + a.relevance + b.relevance + c.cost + a.cost + b.cost;
+                            work.push((score, ci, ai, bi, binding));
+                        }
                     }
                 }
             }
         }
     }
+    let (total, budget) = (work.len(), screen.limits.evaluations / THREE_STEP_SHARE);
+    if total > budget && budget > 0 {
+        work.select_nth_unstable(budget);
+    }
+    work.truncate(budget);
     work.sort();
-    let total = work.len();
-    work.truncate(screen.limits.evaluations / THREE_STEP_SHARE);
     if trace {
         eprintln!("hydride: three steps: {} of {total} pairings within the budget", work.len());
     }

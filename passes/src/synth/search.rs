@@ -47,7 +47,9 @@ pub struct Limits {
     pub components: usize,
     /// Two-step programs: pairings of a second instruction with an
     /// intermediate value screened at most (a count, not a time, so the
-    /// outcome is the same on every machine); 0 turns two-step programs off.
+    /// outcome is the same on every machine), and a quarter as many of a
+    /// third instruction with two; 0 turns programs of more than one step
+    /// off.
     pub evaluations: usize,
     /// Wall-clock limit for one window (screening and proofs), in milliseconds.
     pub window_ms: u64,

@@ -106,17 +106,26 @@ pub struct SnippetPerImmediate {
     pub immediate: String,
     pub snippets: Vec<String>,
     /// The last snippet is also clang's IR for every larger value the
-    /// immediate takes (a mask shift by the element count or more).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub last_holds_above: bool,
+    /// immediate takes, up to this one (a mask shift by the element count
+    /// or more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_holds_up_to: Option<u32>,
 }
 
 impl SnippetPerImmediate {
     /// The IR for value `v`, if one was recorded for it.
     pub fn at(&self, v: u32) -> Option<&str> {
         let last = self.snippets.len().checked_sub(1)?;
-        let k = if self.last_holds_above { (v as usize).min(last) } else { v as usize };
+        let k = match self.last_holds_up_to {
+            Some(top) if v <= top => (v as usize).min(last),
+            _ => v as usize,
+        };
         self.snippets.get(k).map(String::as_str)
+    }
+
+    /// The largest value with IR.
+    pub fn top(&self) -> usize {
+        self.last_holds_up_to.map_or(self.snippets.len().saturating_sub(1), |top| top as usize)
     }
 }
 
@@ -175,7 +184,7 @@ impl LlvmCall {
     fn of_snippet_per_immediate(
         s: &Semantics,
         snippets: &[Snippet],
-        last_holds_above: bool,
+        last_holds_up_to: Option<u32>,
         cpuid: Vec<String>,
     ) -> Option<LlvmCall> {
         let (position, _) = s.args.iter().enumerate().find(|(_, a)| a.kind == ArgKind::Immediate)?;
@@ -189,7 +198,7 @@ impl LlvmCall {
             snippet_per_immediate: Some(SnippetPerImmediate {
                 immediate: target_names(s)[&position].clone(),
                 snippets: snippets.iter().map(|x| x.text.clone()).collect(),
-                last_holds_above,
+                last_holds_up_to,
             }),
             ..LlvmCall::generic_ir(cpuid, signature, first.params.len())
         })
@@ -217,7 +226,7 @@ pub fn llvm_calls(
             .or_else(|| movement_call(m, s, lowering, cpuid.clone()))
             .or_else(|| {
                 let snippets = lowering.snippet_per_immediate.as_ref()?;
-                LlvmCall::of_snippet_per_immediate(s, snippets, lowering.last_snippet_holds_above, cpuid.clone())
+                LlvmCall::of_snippet_per_immediate(s, snippets, lowering.last_snippet_holds_up_to, cpuid.clone())
             })
             .or_else(|| {
                 let template = lowering.snippet_of_immediate.as_ref()?;
@@ -441,4 +450,27 @@ pub fn coverage(
         }
     }
     c
+}
+
+#[cfg(test)]
+mod snippet_per_immediate_tests {
+    use super::SnippetPerImmediate;
+
+    #[test]
+    fn the_last_snippet_stands_for_larger_values_up_to_the_top_only() {
+        let kshift = SnippetPerImmediate {
+            immediate: "count".into(),
+            snippets: vec!["a".into(), "b".into(), "zero".into()],
+            last_holds_up_to: Some(255),
+        };
+        assert_eq!(kshift.at(1), Some("b"));
+        assert_eq!(kshift.at(2), Some("zero"));
+        assert_eq!(kshift.at(255), Some("zero"));
+        assert_eq!(kshift.at(256), None);
+        assert_eq!(kshift.top(), 255);
+        let predicate = SnippetPerImmediate { last_holds_up_to: None, ..kshift };
+        assert_eq!(predicate.at(2), Some("zero"));
+        assert_eq!(predicate.at(3), None);
+        assert_eq!(predicate.top(), 2);
+    }
 }

@@ -58,9 +58,10 @@ pub struct Lowering {
     #[serde(skip)]
     pub snippet_per_immediate: Option<Vec<Snippet>>,
     /// The last of `snippet_per_immediate` is clang's IR for every larger
-    /// value too (a mask shift by the element count or more is zero).
+    /// value too, up to this one (a mask shift by the element count or more
+    /// is zero).
     #[serde(skip)]
-    pub last_snippet_holds_above: bool,
+    pub last_snippet_holds_up_to: Option<u32>,
     /// For an instruction with one immediate of more values than that,
     /// no call of one intrinsic: clang's unoptimized IR with the value in
     /// its place (rotations and funnel shifts by an immediate).
@@ -236,11 +237,7 @@ pub fn lowerings(
         .collect();
     let (c_path, ll_path) = (dir.join("lowering-values.c"), dir.join("lowering-values.ll"));
     if let Some(accepted) = compiler_run.to_ir(few, &c_path, &ll_path)? {
-        let mut snippets = llvm_snippet::snippets(&llvm_snippet::import(&translate, &ll_path)?);
-        let mut per_value: BTreeMap<&str, Vec<Option<Snippet>>> = BTreeMap::new();
-        for (k, (sem, _)) in accepted.iter().enumerate() {
-            per_value.entry(sem.name.as_str()).or_default().push(snippets.remove(&format!("hydride_f{k}")));
-        }
+        let per_value = snippets_by_instruction(&translate, &ll_path, &accepted)?;
         for (name, values) in per_value {
             let sem = live.iter().find(|s| s.name == name).expect("compiled from live");
             let all: Option<Vec<Snippet>> = values.into_iter().collect();
@@ -270,7 +267,7 @@ pub fn lowerings(
             llvm_snippet::template_values(lo, hi).into_iter().map(move |v| (s, Immediates::Value(v as u32)))
         })
         .collect();
-    let mut level_at_top: Vec<(&str, i64)> = Vec::new();
+    let mut same_at_top: Vec<(&str, i64)> = Vec::new();
     let (c_path, ll_path) = (dir.join("lowering-templates.c"), dir.join("lowering-templates.ll"));
     if let Some(accepted) = compiler_run.to_ir_at(Level::Literal, many, &c_path, &ll_path)? {
         let snippets = llvm_snippet::snippets(&llvm_snippet::import(&translate, &ll_path)?);
@@ -284,59 +281,73 @@ pub fn lowerings(
             // Every value asked for must have given a snippet.
             let (lo, hi) = ranges[name];
             let asked = llvm_snippet::template_values(lo, hi).len();
-            let template = (compiled.len() == asked)
-                .then(|| llvm_snippet::immediate_template_but_top(&compiled, (lo, hi)))
-                .flatten();
+            let template =
+                (compiled.len() == asked).then(|| llvm_snippet::immediate_template(&compiled, (lo, hi))).flatten();
             let top_two: Vec<&str> =
                 compiled.iter().filter(|(v, _)| *v >= hi - 1).map(|(_, x)| x.text.as_str()).collect();
             if let Some(l) = result.get_mut(name) {
                 l.snippet_of_immediate = template;
+                // Clang's unoptimized IR the same at the two largest values: a
+                // candidate for IR that stays the same from some value up.
                 if l.snippet_of_immediate.is_none() && matches!(top_two[..], [x, y] if x == y) {
-                    level_at_top.push((name, hi));
+                    same_at_top.push((name, hi));
                 }
             }
         }
     }
-    // The rest whose IR is the same at the two largest values: clang's IR
-    // for every value, kept up to the value from which it stays the same.
-    let level: Vec<(&Semantics, u32)> = level_at_top
+    // Those: clang's IR (optimized, as for few values) at every value, kept
+    // up to the value from which it stays the same.
+    let same_at_top: Vec<(&Semantics, u32)> = same_at_top
         .iter()
+        .filter(|(_, hi)| *hi <= 255)
         .filter_map(|(name, hi)| Some((*live.iter().find(|s| s.name == *name)?, u32::try_from(*hi).ok()?)))
         .collect();
-    for (name, snippets) in snippets_up_to_level(&compiler_run, &translate, &level, dir)? {
+    for (name, snippets, hi) in snippets_until_saturated(&compiler_run, &translate, &same_at_top, dir)? {
         if let Some(l) = result.get_mut(name) {
             l.snippet_per_immediate = Some(snippets);
-            l.last_snippet_holds_above = true;
+            l.last_snippet_holds_up_to = Some(hi);
         }
     }
     Ok(result)
 }
 
-/// Values up to which clang's IR for each value of an immediate is kept
-/// when it is the same for every value from there on.
-const LEVEL_WITHIN: usize = 65;
-
-/// For each of `level` (an instruction and the largest value of its one
-/// immediate): clang's IR at every value `0..=hi`, cut after the first value
-/// from which every snippet is the same text, if that is within
-/// [`LEVEL_WITHIN`] values and every value compiled.
-fn snippets_up_to_level<'s>(
-    compiler_run: &CompilerRun,
+/// Clang's IR per function of an accepted compile (`hydride_f{k}`), grouped
+/// by instruction in the order compiled; `None` where a function is no
+/// snippet.
+fn snippets_by_instruction<'s>(
     translate: &Path,
-    level: &[(&'s Semantics, u32)],
-    dir: &Path,
-) -> Result<Vec<(&'s str, Vec<Snippet>)>, LoweringError> {
-    let every: Vec<(&Semantics, Immediates)> =
-        level.iter().flat_map(|(s, hi)| (0..=*hi).map(move |v| (*s, Immediates::Value(v)))).collect();
-    let (c_path, ll_path) = (dir.join("lowering-level.c"), dir.join("lowering-level.ll"));
-    let Some(accepted) = compiler_run.to_ir(every, &c_path, &ll_path)? else { return Ok(Vec::new()) };
-    let mut snippets = llvm_snippet::snippets(&llvm_snippet::import(translate, &ll_path)?);
+    ll_path: &Path,
+    accepted: &[(&'s Semantics, Immediates)],
+) -> Result<BTreeMap<&'s str, Vec<Option<Snippet>>>, LoweringError> {
+    let mut snippets = llvm_snippet::snippets(&llvm_snippet::import(translate, ll_path)?);
     let mut per_value: BTreeMap<&str, Vec<Option<Snippet>>> = BTreeMap::new();
     for (k, (sem, _)) in accepted.iter().enumerate() {
         per_value.entry(sem.name.as_str()).or_default().push(snippets.remove(&format!("hydride_f{k}")));
     }
+    Ok(per_value)
+}
+
+/// The largest value from which clang's IR may stay the same for the rest
+/// of an immediate's range, for that IR to be recorded per value.
+const SATURATES_BY: usize = 64;
+
+/// For each of `instructions` (an instruction and the largest value of its
+/// one immediate): clang's IR at every value `0..=hi`, cut after the first
+/// value from which every snippet is the same text, if that value is at
+/// most [`SATURATES_BY`] and every value compiled; with `hi`.
+fn snippets_until_saturated<'s>(
+    compiler_run: &CompilerRun,
+    translate: &Path,
+    instructions: &[(&'s Semantics, u32)],
+    dir: &Path,
+) -> Result<Vec<(&'s str, Vec<Snippet>, u32)>, LoweringError> {
+    let every: Vec<(&Semantics, Immediates)> =
+        instructions.iter().flat_map(|(s, hi)| (0..=*hi).map(move |v| (*s, Immediates::Value(v)))).collect();
+    let (c_path, ll_path) = (dir.join("lowering-saturated.c"), dir.join("lowering-saturated.ll"));
+    let Some(accepted) = compiler_run.to_ir(every, &c_path, &ll_path)? else { return Ok(Vec::new()) };
+    let mut per_value = snippets_by_instruction(translate, &ll_path, &accepted)?;
     let mut out = Vec::new();
-    for (s, hi) in level {
+    for (s, hi) in instructions {
         let Some(values) = per_value.remove(s.name.as_str()) else { continue };
         let Some(mut all) = values.into_iter().collect::<Option<Vec<Snippet>>>() else { continue };
         if all.len() != *hi as usize + 1 {
@@ -344,9 +355,9 @@ fn snippets_up_to_level<'s>(
         }
         let last = all[all.len() - 1].text.clone();
         let from = all.iter().rposition(|x| x.text != last).map_or(0, |k| k + 1);
-        if from < LEVEL_WITHIN {
+        if from <= SATURATES_BY {
             all.truncate(from + 1);
-            out.push((s.name.as_str(), all));
+            out.push((s.name.as_str(), all, *hi));
         }
     }
     Ok(out)
