@@ -242,7 +242,10 @@ pub fn immediate_template_but_top(compiled: &[(i64, &Snippet)], values: (i64, i6
     let (top, below): (Vec<_>, Vec<_>) = compiled.iter().copied().partition(|(v, _)| *v == values.1);
     let [(_, s)] = top[..] else { return None };
     let mut t = immediate_template(&below, values)?;
-    (s.params == t.params && s.result == t.result).then(|| t.otherwise.push((values.1, s.text.clone())))?;
+    if s.params != t.params || s.result != t.result {
+        return None;
+    }
+    t.otherwise.push((values.1, s.text.clone()));
     Some(t)
 }
 

@@ -197,6 +197,12 @@ fn distance(screen: &Screen, elem_bits: u32) -> usize {
     usize::from(!screen.elem_bits.contains(&elem_bits))
 }
 
+/// How far an instruction's result and operand element sizes are from the
+/// window's (see [`distance`]).
+fn type_distance(screen: &Screen, c: &super::grammar::Candidate) -> usize {
+    distance(screen, c.result.elem_bits) + c.operands.iter().map(|(_, t)| distance(screen, t.elem_bits)).sum::<usize>()
+}
+
 /// Elements (of `elem_bits` ≤ 64 bits) of `value` at the positions given.
 fn elements(value: &BigUint, elem_bits: u32, at: &mut dyn Iterator<Item = u32>) -> Vec<u64> {
     let mask = (BigUint::from(1u8) << elem_bits) - 1u8;
@@ -229,8 +235,7 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
         if c.result.bits() != screen.root_bits || !c.immediates.is_empty() || !screen.limits.target.allows(&c.cpuid) {
             continue;
         }
-        let c_score = distance(screen, c.result.elem_bits)
-            + c.operands.iter().map(|(_, t)| distance(screen, t.elem_bits)).sum::<usize>();
+        let c_score = type_distance(screen, c);
         let affordable = |p: &Component| c.cost + p.cost < screen.max_cost;
         for (pi, part) in parts.iter().enumerate().filter(|(_, p)| !(c.generic && p.generic) && affordable(p)) {
             // The component first, so that bindings reading it come before the cut at `bindings`.
@@ -373,9 +378,9 @@ const THREE_STEP_SHARE: usize = 4;
 
 /// Three-step programs: an instruction without immediates over two
 /// distinct one-step values, each of the type of an operand it is bound to
-/// (the other operands leaves), as `vpmaddwd` of two widenings. Tried when no two-step program agrees; at
-/// most a [`THREE_STEP_SHARE`] part of `Limits::evaluations` pairings, most
-/// relevant first, as for two steps.
+/// (the other operands leaves), as `vpmaddwd` of two widenings. Tried when
+/// no two-step program agrees; at most a [`THREE_STEP_SHARE`] part of
+/// `Limits::evaluations` pairings, most relevant first, as for two steps.
 fn over_two_values(screen: &Screen, parts: &[Component], first: usize, want: &BigUint) -> Vec<Program> {
     let g = screen.grammar;
     let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
@@ -396,8 +401,8 @@ fn over_two_values(screen: &Screen, parts: &[Component], first: usize, want: &Bi
         {
             continue;
         }
-        let c_score = distance(screen, c.result.elem_bits)
-            + c.operands.iter().map(|(_, t)| distance(screen, t.elem_bits)).sum::<usize>();
+        let c_score = type_distance(screen, c);
+        let leaf_only = leaf_options(c, &screen.leaf_types);
         // Values of some operand's type, at most `PER_OPERAND` per type, in the order found.
         let mut typed: Vec<usize> = Vec::new();
         for (_, t) in &c.operands {
@@ -422,7 +427,7 @@ fn over_two_values(screen: &Screen, parts: &[Component], first: usize, want: &Bi
                     if i == j || size(i) != a.bits || size(j) != b.bits {
                         continue;
                     }
-                    let mut options = leaf_options(c, &screen.leaf_types);
+                    let mut options = leaf_only.clone();
                     (options[i], options[j]) = (vec![leaf_count], vec![leaf_count + 1]);
                     for binding in assignments(&options, 0, screen.limits.bindings) {
                         if c.mirrored(&binding) {

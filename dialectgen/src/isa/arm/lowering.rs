@@ -199,9 +199,10 @@ pub fn lowerings(
             })
         };
         if !one_call && !immediates {
-            match snippet(&format!("hydride_f{k}")) {
-                Some(s) if direct_binary(&s).is_some() => l.binary = direct_binary(&s),
-                other => l.snippet = other,
+            let whole = snippet(&format!("hydride_f{k}"));
+            match whole.as_ref().and_then(direct_binary) {
+                Some(op) => l.binary = Some(op),
+                None => l.snippet = whole,
             }
         }
         if let Some(values) = few_values(i).filter(|_| !one_call) {
