@@ -131,6 +131,26 @@ func.func @usdot_u8s8(%a: vector<16xi8>, %b: vector<16xi8>, %acc: vector<4xi32>)
   return %s : vector<4xi32>
 }
 
+// Four times NEON's width: the rows of the reduction cut into four
+// register-sized pieces, each the 128-bit dot product above, synthesized and
+// proved once (`passes/src/synth/pieces.rs`); the pieces' results are
+// concatenated.
+// CHECK-LABEL: func.func @usdot_u8s8_x4
+// CHECK-COUNT-4: hydride_arm.vusdotq_s32"{{.*}} -> vector<4xi32>
+// CHECK: vector.shuffle {{.*}} : vector<8xi32>, vector<8xi32>
+// CHECK-NOT: vector.multi_reduction
+// V80-LABEL: func.func @usdot_u8s8_x4
+// V80-NOT: hydride_arm.vusdot
+// V80: return
+func.func @usdot_u8s8_x4(%a: vector<64xi8>, %b: vector<64xi8>, %acc: vector<16xi32>) -> vector<16xi32> {
+  %ae = arith.extui %a : vector<64xi8> to vector<64xi32>
+  %be = arith.extsi %b : vector<64xi8> to vector<64xi32>
+  %p = arith.muli %ae, %be : vector<64xi32>
+  %p2 = vector.shape_cast %p : vector<64xi32> to vector<16x4xi32>
+  %s = vector.multi_reduction <add>, %p2, %acc [1] : vector<16x4xi32> to vector<16xi32>
+  return %s : vector<16xi32>
+}
+
 // V80-REMARK: remark: window of {{[0-9]+}} ops left unchanged (target aarch64-neon)
 
 // Instructions clang lowers to more than one LLVM operation are candidates

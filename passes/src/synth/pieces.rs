@@ -12,6 +12,10 @@
 //!   same piece of its operands, at the same positions within it for every
 //!   piece (the even/odd lanes of a pairwise sum, interleaves within
 //!   pieces);
+//! - a `vector.multi_reduction` over the inner dimension of a 2-D vector
+//!   qualifies when the pieces cut its rows: piece `q` of the result (and
+//!   of the accumulator) is the reduction of piece `q` of the rows (a 4-way
+//!   dot product of 512 bits at a 128-bit target: four `usdot`);
 //! - constants repeat piece by piece.
 //!
 //! So piece `q` of the window's result is the piece window applied to piece
@@ -54,6 +58,23 @@ const LANE_WISE: &[&str] = &[
     "arith.select",
     "vector.shape_cast",
 ];
+
+/// The reduction a piece may hold: of the inner dimension of a 2-D vector
+/// into its rows (see [`rows_reduced`]).
+const ROWS_REDUCED: &str = "vector.multi_reduction";
+
+/// `Some` if `op`, a `vector.multi_reduction`, reduces the inner dimension
+/// of a 2-D vector (with an accumulator of its rows' count, if any): each
+/// result lane reads its own row alone, so cutting the rows cuts it into
+/// independent pieces.
+fn rows_reduced(op: &BlockOp) -> Option<()> {
+    let source = op.operand_types.first()?.as_ref()?;
+    let result = op.result_types.first()?.as_ref()?;
+    let dims = op.attribute("reduction_dims").and_then(Attr::ints)?;
+    let rows_kept = source.dims.len() == 2 && dims == [1] && result.dims == source.dims[..1];
+    let accumulator_fits = op.operand_types.iter().skip(1).all(|t| t.as_ref() == Some(result));
+    (rows_kept && accumulator_fits).then_some(())
+}
 
 /// Ops other than lane-wise ones that may read a window's result when it is
 /// cut: stores and returns, which take the concatenation as it is.
@@ -104,7 +125,7 @@ fn piece_mask(mask: &[i64], lanes: u32, pieces: u32) -> Option<Vec<i64>> {
 pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Split)> {
     let ops: Vec<&BlockOp> = window.ops.iter().map(|&p| &flow.ops[p]).collect();
     for op in &ops {
-        let known = LANE_WISE.contains(&op.name.as_str()) || op.name == "vector.shuffle";
+        let known = LANE_WISE.contains(&op.name.as_str()) || op.name == "vector.shuffle" || op.name == ROWS_REDUCED;
         if !known || op.results.len() != 1 || !op.unmodelled_vectors.is_empty() {
             return None;
         }
@@ -120,6 +141,8 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
             if lanes.len() != 2 || lanes[0] != lanes[1] {
                 return None;
             }
+        } else if op.name == ROWS_REDUCED {
+            rows_reduced(op)?;
         } else {
             let lanes: Vec<u32> = op.operand_types.iter().chain(&op.result_types).flatten().map(Ty::lanes).collect();
             if lanes.windows(2).any(|w| w[0] != w[1]) {
@@ -158,7 +181,27 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
     if pieces < 2 || lane_counts.map(Ty::lanes).any(|l| l % pieces != 0 || l / pieces < 2) {
         return None;
     }
-    let scaled = |t: &Option<Ty>| t.as_ref().map(|t| Ty { dims: vec![t.lanes() / pieces], elem_bits: t.elem_bits });
+    // Leaves are cut, and the pieces' results joined, as 1-D vectors.
+    let one_d = |t: Option<Ty>| t.is_some_and(|t| t.dims.len() == 1);
+    if !one_d(Some(root_ty.clone())) || !window.leaves.iter().all(|v| one_d(flow.type_of(*v))) {
+        return None;
+    }
+    // A 1-D value's lanes are cut evenly; an n-D value's rows (its first
+    // dimension), which is the same cut of its row-major lanes.
+    let scaled = |t: &Option<Ty>| {
+        t.as_ref().map(|t| match t.dims.as_slice() {
+            [rows, rest @ ..] if !rest.is_empty() && rows % pieces == 0 => {
+                Ty { dims: [&[rows / pieces][..], rest].concat(), elem_bits: t.elem_bits }
+            }
+            _ => Ty { dims: vec![t.lanes() / pieces], elem_bits: t.elem_bits },
+        })
+    };
+    // A reduction keeps its rows whole in every piece: rows divide evenly.
+    for op in ops.iter().filter(|op| op.name == ROWS_REDUCED) {
+        if op.operand_types.first()?.as_ref()?.dims.first()? % pieces != 0 {
+            return None;
+        }
+    }
     let mut out = Vec::new();
     for (i, op) in ops.iter().enumerate() {
         let mut op = (*op).clone();
@@ -254,7 +297,36 @@ pub fn instantiate(
 
 #[cfg(test)]
 mod tests {
-    use super::piece_mask;
+    use super::{piece_mask, rows_reduced};
+    use crate::synth::attr::Attr;
+    use crate::synth::block::BlockOp;
+    use crate::synth::types::Ty;
+
+    fn reduction(source: &[u32], dims: &[i64], result: &[u32], acc: Option<&[u32]>) -> BlockOp {
+        let ty = |d: &[u32]| Some(Ty { dims: d.to_vec(), elem_bits: 32 });
+        BlockOp {
+            index: 0,
+            name: "vector.multi_reduction".into(),
+            operands: vec![0, 1],
+            operand_types: std::iter::once(ty(source)).chain(acc.map(ty)).collect(),
+            results: vec![2],
+            result_types: vec![ty(result)],
+            attributes: vec![("reduction_dims".into(), Attr::Ints(dims.to_vec()))],
+            has_regions: false,
+            unmodelled_vectors: vec![],
+        }
+    }
+
+    #[test]
+    fn a_reduction_of_each_row_is_cut_by_rows() {
+        assert!(rows_reduced(&reduction(&[16, 4], &[1], &[16], Some(&[16]))).is_some());
+        assert!(rows_reduced(&reduction(&[16, 4], &[1], &[16], None)).is_some());
+        // Over the rows, every result lane reads every piece.
+        assert!(rows_reduced(&reduction(&[16, 4], &[0], &[4], Some(&[4]))).is_none());
+        // An accumulator of another shape, a 3-D source.
+        assert!(rows_reduced(&reduction(&[16, 4], &[1], &[16], Some(&[4]))).is_none());
+        assert!(rows_reduced(&reduction(&[4, 4, 4], &[2], &[4, 4], None)).is_none());
+    }
 
     #[test]
     fn shuffles_within_pieces_are_cut_and_others_are_not() {
