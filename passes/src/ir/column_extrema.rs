@@ -39,25 +39,25 @@ const EXTREMA: &[&str] = semilattice::OPS;
 /// The most taps a tree may read (its proof grows with it).
 const MAX_TAPS: usize = 256;
 
-/// Whether the saved loads pay for the shuffles on `target`. Measured
-/// (`scripts/bench`, dilate 3x3 to 7x7 against LLVM's path): x86 with
-/// AVX-512 VBMI (one `vpermt2b` per inner column) 1.5-3.8x faster, AVX2
-/// 1.4-3.4x, NEON 1.2-4.7x fewer cycles; HVX 0.91x at 3x3 (the
-/// two-source byte shuffle is no single instruction there), so not HVX.
-pub fn worthwhile(target: Target) -> bool {
-    target.isa() != Isa::Hvx
+/// Whether the saved loads pay for the shuffles on `target`, for a window
+/// `width` taps wide. Measured (`scripts/bench`, dilate 3x3 to 7x7 against
+/// LLVM's path): x86 with AVX-512 VBMI (one `vpermt2b` per inner column)
+/// 1.5-3.8x faster, AVX2 1.4-3.4x, NEON 1.2-4.7x fewer cycles; HVX (one
+/// `valign` per inner column) 0.91x at 3x3 in packets, 1.05x at 5x5, 1.35x
+/// at 7x7, so on HVX from 5 taps wide.
+pub fn worthwhile(target: Target, width: u32) -> bool {
+    target.isa() != Isa::Hvx || width >= HVX_NARROWEST
 }
 
-/// Rewrites the extremum trees of every block under `root`; how many.
+/// The narrowest window HVX takes column by column (see [`worthwhile`]).
+const HVX_NARROWEST: u32 = 5;
+
 pub fn run<'c>(
     context: &'c Context,
     root: melior::ir::OperationRef<'c, 'c>,
     options: &Options,
     remarks: bool,
 ) -> Result<usize, String> {
-    if !worthwhile(options.limits.target) {
-        return Ok(0);
-    }
     let mut rewritten = 0;
     for block in raw::nested_blocks(root) {
         let read = read::block(block);
@@ -83,6 +83,18 @@ pub fn run<'c>(
                     continue;
                 }
             };
+            if !worthwhile(options.limits.target, rect.width) {
+                if remarks {
+                    let text = format!(
+                        "lower-to-autollvm: extremum not taken column by column: {} taps wide, and at {} the \
+                         shuffles pay for the saved loads from {HVX_NARROWEST} taps wide",
+                        rect.width,
+                        options.limits.target.name()
+                    );
+                    raw::emit(&handle, true, &text);
+                }
+                continue;
+            }
             let new = NewForm::build(&flow, &tree, &rect, read.values.len());
             let what = format!("column-extrema {:?} {}", rect.starts, rect.width);
             let proof = proved_once(options, &what, &flow, &tree.window, || {
