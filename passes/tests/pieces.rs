@@ -3,7 +3,7 @@
 
 use hydride::synth::attr::Attr;
 use hydride::synth::block::{BlockOp, Dataflow};
-use hydride::synth::pieces::{piece_block, Split};
+use hydride::synth::pieces::{piece_block, widened_block, Split, Widening};
 use num_bigint::BigInt;
 
 mod common;
@@ -96,4 +96,63 @@ fn windows_that_are_not_lane_wise_or_feed_a_reduction_stay_whole() {
         "vector<16x2xi32>",
     );
     assert!(cut(&ops, 1, 128).is_some());
+}
+
+#[test]
+fn a_reduction_of_each_row_is_cut_by_rows() {
+    // A 4-way u8 x s8 dot product with an accumulator at 512 bits, rooted at
+    // the reduction: at 128 bits, four pieces of 4 rows.
+    let ops = block(
+        "  %ae = arith.extui %a : vector<64xi8> to vector<64xi32>
+  %be = arith.extsi %b : vector<64xi8> to vector<64xi32>
+  %p = arith.muli %ae, %be : vector<64xi32>
+  %p2 = vector.shape_cast %p : vector<64xi32> to vector<16x4xi32>
+  %s = vector.multi_reduction <add>, %p2, %acc [1] : vector<16x4xi32> to vector<16xi32>
+  return %s : vector<16xi32>",
+        "%a: vector<64xi8>, %b: vector<64xi8>, %acc: vector<16xi32>",
+        "vector<16xi32>",
+    );
+    let (piece, root, split) = cut(&ops, 4, 128).expect("cut at 128 bits");
+    assert_eq!(split, Split { pieces: 4 });
+    assert_eq!(piece[root].name, "vector.multi_reduction");
+    assert_eq!(piece[root].operand_types[0].as_ref().unwrap().dims, vec![4, 4]);
+    assert_eq!(piece[root].operand_types[1].as_ref().unwrap().dims, vec![4]);
+    assert_eq!(piece[root].result_types[0].as_ref().unwrap().dims, vec![4]);
+    // A reduction over the rows reads every piece: not cut.
+    let ops = block(
+        "  %ae = arith.extui %a : vector<64xi8> to vector<64xi32>
+  %p2 = vector.shape_cast %ae : vector<64xi32> to vector<4x16xi32>
+  %s = vector.multi_reduction <add>, %p2, %acc [0] : vector<4x16xi32> to vector<16xi32>
+  return %s : vector<16xi32>",
+        "%a: vector<64xi8>, %acc: vector<16xi32>",
+        "vector<16xi32>",
+    );
+    assert!(cut(&ops, 2, 128).is_none());
+}
+
+fn widen(ops: &[BlockOp], root: usize, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Widening)> {
+    let flow = Dataflow::new(ops);
+    let window = flow.window(root, 16, 8, true, &|_| true);
+    widened_block(&flow, &window, register_bits)
+}
+
+#[test]
+fn a_window_narrower_than_the_registers_is_widened_to_fill_one() {
+    let ops = saturating_add(64, "  return %4 : vector<64xi8>", "vector<64xi8>");
+    let (wide, root, widening) = widen(&ops, 5, 1024).expect("widened at 1024 bits");
+    assert_eq!(widening, Widening { factor: 2 });
+    assert_eq!(wide[root].name, "arith.trunci");
+    for op in &wide {
+        for t in op.operand_types.iter().chain(&op.result_types) {
+            assert_eq!(t.as_ref().unwrap().dims, vec![128], "{op:?}");
+        }
+    }
+    let constant = wide.iter().find(|o| o.name == "arith.constant").unwrap();
+    assert_eq!(constant.attribute("value"), Some(&Attr::Elements(vec![BigInt::from(255); 128])));
+    // Four times at 2048 bits; its own width at 512 (a register) is no widening.
+    assert_eq!(widen(&ops, 5, 2048).unwrap().2, Widening { factor: 4 });
+    assert!(widen(&ops, 5, 512).is_none());
+    // A reduction is not lane-wise.
+    let ops = saturating_add(64, "  %r = vector.reduction <add>, %4 : vector<64xi8> into i8\n  return %r : i8", "i8");
+    assert!(widen(&ops, 6, 1024).is_none());
 }

@@ -31,6 +31,24 @@ func.func @vaddubsat(%a: vector<128xi8>, %b: vector<128xi8>) -> vector<128xi8> {
   return %r : vector<128xi8>
 }
 
+// Half a register: HVX has no instruction of 512 bits, so the window is
+// synthesized at 1024 (each input repeated twice) and the result's first
+// half taken (`passes/src/synth/pieces.rs`, `widened_block`).
+// CHECK-LABEL: func.func @vaddubsat_half
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, {{.*}}, 62, 63, 0, 1, {{.*}}, 62, 63] : vector<64xi8>, vector<64xi8>
+// CHECK: hydride_hvx.v6_vaddubsat{{.*}} -> vector<128xi8>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, {{.*}}, 62, 63] : vector<128xi8>, vector<128xi8>
+// CHECK-NOT: arith.minui
+func.func @vaddubsat_half(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8> {
+  %hi = arith.constant dense<255> : vector<64xi16>
+  %ae = arith.extui %a : vector<64xi8> to vector<64xi16>
+  %be = arith.extui %b : vector<64xi8> to vector<64xi16>
+  %s = arith.addi %ae, %be : vector<64xi16>
+  %c = arith.minui %s, %hi : vector<64xi16>
+  %r = arith.trunci %c : vector<64xi16> to vector<64xi8>
+  return %r : vector<64xi8>
+}
+
 // CHECK-LABEL: func.func @vsubuhsat
 // CHECK: hydride_hvx.v6_vsubuhsat
 func.func @vsubuhsat(%a: vector<64xi16>, %b: vector<64xi16>) -> vector<64xi16> {

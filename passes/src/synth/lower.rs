@@ -7,7 +7,7 @@ use super::attr::NewAttr;
 use super::block::{BlockOp, Dataflow, Window};
 use super::cache::Cache;
 use super::grammar::{Grammar, Target};
-use super::pieces::{instantiate, piece_block};
+use super::pieces::{instantiate, instantiate_widened, piece_block, widened_block};
 use super::program::{Program, Source, Step, StepOp, Swizzle};
 use super::search::{synthesize, Limits, Outcome};
 use super::semantics::{supported, synthesizable};
@@ -346,9 +346,9 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             let outcome = memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline);
             let found = match outcome {
                 Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
-                Outcome::Unchanged(why) | Outcome::OutOfTime(why) => {
-                    by_pieces(&flow, &window, grammar, options, deadline).ok_or(why)
-                }
+                Outcome::Unchanged(why) | Outcome::OutOfTime(why) => by_pieces(&flow, &window, grammar, options, deadline)
+                    .or_else(|| by_widening(&flow, &window, grammar, options, deadline))
+                    .ok_or(why),
             };
             let done = found.is_ok();
             result = Some((window, computing, found));
@@ -632,6 +632,34 @@ fn by_pieces(
     };
     let root_ty = flow.ops[window.root].result_types[0].clone()?;
     instantiate(&new_ops(grammar, &program, &lifted), &|v| flow.type_of(v), split, &root_ty)
+}
+
+/// A lane-wise window narrower than the target's registers, on a target
+/// with no instruction whose result has the window's width: synthesized at
+/// the width of a register and the first part of its result taken
+/// ([`super::pieces::widened_block`]).
+fn by_widening(
+    flow: &Dataflow,
+    window: &Window,
+    grammar: &Grammar,
+    options: &Options,
+    deadline: std::time::Instant,
+) -> Option<Vec<NewOp>> {
+    let root_ty = flow.ops[window.root].result_types[0].clone()?;
+    let target = options.limits.target;
+    let of_its_width = |c: &super::grammar::Candidate| c.result.bits() == root_ty.bits() && target.allows(&c.cpuid);
+    if grammar.candidates.iter().any(of_its_width) {
+        return None;
+    }
+    let (wide_ops, root, widening) = widened_block(flow, window, target.register_bits())?;
+    let wide_flow = Dataflow::new(&wide_ops);
+    let wide_window = wide_flow.close((0..wide_ops.len()).collect(), root);
+    let lifted = wide_flow.lift_constants(&wide_window);
+    let Outcome::Found(program) = memo_or_synthesize(&wide_flow, &wide_window, &lifted, grammar, options, deadline)
+    else {
+        return None;
+    };
+    instantiate_widened(&new_ops(grammar, &program, &lifted), &|v| flow.type_of(v), widening, &root_ty)
 }
 
 /// Ops that move vectors between memory and registers: where windows begin

@@ -21,6 +21,14 @@
 //! So piece `q` of the window's result is the piece window applied to piece
 //! `q` of each leaf, and the program, proved equal to the piece window like
 //! any other, computes it. One proof per piece shape, not one per piece.
+//!
+//! The other way round, a lane-wise window narrower than the registers, on
+//! a target with no instruction of its width (HVX's are all a register or
+//! two wide), is synthesized at `F` times its lanes, `F` the power of two
+//! that makes its widest leaf or result fill a register ([`widened_block`]):
+//! each leaf repeated `F` times, the program, then the result's first `F`th.
+//! Lane `i` of a lane-wise window reads lane `i` of its leaves alone, so the
+//! first `F`th of the wide window's result is the window's.
 
 use super::block::{BlockOp, Dataflow, Window};
 use super::lower::{NewOp, Ref};
@@ -229,6 +237,122 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
     }
     let root = window.ops.iter().position(|&p| p == window.root)?;
     Some((out, root, Split { pieces }))
+}
+
+/// How a narrow window is widened: every value's lanes times `factor`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Widening {
+    pub factor: u32,
+}
+
+/// The window at `factor` times its lanes, `factor` the power of two that
+/// makes its widest leaf or result fill a register of `register_bits`: its
+/// ops (positions renumbered, values kept), every value's lanes multiplied
+/// and constants repeated, and the root's new position. `None` unless every
+/// op is lane-wise over 1-D vectors of one lane count and the widest leaf or
+/// result is at most half a register.
+pub fn widened_block(
+    flow: &Dataflow,
+    window: &Window,
+    register_bits: u32,
+) -> Option<(Vec<BlockOp>, usize, Widening)> {
+    let ops: Vec<&BlockOp> = window.ops.iter().map(|&p| &flow.ops[p]).collect();
+    let mut lanes = None;
+    for op in &ops {
+        if !LANE_WISE.contains(&op.name.as_str()) || op.results.len() != 1 || !op.unmodelled_vectors.is_empty() {
+            return None;
+        }
+        for t in op.operand_types.iter().chain(&op.result_types) {
+            let t = t.as_ref()?;
+            if t.dims.len() != 1 || *lanes.get_or_insert(t.lanes()) != t.lanes() {
+                return None;
+            }
+        }
+    }
+    let root_ty = flow.ops[window.root].result_types[0].clone()?;
+    let mut widest = root_ty.bits();
+    for v in &window.leaves {
+        widest = widest.max(flow.type_of(*v)?.bits());
+    }
+    if widest == 0 || register_bits % widest != 0 || !(register_bits / widest).is_power_of_two() {
+        return None;
+    }
+    let factor = register_bits / widest;
+    if factor < 2 {
+        return None;
+    }
+    let wide = |t: &Option<Ty>| t.as_ref().map(|t| Ty { dims: vec![t.lanes() * factor], elem_bits: t.elem_bits });
+    let mut out = Vec::new();
+    for (i, op) in ops.iter().enumerate() {
+        let mut op = (*op).clone();
+        op.index = i;
+        op.operand_types = op.operand_types.iter().map(wide).collect();
+        op.result_types = op.result_types.iter().map(wide).collect();
+        if op.name == "arith.constant" {
+            let value = op.attributes.iter_mut().find(|(n, _)| n == "value")?;
+            let Attr::Elements(xs) = &value.1 else { return None };
+            value.1 = Attr::Elements((0..factor).flat_map(|_| xs.iter().cloned()).collect());
+        }
+        out.push(op);
+    }
+    let root = window.ops.iter().position(|&p| p == window.root)?;
+    Some((out, root, Widening { factor }))
+}
+
+/// The ops that apply the program of a widened window (`wide_ops`, as
+/// `lower::new_ops` made them over it): each leaf it reads repeated
+/// `factor` times (`vector.shuffle` of the leaf with itself), the program,
+/// then the first `factor`th of its result, of the root's type `root`.
+/// `full` gives each leaf's type in the block.
+pub fn instantiate_widened(
+    wide_ops: &[NewOp],
+    full: &dyn Fn(usize) -> Option<Ty>,
+    widening: Widening,
+    root: &Ty,
+) -> Option<Vec<NewOp>> {
+    let mut out: Vec<NewOp> = Vec::new();
+    let mut repeated: HashMap<usize, usize> = HashMap::new();
+    for (r, _) in wide_ops.iter().flat_map(|o| &o.operands) {
+        let Ref::Value(v) = *r else { continue };
+        if repeated.contains_key(&v) {
+            continue;
+        }
+        let t = full(v)?;
+        if t.dims.len() != 1 {
+            return None;
+        }
+        let n = i64::from(t.lanes());
+        repeated.insert(v, out.len());
+        out.push(NewOp {
+            op: "vector.shuffle".into(),
+            attributes: vec![("mask".into(), NewAttr::I64s((0..n * i64::from(widening.factor)).map(|i| i % n).collect()))],
+            operands: vec![(Ref::Value(v), t.clone()), (Ref::Value(v), t.clone())],
+            result: Ty { dims: vec![t.lanes() * widening.factor], elem_bits: t.elem_bits },
+        });
+    }
+    let offset = out.len();
+    for op in wide_ops {
+        let mut op = op.clone();
+        for (r, _) in op.operands.iter_mut() {
+            *r = match *r {
+                Ref::Value(v) => Ref::Step(repeated[&v]),
+                Ref::Step(k) => Ref::Step(offset + k),
+            };
+        }
+        out.push(op);
+    }
+    let last = out.last()?.result.clone();
+    if last.lanes() != root.lanes() * widening.factor || last.elem_bits != root.elem_bits {
+        return None;
+    }
+    let wide_root = Ty { dims: vec![last.lanes()], elem_bits: last.elem_bits };
+    out.push(NewOp {
+        op: "vector.shuffle".into(),
+        attributes: vec![("mask".into(), NewAttr::I64s((0..i64::from(root.lanes())).collect()))],
+        operands: vec![(Ref::Step(out.len() - 1), wide_root.clone()), (Ref::Step(out.len() - 1), wide_root)],
+        result: Ty { dims: vec![root.lanes()], elem_bits: root.elem_bits },
+    });
+    Some(out)
 }
 
 /// The ops that apply a piece's program (`piece_ops`, as
