@@ -152,7 +152,20 @@ fn a_window_narrower_than_the_registers_is_widened_to_fill_one() {
     // Four times at 2048 bits; its own width at 512 (a register) is no widening.
     assert_eq!(widen(&ops, 5, 2048).unwrap().2, Widening { factor: 4 });
     assert!(widen(&ops, 5, 512).is_none());
-    // A reduction is not lane-wise.
+    // A reduction to a scalar is not lane-wise.
     let ops = saturating_add(64, "  %r = vector.reduction <add>, %4 : vector<64xi8> into i8\n  return %r : i8", "i8");
     assert!(widen(&ops, 6, 1024).is_none());
+    // A reduction of each row: its rows are repeated.
+    let ops = block(
+        "  %ae = arith.extui %a : vector<64xi8> to vector<64xi32>
+  %p2 = vector.shape_cast %ae : vector<64xi32> to vector<16x4xi32>
+  %s = vector.multi_reduction <add>, %p2, %acc [1] : vector<16x4xi32> to vector<16xi32>
+  return %s : vector<16xi32>",
+        "%a: vector<64xi8>, %acc: vector<16xi32>",
+        "vector<16xi32>",
+    );
+    let (wide, root, widening) = widen(&ops, 2, 1024).expect("widened at 1024 bits");
+    assert_eq!(widening, Widening { factor: 2 });
+    assert_eq!(wide[root].operand_types[0].as_ref().unwrap().dims, vec![32, 4]);
+    assert_eq!(wide[root].result_types[0].as_ref().unwrap().dims, vec![32]);
 }

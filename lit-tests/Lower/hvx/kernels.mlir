@@ -103,6 +103,21 @@ func.func @vrmpybusv_acc(%a: vector<128xi8>, %b: vector<128xi8>, %acc: vector<32
   return %s : vector<32xi32>
 }
 
+// The same at half a register (the suite's conv_nn step): rows repeated,
+// as lanes are for a lane-wise window, and the first half of the sums taken.
+// CHECK-LABEL: func.func @vrmpybusv_acc_half
+// CHECK: hydride_hvx.v6_vrmpybusv_acc{{.*}} -> vector<32xi32>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, {{.*}}, 14, 15] : vector<32xi32>, vector<32xi32>
+// CHECK-NOT: vector.multi_reduction
+func.func @vrmpybusv_acc_half(%a: vector<64xi8>, %b: vector<64xi8>, %acc: vector<16xi32>) -> vector<16xi32> {
+  %ae = arith.extui %a : vector<64xi8> to vector<64xi32>
+  %be = arith.extsi %b : vector<64xi8> to vector<64xi32>
+  %p = arith.muli %ae, %be : vector<64xi32>
+  %p2 = vector.shape_cast %p : vector<64xi32> to vector<16x4xi32>
+  %s = vector.multi_reduction <add>, %p2, %acc [1] : vector<16x4xi32> to vector<16xi32>
+  return %s : vector<16xi32>
+}
+
 // CHECK-LABEL: func.func @vrmpyubv
 // CHECK: hydride_hvx.v6_vrmpyubv
 func.func @vrmpyubv(%a: vector<128xi8>, %b: vector<128xi8>) -> vector<32xi32> {

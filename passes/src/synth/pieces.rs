@@ -247,32 +247,40 @@ pub struct Widening {
 
 /// The window at `factor` times its lanes, `factor` the power of two that
 /// makes its widest leaf or result fill a register of `register_bits`: its
-/// ops (positions renumbered, values kept), every value's lanes multiplied
-/// and constants repeated, and the root's new position. `None` unless every
-/// op is lane-wise over 1-D vectors of one lane count and the widest leaf or
-/// result is at most half a register.
+/// ops (positions renumbered, values kept), every value's lanes (rows, if
+/// n-D) multiplied and constants repeated, and the root's new position.
+/// `None` unless every op is lane-wise or a reduction of each row (see
+/// [`rows_reduced`]), the leaves and the result are 1-D, and the widest leaf
+/// or result is at most half a register.
 pub fn widened_block(
     flow: &Dataflow,
     window: &Window,
     register_bits: u32,
 ) -> Option<(Vec<BlockOp>, usize, Widening)> {
     let ops: Vec<&BlockOp> = window.ops.iter().map(|&p| &flow.ops[p]).collect();
-    let mut lanes = None;
     for op in &ops {
-        if !LANE_WISE.contains(&op.name.as_str()) || op.results.len() != 1 || !op.unmodelled_vectors.is_empty() {
+        let known = LANE_WISE.contains(&op.name.as_str()) || op.name == ROWS_REDUCED;
+        if !known || op.results.len() != 1 || !op.unmodelled_vectors.is_empty() {
             return None;
         }
-        for t in op.operand_types.iter().chain(&op.result_types) {
-            let t = t.as_ref()?;
-            if t.dims.len() != 1 || *lanes.get_or_insert(t.lanes()) != t.lanes() {
-                return None;
-            }
+        let types: Vec<&Ty> = op.operand_types.iter().chain(&op.result_types).map(Option::as_ref).collect::<Option<_>>()?;
+        if op.name == ROWS_REDUCED {
+            rows_reduced(op)?;
+        } else if types.iter().any(|t| t.dims.is_empty() || t.lanes() != types[0].lanes()) {
+            return None;
         }
     }
     let root_ty = flow.ops[window.root].result_types[0].clone()?;
     let mut widest = root_ty.bits();
     for v in &window.leaves {
-        widest = widest.max(flow.type_of(*v)?.bits());
+        let t = flow.type_of(*v)?;
+        if t.dims.len() != 1 {
+            return None;
+        }
+        widest = widest.max(t.bits());
+    }
+    if root_ty.dims.len() != 1 {
+        return None;
     }
     if widest == 0 || register_bits % widest != 0 || !(register_bits / widest).is_power_of_two() {
         return None;
@@ -281,7 +289,15 @@ pub fn widened_block(
     if factor < 2 {
         return None;
     }
-    let wide = |t: &Option<Ty>| t.as_ref().map(|t| Ty { dims: vec![t.lanes() * factor], elem_bits: t.elem_bits });
+    // A 1-D value's lanes are multiplied, an n-D value's rows: the same
+    // repetition of its row-major lanes.
+    let wide = |t: &Option<Ty>| {
+        t.as_ref().map(|t| {
+            let mut dims = t.dims.clone();
+            dims[0] *= factor;
+            Ty { dims, elem_bits: t.elem_bits }
+        })
+    };
     let mut out = Vec::new();
     for (i, op) in ops.iter().enumerate() {
         let mut op = (*op).clone();
