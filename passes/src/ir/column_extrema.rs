@@ -52,6 +52,7 @@ pub fn worthwhile(target: Target, width: u32) -> bool {
 /// The narrowest window HVX takes column by column (see [`worthwhile`]).
 const HVX_NARROWEST: u32 = 5;
 
+/// Rewrites the extremum trees of every block under `root`; how many.
 pub fn run<'c>(
     context: &'c Context,
     root: melior::ir::OperationRef<'c, 'c>,

@@ -225,6 +225,8 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
     let covers = |reads: &[usize], binding_leaves: &[usize]| {
         (0..screen.variable).all(|l| reads.contains(&l) || binding_leaves.contains(&l))
     };
+    // Inputs a value reading `reads` leaves for the other operands.
+    let unread = |reads: &[usize]| (0..screen.variable).filter(|l| !reads.contains(l)).count();
     // Second step an instruction without immediates: each operand a leaf of
     // its size or the component (index `leaf_count` in a binding), the
     // component at least once. Pairs are tried most relevant first (element
@@ -237,7 +239,12 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
         }
         let c_score = type_distance(screen, c);
         let affordable = |p: &Component| c.cost + p.cost < screen.max_cost;
-        for (pi, part) in parts.iter().enumerate().filter(|(_, p)| !(c.generic && p.generic) && affordable(p)) {
+        // The component takes one operand at least; the others must be able
+        // to read every input it does not.
+        let can_cover = |p: &Component| unread(&p.reads) < c.operands.len();
+        for (pi, part) in
+            parts.iter().enumerate().filter(|(_, p)| !(c.generic && p.generic) && affordable(p) && can_cover(p))
+        {
             // The component first, so that bindings reading it come before the cut at `bindings`.
             let mut options = leaf_options(c, &screen.leaf_types);
             for (k, (_, t)) in c.operands.iter().enumerate() {
@@ -418,6 +425,11 @@ fn over_two_values(screen: &Screen, parts: &[Component], first: usize, want: &Bi
             for &bi in &typed[k + 1..] {
                 let (a, b) = (&parts[ai], &parts[bi]);
                 if (c.generic && a.generic && b.generic) || c.cost + a.cost + b.cost >= screen.max_cost {
+                    continue;
+                }
+                // The other operands must be able to read every input neither value does.
+                let unread = (0..screen.variable).filter(|l| !a.reads.contains(l) && !b.reads.contains(l)).count();
+                if unread + 2 > c.operands.len() {
                     continue;
                 }
                 // Each value at an operand of its size, the others leaves.

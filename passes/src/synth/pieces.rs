@@ -458,7 +458,7 @@ mod tests {
     }
 
     #[test]
-    fn a_reduction_of_each_row_is_cut_by_rows() {
+    fn only_a_reduction_of_each_row_of_a_matrix_qualifies() {
         assert!(rows_reduced(&reduction(&[16, 4], &[1], &[16], Some(&[16]))).is_some());
         assert!(rows_reduced(&reduction(&[16, 4], &[1], &[16], None)).is_some());
         // Over the rows, every result lane reads every piece.
