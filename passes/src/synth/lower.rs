@@ -104,7 +104,7 @@ pub(crate) fn canonical(flow: &Dataflow, w: &Window, limits: &Limits, version: u
     // The limits that change what is found are part of the key (the time
     // limit is not: a window out of time is not memoized).
     let mut text = format!(
-        "program-v7 {} {version:016x} proof-ms={} two-step-budget={}\n",
+        "program-v8 {} {version:016x} proof-ms={} two-step-budget={}\n",
         limits.target.name(),
         limits.proof_ms,
         limits.evaluations

@@ -104,8 +104,14 @@ impl<D: Domain> Evaluator<'_, D> {
             "arith.extsi" | "arith.extui" => {
                 // An extension of an extension is one extension (a
                 // zero-extended value is non-negative: sign-extending it
-                // zero-extends).
+                // zero-extends), except a zero-extension of a sign-extended
+                // value, whose sign bits stop at the inner width: no
+                // extension of the narrow value (-1 of i16 through i31 to
+                // i32 is 0x7fffffff).
                 let (x, s, _) = form(&args[0])?;
+                if s && name == "arith.extui" {
+                    return None;
+                }
                 let signed = s && name == "arith.extsi";
                 Some(self.extended(x.clone(), signed, ty.clone()))
             }
@@ -392,6 +398,22 @@ mod tests {
                             assert_eq!(got.bits, plain.bits, "|{x}:{na}{sa} - {y}:{nb}{sb}| signed {signed}");
                         }
                     }
+                }
+            }
+        }
+        // An extension of an extension against the plain ops: every 3-bit
+        // input, each kind of each, through 5 bits to 8.
+        for inner in [false, true] {
+            for outer in [false, true] {
+                for x in 0..1u64 << 3 {
+                    let mut dom = Concrete;
+                    let mut e = Evaluator::new(&mut dom);
+                    let middle = extension(&mut e, x, 3, inner, 5);
+                    let name = if outer { "arith.extsi" } else { "arith.extui" };
+                    let o = op(name, 1, &Ty { dims: vec![1], elem_bits: 8 }, vec![]);
+                    let got = e.eval(&o, std::slice::from_ref(&middle)).unwrap().remove(0);
+                    let plain = e.plain(&o, &[middle]).unwrap().remove(0);
+                    assert_eq!(got.bits, plain.bits, "{x} extended {inner} to 5 bits, then {outer} to 8");
                 }
             }
         }

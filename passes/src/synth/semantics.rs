@@ -234,12 +234,13 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     "arith.shrsi" => BvBinOp::AShr,
                     _ => BvBinOp::LShr,
                 };
-                self.lanewise(args, ty, &mut |e, x| {
-                    let limit = e.dom.literal(&BigUint::from(w), w);
-                    let ok = e.dom.compare(BvCmp::Ult, &x[1], &limit, w);
-                    e.require(ok);
-                    e.dom.binary(o, &x[0], &x[1], w)
-                })
+                // A shift by the width or more is poison in its own lane
+                // only, not undefined behaviour of the whole window: the
+                // other lanes must still be computed. The bitvector shift's
+                // value (zero, or the sign) stands for it, so a program must
+                // give that value there too: stricter than poison, never
+                // looser.
+                self.lanewise(args, ty, &mut |e, x| e.dom.binary(o, &x[0], &x[1], w))
             }
             "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" => {
                 let signed = name.ends_with("si");
