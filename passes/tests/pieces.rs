@@ -52,6 +52,24 @@ fn a_window_wider_than_the_registers_is_cut_into_equal_pieces() {
     // At 128 bits, four pieces; at 512 it fits and is not cut.
     assert_eq!(cut(&ops, 5, 128).unwrap().2, Split { pieces: 4 });
     assert!(cut(&ops, 5, 512).is_none());
+    // An n-D window without a reduction is cut as its flattening.
+    let (n, w) = ("vector<4x64xi8>", "vector<4x64xi16>");
+    let ops = block(
+        &format!(
+            "  %m = arith.constant dense<255> : {w}
+  %0 = arith.extui %a : {n} to {w}
+  %1 = arith.extui %b : {n} to {w}
+  %2 = arith.addi %0, %1 : {w}
+  %3 = arith.minui %2, %m : {w}
+  %4 = arith.trunci %3 : {w} to {n}
+  return %4 : {n}"
+        ),
+        &format!("%a: {n}, %b: {n}"),
+        n,
+    );
+    let (piece, _, split) = cut(&ops, 5, 512).expect("cut at 512 bits");
+    assert_eq!(split, Split { pieces: 4 });
+    assert!(piece.iter().all(|op| op.result_types.iter().flatten().all(|t| t.dims == vec![64])));
 }
 
 #[test]

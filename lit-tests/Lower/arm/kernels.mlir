@@ -136,6 +136,7 @@ func.func @usdot_u8s8(%a: vector<16xi8>, %b: vector<16xi8>, %acc: vector<4xi32>)
 // proved once (`passes/src/synth/pieces.rs`); the pieces' results are
 // concatenated.
 // CHECK-LABEL: func.func @usdot_u8s8_x4
+// CHECK-NOT: vector.multi_reduction
 // CHECK-COUNT-4: hydride_arm.vusdotq_s32"{{.*}} -> vector<4xi32>
 // CHECK: vector.shuffle {{.*}} : vector<8xi32>, vector<8xi32>
 // CHECK-NOT: vector.multi_reduction

@@ -35,10 +35,11 @@ func.func @vaddubsat(%a: vector<128xi8>, %b: vector<128xi8>) -> vector<128xi8> {
 // synthesized at 1024 (each input repeated twice) and the result's first
 // half taken (`passes/src/synth/pieces.rs`, `widened_block`).
 // CHECK-LABEL: func.func @vaddubsat_half
+// CHECK-NOT: arith.minui
 // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, {{.*}}, 62, 63, 0, 1, {{.*}}, 62, 63] : vector<64xi8>, vector<64xi8>
 // CHECK: hydride_hvx.v6_vaddubsat{{.*}} -> vector<128xi8>
 // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, {{.*}}, 62, 63] : vector<128xi8>, vector<128xi8>
-// CHECK-NOT: arith.minui
+// CHECK-NOT: arith.
 func.func @vaddubsat_half(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8> {
   %hi = arith.constant dense<255> : vector<64xi16>
   %ae = arith.extui %a : vector<64xi8> to vector<64xi16>
@@ -106,6 +107,10 @@ func.func @vrmpybusv_acc(%a: vector<128xi8>, %b: vector<128xi8>, %acc: vector<32
 // The same at half a register (the suite's conv_nn step): rows repeated,
 // as lanes are for a lane-wise window, and the first half of the sums taken.
 // CHECK-LABEL: func.func @vrmpybusv_acc_half
+// CHECK-NOT: vector.multi_reduction
+// CHECK-DAG: vector.shuffle %arg0, %arg0 [0, 1, {{.*}}, 62, 63, 0, 1, {{.*}}, 62, 63] : vector<64xi8>, vector<64xi8>
+// CHECK-DAG: vector.shuffle %arg1, %arg1 [0, 1, {{.*}}, 62, 63, 0, 1, {{.*}}, 62, 63] : vector<64xi8>, vector<64xi8>
+// CHECK-DAG: vector.shuffle %arg2, %arg2 [0, 1, {{.*}}, 14, 15, 0, 1, {{.*}}, 14, 15] : vector<16xi32>, vector<16xi32>
 // CHECK: hydride_hvx.v6_vrmpybusv_acc{{.*}} -> vector<32xi32>
 // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, {{.*}}, 14, 15] : vector<32xi32>, vector<32xi32>
 // CHECK-NOT: vector.multi_reduction

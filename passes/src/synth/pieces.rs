@@ -28,7 +28,9 @@
 //! that makes its widest leaf or result fill a register ([`widened_block`]):
 //! each leaf repeated `F` times, the program, then the result's first `F`th.
 //! Lane `i` of a lane-wise window reads lane `i` of its leaves alone, so the
-//! first `F`th of the wide window's result is the window's.
+//! first `F`th of the wide window's result is the window's; a reduction of
+//! each row has its rows repeated, and row `i` of its result reads row `i`
+//! alone.
 
 use super::block::{BlockOp, Dataflow, Window};
 use super::lower::{NewOp, Ref};
@@ -125,11 +127,12 @@ fn piece_mask(mask: &[i64], lanes: u32, pieces: u32) -> Option<Vec<i64>> {
 
 /// The window as one piece: its ops (in block order, positions renumbered,
 /// values kept) with every value's lanes divided by the piece count (as
-/// its row-major flattening), shuffle masks and constants cut to their
-/// first piece, and the root's new position. `None` where the window has an
-/// op whose pieces are not independent (see the module's description), fits
-/// the registers already, or cannot be cut into a power-of-two count of
-/// pieces whose leaves and result fit a register.
+/// its row-major flattening, or, with a reduction of each row, its rows),
+/// shuffle masks and constants cut to their first piece, and the root's
+/// new position. `None` where the window has an op whose pieces are not
+/// independent (see the module's description), fits the registers already,
+/// or cannot be cut into a power-of-two count of pieces whose leaves and
+/// result fit a register.
 pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Split)> {
     let ops: Vec<&BlockOp> = window.ops.iter().map(|&p| &flow.ops[p]).collect();
     for op in &ops {
@@ -189,16 +192,19 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
     if pieces < 2 || lane_counts.map(Ty::lanes).any(|l| l % pieces != 0 || l / pieces < 2) {
         return None;
     }
-    // Leaves are cut, and the pieces' results joined, as 1-D vectors.
+    // Every value's lanes are cut evenly as its row-major flattening; with
+    // a reduction of each row, n-D values keep their shape with their rows
+    // cut (the same cut of their lanes), and the leaves and the result,
+    // which are cut and joined as they are, must be 1-D.
+    let reduces_rows = ops.iter().any(|op| op.name == ROWS_REDUCED);
     let one_d = |t: Option<Ty>| t.is_some_and(|t| t.dims.len() == 1);
-    if !one_d(Some(root_ty.clone())) || !window.leaves.iter().all(|v| one_d(flow.type_of(*v))) {
+    let flat_ends = one_d(Some(root_ty.clone())) && window.leaves.iter().all(|v| one_d(flow.type_of(*v)));
+    if reduces_rows && !flat_ends {
         return None;
     }
-    // A 1-D value's lanes are cut evenly; an n-D value's rows (its first
-    // dimension), which is the same cut of its row-major lanes.
     let scaled = |t: &Option<Ty>| {
         t.as_ref().map(|t| match t.dims.as_slice() {
-            [rows, rest @ ..] if !rest.is_empty() && rows % pieces == 0 => {
+            [rows, rest @ ..] if reduces_rows && !rest.is_empty() && rows % pieces == 0 => {
                 Ty { dims: [&[rows / pieces][..], rest].concat(), elem_bits: t.elem_bits }
             }
             _ => Ty { dims: vec![t.lanes() / pieces], elem_bits: t.elem_bits },
