@@ -359,6 +359,19 @@ fn op_semantics_agree_with_mlirs_lowering_on_this_cpu() {
             if defined.iter().any(|d| *d != BigUint::from(1u8)) {
                 continue;
             }
+            // A shift by the width or more is poison in its lane: LLVM may
+            // compute anything there (AVX2 emulates byte shifts, and its
+            // lanes differ from the bitvector shift's), so such inputs are
+            // not compared.
+            if c.name.starts_with("arith.sh") {
+                let ty = Ty::parse(c.args[1]).unwrap();
+                let mask = (BigUint::from(1u8) << ty.elem_bits) - 1u8;
+                let over_wide =
+                    (0..ty.lanes()).any(|i| ((&values[1] >> (i * ty.elem_bits)) & &mask) >= BigUint::from(ty.elem_bits));
+                if over_wide {
+                    continue;
+                }
+            }
             // Widened i1 values: one byte per lane.
             let to_hex = |x: &BigUint, t: &str| -> String {
                 let ty = Ty::parse(t).unwrap();
