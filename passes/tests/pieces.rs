@@ -2,7 +2,7 @@
 //! and the piece window synthesis sees.
 
 use hydride::synth::attr::Attr;
-use hydride::synth::block::{BlockOp, Dataflow};
+use hydride::synth::block::{BlockOp, Dataflow, Window};
 use hydride::synth::pieces::{piece_block, widened_block, Split, Widening};
 use num_bigint::BigInt;
 
@@ -30,10 +30,24 @@ fn saturating_add(lanes: u32, tail: &str, result: &str) -> Vec<BlockOp> {
     )
 }
 
-fn cut(ops: &[BlockOp], root: usize, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Split)> {
+/// `resize` applied to the window of `ops` rooted at `root`.
+fn resized<T>(ops: &[BlockOp], root: usize, resize: impl Fn(&Dataflow, &Window) -> Option<T>) -> Option<T> {
     let flow = Dataflow::new(ops);
     let window = flow.window(root, 16, 8, true, &|_| true);
-    piece_block(&flow, &window, register_bits)
+    resize(&flow, &window)
+}
+
+fn cut(ops: &[BlockOp], root: usize, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Split)> {
+    resized(ops, root, |flow, window| piece_block(flow, window, register_bits))
+}
+
+/// Every operand and result of every op is a vector of `dims`.
+fn assert_every_value_is(ops: &[BlockOp], dims: &[u32]) {
+    for op in ops {
+        for t in op.operand_types.iter().chain(&op.result_types) {
+            assert_eq!(t.as_ref().unwrap().dims, dims, "{op:?}");
+        }
+    }
 }
 
 #[test]
@@ -42,11 +56,7 @@ fn a_window_wider_than_the_registers_is_cut_into_equal_pieces() {
     let (piece, root, split) = cut(&ops, 5, 256).expect("cut at 256 bits");
     assert_eq!(split, Split { pieces: 2 });
     assert_eq!(piece[root].name, "arith.trunci");
-    for op in &piece {
-        for t in op.operand_types.iter().chain(&op.result_types) {
-            assert_eq!(t.as_ref().unwrap().dims, vec![32], "{op:?}");
-        }
-    }
+    assert_every_value_is(&piece, &[32]);
     let constant = piece.iter().find(|o| o.name == "arith.constant").unwrap();
     assert_eq!(constant.attribute("value"), Some(&Attr::Elements(vec![BigInt::from(255); 32])));
     // At 128 bits, four pieces; at 512 it fits and is not cut.
@@ -69,7 +79,7 @@ fn a_window_wider_than_the_registers_is_cut_into_equal_pieces() {
     );
     let (piece, _, split) = cut(&ops, 5, 512).expect("cut at 512 bits");
     assert_eq!(split, Split { pieces: 4 });
-    assert!(piece.iter().all(|op| op.result_types.iter().flatten().all(|t| t.dims == vec![64])));
+    assert_every_value_is(&piece, &[64]);
 }
 
 #[test]
@@ -149,9 +159,7 @@ fn a_reduction_of_each_row_is_cut_by_rows() {
 }
 
 fn widen(ops: &[BlockOp], root: usize, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Widening)> {
-    let flow = Dataflow::new(ops);
-    let window = flow.window(root, 16, 8, true, &|_| true);
-    widened_block(&flow, &window, register_bits)
+    resized(ops, root, |flow, window| widened_block(flow, window, register_bits))
 }
 
 #[test]
@@ -160,11 +168,7 @@ fn a_window_narrower_than_the_registers_is_widened_to_fill_one() {
     let (wide, root, widening) = widen(&ops, 5, 1024).expect("widened at 1024 bits");
     assert_eq!(widening, Widening { factor: 2 });
     assert_eq!(wide[root].name, "arith.trunci");
-    for op in &wide {
-        for t in op.operand_types.iter().chain(&op.result_types) {
-            assert_eq!(t.as_ref().unwrap().dims, vec![128], "{op:?}");
-        }
-    }
+    assert_every_value_is(&wide, &[128]);
     let constant = wide.iter().find(|o| o.name == "arith.constant").unwrap();
     assert_eq!(constant.attribute("value"), Some(&Attr::Elements(vec![BigInt::from(255); 128])));
     // Four times at 2048 bits; its own width at 512 (a register) is no widening.

@@ -623,15 +623,27 @@ fn by_pieces(
     deadline: std::time::Instant,
 ) -> Option<Vec<NewOp>> {
     let (piece_ops, root, split) = piece_block(flow, window, options.limits.target.register_bits())?;
-    let piece_flow = Dataflow::new(&piece_ops);
-    let piece_window = piece_flow.close((0..piece_ops.len()).collect(), root);
-    let lifted = piece_flow.lift_constants(&piece_window);
-    let Outcome::Found(program) = memo_or_synthesize(&piece_flow, &piece_window, &lifted, grammar, options, deadline)
-    else {
+    let program = synthesize_resized(&piece_ops, root, grammar, options, deadline)?;
+    let root_ty = flow.ops[window.root].result_types[0].clone()?;
+    instantiate(&program, &|v| flow.type_of(v), split, &root_ty)
+}
+
+/// The program found for a window resized from the block's (its ops, the
+/// root at `root`), as new ops over the values it reads.
+fn synthesize_resized(
+    ops: &[BlockOp],
+    root: usize,
+    grammar: &Grammar,
+    options: &Options,
+    deadline: std::time::Instant,
+) -> Option<Vec<NewOp>> {
+    let flow = Dataflow::new(ops);
+    let window = flow.close((0..ops.len()).collect(), root);
+    let lifted = flow.lift_constants(&window);
+    let Outcome::Found(program) = memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline) else {
         return None;
     };
-    let root_ty = flow.ops[window.root].result_types[0].clone()?;
-    instantiate(&new_ops(grammar, &program, &lifted), &|v| flow.type_of(v), split, &root_ty)
+    Some(new_ops(grammar, &program, &lifted))
 }
 
 /// A lane-wise window narrower than the target's registers, on a target
@@ -652,14 +664,8 @@ fn by_widening(
         return None;
     }
     let (wide_ops, root, widening) = widened_block(flow, window, target.register_bits())?;
-    let wide_flow = Dataflow::new(&wide_ops);
-    let wide_window = wide_flow.close((0..wide_ops.len()).collect(), root);
-    let lifted = wide_flow.lift_constants(&wide_window);
-    let Outcome::Found(program) = memo_or_synthesize(&wide_flow, &wide_window, &lifted, grammar, options, deadline)
-    else {
-        return None;
-    };
-    instantiate_widened(&new_ops(grammar, &program, &lifted), &|v| flow.type_of(v), widening, &root_ty)
+    let program = synthesize_resized(&wide_ops, root, grammar, options, deadline)?;
+    instantiate_widened(&program, &|v| flow.type_of(v), widening, &root_ty)
 }
 
 /// Ops that move vectors between memory and registers: where windows begin

@@ -333,36 +333,8 @@ pub fn instantiate_widened(
     root: &Ty,
 ) -> Option<Vec<NewOp>> {
     let mut out: Vec<NewOp> = Vec::new();
-    let mut repeated: HashMap<usize, usize> = HashMap::new();
-    for (r, _) in wide_ops.iter().flat_map(|o| &o.operands) {
-        let Ref::Value(v) = *r else { continue };
-        if repeated.contains_key(&v) {
-            continue;
-        }
-        let t = full(v)?;
-        if t.dims.len() != 1 {
-            return None;
-        }
-        let n = i64::from(t.lanes());
-        repeated.insert(v, out.len());
-        out.push(NewOp {
-            op: "vector.shuffle".into(),
-            attributes: vec![("mask".into(), NewAttr::I64s((0..n * i64::from(widening.factor)).map(|i| i % n).collect()))],
-            operands: vec![(Ref::Value(v), t.clone()), (Ref::Value(v), t.clone())],
-            result: Ty { dims: vec![t.lanes() * widening.factor], elem_bits: t.elem_bits },
-        });
-    }
-    let offset = out.len();
-    for op in wide_ops {
-        let mut op = op.clone();
-        for (r, _) in op.operands.iter_mut() {
-            *r = match *r {
-                Ref::Value(v) => Ref::Step(repeated[&v]),
-                Ref::Step(k) => Ref::Step(offset + k),
-            };
-        }
-        out.push(op);
-    }
+    let factor = widening.factor;
+    append_over_shuffled_leaves(&mut out, wide_ops, full, &|n| (0..n * factor).map(|i| i64::from(i % n)).collect())?;
     let last = out.last()?.result.clone();
     if last.lanes() != root.lanes() * widening.factor || last.elem_bits != root.elem_bits {
         return None;
@@ -375,6 +347,47 @@ pub fn instantiate_widened(
         result: Ty { dims: vec![root.lanes()], elem_bits: root.elem_bits },
     });
     Some(out)
+}
+
+/// Appends to `out` a `vector.shuffle` of each value `program` reads with
+/// itself, by `mask` of its lane count (a piece of it, or it repeated), as
+/// a 1-D vector (`full` gives its type in the block), then `program` reading
+/// those shuffles in place of the values. `None` if a value has no type.
+fn append_over_shuffled_leaves(
+    out: &mut Vec<NewOp>,
+    program: &[NewOp],
+    full: &dyn Fn(usize) -> Option<Ty>,
+    mask: &dyn Fn(u32) -> Vec<i64>,
+) -> Option<()> {
+    let mut shuffled: HashMap<usize, usize> = HashMap::new();
+    for (r, _) in program.iter().flat_map(|o| &o.operands) {
+        let Ref::Value(v) = *r else { continue };
+        if shuffled.contains_key(&v) {
+            continue;
+        }
+        let t = full(v).map(|t| Ty { dims: vec![t.lanes()], elem_bits: t.elem_bits })?;
+        let mask = mask(t.lanes());
+        let result = Ty { dims: vec![u32::try_from(mask.len()).ok()?], elem_bits: t.elem_bits };
+        shuffled.insert(v, out.len());
+        out.push(NewOp {
+            op: "vector.shuffle".into(),
+            attributes: vec![("mask".into(), NewAttr::I64s(mask))],
+            operands: vec![(Ref::Value(v), t.clone()), (Ref::Value(v), t)],
+            result,
+        });
+    }
+    let offset = out.len();
+    for op in program {
+        let mut op = op.clone();
+        for (r, _) in op.operands.iter_mut() {
+            *r = match *r {
+                Ref::Value(v) => Ref::Step(shuffled[&v]),
+                Ref::Step(k) => Ref::Step(offset + k),
+            };
+        }
+        out.push(op);
+    }
+    Some(())
 }
 
 /// The ops that apply a piece's program (`piece_ops`, as
@@ -393,34 +406,11 @@ pub fn instantiate(
     let mut results = Vec::new();
     let piece_ty = |elem_bits: u32, lanes: u32| Ty { dims: vec![lanes], elem_bits };
     for p in 0..split.pieces {
-        let mut cut: HashMap<usize, usize> = HashMap::new();
-        for (r, _) in piece_ops.iter().flat_map(|o| &o.operands) {
-            let Ref::Value(v) = *r else { continue };
-            if cut.contains_key(&v) {
-                continue;
-            }
-            let t = full(v).map(|t| Ty { dims: vec![t.lanes()], elem_bits: t.elem_bits })?;
-            let lanes = t.lanes() / split.pieces;
-            let lo = i64::from(p * lanes);
-            cut.insert(v, out.len());
-            out.push(NewOp {
-                op: "vector.shuffle".into(),
-                attributes: vec![("mask".into(), NewAttr::I64s((lo..lo + i64::from(lanes)).collect()))],
-                operands: vec![(Ref::Value(v), t.clone()), (Ref::Value(v), t.clone())],
-                result: piece_ty(t.elem_bits, lanes),
-            });
-        }
-        let offset = out.len();
-        for op in piece_ops {
-            let mut op = op.clone();
-            for (r, _) in op.operands.iter_mut() {
-                *r = match *r {
-                    Ref::Value(v) => Ref::Step(cut[&v]),
-                    Ref::Step(k) => Ref::Step(offset + k),
-                };
-            }
-            out.push(op);
-        }
+        let piece = |n: u32| {
+            let lanes = n / split.pieces;
+            (p * lanes..(p + 1) * lanes).map(i64::from).collect()
+        };
+        append_over_shuffled_leaves(&mut out, piece_ops, full, &piece)?;
         results.push((out.len() - 1, root.lanes() / split.pieces));
     }
     while results.len() > 1 {
