@@ -32,7 +32,13 @@ pub enum TargetCall {
     SnippetPerImmediate { lowest: i64, snippets: Vec<(Vec<Ty>, Ty, String)>, features: Vec<String>, generic: bool },
     /// Clang's IR with the op's one immediate in its place, a snippet over
     /// the op's operands (typed by `params` and `result`).
-    SnippetOfImmediate { params: Vec<Ty>, result: Ty, template: ImmediateTemplate, features: Vec<String>, generic: bool },
+    SnippetOfImmediate {
+        params: Vec<Ty>,
+        result: Ty,
+        template: ImmediateTemplate,
+        features: Vec<String>,
+        generic: bool,
+    },
 }
 
 /// AArch64 intrinsics that are LLVM's generic intrinsics under a target
@@ -66,7 +72,6 @@ pub fn generic_intrinsic(intrinsic: &str) -> Option<(String, bool)> {
     let (_, generic, flag) = ARM_GENERIC.iter().find(|(n, _, _)| *n == base)?;
     Some((format!("llvm.{generic}.{ty}"), *flag))
 }
-
 
 impl TargetCall {
     /// The extensions the op needs on its ISA's targets.
@@ -152,7 +157,9 @@ fn arm_call(raw: &str) -> Option<TargetCall> {
             })
         }
         // A shift by an immediate is one `shl` too, of a constant: its IR per value applies.
-        _ if e.binary.as_ref().is_some_and(|op| BINARY.contains(&op.as_str())) => Some(TargetCall::Binary { op: e.binary? }),
+        _ if e.binary.as_ref().is_some_and(|op| BINARY.contains(&op.as_str())) => {
+            Some(TargetCall::Binary { op: e.binary? })
+        }
         _ => {
             // The extensions are those of the intrinsics it calls.
             let mut features = vec!["neon".to_string()];

@@ -366,8 +366,8 @@ fn op_semantics_agree_with_mlirs_lowering_on_this_cpu() {
             if c.name.starts_with("arith.sh") {
                 let ty = Ty::parse(c.args[1]).unwrap();
                 let mask = (BigUint::from(1u8) << ty.elem_bits) - 1u8;
-                let over_wide =
-                    (0..ty.lanes()).any(|i| ((&values[1] >> (i * ty.elem_bits)) & &mask) >= BigUint::from(ty.elem_bits));
+                let over_wide = (0..ty.lanes())
+                    .any(|i| ((&values[1] >> (i * ty.elem_bits)) & &mask) >= BigUint::from(ty.elem_bits));
                 if over_wide {
                     continue;
                 }

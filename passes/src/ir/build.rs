@@ -25,6 +25,11 @@ pub fn attribute<'c>(context: &'c Context, a: &NewAttr) -> Attribute<'c> {
         NewAttr::I64s(xs) => DenseI64ArrayAttribute::new(context, xs).into(),
         NewAttr::I32s(xs) => DenseI32ArrayAttribute::new(context, xs).into(),
         NewAttr::Str(s) => StringAttribute::new(context, s).into(),
+        NewAttr::Dense(ty, xs) => {
+            let elements: Vec<String> = xs.iter().map(ToString::to_string).collect();
+            let text = format!("dense<[{}]> : {ty}", elements.join(", "));
+            Attribute::parse(context, &text).expect("a dense attribute of integers in range parses")
+        }
     }
 }
 

@@ -95,7 +95,13 @@ impl fmt::Display for Attr {
                     let d = |k: &u32| format!("d{k}");
                     let all: Vec<String> = (0..*dims).map(|k| d(&k)).collect();
                     let res: Vec<String> = results.iter().map(d).collect();
-                    write!(f, "{}affine_map<({}) -> ({})>", if i > 0 { ", " } else { "" }, all.join(", "), res.join(", "))?;
+                    write!(
+                        f,
+                        "{}affine_map<({}) -> ({})>",
+                        if i > 0 { ", " } else { "" },
+                        all.join(", "),
+                        res.join(", ")
+                    )?;
                 }
                 write!(f, "]")
             }
@@ -118,6 +124,8 @@ pub enum NewAttr {
     /// `array<i32: …>`.
     I32s(Vec<i32>),
     Str(String),
+    /// A dense elements attribute of a vector type, row-major.
+    Dense(super::types::Ty, Vec<BigInt>),
 }
 
 impl NewAttr {

@@ -392,7 +392,9 @@ fn lowering_features(
                     immediates == 0 && operands.len() == 2 && operands.iter().all(|a| a == result)
                 }
                 TargetCall::Snippet { params, result: r, .. } => immediates == 0 && takes_operands(params, r),
-                TargetCall::SnippetOfImmediate { params, result: r, .. } => immediates == 1 && takes_operands(params, r),
+                TargetCall::SnippetOfImmediate { params, result: r, .. } => {
+                    immediates == 1 && takes_operands(params, r)
+                }
                 TargetCall::SnippetPerImmediate { snippets, .. } => {
                     immediates == 1 && snippets.iter().all(|(params, r, _)| takes_operands(params, r))
                 }

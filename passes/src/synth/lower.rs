@@ -236,9 +236,15 @@ pub(super) fn decode(grammar: &Grammar, text: &str) -> Option<Outcome> {
 
 /// The ops a program becomes, operands typed as each op takes them.
 fn new_ops(grammar: &Grammar, program: &Program, window: &Window) -> Vec<NewOp> {
+    new_ops_reading(grammar, program, &|l| Ref::Value(window.leaves[l]), 0)
+}
+
+/// The ops a program becomes, leaf `l` read from `leaf(l)` and step `k`'s
+/// result from the op at `offset + k` of the rewrite.
+fn new_ops_reading(grammar: &Grammar, program: &Program, leaf: &dyn Fn(usize) -> Ref, offset: usize) -> Vec<NewOp> {
     let reference = |s: &Source| match s {
-        Source::Leaf(l) => Ref::Value(window.leaves[*l]),
-        Source::Step(k) => Ref::Step(*k),
+        Source::Leaf(l) => leaf(*l),
+        Source::Step(k) => Ref::Step(offset + *k),
     };
     program
         .steps
@@ -346,9 +352,11 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             let outcome = memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline);
             let found = match outcome {
                 Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
-                Outcome::Unchanged(why) | Outcome::OutOfTime(why) => by_pieces(&flow, &window, grammar, options, deadline)
-                    .or_else(|| by_widening(&flow, &window, grammar, options, deadline))
-                    .ok_or(why),
+                Outcome::Unchanged(why) | Outcome::OutOfTime(why) => {
+                    by_pieces(&flow, &window, grammar, options, deadline)
+                        .or_else(|| by_widening(&flow, &window, grammar, options, deadline))
+                        .ok_or(why)
+                }
             };
             let done = found.is_ok();
             result = Some((window, computing, found));
@@ -362,6 +370,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         // nothing covers the window whole.
         let found = match found {
             Ok(new) => Ok((new, window.ops.clone())),
+            Err(_) if let Some(found) = by_products(&flow, root, &consumed, grammar, options, deadline) => Ok(found),
             Err(why) => {
                 let wide = flow.window(root, RULE_WINDOW_OPS, 16, true, &accept);
                 let wide = Window { ops: wide.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..wide };
@@ -666,6 +675,121 @@ fn by_widening(
     let (wide_ops, root, widening) = widened_block(flow, window, target.register_bits())?;
     let program = synthesize_resized(&wide_ops, root, grammar, options, deadline)?;
     instantiate_widened(&program, &|v| flow.type_of(v), widening, &root_ty)
+}
+
+/// A chain of multiply-accumulates by constants ending at `root`, two
+/// products at a time ([`super::products`]): the program, proved, as new
+/// ops, and the chain's ops it replaces. `None` where the chain is not a
+/// sum of products, its pairs have no program, or the whole is no cheaper.
+fn by_products(
+    flow: &Dataflow,
+    root: usize,
+    consumed: &BTreeSet<usize>,
+    grammar: &Grammar,
+    options: &Options,
+    deadline: std::time::Instant,
+) -> Option<(Vec<NewOp>, Vec<usize>)> {
+    use super::products::{
+        chain_program, linear_form, pair_weights, pair_window, paired_block, pairs, weight_constants,
+    };
+    use super::products::{Layout, PairProgram};
+    use super::proof::{sums_equal_reading, LeafElements};
+    let form = linear_form(flow, root)?;
+    if form.ops.iter().any(|p| consumed.contains(p)) {
+        return None;
+    }
+    // Inputs that are lanes moved from other values (halves of a
+    // deinterleave) are left alone: interleaving them again undoes what
+    // LLVM folds into its extensions (average_pool at AVX-512: slower).
+    let moved = |v: usize| {
+        flow.defining_op(v).is_some_and(|p| {
+            matches!(flow.ops[p].name.as_str(), "vector.deinterleave" | "vector.shuffle" | "vector.interleave")
+        })
+    };
+    if form.terms.iter().any(|(v, _)| moved(*v)) {
+        return None;
+    }
+    let register = options.limits.target.register_bits();
+    let layout = Layout::of(&form, register)?;
+    let bits = layout.bits;
+    let pairs = pairs(&form.terms)?;
+    // The search finds a pair's program for one pair's weights; the proof
+    // of the whole covers every pair's.
+    let pair_program = |pair: &[(usize, i64); 2], accumulate: bool| -> Option<PairProgram> {
+        let (ops, root) = pair_window(&pair_weights(pair, bits), accumulate);
+        let flow = Dataflow::new(&ops);
+        let window = flow.close((0..ops.len()).collect(), root);
+        let lifted = flow.lift_constants(&window);
+        match memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline) {
+            Outcome::Found(program) => Some(PairProgram { program, leaf_values: lifted.leaves }),
+            _ => None,
+        }
+    };
+    let first = pair_program(&pairs[0], false)?;
+    let next = pair_program(pairs.get(1).unwrap_or(&pairs[0]), true)?;
+    let window = flow.close(form.ops.clone(), root);
+    let lifted = flow.lift_constants(&window);
+    let program = chain_program(&lifted.leaves, &pairs, &layout, &first, &next)?;
+    // The chain's ops in registers of the target (an op on two registers' worth is two instructions).
+    let computing: usize = form
+        .ops
+        .iter()
+        .map(|p| &flow.ops[*p])
+        .filter(|op| op.name != "arith.constant")
+        .map(|op| op.result_types.iter().flatten().map(|t| t.bits().div_ceil(register) as usize).max().unwrap_or(1))
+        .sum();
+    if program.cost(grammar) >= computing {
+        return None;
+    }
+    // The proof, in two parts: each pair's program equals its window at
+    // that pair's weights (the search proved it at one pair's), and the
+    // chain equals the pairs' windows strung together as the program
+    // strings their programs.
+    for (k, pair) in pairs.iter().enumerate() {
+        let used = if k == 0 { &first } else { &next };
+        let (ops, root) = pair_window(&pair_weights(pair, bits), k > 0);
+        let pair_flow = Dataflow::new(&ops);
+        let pair_window = pair_flow.close((0..ops.len()).collect(), root);
+        let lifted = pair_flow.lift_constants(&pair_window);
+        if lifted.leaves != used.leaf_values {
+            return None;
+        }
+        let what = format!("pair of products {:016x}: {}", grammar.version, used.program.describe(grammar));
+        proved_once(options, &what, &pair_flow, &pair_window, || {
+            super::search::prove(&pair_flow, &lifted, grammar, &options.limits, &used.program)
+        })
+        .ok()?;
+    }
+    let inputs = flow.type_of(form.terms[0].0)?;
+    let (paired_ops, paired_root) = paired_block(&pairs, &layout, &inputs);
+    let paired_flow = Dataflow::new(&paired_ops);
+    let paired = paired_flow.close((0..paired_ops.len()).collect(), paired_root);
+    let sources = |w: &Window| -> Option<Vec<LeafElements>> {
+        w.leaves
+            .iter()
+            .map(|v| window.leaves.iter().position(|l| l == v).map(|source| LeafElements { source, first: 0 }))
+            .collect()
+    };
+    let (own, theirs) = (sources(&window)?, sources(&paired)?);
+    let what = format!("sum of products {:016x}: {}", grammar.version, program.describe(grammar));
+    proved_once(options, &what, flow, &window, || {
+        sums_equal_reading((flow, &window, &own), (&paired_flow, &paired, &theirs))
+    })
+    .ok()?;
+    let weights = weight_constants(&pairs, bits);
+    let mut new: Vec<NewOp> = weights
+        .into_iter()
+        .map(|(ty, _, value)| NewOp {
+            op: "arith.constant".into(),
+            attributes: vec![("value".into(), value)],
+            operands: vec![],
+            result: ty,
+        })
+        .collect();
+    let count = lifted.leaves.len();
+    let leaf = |l: usize| if l < count { Ref::Value(lifted.leaves[l]) } else { Ref::Step(l - count) };
+    new.extend(new_ops_reading(grammar, &program, &leaf, new.len()));
+    Some((new, window.ops))
 }
 
 /// Ops that move vectors between memory and registers: where windows begin

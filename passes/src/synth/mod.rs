@@ -13,6 +13,7 @@ pub mod idioms;
 pub mod lower;
 pub mod narrow;
 pub mod pieces;
+pub mod products;
 pub mod program;
 pub mod proof;
 pub mod rules;

@@ -258,18 +258,15 @@ pub struct Widening {
 /// `None` unless every op is lane-wise or a reduction of each row (see
 /// [`rows_reduced`]), the leaves and the result are 1-D, and the widest leaf
 /// or result is at most half a register.
-pub fn widened_block(
-    flow: &Dataflow,
-    window: &Window,
-    register_bits: u32,
-) -> Option<(Vec<BlockOp>, usize, Widening)> {
+pub fn widened_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Widening)> {
     let ops: Vec<&BlockOp> = window.ops.iter().map(|&p| &flow.ops[p]).collect();
     for op in &ops {
         let known = LANE_WISE.contains(&op.name.as_str()) || op.name == ROWS_REDUCED;
         if !known || op.results.len() != 1 || !op.unmodelled_vectors.is_empty() {
             return None;
         }
-        let types: Vec<&Ty> = op.operand_types.iter().chain(&op.result_types).map(Option::as_ref).collect::<Option<_>>()?;
+        let types: Vec<&Ty> =
+            op.operand_types.iter().chain(&op.result_types).map(Option::as_ref).collect::<Option<_>>()?;
         if op.name == ROWS_REDUCED {
             rows_reduced(op)?;
         } else if types.iter().any(|t| t.dims.is_empty() || t.lanes() != types[0].lanes()) {

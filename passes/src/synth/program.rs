@@ -43,7 +43,7 @@ impl Swizzle {
     pub fn cost(&self) -> usize {
         match self.name {
             "low_half" => 0,
-            "interleave" => 2,
+            "interleave" | "restore_lanes" => 2,
             _ => 1,
         }
     }

@@ -9,7 +9,7 @@ use super::block::{Dataflow, Window};
 use super::cut_points::{element_of, share_equal_subterms};
 use super::grammar::Grammar;
 use super::program::Program;
-use super::search::eval_window;
+use super::search::{eval_window, eval_window_with};
 use super::types::Ty;
 use dialectgen::eval::domain::Domain;
 use dialectgen::eval::smt::Smt;
@@ -290,6 +290,54 @@ fn compare_windows(
             return Err("the second is not defined everywhere".into());
         }
         lane_by_lane(&defined, &l.bits, &r.bits, l.ty.lanes().max(1), ms)
+    })
+}
+
+/// [`windows_equal_reading`] for two windows of sums of products by
+/// constants (no saturation, no comparison): equal when Z3's simplifier,
+/// writing each result lane as a sum of monomials, rewrites the lanes'
+/// difference to false. Two orders of the same long sum, which a
+/// bit-blasted query must reassociate bit by bit, are one rewrite here.
+/// Either window must be defined everywhere.
+pub fn sums_equal_reading(
+    (lf, lw, lsources): (&Dataflow, &Window, &[LeafElements]),
+    (rf, rw, rsources): (&Dataflow, &Window, &[LeafElements]),
+) -> Result<(), String> {
+    let terms = |flow: &Dataflow, w: &Window, sources: &[LeafElements]| -> Result<Vec<BV>, String> {
+        if sources.len() != w.leaves.len() {
+            return Err(format!("{} leaves, {} sources", w.leaves.len(), sources.len()));
+        }
+        w.leaves
+            .iter()
+            .zip(sources)
+            .map(|(v, s)| flow.type_of(*v).map(|t| source_term(s, &t)).ok_or_else(|| "an input type".to_string()))
+            .collect()
+    };
+    z3::with_z3_config(&z3::Config::new(), || {
+        let (lleaves, rleaves) = (terms(lf, lw, lsources)?, terms(rf, rw, rsources)?);
+        let (l, ldefined) = eval_window_with(&mut Smt::exact(), lf, lw, &lleaves, true).map_err(|e| e.to_string())?;
+        let (r, rdefined) = eval_window_with(&mut Smt::exact(), rf, rw, &rleaves, true).map_err(|e| e.to_string())?;
+        if l.ty != r.ty {
+            return Err(format!("the results differ in type: {} and {}", l.ty, r.ty));
+        }
+        if !ldefined.iter().chain(&rdefined).all(|d| d.simplify().as_u64() == Some(1)) {
+            return Err("a window is not defined everywhere".into());
+        }
+        let mut params = z3::Params::new();
+        params.set_bool("som", true);
+        let simplify = z3::Tactic::new("simplify").with(&params);
+        let lanes = l.ty.lanes().max(1);
+        let lane_bits = l.bits.get_size() / lanes;
+        for lane in 0..lanes {
+            let (lo, hi) = (lane * lane_bits, lane * lane_bits + lane_bits - 1);
+            let goal = z3::Goal::new(false, false, false);
+            goal.assert(&l.bits.extract(hi, lo).eq(r.bits.extract(hi, lo)).not());
+            let decided = simplify.apply(&goal, None).is_ok_and(|r| r.list_subgoals().all(|g| g.is_decided_unsat()));
+            if !decided {
+                return Err(format!("result lane {lane} is not the same sum of monomials"));
+            }
+        }
+        Ok(())
     })
 }
 

@@ -77,6 +77,18 @@ pub fn eval_window<D: Domain>(
     window: &Window,
     leaves: &[D::Bv],
 ) -> Result<(Val<D::Bv>, Vec<D::Bv>), SemaError> {
+    eval_window_with(dom, flow, window, leaves, false)
+}
+
+/// [`eval_window`], with `wide` every op at the width it is written at
+/// (see `Evaluator::wide`).
+pub fn eval_window_with<D: Domain>(
+    dom: &mut D,
+    flow: &Dataflow,
+    window: &Window,
+    leaves: &[D::Bv],
+    wide: bool,
+) -> Result<(Val<D::Bv>, Vec<D::Bv>), SemaError> {
     let mut env: HashMap<usize, Val<D::Bv>> = HashMap::new();
     for (v, bits) in window.leaves.iter().zip(leaves) {
         let ty = flow.type_of(*v).ok_or_else(|| SemaError::Unsupported(format!("the type of value {v}")))?;
@@ -84,7 +96,7 @@ pub fn eval_window<D: Domain>(
         let constant = flow.constant(*v).is_some();
         env.insert(*v, Val { constant, ..Val::new(bits.clone(), ty) });
     }
-    let mut ev = super::semantics::Evaluator::new(dom);
+    let mut ev = if wide { super::semantics::Evaluator::wide(dom) } else { super::semantics::Evaluator::new(dom) };
     for &pos in &window.ops {
         let op = &flow.ops[pos];
         let args: Vec<Val<D::Bv>> = op
@@ -291,7 +303,7 @@ pub fn immediates_for(
 
 /// The values of the window's constant leaves (the trailing leaves an
 /// `arith.constant` defines).
-fn constant_leaves(flow: &Dataflow, window: &Window) -> Result<Vec<BigUint>, SemaError> {
+pub(super) fn constant_leaves(flow: &Dataflow, window: &Window) -> Result<Vec<BigUint>, SemaError> {
     let mut out = Vec::new();
     for v in window.leaves.iter().rev() {
         let Some(op) = flow.constant(*v) else { break };

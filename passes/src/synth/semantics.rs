@@ -48,6 +48,9 @@ pub struct Evaluator<'d, D: Domain> {
     pub dom: &'d mut D,
     /// 1-bit values that must all be 1 for the window to be defined.
     pub defined: Vec<D::Bv>,
+    /// Every op at the width it is written at: no narrowing by ranges (a
+    /// sum of products stays a polynomial of one width).
+    pub wide: bool,
 }
 
 fn malformed(op: &BlockOp, what: &str) -> SemaError {
@@ -62,7 +65,12 @@ fn unsigned_bits(x: &BigInt, width: u32) -> BigUint {
 
 impl<'d, D: Domain> Evaluator<'d, D> {
     pub fn new(dom: &'d mut D) -> Self {
-        Evaluator { dom, defined: Vec::new() }
+        Evaluator { dom, defined: Vec::new(), wide: false }
+    }
+
+    /// An evaluator without narrowing (see [`Evaluator::wide`]'s field).
+    pub fn wide(dom: &'d mut D) -> Self {
+        Evaluator { dom, defined: Vec::new(), wide: true }
     }
 
     fn lanes(&mut self, v: &Val<D::Bv>) -> Vec<D::Bv> {
@@ -125,7 +133,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         let lanes: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, w)).collect();
         let v = self.pack(lanes, ty.clone());
         let (n, signed) = super::narrow::constant_width(xs);
-        if n < w {
+        if n < w && !self.wide {
             let narrow: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, n)).collect();
             let narrow = self.pack(narrow, ty.with_elem(n));
             Val { extended_from: Some(Box::new((narrow, signed))), constant: true, ..v }
@@ -167,7 +175,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             if let Some(v) = self.folded(op, args, ty) {
                 return Ok(vec![v]);
             }
-            if let Some(v) = self.narrowed(op, args, ty) {
+            if let Some(v) = self.narrowed(op, args, ty).filter(|_| !self.wide) {
                 return Ok(vec![v]);
             }
         }
@@ -266,7 +274,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     "arith.extui" => e.dom.zero_extend(&x[0], from, w - from),
                     _ => e.dom.extract(&x[0], from, w - 1, 0),
                 });
-                if name != "arith.trunci" {
+                if name != "arith.trunci" && !self.wide {
                     let mut narrow = args[0].clone();
                     narrow.extended_from = None;
                     v.extended_from = Some(Box::new((narrow, name == "arith.extsi")));
