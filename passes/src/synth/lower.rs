@@ -12,7 +12,7 @@ use super::program::{Program, Source, Step, StepOp, Swizzle};
 use super::search::{synthesize, Limits, Outcome};
 use super::semantics::{supported, synthesizable};
 use super::types::Ty;
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use std::collections::BTreeSet;
 
 pub struct Options {
@@ -367,14 +367,21 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         let Some((window, computing, found)) = result else { continue };
         searched += 1;
         // Rules down to values the window computes, left in place, where
-        // nothing covers the window whole.
+        // nothing covers the window whole; then a chain of products by
+        // constants ending here, two at a time.
         let found = match found {
             Ok(new) => Ok((new, window.ops.clone())),
-            Err(_) if let Some(found) = by_products(&flow, root, &consumed, grammar, options, deadline) => Ok(found),
             Err(why) => {
                 let wide = flow.window(root, RULE_WINDOW_OPS, 16, true, &accept);
                 let wide = Window { ops: wide.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..wide };
-                by_rules_with_cuts(&flow, &wide, grammar, options).ok_or(why)
+                match by_rules_with_cuts(&flow, &wide, grammar, options) {
+                    Some(found) => Ok(found),
+                    None => match by_products(&flow, root, &consumed, grammar, options, deadline) {
+                        Some(Ok(found)) => Ok(found),
+                        Some(Err(chain)) => Err(format!("{why}; {chain}")),
+                        None => Err(why),
+                    },
+                }
             }
         };
         match found {
@@ -677,6 +684,41 @@ fn by_widening(
     instantiate_widened(&program, &|v| flow.type_of(v), widening, &root_ty)
 }
 
+/// The target's cheapest instruction adding two vectors of type `ty` lane
+/// by lane, as its candidate index: the grammar's two-operand
+/// instructions of that type tried on samples (the search gives a lone
+/// add, which LLVM makes of `arith.addi` as well, no program of its own).
+/// Whatever program reads it is proved before use.
+fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize> {
+    let lane = |x: &BigUint, i: u32| (x >> (i * ty.elem_bits)) & ((BigUint::from(1u8) << ty.elem_bits) - 1u8);
+    let sample = |seed: u32| -> BigUint {
+        (0..ty.bits() / 8).fold(BigUint::default(), |acc, i| acc | (BigUint::from((i * 37 + seed * 101 + i * i) % 256) << (8 * i)))
+    };
+    let adds = |index: usize| {
+        (0..3u32).all(|seed| {
+            let (a, b) = (sample(seed), sample(seed + 7));
+            let Some(got) = Program::single(index, &[0, 1], vec![]).run_concrete(grammar, &[a.clone(), b.clone()]) else {
+                return false;
+            };
+            (0..ty.lanes()).all(|i| lane(&got, i) == (lane(&a, i) + lane(&b, i)) % (BigUint::from(1u8) << ty.elem_bits))
+        })
+    };
+    grammar
+        .candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            c.result == *ty && c.immediates.is_empty() && c.operands.len() == 2 && c.operands.iter().all(|(_, t)| t == ty)
+        })
+        .filter(|(_, c)| target.allows(&c.cpuid))
+        .filter(|(i, _)| adds(*i))
+        .min_by_key(|(_, c)| c.cost)
+        .map(|(i, _)| i)
+}
+
+/// The weights a pair's program is searched at (see [`by_products`]).
+const REPRESENTATIVE_PAIR: [(usize, i64); 2] = [(0, 3), (0, -5)];
+
 /// A chain of multiply-accumulates by constants ending at `root`, two
 /// products at a time ([`super::products`]): the program, proved, as new
 /// ops, and the chain's ops it replaces. `None` where the chain is not a
@@ -688,16 +730,31 @@ fn by_products(
     grammar: &Grammar,
     options: &Options,
     deadline: std::time::Instant,
-) -> Option<(Vec<NewOp>, Vec<usize>)> {
-    use super::products::{
-        chain_program, linear_form, pair_weights, pair_window, paired_block, pairs, weight_constants,
-    };
-    use super::products::{Layout, PairProgram};
-    use super::proof::{sums_equal_reading, LeafElements};
+) -> Option<Result<(Vec<NewOp>, Vec<usize>), String>> {
+    use super::products::linear_form;
     let form = linear_form(flow, root)?;
     if form.ops.iter().any(|p| consumed.contains(p)) {
         return None;
     }
+    let n = form.terms.len();
+    Some(products_program(flow, root, form, grammar, options, deadline).map_err(|why| {
+        format!("as a sum of {n} products by constants, two at a time: {why}")
+    }))
+}
+
+/// [`by_products`] for the chain `form` ending at `root`: the new ops and
+/// the ops they replace, or why not.
+fn products_program(
+    flow: &Dataflow,
+    root: usize,
+    form: super::products::LinearForm,
+    grammar: &Grammar,
+    options: &Options,
+    deadline: std::time::Instant,
+) -> Result<(Vec<NewOp>, Vec<usize>), String> {
+    use super::products::{chain_program, pair_weights, pair_window, paired_block, pairs, weight_constants};
+    use super::products::{Layout, PairProgram};
+    use super::proof::{sums_equal_reading, LeafElements};
     // Inputs that are lanes moved from other values (halves of a
     // deinterleave) are left alone: interleaving them again undoes what
     // LLVM folds into its extensions (average_pool at AVX-512: slower).
@@ -707,29 +764,55 @@ fn by_products(
         })
     };
     if form.terms.iter().any(|(v, _)| moved(*v)) {
-        return None;
+        return Err("an input is lanes moved from another value".into());
+    }
+    // A sum of extensions alone has no products to pair: LLVM's adds of its
+    // extensions (the loads folded into them) are as cheap (box_blur3x3 at
+    // x86-avx2, paired, ran slower).
+    if form.terms.iter().all(|(_, w)| w.abs() == 1) {
+        return Err("every weight is 1 or -1, no product to pair".into());
     }
     let register = options.limits.target.register_bits();
-    let layout = Layout::of(&form, register)?;
-    let bits = layout.bits;
-    let pairs = pairs(&form.terms)?;
-    // The search finds a pair's program for one pair's weights; the proof
-    // of the whole covers every pair's.
-    let pair_program = |pair: &[(usize, i64); 2], accumulate: bool| -> Option<PairProgram> {
-        let (ops, root) = pair_window(&pair_weights(pair, bits), accumulate);
-        let flow = Dataflow::new(&ops);
+    let layout = Layout::of(&form, register).ok_or("no layout: pairs need inputs of whole 128-bit lanes of bytes, sums of 16 or 32 bits, and half the sum in a register")?;
+    let (bytes, elem_bits) = (layout.bits / 8, layout.elem_bits);
+    let pairs = pairs(&form.terms, elem_bits / 2).ok_or("a weight or a pair's sum does not fit a pairwise multiply-add")?;
+    // The target's instructions of a pair's width: none, no search.
+    let target = options.limits.target;
+    if !grammar.candidates.iter().any(|c| c.result.bits() == layout.chain_bits() && target.allows(&c.cpuid)) {
+        return Err(format!("the target has no instruction of a pair's {} bits", layout.chain_bits()));
+    }
+    let search = |ops: &[BlockOp], root: usize| -> Option<(Program, Vec<usize>)> {
+        let flow = Dataflow::new(ops);
         let window = flow.close((0..ops.len()).collect(), root);
         let lifted = flow.lift_constants(&window);
         match memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline) {
-            Outcome::Found(program) => Some(PairProgram { program, leaf_values: lifted.leaves }),
+            Outcome::Found(program) => Some((program, lifted.leaves)),
             _ => None,
         }
     };
-    let first = pair_program(&pairs[0], false)?;
-    let next = pair_program(pairs.get(1).unwrap_or(&pairs[0]), true)?;
+    // One search per pair shape and target, at representative weights (one
+    // positive, one negative: no program that holds for one sign alone);
+    // the proof of each pair at its own weights follows.
+    let pair_program = |accumulate: bool| -> Option<PairProgram> {
+        let (ops, root) = pair_window(&pair_weights(&REPRESENTATIVE_PAIR, bytes), elem_bits, accumulate);
+        search(&ops, root).map(|(program, leaf_values)| PairProgram { program, leaf_values })
+    };
+    let first = pair_program(false).ok_or("no program of the target computes a pair's window")?;
+    // Without an instruction that adds a pair into the chain, the pair's
+    // program then the target's add (`vpmaddwd` then `vpaddd` at x86-avx2).
+    let next = pair_program(true).or_else(|| {
+        let add = adder(grammar, target, &Ty { dims: vec![layout.chain_bits() / elem_bits], elem_bits })?;
+        let mut steps = first.program.steps.clone();
+        let (pair, sum) = (Source::Step(steps.len() - 1), Source::Leaf(first.leaf_values.len()));
+        steps.push(Step { op: StepOp::Instr { candidate: add, immediates: vec![] }, operands: vec![sum, pair] });
+        let mut leaf_values = first.leaf_values.clone();
+        leaf_values.push(2);
+        Some(PairProgram { program: Program { steps }, leaf_values })
+    })
+    .ok_or("no program of the target adds a pair into the chain")?;
     let window = flow.close(form.ops.clone(), root);
     let lifted = flow.lift_constants(&window);
-    let program = chain_program(&lifted.leaves, &pairs, &layout, &first, &next)?;
+    let program = chain_program(&lifted.leaves, &pairs, &layout, &first, &next).ok_or("a pair's program reads other values")?;
     // The chain's ops in registers of the target (an op on two registers' worth is two instructions).
     let computing: usize = form
         .ops
@@ -739,28 +822,49 @@ fn by_products(
         .map(|op| op.result_types.iter().flatten().map(|t| t.bits().div_ceil(register) as usize).max().unwrap_or(1))
         .sum();
     if program.cost(grammar) >= computing {
-        return None;
+        return Err(format!(
+            "the program costs {} instructions, not fewer than the chain's {computing} in target registers",
+            program.cost(grammar)
+        ));
+    }
+    let weights = weight_constants(&pairs, &layout);
+    // The program against the chain on samples first: the two-part proof
+    // below holds for the program as `chain_program` strings it from the
+    // pairs, and this checks that it computes the chain as `paired_block` has it.
+    let extra: Vec<_> = weights.iter().map(|(_, v, _)| v.clone()).collect();
+    if !super::search::agrees_on_fresh_samples_reading(flow, &lifted, grammar, &program, &extra) {
+        return Err("the program differs from the chain on samples (please report this chain)".into());
     }
     // The proof, in two parts: each pair's program equals its window at
-    // that pair's weights (the search proved it at one pair's), and the
+    // that pair's weights (the search proved it at representative ones), and the
     // chain equals the pairs' windows strung together as the program
     // strings their programs.
     for (k, pair) in pairs.iter().enumerate() {
         let used = if k == 0 { &first } else { &next };
-        let (ops, root) = pair_window(&pair_weights(pair, bits), k > 0);
+        let (ops, root) = pair_window(&pair_weights(pair, bytes), elem_bits, k > 0);
         let pair_flow = Dataflow::new(&ops);
         let pair_window = pair_flow.close((0..ops.len()).collect(), root);
         let lifted = pair_flow.lift_constants(&pair_window);
-        if lifted.leaves != used.leaf_values {
-            return None;
+        // The program's leaves in the order of this window's.
+        let mut program = used.program.clone();
+        for step in &mut program.steps {
+            for o in &mut step.operands {
+                if let Source::Leaf(l) = o {
+                    *l = lifted
+                        .leaves
+                        .iter()
+                        .position(|v| Some(v) == used.leaf_values.get(*l))
+                        .ok_or("a pair's program reads other values")?;
+                }
+            }
         }
-        let what = format!("pair of products {:016x}: {}", grammar.version, used.program.describe(grammar));
+        let what = format!("pair of products {:016x}: {}", grammar.version, program.describe(grammar));
         proved_once(options, &what, &pair_flow, &pair_window, || {
-            super::search::prove(&pair_flow, &lifted, grammar, &options.limits, &used.program)
+            super::search::prove(&pair_flow, &lifted, grammar, &options.limits, &program)
         })
-        .ok()?;
+        .map_err(|e| format!("pair {k}'s program not proved: {e}"))?;
     }
-    let inputs = flow.type_of(form.terms[0].0)?;
+    let inputs = flow.type_of(form.terms[0].0).ok_or("an input has no type")?;
     let (paired_ops, paired_root) = paired_block(&pairs, &layout, &inputs);
     let paired_flow = Dataflow::new(&paired_ops);
     let paired = paired_flow.close((0..paired_ops.len()).collect(), paired_root);
@@ -770,13 +874,12 @@ fn by_products(
             .map(|v| window.leaves.iter().position(|l| l == v).map(|source| LeafElements { source, first: 0 }))
             .collect()
     };
-    let (own, theirs) = (sources(&window)?, sources(&paired)?);
+    let (own, theirs) = sources(&window).zip(sources(&paired)).ok_or("the pairs read other inputs")?;
     let what = format!("sum of products {:016x}: {}", grammar.version, program.describe(grammar));
     proved_once(options, &what, flow, &window, || {
         sums_equal_reading((flow, &window, &own), (&paired_flow, &paired, &theirs))
     })
-    .ok()?;
-    let weights = weight_constants(&pairs, bits);
+    .map_err(|e| format!("the chain is not proved equal to its pairs: {e}"))?;
     let mut new: Vec<NewOp> = weights
         .into_iter()
         .map(|(ty, _, value)| NewOp {
@@ -789,7 +892,7 @@ fn by_products(
     let count = lifted.leaves.len();
     let leaf = |l: usize| if l < count { Ref::Value(lifted.leaves[l]) } else { Ref::Step(l - count) };
     new.extend(new_ops_reading(grammar, &program, &leaf, new.len()));
-    Some((new, window.ops))
+    Ok((new, window.ops))
 }
 
 /// Ops that move vectors between memory and registers: where windows begin

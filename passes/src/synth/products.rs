@@ -144,15 +144,17 @@ pub fn linear_form(flow: &Dataflow, root: usize) -> Option<LinearForm> {
     })
 }
 
-/// The terms in pairs whose products a pairwise multiply-add of signed
-/// bytes holds without saturating (`|w0| + |w1| ≤ 128`): the largest
-/// weight with the smallest, a term left over paired with weight 0 on the
-/// same input. `None` if a weight is not a signed byte or a pair would
-/// overflow.
-pub fn pairs(terms: &[(usize, i64)]) -> Option<Vec<[(usize, i64); 2]>> {
+/// The terms in pairs whose weights are signed elements half as wide as
+/// the result's (`weight_bits`) and whose two products a pairwise
+/// multiply-add of bytes by them holds without saturating at 16-bit
+/// results (`|w0| + |w1| ≤ 128`): the largest weight with the smallest, a
+/// term left over paired with weight 0 on the same input. `None` if a
+/// weight does not fit or a pair would overflow.
+pub fn pairs(terms: &[(usize, i64)], weight_bits: u32) -> Option<Vec<[(usize, i64); 2]>> {
     let mut sorted = terms.to_vec();
     sorted.sort_by_key(|(v, w)| (std::cmp::Reverse(w.unsigned_abs()), *v));
-    if sorted.iter().any(|(_, w)| !(-128..=127).contains(w)) {
+    let top = 1i64 << (weight_bits - 1);
+    if sorted.iter().any(|(_, w)| !(-top..top).contains(w)) {
         return None;
     }
     let mut out = Vec::new();
@@ -166,7 +168,7 @@ pub fn pairs(terms: &[(usize, i64)]) -> Option<Vec<[(usize, i64); 2]>> {
             (first.0, 0)
         };
         i += 1;
-        if first.1.unsigned_abs() + second.1.unsigned_abs() > 128 {
+        if weight_bits == 8 && first.1.unsigned_abs() + second.1.unsigned_abs() > 128 {
             return None;
         }
         out.push([first, second]);
@@ -175,7 +177,7 @@ pub fn pairs(terms: &[(usize, i64)]) -> Option<Vec<[(usize, i64); 2]>> {
 }
 
 /// How the pairs' bytes are laid out: registers as wide as the inputs
-/// (`bits`), the low and the high halves of each 128-bit lane of the two
+/// (`bits`; results `elem_bits` wide), the low and the high halves of each 128-bit lane of the two
 /// inputs interleaved (the target's unpack within lanes), two registers per
 /// pair; two chains, each over half the result's lanes in a permuted
 /// order, put back in order at the end. A full interleave of the inputs
@@ -185,14 +187,28 @@ pub fn pairs(terms: &[(usize, i64)]) -> Option<Vec<[(usize, i64); 2]>> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
     pub bits: u32,
+    pub elem_bits: u32,
 }
 
 impl Layout {
-    /// Inputs of whole 128-bit lanes, no wider than a register, and a
-    /// result twice as wide as the inputs' elements.
+    /// Inputs of whole 128-bit lanes and bytes, results of 16 or 32 bits,
+    /// each chain's result (see [`Layout::chain_bits`]) no wider than a
+    /// register.
     pub fn of(form: &LinearForm, register_bits: u32) -> Option<Layout> {
-        let bits = form.lanes * form.input_bits;
-        (form.elem_bits == 2 * form.input_bits && bits % 128 == 0 && bits <= register_bits).then_some(Layout { bits })
+        let layout = Layout { bits: form.lanes * form.input_bits, elem_bits: form.elem_bits };
+        let fits = layout.bits % 128 == 0 && layout.chain_bits() <= register_bits;
+        (form.input_bits == 8 && matches!(form.elem_bits, 16 | 32) && fits).then_some(layout)
+    }
+
+    /// The bits of one chain's result: half the result's lanes.
+    pub fn chain_bits(&self) -> u32 {
+        self.bits / 16 * self.elem_bits
+    }
+
+    /// The bits of a pair's weights' register: one per byte of the pair's
+    /// register, half as wide as the result's elements.
+    pub fn weight_bits(&self) -> u32 {
+        self.bits / 8 * (self.elem_bits / 2)
     }
 
     /// The swizzles making the two registers of a pair from its two inputs.
@@ -205,18 +221,21 @@ impl Layout {
         vec![make("unpack_lo_lanes", half(0)), make("unpack_hi_lanes", half(8))]
     }
 
-    /// The swizzle putting the two chains' lanes back in order: 128-bit
-    /// blocks of the low and the high chain alternating.
+    /// The swizzle putting the two chains' lanes back in order: the blocks
+    /// each 128-bit lane of the inputs became, of the low and the high
+    /// chain alternating.
     pub fn restore(&self) -> Swizzle {
-        let m = self.bits / 64;
-        let mask = (0..self.bits / 128).flat_map(|c| [2 * c, 2 * c + 1, m + 2 * c, m + 2 * c + 1]).collect();
-        Swizzle { name: "restore_lanes", elem_bits: 64, operand_bits: self.bits, operands: 2, mask }
+        let (chain, lanes) = (self.chain_bits(), self.bits / 128);
+        let (m, b) = (chain / 64, chain / lanes / 64);
+        let mask = (0..lanes).flat_map(|c| (c * b..(c + 1) * b).chain(m + c * b..m + (c + 1) * b)).collect();
+        Swizzle { name: "restore_lanes", elem_bits: 64, operand_bits: chain, operands: 2, mask }
     }
 }
 
-/// The bytes of a register of pairs' weights: `w0 w1 w0 w1 …`.
-pub fn pair_weights(pair: &[(usize, i64); 2], register_bits: u32) -> Vec<BigInt> {
-    (0..register_bits / 8).map(|i| BigInt::from(pair[(i % 2) as usize].1)).collect()
+/// The elements of a register of pairs' weights: `w0 w1 w0 w1 …`, one per
+/// byte of a pair's register of `bytes`.
+pub fn pair_weights(pair: &[(usize, i64); 2], bytes: u32) -> Vec<BigInt> {
+    (0..bytes).map(|i| BigInt::from(pair[(i % 2) as usize].1)).collect()
 }
 
 /// Appends `op(operands) : result` to `ops`, result value `result`.
@@ -254,23 +273,32 @@ impl Fresh {
     }
 }
 
-/// Appends a pair's computation to `ops`: the weights (a constant), then
-/// the register of interleaved bytes `bytes` summed pairwise by them into
-/// lanes twice as wide, plus `sum` if given. Its result value.
-fn push_pair(ops: &mut Vec<BlockOp>, fresh: &mut Fresh, bytes: usize, weights: &[BigInt], sum: Option<usize>) -> usize {
+/// Appends a pair's computation to `ops`: the weights (a constant of
+/// `elem_bits / 2`-bit elements), then the register of interleaved bytes
+/// `bytes` summed pairwise by them into `elem_bits`-bit lanes, plus `sum`
+/// if given. Its result value.
+fn push_pair(
+    ops: &mut Vec<BlockOp>,
+    fresh: &mut Fresh,
+    bytes: usize,
+    weights: &[BigInt],
+    elem_bits: u32,
+    sum: Option<usize>,
+) -> usize {
     let n = weights.len() as u32;
-    let words = vector(n / 2, 16);
+    let words = vector(n / 2, elem_bits);
+    let half = elem_bits / 2;
     let w = fresh.next();
-    push(ops, "arith.constant", vec![], (w, vector(n, 8)), vec![("value".into(), Attr::Elements(weights.to_vec()))]);
+    push(ops, "arith.constant", vec![], (w, vector(n, half)), vec![("value".into(), Attr::Elements(weights.to_vec()))]);
     let parity = |k: u32| vec![("mask".into(), Attr::Ints((0..n / 2).map(|i| i64::from(2 * i + k)).collect()))];
     let mut products = Vec::new();
     for k in 0..2u32 {
         let (x, c) = (fresh.next(), fresh.next());
         push(ops, "vector.shuffle", vec![(bytes, vector(n, 8)); 2], (x, vector(n / 2, 8)), parity(k));
-        push(ops, "vector.shuffle", vec![(w, vector(n, 8)); 2], (c, vector(n / 2, 8)), parity(k));
+        push(ops, "vector.shuffle", vec![(w, vector(n, half)); 2], (c, vector(n / 2, half)), parity(k));
         let (xe, ce, p) = (fresh.next(), fresh.next(), fresh.next());
         push(ops, "arith.extui", vec![(x, vector(n / 2, 8))], (xe, words.clone()), vec![]);
-        push(ops, "arith.extsi", vec![(c, vector(n / 2, 8))], (ce, words.clone()), vec![]);
+        push(ops, "arith.extsi", vec![(c, vector(n / 2, half))], (ce, words.clone()), vec![]);
         push(ops, "arith.muli", vec![(xe, words.clone()), (ce, words.clone())], (p, words.clone()), vec![]);
         products.push(p);
     }
@@ -289,12 +317,12 @@ fn push_pair(ops: &mut Vec<BlockOp>, fresh: &mut Fresh, bytes: usize, weights: &
 }
 
 /// The window a pair is posed as: a register of interleaved bytes `t`
-/// (value 0) times the weights' register (a constant, value 3), summed pairwise
-/// into lanes twice as wide, plus the chain so far (value 2) when
-/// `accumulate`. Its ops and the root's position.
-pub fn pair_window(weights: &[BigInt], accumulate: bool) -> (Vec<BlockOp>, usize) {
+/// (value 0) times the weights' register (a constant, value 3), summed
+/// pairwise into `elem_bits`-bit lanes, plus the chain so far (value 2)
+/// when `accumulate`. Its ops and the root's position.
+pub fn pair_window(weights: &[BigInt], elem_bits: u32, accumulate: bool) -> (Vec<BlockOp>, usize) {
     let mut ops = Vec::new();
-    push_pair(&mut ops, &mut Fresh(2), 0, weights, accumulate.then_some(2));
+    push_pair(&mut ops, &mut Fresh(2), 0, weights, elem_bits, accumulate.then_some(2));
     let root = ops.len() - 1;
     (ops, root)
 }
@@ -307,10 +335,10 @@ pub fn pair_window(weights: &[BigInt], accumulate: bool) -> (Vec<BlockOp>, usize
 /// chain equal to this and each pair's program equal to its window make
 /// the program equal to the chain. Its ops and the root's position.
 pub fn paired_block(pairs: &[[(usize, i64); 2]], layout: &Layout, inputs: &Ty) -> (Vec<BlockOp>, usize) {
-    let register_bits = layout.bits;
+    let bytes_of = layout.bits / 8;
     let mut ops = Vec::new();
     let mut fresh = Fresh(usize::MAX / 2);
-    let words = vector(register_bits / 16, 16);
+    let words = vector(layout.bits / 16, layout.elem_bits);
     let mut chains = Vec::new();
     for z in layout.interleaves() {
         let mut sum = None;
@@ -321,23 +349,25 @@ pub fn paired_block(pairs: &[[(usize, i64); 2]], layout: &Layout, inputs: &Ty) -
                 &mut ops,
                 "vector.shuffle",
                 vec![(pair[0].0, inputs.clone()), (pair[1].0, inputs.clone())],
-                (bytes, vector(register_bits / 8, 8)),
+                (bytes, vector(bytes_of, 8)),
                 vec![("mask".into(), mask)],
             );
-            sum = Some(push_pair(&mut ops, &mut fresh, bytes, &pair_weights(pair, register_bits), sum));
+            let weights = pair_weights(pair, bytes_of);
+            sum = Some(push_pair(&mut ops, &mut fresh, bytes, &weights, layout.elem_bits, sum));
         }
         chains.extend(sum);
     }
     if let [lo, hi] = chains.as_slice() {
         let restore = layout.restore();
-        // The restoring swizzle's 64-bit blocks as 16-bit lanes.
-        let mask = restore.mask.iter().flat_map(|b| (0..4).map(move |i| i64::from(4 * b + i))).collect();
+        // The restoring swizzle's 64-bit blocks as lanes of the result.
+        let per = 64 / layout.elem_bits;
+        let mask = restore.mask.iter().flat_map(|b| (0..per).map(move |i| i64::from(per * b + i))).collect();
         let out = fresh.next();
         push(
             &mut ops,
             "vector.shuffle",
             vec![(*lo, words.clone()), (*hi, words.clone())],
-            (out, vector(2 * register_bits / 16, 16)),
+            (out, vector(layout.bits / 8, layout.elem_bits)),
             vec![("mask".into(), Attr::Ints(mask))],
         );
     }
@@ -406,15 +436,17 @@ pub fn chain_program(
 
 /// The constants a chain's program reads after the window's leaves: each
 /// pair's weights, as a register of bytes.
-pub fn weight_constants(pairs: &[[(usize, i64); 2]], register_bits: u32) -> Vec<(Ty, BigUint, NewAttr)> {
+pub fn weight_constants(pairs: &[[(usize, i64); 2]], layout: &Layout) -> Vec<(Ty, BigUint, NewAttr)> {
+    let (n, w) = (layout.bits / 8, layout.elem_bits / 2);
+    let mask = (BigInt::from(1) << w) - 1;
     pairs
         .iter()
         .map(|p| {
-            let xs = pair_weights(p, register_bits);
+            let xs = pair_weights(p, n);
             let bits = xs.iter().rev().fold(BigUint::default(), |acc, x| {
-                (acc << 8u32) | BigUint::from(u8::try_from(x & BigInt::from(0xff)).unwrap_or(0))
+                (acc << w) | (x & &mask).to_biguint().unwrap_or_default()
             });
-            let ty = Ty { dims: vec![register_bits / 8], elem_bits: 8 };
+            let ty = Ty { dims: vec![n], elem_bits: w };
             (ty.clone(), bits, NewAttr::Dense(ty, xs))
         })
         .collect()
@@ -427,22 +459,111 @@ mod tests {
     #[test]
     fn pairs_put_large_weights_with_small_ones() {
         let terms = [(1, 36), (2, 1), (3, 24), (4, 4), (5, -6)];
-        let p = pairs(&terms).unwrap();
+        let p = pairs(&terms, 8).unwrap();
         assert_eq!(p, vec![[(1, 36), (2, 1)], [(3, 24), (4, 4)], [(5, -6), (5, 0)]]);
         // A weight past a signed byte, a pair past 128 in sum.
-        assert_eq!(pairs(&[(1, 200), (2, 1), (3, 1)]), None);
-        assert_eq!(pairs(&[(1, 100), (2, 90), (3, 80), (4, 70)]), None);
+        assert_eq!(pairs(&[(1, 200), (2, 1), (3, 1)], 8), None);
+        assert_eq!(pairs(&[(1, 100), (2, 90), (3, 80), (4, 70)], 8), None);
+        // 16-bit weights (32-bit results): no saturation to avoid.
+        assert_eq!(pairs(&[(1, 400), (2, 300), (3, 1)], 16), Some(vec![[(1, 400), (3, 1)], [(2, 300), (2, 0)]]));
+    }
+
+    /// `Σ w_k · zext(x_k)` over `vector<32xi8>` inputs 0, 1, 2, …, as a
+    /// left-leaning chain; a weight of 1 is a bare extension, a negative
+    /// one a subtraction of the positive product. Its ops and root.
+    fn chain(weights: &[i64]) -> (Vec<BlockOp>, usize) {
+        let (bytes, words) = (vector(32, 8), vector(32, 16));
+        let mut ops = Vec::new();
+        let mut fresh = Fresh(100);
+        let mut sum: Option<usize> = None;
+        for (k, w) in weights.iter().enumerate() {
+            let x = fresh.next();
+            push(&mut ops, "arith.extui", vec![(k, bytes.clone())], (x, words.clone()), vec![]);
+            let term = if w.abs() == 1 {
+                x
+            } else {
+                let (c, p) = (fresh.next(), fresh.next());
+                let value = vec![("value".into(), Attr::Elements(vec![BigInt::from(w.abs()); 32]))];
+                push(&mut ops, "arith.constant", vec![], (c, words.clone()), value);
+                push(&mut ops, "arith.muli", vec![(x, words.clone()), (c, words.clone())], (p, words.clone()), vec![]);
+                p
+            };
+            sum = Some(match sum {
+                None => term,
+                Some(s) => {
+                    let r = fresh.next();
+                    let name = if *w < 0 { "arith.subi" } else { "arith.addi" };
+                    push(&mut ops, name, vec![(s, words.clone()), (term, words.clone())], (r, words.clone()), vec![]);
+                    r
+                }
+            });
+        }
+        let root = ops.len() - 1;
+        (ops, root)
+    }
+
+    #[test]
+    fn a_chain_is_read_as_its_weights() {
+        let (ops, root) = chain(&[1, 6, -4, 2]);
+        let flow = Dataflow::new(&ops);
+        let form = linear_form(&flow, root).unwrap();
+        assert_eq!(form.terms, vec![(0, 1), (1, 6), (2, -4), (3, 2)]);
+        assert_eq!((form.lanes, form.elem_bits, form.input_bits), (32, 16, 8));
+        // Every op of the chain, constants included.
+        assert_eq!(form.ops.len(), ops.len());
+        // Two inputs are too few to pair; a chain whose partial sum is read
+        // elsewhere is not one tree.
+        let (ops, root) = chain(&[1, 6]);
+        assert_eq!(linear_form(&Dataflow::new(&ops), root), None);
+        let (mut ops, root) = chain(&[1, 6, 4]);
+        let partial = ops[root].operands[0];
+        push(&mut ops, "arith.addi", vec![(partial, vector(32, 16)); 2], (999, vector(32, 16)), vec![]);
+        assert_eq!(linear_form(&Dataflow::new(&ops), root), None);
+    }
+
+    #[test]
+    fn the_paired_block_computes_the_chain() {
+        use dialectgen::eval::Concrete;
+        let weights = [1, 6, -4, 2, 36, -1, 24];
+        let (ops, root) = chain(&weights);
+        let flow = Dataflow::new(&ops);
+        let form = linear_form(&flow, root).unwrap();
+        let layout = Layout::of(&form, 256).unwrap();
+        let (paired_ops, paired_root) = paired_block(&pairs(&form.terms, 8).unwrap(), &layout, &vector(32, 8));
+        let paired_flow = Dataflow::new(&paired_ops);
+        let paired = paired_flow.close((0..paired_ops.len()).collect(), paired_root);
+        let window = flow.close((0..ops.len()).collect(), root);
+        // The paired block reads the chain's inputs, in some order.
+        let mut inputs = paired.leaves.clone();
+        inputs.sort_unstable();
+        assert_eq!(inputs, (0..weights.len()).collect::<Vec<_>>());
+        for seed in 0..4u64 {
+            let bytes = |v: usize| -> BigUint {
+                (0..32u64).fold(BigUint::default(), |acc, i| {
+                    let b = (seed * 97 + v as u64 * 31 + i * 7 + i * i * (seed + 1)) % 256;
+                    acc | (BigUint::from(b) << (8 * i as u32))
+                })
+            };
+            let chain_in: Vec<BigUint> = window.leaves.iter().map(|v| bytes(*v)).collect();
+            let paired_in: Vec<BigUint> = paired.leaves.iter().map(|v| bytes(*v)).collect();
+            let a = super::super::search::eval_window(&mut Concrete, &flow, &window, &chain_in).unwrap().0.bits;
+            let b = super::super::search::eval_window(&mut Concrete, &paired_flow, &paired, &paired_in).unwrap().0.bits;
+            assert_eq!(a, b, "seed {seed}");
+        }
     }
 
     #[test]
     fn lanes_are_unpacked_within_128_bit_blocks_and_put_back() {
-        let z = Layout { bits: 256 }.interleaves();
+        let z = Layout { bits: 256, elem_bits: 16 }.interleaves();
         // Low half of each 128-bit lane: bytes 0..8 and 16..24 of each input.
         assert_eq!(&z[0].mask[..4], &[0, 32, 1, 33]);
         assert_eq!(&z[0].mask[16..18], &[16, 48]);
         assert_eq!(&z[1].mask[..2], &[8, 40]);
-        let r = Layout { bits: 256 }.restore();
+        let r = Layout { bits: 256, elem_bits: 16 }.restore();
         // 64-bit blocks: low chain's lane 0, high chain's lane 0, low's lane 1, high's lane 1.
         assert_eq!(r.mask, vec![0, 1, 4, 5, 2, 3, 6, 7]);
+        // 32-bit results of one 128-bit lane: the low chain, then the high one.
+        let r = Layout { bits: 128, elem_bits: 32 }.restore();
+        assert_eq!((r.operand_bits, r.mask), (256, vec![0, 1, 2, 3, 4, 5, 6, 7]));
     }
 }

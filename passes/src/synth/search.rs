@@ -420,6 +420,18 @@ impl<'a> Screen<'a> {
 /// sample inputs other than the search's: the check a memo hit gets before
 /// use. Inputs where the window is undefined are skipped.
 pub fn agrees_on_fresh_samples(flow: &Dataflow, window: &Window, grammar: &Grammar, program: &Program) -> bool {
+    agrees_on_fresh_samples_reading(flow, window, grammar, program, &[])
+}
+
+/// [`agrees_on_fresh_samples`] for a program that also reads constants of
+/// its own (`extra`), as leaves after the window's.
+pub fn agrees_on_fresh_samples_reading(
+    flow: &Dataflow,
+    window: &Window,
+    grammar: &Grammar,
+    program: &Program,
+    extra: &[BigUint],
+) -> bool {
     let Some(leaf_types) = window.leaves.iter().map(|v| flow.type_of(*v)).collect::<Option<Vec<Ty>>>() else {
         return false;
     };
@@ -429,6 +441,7 @@ pub fn agrees_on_fresh_samples(flow: &Dataflow, window: &Window, grammar: &Gramm
         s.extend(constants.iter().cloned());
         match eval_window(&mut Concrete, flow, window, &s) {
             Ok((v, defined)) if defined.iter().all(|d| *d == BigUint::from(1u8)) => {
+                s.extend(extra.iter().cloned());
                 program.run_concrete(grammar, &s).as_ref() == Some(&v.bits)
             }
             Ok(_) => true,
