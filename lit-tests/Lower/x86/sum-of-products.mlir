@@ -94,3 +94,31 @@ func.func @wide_weights(%a: vector<16xi8>, %b: vector<16xi8>, %c: vector<16xi8>,
   %r = arith.addi %t, %u : vector<16xi32>
   return %r : vector<16xi32>
 }
+
+// Two chains sharing an input's extension (a Sobel filter's gradients read
+// the same corner taps): each is paired, the shared extension read by both
+// until neither needs it.
+// CHECK-LABEL: func.func @shared_taps
+// CHECK-COUNT-4: autollvm.dot_sat_su_widen
+// CHECK: vector.shuffle {{.*}} [0, 1, 4, 5, 2, 3, 6, 7] : vector<4xi64>, vector<4xi64>
+// CHECK-COUNT-4: autollvm.dot_sat_su_widen
+// CHECK: vector.shuffle {{.*}} [0, 1, 4, 5, 2, 3, 6, 7] : vector<4xi64>, vector<4xi64>
+// CHECK-NOT: arith.extui
+// CHECK: return
+func.func @shared_taps(%a: vector<32xi8>, %b: vector<32xi8>, %c: vector<32xi8>, %d: vector<32xi8>) -> (vector<32xi16>, vector<32xi16>) {
+  %x = arith.extui %a : vector<32xi8> to vector<32xi16>
+  %y = arith.extui %b : vector<32xi8> to vector<32xi16>
+  %z = arith.extui %c : vector<32xi8> to vector<32xi16>
+  %u = arith.extui %d : vector<32xi8> to vector<32xi16>
+  %c2 = arith.constant dense<2> : vector<32xi16>
+  %y2 = arith.muli %y, %c2 : vector<32xi16>
+  %s = arith.addi %x, %y2 : vector<32xi16>
+  %t = arith.subi %s, %z : vector<32xi16>
+  %gx = arith.subi %t, %u : vector<32xi16>
+  %u2 = arith.muli %u, %c2 : vector<32xi16>
+  %p = arith.subi %x, %u2 : vector<32xi16>
+  %q = arith.addi %p, %z : vector<32xi16>
+  %y3 = arith.muli %y, %c2 : vector<32xi16>
+  %gy = arith.addi %q, %y3 : vector<32xi16>
+  return %gx, %gy : vector<32xi16>, vector<32xi16>
+}

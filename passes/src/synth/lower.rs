@@ -387,7 +387,14 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         match found {
             Ok((new, replaced)) => {
                 rewritten += 1;
-                consumed.extend(replaced.iter().filter(|p| ops[**p].name != "arith.constant"));
+                // Ops read outside the window (constants, an extension a
+                // chain of products shares) stay for other windows; they go
+                // once nothing reads them.
+                let read_outside = |p: usize| {
+                    p != root
+                        && ops[p].results.iter().any(|r| flow.readers(*r).iter().any(|q| !replaced.contains(q)))
+                };
+                consumed.extend(replaced.iter().filter(|p| ops[**p].name != "arith.constant" && !read_outside(**p)));
                 plan.rewrites.push(Rewrite { root, ops: new, window: replaced });
             }
             Err(why) => {

@@ -62,7 +62,8 @@ fn splat(flow: &Dataflow, value: usize) -> Option<BigInt> {
 }
 
 /// Reads the single-use tree of adds, subtractions and products by splat
-/// constants ending at op `root` as a sum of products of
+/// constants ending at op `root` (its inputs' extensions may have other
+/// readers) as a sum of products of
 /// zero-extended inputs. `None` if any part of it is something else, if it
 /// adds a constant, or if it reads fewer than [`MIN_TERMS`] inputs.
 pub fn linear_form(flow: &Dataflow, root: usize) -> Option<LinearForm> {
@@ -84,10 +85,13 @@ pub fn linear_form(flow: &Dataflow, root: usize) -> Option<LinearForm> {
             return None;
         }
         let pos = flow.defining_op(value)?;
-        if !is_root && flow.readers(value).len() != 1 {
+        let op = &flow.ops[pos];
+        // Inner values read here alone; an input's extension may be read
+        // elsewhere too (a Sobel filter's two gradients share taps): it
+        // stays for its other readers.
+        if !is_root && flow.readers(value).len() != 1 && op.name != "arith.extui" {
             return None;
         }
-        let op = &flow.ops[pos];
         if op.results.len() != 1 || op.result_types[0].as_ref() != Some(&ty) && op.name != "arith.extui" {
             return None;
         }

@@ -262,25 +262,27 @@ pub fn windows_equal_reading(
     compare_windows(left, right, ms, false)
 }
 
+/// A window's leaves as Z3 terms of the input elements they hold.
+fn leaf_terms(flow: &Dataflow, w: &Window, sources: &[LeafElements]) -> Result<Vec<BV>, String> {
+    if sources.len() != w.leaves.len() {
+        return Err(format!("{} leaves, {} sources", w.leaves.len(), sources.len()));
+    }
+    w.leaves
+        .iter()
+        .zip(sources)
+        .map(|(v, s)| flow.type_of(*v).map(|t| source_term(s, &t)).ok_or_else(|| "an input type".to_string()))
+        .collect()
+}
+
 fn compare_windows(
     (lf, lw, lsources): (&Dataflow, &Window, &[LeafElements]),
     (rf, rw, rsources): (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
     abstracted: bool,
 ) -> Result<(), String> {
-    let terms = |flow: &Dataflow, w: &Window, sources: &[LeafElements]| -> Result<Vec<BV>, String> {
-        if sources.len() != w.leaves.len() {
-            return Err(format!("{} leaves, {} sources", w.leaves.len(), sources.len()));
-        }
-        w.leaves
-            .iter()
-            .zip(sources)
-            .map(|(v, s)| flow.type_of(*v).map(|t| source_term(s, &t)).ok_or_else(|| "an input type".to_string()))
-            .collect()
-    };
     z3::with_z3_config(&z3::Config::new(), || {
         let domain = || if abstracted { Smt::abstracted() } else { Smt::exact() };
-        let (lleaves, rleaves) = (terms(lf, lw, lsources)?, terms(rf, rw, rsources)?);
+        let (lleaves, rleaves) = (leaf_terms(lf, lw, lsources)?, leaf_terms(rf, rw, rsources)?);
         let (l, defined) = eval_window(&mut domain(), lf, lw, &lleaves).map_err(|e| e.to_string())?;
         let (r, rdefined) = eval_window(&mut domain(), rf, rw, &rleaves).map_err(|e| e.to_string())?;
         if l.ty != r.ty {
@@ -303,18 +305,8 @@ pub fn sums_equal_reading(
     (lf, lw, lsources): (&Dataflow, &Window, &[LeafElements]),
     (rf, rw, rsources): (&Dataflow, &Window, &[LeafElements]),
 ) -> Result<(), String> {
-    let terms = |flow: &Dataflow, w: &Window, sources: &[LeafElements]| -> Result<Vec<BV>, String> {
-        if sources.len() != w.leaves.len() {
-            return Err(format!("{} leaves, {} sources", w.leaves.len(), sources.len()));
-        }
-        w.leaves
-            .iter()
-            .zip(sources)
-            .map(|(v, s)| flow.type_of(*v).map(|t| source_term(s, &t)).ok_or_else(|| "an input type".to_string()))
-            .collect()
-    };
     z3::with_z3_config(&z3::Config::new(), || {
-        let (lleaves, rleaves) = (terms(lf, lw, lsources)?, terms(rf, rw, rsources)?);
+        let (lleaves, rleaves) = (leaf_terms(lf, lw, lsources)?, leaf_terms(rf, rw, rsources)?);
         let (l, ldefined) = eval_window_with(&mut Smt::exact(), lf, lw, &lleaves, true).map_err(|e| e.to_string())?;
         let (r, rdefined) = eval_window_with(&mut Smt::exact(), rf, rw, &rleaves, true).map_err(|e| e.to_string())?;
         if l.ty != r.ty {
