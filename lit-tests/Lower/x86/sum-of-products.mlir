@@ -122,3 +122,25 @@ func.func @shared_taps(%a: vector<32xi8>, %b: vector<32xi8>, %c: vector<32xi8>, 
   %gy = arith.addi %q, %y3 : vector<32xi16>
   return %gx, %gy : vector<32xi16>, vector<32xi16>
 }
+
+// A weight written as a left shift (x << 2 is 4x): read as a product, and
+// proved so (a shift by a constant is a product by its power of two).
+// CHECK-LABEL: func.func @shifted_weight
+// CHECK: arith.constant dense<[4, 1, 4, 1,
+// CHECK-COUNT-4: autollvm.dot_sat_su_widen
+// CHECK-NOT: arith.shli
+// CHECK: return
+func.func @shifted_weight(%a: vector<32xi8>, %b: vector<32xi8>, %c: vector<32xi8>, %d: vector<32xi8>) -> vector<32xi16> {
+  %x = arith.extui %a : vector<32xi8> to vector<32xi16>
+  %y = arith.extui %b : vector<32xi8> to vector<32xi16>
+  %z = arith.extui %c : vector<32xi8> to vector<32xi16>
+  %u = arith.extui %d : vector<32xi8> to vector<32xi16>
+  %k2 = arith.constant dense<2> : vector<32xi16>
+  %c3 = arith.constant dense<3> : vector<32xi16>
+  %x4 = arith.shli %x, %k2 : vector<32xi16>
+  %z3 = arith.muli %z, %c3 : vector<32xi16>
+  %s = arith.addi %x4, %y : vector<32xi16>
+  %t = arith.addi %s, %z3 : vector<32xi16>
+  %r = arith.addi %t, %u : vector<32xi16>
+  return %r : vector<32xi16>
+}

@@ -61,8 +61,8 @@ fn splat(flow: &Dataflow, value: usize) -> Option<BigInt> {
     }
 }
 
-/// Reads the single-use tree of adds, subtractions and products by splat
-/// constants ending at op `root` (its inputs' extensions may have other
+/// Reads the single-use tree of adds, subtractions, and products and left
+/// shifts by splat constants ending at op `root` (its inputs' extensions may have other
 /// readers) as a sum of products of
 /// zero-extended inputs. `None` if any part of it is something else, if it
 /// adds a constant, or if it reads fewer than [`MIN_TERMS`] inputs.
@@ -114,6 +114,11 @@ pub fn linear_form(flow: &Dataflow, root: usize) -> Option<LinearForm> {
                 };
                 ops.insert(flow.defining_op(if x == a? { b? } else { a? })?);
                 stack.push((x, scale * c, false));
+            }
+            "arith.shli" => {
+                let k = u32::try_from(splat(flow, b?)?).ok().filter(|k| *k < ty.elem_bits)?;
+                ops.insert(flow.defining_op(b?)?);
+                stack.push((a?, scale << k, false));
             }
             "arith.extui" => {
                 let from = op.operand_types[0].clone()?;

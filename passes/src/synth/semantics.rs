@@ -248,7 +248,18 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 // value (zero, or the sign) stands for it, so a program must
                 // give that value there too: stricter than poison, never
                 // looser.
-                self.lanewise(args, ty, &mut |e, x| e.dom.binary(o, &x[0], &x[1], w))
+                if self.wide && name == "arith.shli" {
+                    // `x << k` is `x * (1 << k)` for every `k` (both zero
+                    // from the width on): a product, as sums of monomials
+                    // read it.
+                    self.lanewise(args, ty, &mut |e, x| {
+                        let one = e.literal_int(&BigInt::from(1), w);
+                        let power = e.dom.binary(BvBinOp::Shl, &one, &x[1], w);
+                        e.dom.binary(BvBinOp::Mul, &x[0], &power, w)
+                    })
+                } else {
+                    self.lanewise(args, ty, &mut |e, x| e.dom.binary(o, &x[0], &x[1], w))
+                }
             }
             "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" => {
                 let signed = name.ends_with("si");
