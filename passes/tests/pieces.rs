@@ -14,7 +14,12 @@ fn block(body: &str, args: &str, result: &str) -> Vec<BlockOp> {
 
 /// `trunc(min(ext a + ext b, 255))` over `lanes` u8 lanes, ending in `tail`.
 fn saturating_add(lanes: u32, tail: &str, result: &str) -> Vec<BlockOp> {
-    let (n, w) = (format!("vector<{lanes}xi8>"), format!("vector<{lanes}xi16>"));
+    saturating_add_of(&format!("vector<{lanes}xi8>"), &format!("vector<{lanes}xi16>"), tail, result)
+}
+
+/// `trunc(min(ext a + ext b, 255))` from bytes of type `n` through `w`,
+/// ending in `tail`.
+fn saturating_add_of(n: &str, w: &str, tail: &str, result: &str) -> Vec<BlockOp> {
     block(
         &format!(
             "  %m = arith.constant dense<255> : {w}
@@ -63,20 +68,8 @@ fn a_window_wider_than_the_registers_is_cut_into_equal_pieces() {
     assert_eq!(cut(&ops, 5, 128).unwrap().2, Split { pieces: 4 });
     assert!(cut(&ops, 5, 512).is_none());
     // An n-D window without a reduction is cut as its flattening.
-    let (n, w) = ("vector<4x64xi8>", "vector<4x64xi16>");
-    let ops = block(
-        &format!(
-            "  %m = arith.constant dense<255> : {w}
-  %0 = arith.extui %a : {n} to {w}
-  %1 = arith.extui %b : {n} to {w}
-  %2 = arith.addi %0, %1 : {w}
-  %3 = arith.minui %2, %m : {w}
-  %4 = arith.trunci %3 : {w} to {n}
-  return %4 : {n}"
-        ),
-        &format!("%a: {n}, %b: {n}"),
-        n,
-    );
+    let n = "vector<4x64xi8>";
+    let ops = saturating_add_of(n, "vector<4x64xi16>", &format!("  return %4 : {n}"), n);
     let (piece, _, split) = cut(&ops, 5, 512).expect("cut at 512 bits");
     assert_eq!(split, Split { pieces: 4 });
     assert_every_value_is(&piece, &[64]);

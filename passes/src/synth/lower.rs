@@ -12,7 +12,7 @@ use super::program::{Program, Source, Step, StepOp, Swizzle};
 use super::search::{synthesize, Limits, Outcome};
 use super::semantics::{supported, synthesizable};
 use super::types::Ty;
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigInt;
 use std::collections::BTreeSet;
 
 pub struct Options {
@@ -660,13 +660,26 @@ fn synthesize_resized(
     options: &Options,
     deadline: std::time::Instant,
 ) -> Option<Vec<NewOp>> {
+    let (program, lifted) = program_of_block(ops, root, grammar, options, deadline)?;
+    Some(new_ops(grammar, &program, &lifted))
+}
+
+/// The program found (memo or search) for the window of all of `ops`, the
+/// root at `root`, and that window with its constants lifted to leaves.
+fn program_of_block(
+    ops: &[BlockOp],
+    root: usize,
+    grammar: &Grammar,
+    options: &Options,
+    deadline: std::time::Instant,
+) -> Option<(Program, Window)> {
     let flow = Dataflow::new(ops);
     let window = flow.close((0..ops.len()).collect(), root);
     let lifted = flow.lift_constants(&window);
-    let Outcome::Found(program) = memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline) else {
-        return None;
-    };
-    Some(new_ops(grammar, &program, &lifted))
+    match memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline) {
+        Outcome::Found(program) => Some((program, lifted)),
+        _ => None,
+    }
 }
 
 /// A lane-wise window narrower than the target's registers, on a target
@@ -693,23 +706,13 @@ fn by_widening(
 
 /// The target's cheapest instruction adding two vectors of type `ty` lane
 /// by lane, as its candidate index: the grammar's two-operand
-/// instructions of that type tried on samples (the search gives a lone
-/// add, which LLVM makes of `arith.addi` as well, no program of its own).
-/// Whatever program reads it is proved before use.
+/// instructions of that type checked against `a + b` on samples (the
+/// search gives a lone add, which LLVM makes of `arith.addi` as well, no
+/// program of its own). Whatever program reads it is proved before use.
 fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize> {
-    let lane = |x: &BigUint, i: u32| (x >> (i * ty.elem_bits)) & ((BigUint::from(1u8) << ty.elem_bits) - 1u8);
-    let sample = |seed: u32| -> BigUint {
-        (0..ty.bits() / 8).fold(BigUint::default(), |acc, i| acc | (BigUint::from((i * 37 + seed * 101 + i * i) % 256) << (8 * i)))
-    };
-    let adds = |index: usize| {
-        (0..3u32).all(|seed| {
-            let (a, b) = (sample(seed), sample(seed + 7));
-            let Some(got) = Program::single(index, &[0, 1], vec![]).run_concrete(grammar, &[a.clone(), b.clone()]) else {
-                return false;
-            };
-            (0..ty.lanes()).all(|i| lane(&got, i) == (lane(&a, i) + lane(&b, i)) % (BigUint::from(1u8) << ty.elem_bits))
-        })
-    };
+    let (ops, root) = super::products::add_window(ty);
+    let flow = Dataflow::new(&ops);
+    let window = flow.close((0..ops.len()).collect(), root);
     grammar
         .candidates
         .iter()
@@ -718,7 +721,9 @@ fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize> {
             c.result == *ty && c.immediates.is_empty() && c.operands.len() == 2 && c.operands.iter().all(|(_, t)| t == ty)
         })
         .filter(|(_, c)| target.allows(&c.cpuid))
-        .filter(|(i, _)| adds(*i))
+        .filter(|(i, _)| {
+            super::search::agrees_on_fresh_samples(&flow, &window, grammar, &Program::single(*i, &[0, 1], vec![]))
+        })
         .min_by_key(|(_, c)| c.cost)
         .map(|(i, _)| i)
 }
@@ -788,21 +793,13 @@ fn products_program(
     if !grammar.candidates.iter().any(|c| c.result.bits() == layout.chain_bits() && target.allows(&c.cpuid)) {
         return Err(format!("the target has no instruction of a pair's {} bits", layout.chain_bits()));
     }
-    let search = |ops: &[BlockOp], root: usize| -> Option<(Program, Vec<usize>)> {
-        let flow = Dataflow::new(ops);
-        let window = flow.close((0..ops.len()).collect(), root);
-        let lifted = flow.lift_constants(&window);
-        match memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline) {
-            Outcome::Found(program) => Some((program, lifted.leaves)),
-            _ => None,
-        }
-    };
     // One search per pair shape and target, at representative weights (one
     // positive, one negative: no program that holds for one sign alone);
     // the proof of each pair at its own weights follows.
     let pair_program = |accumulate: bool| -> Option<PairProgram> {
         let (ops, root) = pair_window(&pair_weights(&REPRESENTATIVE_PAIR, bytes), elem_bits, accumulate);
-        search(&ops, root).map(|(program, leaf_values)| PairProgram { program, leaf_values })
+        program_of_block(&ops, root, grammar, options, deadline)
+            .map(|(program, lifted)| PairProgram { program, leaf_values: lifted.leaves })
     };
     let first = pair_program(false).ok_or("no program of the target computes a pair's window")?;
     // Without an instruction that adds a pair into the chain, the pair's

@@ -336,6 +336,13 @@ pub fn pair_window(weights: &[BigInt], elem_bits: u32, accumulate: bool) -> (Vec
     (ops, root)
 }
 
+/// `a + b` (values 0 and 1) of type `ty`: its op and position.
+pub fn add_window(ty: &Ty) -> (Vec<BlockOp>, usize) {
+    let mut ops = Vec::new();
+    push(&mut ops, "arith.addi", vec![(0, ty.clone()), (1, ty.clone())], (2, ty.clone()), vec![]);
+    (ops, 0)
+}
+
 /// The chain as the pairs compute it, in `arith` and `vector` ops over the
 /// chain's inputs (their value numbers, `inputs` their type): each pair's
 /// bytes interleaved as the layout has them, its products summed into the

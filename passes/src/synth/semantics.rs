@@ -175,8 +175,10 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             if let Some(v) = self.folded(op, args, ty) {
                 return Ok(vec![v]);
             }
-            if let Some(v) = self.narrowed(op, args, ty).filter(|_| !self.wide) {
-                return Ok(vec![v]);
+            if !self.wide {
+                if let Some(v) = self.narrowed(op, args, ty) {
+                    return Ok(vec![v]);
+                }
             }
         }
         self.plain(op, args)
