@@ -391,8 +391,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
                 // chain of products shares) stay for other windows; they go
                 // once nothing reads them.
                 let read_outside = |p: usize| {
-                    p != root
-                        && ops[p].results.iter().any(|r| flow.readers(*r).iter().any(|q| !replaced.contains(q)))
+                    p != root && ops[p].results.iter().any(|r| flow.readers(*r).iter().any(|q| !replaced.contains(q)))
                 };
                 consumed.extend(replaced.iter().filter(|p| ops[**p].name != "arith.constant" && !read_outside(**p)));
                 plan.rewrites.push(Rewrite { root, ops: new, window: replaced });
@@ -718,7 +717,10 @@ fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize> {
         .iter()
         .enumerate()
         .filter(|(_, c)| {
-            c.result == *ty && c.immediates.is_empty() && c.operands.len() == 2 && c.operands.iter().all(|(_, t)| t == ty)
+            c.result == *ty
+                && c.immediates.is_empty()
+                && c.operands.len() == 2
+                && c.operands.iter().all(|(_, t)| t == ty)
         })
         .filter(|(_, c)| target.allows(&c.cpuid))
         .filter(|(i, _)| {
@@ -749,9 +751,10 @@ fn by_products(
         return None;
     }
     let n = form.terms.len();
-    Some(products_program(flow, root, form, grammar, options, deadline).map_err(|why| {
-        format!("as a sum of {n} products by constants, two at a time: {why}")
-    }))
+    Some(
+        products_program(flow, root, form, grammar, options, deadline)
+            .map_err(|why| format!("as a sum of {n} products by constants, two at a time: {why}")),
+    )
 }
 
 /// [`by_products`] for the chain `form` ending at `root`: the new ops and
@@ -764,8 +767,8 @@ fn products_program(
     options: &Options,
     deadline: std::time::Instant,
 ) -> Result<(Vec<NewOp>, Vec<usize>), String> {
-    use super::products::{chain_program, pair_weights, pair_window, paired_block, pairs, weight_constants};
-    use super::products::{Layout, PairProgram};
+    use super::products::{chain_program, chains_cost, pair_window, paired_block, pairs, sibling_chains};
+    use super::products::{weight_constants, Arrangement, Layout, LinearForm, PairProgram};
     use super::proof::{sums_equal_reading, LeafElements};
     // Inputs that are lanes moved from other values (halves of a
     // deinterleave) are left alone: interleaving them again undoes what
@@ -784,12 +787,17 @@ fn products_program(
     if form.terms.iter().all(|(_, w)| w.abs() == 1) {
         return Err("every weight is 1 or -1, no product to pair".into());
     }
-    let register = options.limits.target.register_bits();
-    let layout = Layout::of(&form, register).ok_or("no layout: pairs need inputs of whole 128-bit lanes of bytes, sums of 16 or 32 bits, and half the sum in a register")?;
-    let (bytes, elem_bits) = (layout.bits / 8, layout.elem_bits);
-    let pairs = pairs(&form.terms, elem_bits / 2).ok_or("a weight or a pair's sum does not fit a pairwise multiply-add")?;
-    // The target's instructions of a pair's width: none, no search.
     let target = options.limits.target;
+    let register = target.register_bits();
+    let arrangement = Arrangement::of_isa(target.isa());
+    let layout = Layout::of(&form, register, arrangement).ok_or(match arrangement {
+        Arrangement::LaneUnpack => "no layout: pairs need inputs of whole 128-bit lanes of bytes, sums of 16 or 32 bits, and half the sum in a register",
+        Arrangement::Halves => "no layout: pairs need inputs of bytes, sums of 16 bits, and two inputs in a register",
+    })?;
+    let elem_bits = layout.elem_bits;
+    let pairs = pairs(&form.terms, elem_bits / 2, arrangement)
+        .ok_or("a weight or a pair's sum does not fit a pairwise multiply-add")?;
+    // The target's instructions of a pair's width: none, no search.
     if !grammar.candidates.iter().any(|c| c.result.bits() == layout.chain_bits() && target.allows(&c.cpuid)) {
         return Err(format!("the target has no instruction of a pair's {} bits", layout.chain_bits()));
     }
@@ -797,39 +805,70 @@ fn products_program(
     // positive, one negative: no program that holds for one sign alone);
     // the proof of each pair at its own weights follows.
     let pair_program = |accumulate: bool| -> Option<PairProgram> {
-        let (ops, root) = pair_window(&pair_weights(&REPRESENTATIVE_PAIR, bytes), elem_bits, accumulate);
+        let (ops, root) = pair_window(&layout.weights(&REPRESENTATIVE_PAIR), elem_bits, arrangement, accumulate);
         program_of_block(&ops, root, grammar, options, deadline)
             .map(|(program, lifted)| PairProgram { program, leaf_values: lifted.leaves })
     };
     let first = pair_program(false).ok_or("no program of the target computes a pair's window")?;
     // Without an instruction that adds a pair into the chain, the pair's
     // program then the target's add (`vpmaddwd` then `vpaddd` at x86-avx2).
-    let next = pair_program(true).or_else(|| {
-        let add = adder(grammar, target, &Ty { dims: vec![layout.chain_bits() / elem_bits], elem_bits })?;
-        let mut steps = first.program.steps.clone();
-        let (pair, sum) = (Source::Step(steps.len() - 1), Source::Leaf(first.leaf_values.len()));
-        steps.push(Step { op: StepOp::Instr { candidate: add, immediates: vec![] }, operands: vec![sum, pair] });
-        let mut leaf_values = first.leaf_values.clone();
-        leaf_values.push(2);
-        Some(PairProgram { program: Program { steps }, leaf_values })
-    })
-    .ok_or("no program of the target adds a pair into the chain")?;
+    let next = pair_program(true)
+        .or_else(|| {
+            let add = adder(grammar, target, &Ty { dims: vec![layout.chain_bits() / elem_bits], elem_bits })?;
+            let mut steps = first.program.steps.clone();
+            let (pair, sum) = (Source::Step(steps.len() - 1), Source::Leaf(first.leaf_values.len()));
+            steps.push(Step { op: StepOp::Instr { candidate: add, immediates: vec![] }, operands: vec![sum, pair] });
+            let mut leaf_values = first.leaf_values.clone();
+            leaf_values.push(2);
+            Some(PairProgram { program: Program { steps }, leaf_values })
+        })
+        .ok_or("no program of the target adds a pair into the chain")?;
     let window = flow.close(form.ops.clone(), root);
     let lifted = flow.lift_constants(&window);
-    let program = chain_program(&lifted.leaves, &pairs, &layout, &first, &next).ok_or("a pair's program reads other values")?;
-    // The chain's ops in registers of the target (an op on two registers' worth is two instructions).
-    let computing: usize = form
-        .ops
-        .iter()
-        .map(|p| &flow.ops[*p])
-        .filter(|op| op.name != "arith.constant")
-        .map(|op| op.result_types.iter().flatten().map(|t| t.bits().div_ceil(register) as usize).max().unwrap_or(1))
-        .sum();
-    if program.cost(grammar) >= computing {
-        return Err(format!(
-            "the program costs {} instructions, not fewer than the chain's {computing} in target registers",
-            program.cost(grammar)
-        ));
+    // Where the chain holds each input's products apart, the target's add
+    // sums them at the end.
+    let result_ty = Ty { dims: vec![form.lanes], elem_bits };
+    let add = match arrangement {
+        Arrangement::LaneUnpack => None,
+        Arrangement::Halves => {
+            Some(adder(grammar, target, &result_ty).ok_or("no program of the target adds the two inputs' products")?)
+        }
+    };
+    let program = chain_program(&lifted.leaves, &pairs, &layout, &first, &next, add)
+        .ok_or("a pair's program reads other values")?;
+    // The chain's ops in registers of the target, less the extensions that
+    // stay for readers outside it. Where those readers are chains too (a
+    // Sobel filter's other gradient), the chains are weighed together: each
+    // is rewritten where all of them cost less as programs.
+    let cost = program.cost(grammar);
+    let computing = chains_cost(flow, &[(root, &form)], register);
+    if cost >= computing {
+        let program_cost = |f: &LinearForm| -> Option<usize> {
+            let inputs: Vec<usize> = f.terms.iter().map(|(v, _)| *v).collect();
+            let pairs = super::products::pairs(&f.terms, elem_bits / 2, arrangement)?;
+            (Layout::of(f, register, arrangement).as_ref() == Some(&layout)).then_some(())?;
+            Some(chain_program(&inputs, &pairs, &layout, &first, &next, add)?.cost(grammar))
+        };
+        let siblings = sibling_chains(flow, &form, root).filter(|s| !s.is_empty());
+        let joint = siblings.as_ref().and_then(|siblings| {
+            let costs: Option<Vec<usize>> = siblings.iter().map(|(_, f)| program_cost(f)).collect();
+            let mut chains = vec![(root, &form)];
+            chains.extend(siblings.iter().map(|(r, f)| (*r, f)));
+            Some((cost + costs?.iter().sum::<usize>(), chains_cost(flow, &chains, register), siblings.len()))
+        });
+        match joint {
+            Some((together, theirs, _)) if together < theirs => {}
+            Some((together, theirs, n)) => {
+                return Err(format!(
+                    "the program costs {cost} instructions, not fewer than the chain's {computing} in target registers; with the {n} chains sharing its inputs, {together}, not fewer than their {theirs}"
+                ))
+            }
+            None => {
+                return Err(format!(
+                    "the program costs {cost} instructions, not fewer than the chain's {computing} in target registers"
+                ))
+            }
+        }
     }
     let weights = weight_constants(&pairs, &layout);
     // The program against the chain on samples first: the two-part proof
@@ -845,7 +884,7 @@ fn products_program(
     // strings their programs.
     for (k, pair) in pairs.iter().enumerate() {
         let used = if k == 0 { &first } else { &next };
-        let (ops, root) = pair_window(&pair_weights(pair, bytes), elem_bits, k > 0);
+        let (ops, root) = pair_window(&layout.weights(pair), elem_bits, arrangement, k > 0);
         let pair_flow = Dataflow::new(&ops);
         let pair_window = pair_flow.close((0..ops.len()).collect(), root);
         let lifted = pair_flow.lift_constants(&pair_window);

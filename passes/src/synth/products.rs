@@ -153,13 +153,64 @@ pub fn linear_form(flow: &Dataflow, root: usize) -> Option<LinearForm> {
     })
 }
 
+/// The chains that read an extension this chain reads (a Sobel filter's
+/// two gradients share their taps), each as its root and linear form.
+/// `None` if such an extension has a reader in no chain: it stays whatever
+/// the chains become.
+pub fn sibling_chains(flow: &Dataflow, form: &LinearForm, root: usize) -> Option<Vec<(usize, LinearForm)>> {
+    let chain_op =
+        |p: usize| matches!(flow.ops[p].name.as_str(), "arith.addi" | "arith.subi" | "arith.muli" | "arith.shli");
+    let mut out: Vec<(usize, LinearForm)> = Vec::new();
+    for &p in &form.ops {
+        if flow.ops[p].name != "arith.extui" {
+            continue;
+        }
+        for &v in &flow.ops[p].results {
+            for &reader in flow.readers(v).iter().filter(|r| !form.ops.contains(r)) {
+                if out.iter().any(|(_, f)| f.ops.contains(&reader)) {
+                    continue;
+                }
+                // Up the single-use arithmetic to the chain's root.
+                let mut top = reader;
+                while let [next] = flow.ops[top].results.first().map_or(&[][..], |r| flow.readers(*r)) {
+                    if !chain_op(*next) {
+                        break;
+                    }
+                    top = *next;
+                }
+                let sibling = linear_form(flow, top).filter(|f| f.ops.contains(&reader) && top != root)?;
+                out.push((top, sibling));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// What the ops of `chains` (their ops and roots) cost in registers of
+/// `register_bits` (an op on two registers' worth is two instructions),
+/// counting only ops whose results no op outside them reads, and the
+/// roots: what rewriting the chains together saves.
+pub fn chains_cost(flow: &Dataflow, chains: &[(usize, &LinearForm)], register_bits: u32) -> usize {
+    let all: BTreeSet<usize> = chains.iter().flat_map(|(_, f)| f.ops.iter().copied()).collect();
+    let stays = |p: usize| flow.ops[p].results.iter().any(|v| flow.readers(*v).iter().any(|r| !all.contains(r)));
+    all.iter()
+        .copied()
+        .filter(|p| chains.iter().any(|(root, _)| root == p) || !stays(*p))
+        .map(|p| &flow.ops[p])
+        .filter(|op| op.name != "arith.constant")
+        .map(|op| {
+            op.result_types.iter().flatten().map(|t| t.bits().div_ceil(register_bits) as usize).max().unwrap_or(1)
+        })
+        .sum()
+}
+
 /// The terms in pairs whose weights are signed elements half as wide as
-/// the result's (`weight_bits`) and whose two products a pairwise
-/// multiply-add of bytes by them holds without saturating at 16-bit
-/// results (`|w0| + |w1| ≤ 128`): the largest weight with the smallest, a
-/// term left over paired with weight 0 on the same input. `None` if a
-/// weight does not fit or a pair would overflow.
-pub fn pairs(terms: &[(usize, i64)], weight_bits: u32) -> Option<Vec<[(usize, i64); 2]>> {
+/// the result's (`weight_bits`) and, where the arrangement sums the two
+/// products pairwise, whose sum a multiply-add of bytes holds without
+/// saturating at 16-bit results (`|w0| + |w1| ≤ 128`): the largest weight
+/// with the smallest, a term left over paired with weight 0 on the same
+/// input. `None` if a weight does not fit or a pair would overflow.
+pub fn pairs(terms: &[(usize, i64)], weight_bits: u32, arrangement: Arrangement) -> Option<Vec<[(usize, i64); 2]>> {
     let mut sorted = terms.to_vec();
     sorted.sort_by_key(|(v, w)| (std::cmp::Reverse(w.unsigned_abs()), *v));
     let top = 1i64 << (weight_bits - 1);
@@ -177,7 +228,8 @@ pub fn pairs(terms: &[(usize, i64)], weight_bits: u32) -> Option<Vec<[(usize, i6
             (first.0, 0)
         };
         i += 1;
-        if weight_bits == 8 && first.1.unsigned_abs() + second.1.unsigned_abs() > 128 {
+        let pairwise = arrangement == Arrangement::LaneUnpack;
+        if pairwise && weight_bits == 8 && first.1.unsigned_abs() + second.1.unsigned_abs() > 128 {
             return None;
         }
         out.push([first, second]);
@@ -185,66 +237,129 @@ pub fn pairs(terms: &[(usize, i64)], weight_bits: u32) -> Option<Vec<[(usize, i6
     Some(out)
 }
 
-/// How the pairs' bytes are laid out: registers as wide as the inputs
-/// (`bits`; results `elem_bits` wide), the low and the high halves of each 128-bit lane of the two
-/// inputs interleaved (the target's unpack within lanes), two registers per
-/// pair; two chains, each over half the result's lanes in a permuted
-/// order, put back in order at the end. A full interleave of the inputs
-/// would cross 128-bit lanes on every pair (on Zen 4 at 512 bits, slower
-/// than LLVM's chain though llvm-mca counts it cheaper); this crosses them
-/// once, at the end.
+/// How a pair's two inputs meet in one register and where its products
+/// land.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Arrangement {
+    /// The low and the high halves of each 128-bit lane of the two inputs
+    /// interleaved (x86's unpack within lanes), two registers per pair,
+    /// each product summed pairwise with its neighbour: two chains, each
+    /// over half the result's lanes in a permuted order, put back in order
+    /// at the end. A full interleave would cross 128-bit lanes on every
+    /// pair (on Zen 4 at 512 bits, slower than LLVM's chain though llvm-mca
+    /// counts it cheaper); this crosses them once, at the end.
+    LaneUnpack,
+    /// The two inputs interleaved into one register (`x0 y0 x1 y1 …`),
+    /// each byte's product widened in place of a pairwise sum: the even
+    /// bytes' products (the first input's) in the result's low half and
+    /// the odd bytes' (the second's) in its high half, as Hexagon's
+    /// widening multiplies (`vmpybusv`) give them. One chain, twice as
+    /// many lanes as the result, each half in order: at the end the halves
+    /// are added.
+    Halves,
+}
+
+impl Arrangement {
+    /// The arrangement of a target's instructions: the pairwise
+    /// multiply-adds of x86 (and NEON, whose inputs no layout fits), the
+    /// widening multiply-accumulates of Hexagon.
+    pub fn of_isa(isa: super::target::Isa) -> Arrangement {
+        match isa {
+            super::target::Isa::Hvx => Arrangement::Halves,
+            _ => Arrangement::LaneUnpack,
+        }
+    }
+}
+
+/// How the pairs' bytes are laid out: inputs of `bits` bits of bytes,
+/// results `elem_bits` wide, arranged as `arrangement` has them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
     pub bits: u32,
     pub elem_bits: u32,
+    pub arrangement: Arrangement,
 }
 
 impl Layout {
-    /// Inputs of whole 128-bit lanes and bytes, results of 16 or 32 bits,
-    /// each chain's result (see [`Layout::chain_bits`]) no wider than a
-    /// register.
-    pub fn of(form: &LinearForm, register_bits: u32) -> Option<Layout> {
-        let layout = Layout { bits: form.lanes * form.input_bits, elem_bits: form.elem_bits };
-        let fits = layout.bits % 128 == 0 && layout.chain_bits() <= register_bits;
-        (form.input_bits == 8 && matches!(form.elem_bits, 16 | 32) && fits).then_some(layout)
+    /// Inputs of bytes whose arrangement fits the target's registers:
+    /// [`Arrangement::LaneUnpack`] takes whole 128-bit lanes, results of 16
+    /// or 32 bits and each chain's result (see [`Layout::chain_bits`]) in a
+    /// register; [`Arrangement::Halves`] takes 16-bit results and two
+    /// inputs in a register.
+    pub fn of(form: &LinearForm, register_bits: u32, arrangement: Arrangement) -> Option<Layout> {
+        let layout = Layout { bits: form.lanes * form.input_bits, elem_bits: form.elem_bits, arrangement };
+        let fits = match arrangement {
+            Arrangement::LaneUnpack => {
+                layout.bits % 128 == 0 && matches!(form.elem_bits, 16 | 32) && layout.chain_bits() <= register_bits
+            }
+            Arrangement::Halves => form.elem_bits == 16 && 2 * layout.bits <= register_bits,
+        };
+        (form.input_bits == 8 && fits).then_some(layout)
     }
 
-    /// The bits of one chain's result: half the result's lanes.
+    /// The bytes of a pair's register.
+    pub fn pair_bytes(&self) -> u32 {
+        match self.arrangement {
+            Arrangement::LaneUnpack => self.bits / 8,
+            Arrangement::Halves => 2 * self.bits / 8,
+        }
+    }
+
+    /// The bits of one chain's result: half the result's lanes, or twice
+    /// them.
     pub fn chain_bits(&self) -> u32 {
-        self.bits / 16 * self.elem_bits
+        match self.arrangement {
+            Arrangement::LaneUnpack => self.bits / 16 * self.elem_bits,
+            Arrangement::Halves => 2 * self.bits / 8 * self.elem_bits,
+        }
     }
 
-    /// The bits of a pair's weights' register: one per byte of the pair's
-    /// register, half as wide as the result's elements.
-    pub fn weight_bits(&self) -> u32 {
-        self.bits / 8 * (self.elem_bits / 2)
+    /// The elements of a pair's weights' register, one per byte of the
+    /// pair's register, as its bytes are interleaved: `w0 w1 w0 w1 …`.
+    pub fn weights(&self, pair: &[(usize, i64); 2]) -> Vec<BigInt> {
+        (0..self.pair_bytes()).map(|i| BigInt::from(pair[(i % 2) as usize].1)).collect()
     }
 
-    /// The swizzles making the two registers of a pair from its two inputs.
+    /// The swizzles making the registers of a pair from its two inputs,
+    /// one per chain.
     pub fn interleaves(&self) -> Vec<Swizzle> {
         let n = self.bits / 8;
         let make = |name, mask: Vec<u32>| Swizzle { name, elem_bits: 8, operand_bits: self.bits, operands: 2, mask };
-        let half = |from: u32| -> Vec<u32> {
-            (0..n / 16).flat_map(|l| (from..from + 8).flat_map(move |i| [16 * l + i, n + 16 * l + i])).collect()
-        };
-        vec![make("unpack_lo_lanes", half(0)), make("unpack_hi_lanes", half(8))]
+        match self.arrangement {
+            Arrangement::LaneUnpack => {
+                let half = |from: u32| -> Vec<u32> {
+                    (0..n / 16).flat_map(|l| (from..from + 8).flat_map(move |i| [16 * l + i, n + 16 * l + i])).collect()
+                };
+                vec![make("unpack_lo_lanes", half(0)), make("unpack_hi_lanes", half(8))]
+            }
+            Arrangement::Halves => vec![make("interleave", (0..n).flat_map(|i| [i, n + i]).collect())],
+        }
     }
 
-    /// The swizzle putting the two chains' lanes back in order: the blocks
-    /// each 128-bit lane of the inputs became, of the low and the high
-    /// chain alternating.
+    /// The swizzle putting the two chains' lanes back in order
+    /// ([`Arrangement::LaneUnpack`]): the blocks each 128-bit lane of the
+    /// inputs became, of the low and the high chain alternating.
     pub fn restore(&self) -> Swizzle {
         let (chain, lanes) = (self.chain_bits(), self.bits / 128);
         let (m, b) = (chain / 64, chain / lanes / 64);
         let mask = (0..lanes).flat_map(|c| (c * b..(c + 1) * b).chain(m + c * b..m + (c + 1) * b)).collect();
         Swizzle { name: "restore_lanes", elem_bits: 64, operand_bits: chain, operands: 2, mask }
     }
-}
 
-/// The elements of a register of pairs' weights: `w0 w1 w0 w1 …`, one per
-/// byte of a pair's register of `bytes`.
-pub fn pair_weights(pair: &[(usize, i64); 2], bytes: u32) -> Vec<BigInt> {
-    (0..bytes).map(|i| BigInt::from(pair[(i % 2) as usize].1)).collect()
+    /// The two swizzles of the chain ([`Arrangement::Halves`]) whose sum is
+    /// the result: its low half (the first inputs' products) and its high
+    /// half (the second inputs').
+    pub fn halves_in_order(&self) -> [Swizzle; 2] {
+        let n = self.bits / 8;
+        let make = |name, from: u32| Swizzle {
+            name,
+            elem_bits: self.elem_bits,
+            operand_bits: self.chain_bits(),
+            operands: 1,
+            mask: (from..from + n).collect(),
+        };
+        [make("low_half", 0), make("high_half", n)]
+    }
 }
 
 /// Appends `op(operands) : result` to `ops`, result value `result`.
@@ -283,15 +398,18 @@ impl Fresh {
 }
 
 /// Appends a pair's computation to `ops`: the weights (a constant of
-/// `elem_bits / 2`-bit elements), then the register of interleaved bytes
-/// `bytes` summed pairwise by them into `elem_bits`-bit lanes, plus `sum`
-/// if given. Its result value.
+/// `elem_bits / 2`-bit elements), then the pair's register of bytes
+/// `bytes` times them into `elem_bits`-bit lanes, the even bytes' products
+/// and the odd ones' summed pairwise ([`Arrangement::LaneUnpack`]) or
+/// concatenated ([`Arrangement::Halves`]), plus `sum` if given. Its result
+/// value.
 fn push_pair(
     ops: &mut Vec<BlockOp>,
     fresh: &mut Fresh,
     bytes: usize,
     weights: &[BigInt],
     elem_bits: u32,
+    arrangement: Arrangement,
     sum: Option<usize>,
 ) -> usize {
     let n = weights.len() as u32;
@@ -312,26 +430,36 @@ fn push_pair(
         products.push(p);
     }
     let pair = fresh.next();
-    push(
-        ops,
-        "arith.addi",
-        vec![(products[0], words.clone()), (products[1], words.clone())],
-        (pair, words.clone()),
-        vec![],
-    );
+    let both = vec![(products[0], words.clone()), (products[1], words.clone())];
+    let result = match arrangement {
+        Arrangement::LaneUnpack => {
+            push(ops, "arith.addi", both, (pair, words.clone()), vec![]);
+            words
+        }
+        Arrangement::Halves => {
+            let concat = vec![("mask".into(), Attr::Ints((0..i64::from(n)).collect()))];
+            push(ops, "vector.shuffle", both, (pair, vector(n, elem_bits)), concat);
+            vector(n, elem_bits)
+        }
+    };
     let Some(sum) = sum else { return pair };
     let total = fresh.next();
-    push(ops, "arith.addi", vec![(sum, words.clone()), (pair, words.clone())], (total, words), vec![]);
+    push(ops, "arith.addi", vec![(sum, result.clone()), (pair, result.clone())], (total, result), vec![]);
     total
 }
 
-/// The window a pair is posed as: a register of interleaved bytes `t`
-/// (value 0) times the weights' register (a constant, value 3), summed
-/// pairwise into `elem_bits`-bit lanes, plus the chain so far (value 2)
-/// when `accumulate`. Its ops and the root's position.
-pub fn pair_window(weights: &[BigInt], elem_bits: u32, accumulate: bool) -> (Vec<BlockOp>, usize) {
+/// The window a pair is posed as: a register of the pair's bytes `t`
+/// (value 0) times the weights' register (a constant, value 3), into
+/// `elem_bits`-bit lanes as `arrangement` has them, plus the chain so far
+/// (value 2) when `accumulate`. Its ops and the root's position.
+pub fn pair_window(
+    weights: &[BigInt],
+    elem_bits: u32,
+    arrangement: Arrangement,
+    accumulate: bool,
+) -> (Vec<BlockOp>, usize) {
     let mut ops = Vec::new();
-    push_pair(&mut ops, &mut Fresh(2), 0, weights, elem_bits, accumulate.then_some(2));
+    push_pair(&mut ops, &mut Fresh(2), 0, weights, elem_bits, arrangement, accumulate.then_some(2));
     let root = ops.len() - 1;
     (ops, root)
 }
@@ -345,16 +473,17 @@ pub fn add_window(ty: &Ty) -> (Vec<BlockOp>, usize) {
 
 /// The chain as the pairs compute it, in `arith` and `vector` ops over the
 /// chain's inputs (their value numbers, `inputs` their type): each pair's
-/// bytes interleaved as the layout has them, its products summed into the
-/// chain so far, and the chains put back in order. What the program
+/// bytes laid out as the layout has them, its products added into the
+/// chain so far, and the result put back in order. What the program
 /// computes with each pair's program in place of the pair's window: the
 /// chain equal to this and each pair's program equal to its window make
 /// the program equal to the chain. Its ops and the root's position.
 pub fn paired_block(pairs: &[[(usize, i64); 2]], layout: &Layout, inputs: &Ty) -> (Vec<BlockOp>, usize) {
-    let bytes_of = layout.bits / 8;
+    let bytes_of = layout.pair_bytes();
     let mut ops = Vec::new();
     let mut fresh = Fresh(usize::MAX / 2);
-    let words = vector(layout.bits / 16, layout.elem_bits);
+    let chain_ty = vector(layout.chain_bits() / layout.elem_bits, layout.elem_bits);
+    let result_ty = vector(layout.bits / 8, layout.elem_bits);
     let mut chains = Vec::new();
     for z in layout.interleaves() {
         let mut sum = None;
@@ -368,24 +497,35 @@ pub fn paired_block(pairs: &[[(usize, i64); 2]], layout: &Layout, inputs: &Ty) -
                 (bytes, vector(bytes_of, 8)),
                 vec![("mask".into(), mask)],
             );
-            let weights = pair_weights(pair, bytes_of);
-            sum = Some(push_pair(&mut ops, &mut fresh, bytes, &weights, layout.elem_bits, sum));
+            let weights = layout.weights(pair);
+            sum = Some(push_pair(&mut ops, &mut fresh, bytes, &weights, layout.elem_bits, layout.arrangement, sum));
         }
         chains.extend(sum);
     }
-    if let [lo, hi] = chains.as_slice() {
-        let restore = layout.restore();
-        // The restoring swizzle's 64-bit blocks as lanes of the result.
-        let per = 64 / layout.elem_bits;
-        let mask = restore.mask.iter().flat_map(|b| (0..per).map(move |i| i64::from(per * b + i))).collect();
+    let shuffle = |ops: &mut Vec<BlockOp>, fresh: &mut Fresh, operands: Vec<usize>, mask: Vec<i64>| {
         let out = fresh.next();
-        push(
-            &mut ops,
-            "vector.shuffle",
-            vec![(*lo, words.clone()), (*hi, words.clone())],
-            (out, vector(layout.bits / 8, layout.elem_bits)),
-            vec![("mask".into(), Attr::Ints(mask))],
-        );
+        let operands = operands.into_iter().map(|v| (v, chain_ty.clone())).collect();
+        push(ops, "vector.shuffle", operands, (out, result_ty.clone()), vec![("mask".into(), Attr::Ints(mask))]);
+        out
+    };
+    match (layout.arrangement, chains.as_slice()) {
+        (Arrangement::LaneUnpack, [lo, hi]) => {
+            let restore = layout.restore();
+            // The restoring swizzle's 64-bit blocks as lanes of the result.
+            let per = 64 / layout.elem_bits;
+            let mask = restore.mask.iter().flat_map(|b| (0..per).map(move |i| i64::from(per * b + i))).collect();
+            shuffle(&mut ops, &mut fresh, vec![*lo, *hi], mask);
+        }
+        (Arrangement::Halves, [chain]) => {
+            let [first, second] = layout.halves_in_order().map(|z| {
+                let mask = z.mask.iter().map(|m| i64::from(*m)).collect();
+                shuffle(&mut ops, &mut fresh, vec![*chain, *chain], mask)
+            });
+            let out = fresh.next();
+            let both = vec![(first, result_ty.clone()), (second, result_ty.clone())];
+            push(&mut ops, "arith.addi", both, (out, result_ty.clone()), vec![]);
+        }
+        _ => {}
     }
     let root = ops.len() - 1;
     (ops, root)
@@ -403,14 +543,17 @@ pub struct PairProgram {
 /// (`window_leaves`, value numbers) and one constant leaf per pair after
 /// them (pair `k`'s weights at `window_leaves.len() + k`): per chain of
 /// the layout, each pair's interleave then its program, reading the chain
-/// so far; then the chains put back in order. `first` and `next` are the
-/// programs of a pair's window without and with the chain so far.
+/// so far; then the chains put back in order (for [`Arrangement::Halves`],
+/// the two inputs' lanes added by instruction `add`, a candidate). `first`
+/// and `next` are the programs of a pair's window without and with the
+/// chain so far.
 pub fn chain_program(
     window_leaves: &[usize],
     pairs: &[[(usize, i64); 2]],
     layout: &Layout,
     first: &PairProgram,
     next: &PairProgram,
+    add: Option<usize>,
 ) -> Option<Program> {
     let mut steps: Vec<Step> = Vec::new();
     let leaf = |v: usize| window_leaves.iter().position(|l| *l == v).map(Source::Leaf);
@@ -446,22 +589,36 @@ pub fn chain_program(
         }
         chains.push(sum?);
     }
-    steps.push(Step { op: StepOp::Swizzle(layout.restore()), operands: chains });
+    match (layout.arrangement, chains.as_slice()) {
+        (Arrangement::LaneUnpack, _) => steps.push(Step { op: StepOp::Swizzle(layout.restore()), operands: chains }),
+        (Arrangement::Halves, [chain]) => {
+            for z in layout.halves_in_order() {
+                steps.push(Step { op: StepOp::Swizzle(z), operands: vec![*chain] });
+            }
+            let n = steps.len();
+            steps.push(Step {
+                op: StepOp::Instr { candidate: add?, immediates: vec![] },
+                operands: vec![Source::Step(n - 2), Source::Step(n - 1)],
+            });
+        }
+        _ => return None,
+    }
     Some(Program { steps })
 }
 
 /// The constants a chain's program reads after the window's leaves: each
 /// pair's weights, as a register of bytes.
 pub fn weight_constants(pairs: &[[(usize, i64); 2]], layout: &Layout) -> Vec<(Ty, BigUint, NewAttr)> {
-    let (n, w) = (layout.bits / 8, layout.elem_bits / 2);
+    let (n, w) = (layout.pair_bytes(), layout.elem_bits / 2);
     let mask = (BigInt::from(1) << w) - 1;
     pairs
         .iter()
         .map(|p| {
-            let xs = pair_weights(p, n);
-            let bits = xs.iter().rev().fold(BigUint::default(), |acc, x| {
-                (acc << w) | (x & &mask).to_biguint().unwrap_or_default()
-            });
+            let xs = layout.weights(p);
+            let bits = xs
+                .iter()
+                .rev()
+                .fold(BigUint::default(), |acc, x| (acc << w) | (x & &mask).to_biguint().unwrap_or_default());
             let ty = Ty { dims: vec![n], elem_bits: w };
             (ty.clone(), bits, NewAttr::Dense(ty, xs))
         })
@@ -475,13 +632,16 @@ mod tests {
     #[test]
     fn pairs_put_large_weights_with_small_ones() {
         let terms = [(1, 36), (2, 1), (3, 24), (4, 4), (5, -6)];
-        let p = pairs(&terms, 8).unwrap();
+        let p = pairs(&terms, 8, Arrangement::LaneUnpack).unwrap();
         assert_eq!(p, vec![[(1, 36), (2, 1)], [(3, 24), (4, 4)], [(5, -6), (5, 0)]]);
         // A weight past a signed byte, a pair past 128 in sum.
-        assert_eq!(pairs(&[(1, 200), (2, 1), (3, 1)], 8), None);
-        assert_eq!(pairs(&[(1, 100), (2, 90), (3, 80), (4, 70)], 8), None);
+        assert_eq!(pairs(&[(1, 200), (2, 1), (3, 1)], 8, Arrangement::LaneUnpack), None);
+        assert_eq!(pairs(&[(1, 100), (2, 90), (3, 80), (4, 70)], 8, Arrangement::LaneUnpack), None);
         // 16-bit weights (32-bit results): no saturation to avoid.
-        assert_eq!(pairs(&[(1, 400), (2, 300), (3, 1)], 16), Some(vec![[(1, 400), (3, 1)], [(2, 300), (2, 0)]]));
+        assert_eq!(
+            pairs(&[(1, 400), (2, 300), (3, 1)], 16, Arrangement::LaneUnpack),
+            Some(vec![[(1, 400), (3, 1)], [(2, 300), (2, 0)]])
+        );
     }
 
     /// `Σ w_k · zext(x_k)` over `vector<32xi8>` inputs 0, 1, 2, …, as a
@@ -539,13 +699,22 @@ mod tests {
 
     #[test]
     fn the_paired_block_computes_the_chain() {
+        // x86's unpacked lanes (registers of 256 bits) and Hexagon's halves
+        // (two inputs in a register of 512 bits).
+        for (arrangement, register) in [(Arrangement::LaneUnpack, 256), (Arrangement::Halves, 512)] {
+            paired_block_computes_the_chain(arrangement, register);
+        }
+    }
+
+    fn paired_block_computes_the_chain(arrangement: Arrangement, register: u32) {
         use dialectgen::eval::Concrete;
         let weights = [1, 6, -4, 2, 36, -1, 24];
         let (ops, root) = chain(&weights);
         let flow = Dataflow::new(&ops);
         let form = linear_form(&flow, root).unwrap();
-        let layout = Layout::of(&form, 256).unwrap();
-        let (paired_ops, paired_root) = paired_block(&pairs(&form.terms, 8).unwrap(), &layout, &vector(32, 8));
+        let layout = Layout::of(&form, register, arrangement).unwrap();
+        let (paired_ops, paired_root) =
+            paired_block(&pairs(&form.terms, 8, layout.arrangement).unwrap(), &layout, &vector(32, 8));
         let paired_flow = Dataflow::new(&paired_ops);
         let paired = paired_flow.close((0..paired_ops.len()).collect(), paired_root);
         let window = flow.close((0..ops.len()).collect(), root);
@@ -564,22 +733,66 @@ mod tests {
             let paired_in: Vec<BigUint> = paired.leaves.iter().map(|v| bytes(*v)).collect();
             let a = super::super::search::eval_window(&mut Concrete, &flow, &window, &chain_in).unwrap().0.bits;
             let b = super::super::search::eval_window(&mut Concrete, &paired_flow, &paired, &paired_in).unwrap().0.bits;
-            assert_eq!(a, b, "seed {seed}");
+            assert_eq!(a, b, "{arrangement:?}, seed {seed}");
         }
     }
 
     #[test]
+    fn chains_sharing_extensions_are_weighed_together() {
+        // Chain one: 1·x0 + 6·x1 - 4·x2 + 2·x3, its extensions values 101, 102, …
+        let (mut ops, root) = chain(&[1, 6, -4, 2]);
+        let words = vector(32, 16);
+        let ext = |k: usize| ops.iter().find(|o| o.name == "arith.extui" && o.operands[0] == k).unwrap().results[0];
+        let (x0, x1, x3) = (ext(0), ext(1), ext(3));
+        // Chain two reads three of them: x0 + x1 + x3.
+        push(&mut ops, "arith.addi", vec![(x0, words.clone()), (x1, words.clone())], (900, words.clone()), vec![]);
+        push(&mut ops, "arith.addi", vec![(900, words.clone()), (x3, words.clone())], (901, words.clone()), vec![]);
+        let other = ops.len() - 1;
+        let flow = Dataflow::new(&ops);
+        let form = linear_form(&flow, root).unwrap();
+        let siblings = sibling_chains(&flow, &form, root).unwrap();
+        assert_eq!(siblings.len(), 1);
+        assert_eq!(siblings[0].0, other);
+        // Alone, the first chain saves only the extension no other chain reads
+        // (its ops: 4 extensions, 3 products, 3 adds); together, every one.
+        let alone = chains_cost(&flow, &[(root, &form)], 512);
+        let together = chains_cost(&flow, &[(root, &form), (other, &siblings[0].1)], 512);
+        assert_eq!((alone, together), (7, 12));
+        // An extension read by an op in no chain: no siblings to weigh.
+        push(&mut ops, "arith.maxui", vec![(x0, words.clone()), (x1, words.clone())], (902, words.clone()), vec![]);
+        let flow = Dataflow::new(&ops);
+        assert_eq!(sibling_chains(&flow, &form, root), None);
+    }
+
+    #[test]
+    fn halves_interleave_the_inputs_and_add_the_halves() {
+        let layout = Layout { bits: 512, elem_bits: 16, arrangement: Arrangement::Halves };
+        assert_eq!((layout.pair_bytes(), layout.chain_bits()), (128, 2048));
+        let z = layout.interleaves();
+        assert_eq!(z.len(), 1);
+        assert_eq!(&z[0].mask[..4], &[0, 64, 1, 65]);
+        assert_eq!(&z[0].mask[126..], &[63, 127]);
+        let [low, high] = layout.halves_in_order();
+        assert_eq!((low.mask[0], low.mask[63], high.mask[0], high.mask[63]), (0, 63, 64, 127));
+        // Pairs summing past a signed byte: no saturation to avoid, products kept apart.
+        assert!(pairs(&[(1, 100), (2, 90), (3, 80), (4, 70)], 8, Arrangement::Halves).is_some());
+        // Sums of 32 bits are not arranged in halves.
+        let form = LinearForm { ops: BTreeSet::new(), terms: vec![], lanes: 64, elem_bits: 32, input_bits: 8 };
+        assert_eq!(Layout::of(&form, 1024, Arrangement::Halves), None);
+    }
+
+    #[test]
     fn lanes_are_unpacked_within_128_bit_blocks_and_put_back() {
-        let z = Layout { bits: 256, elem_bits: 16 }.interleaves();
+        let z = Layout { bits: 256, elem_bits: 16, arrangement: Arrangement::LaneUnpack }.interleaves();
         // Low half of each 128-bit lane: bytes 0..8 and 16..24 of each input.
         assert_eq!(&z[0].mask[..4], &[0, 32, 1, 33]);
         assert_eq!(&z[0].mask[16..18], &[16, 48]);
         assert_eq!(&z[1].mask[..2], &[8, 40]);
-        let r = Layout { bits: 256, elem_bits: 16 }.restore();
+        let r = Layout { bits: 256, elem_bits: 16, arrangement: Arrangement::LaneUnpack }.restore();
         // 64-bit blocks: low chain's lane 0, high chain's lane 0, low's lane 1, high's lane 1.
         assert_eq!(r.mask, vec![0, 1, 4, 5, 2, 3, 6, 7]);
         // 32-bit results of one 128-bit lane: the low chain, then the high one.
-        let r = Layout { bits: 128, elem_bits: 32 }.restore();
+        let r = Layout { bits: 128, elem_bits: 32, arrangement: Arrangement::LaneUnpack }.restore();
         assert_eq!((r.operand_bits, r.mask), (256, vec![0, 1, 2, 3, 4, 5, 6, 7]));
     }
 }
