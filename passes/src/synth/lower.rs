@@ -882,7 +882,10 @@ fn products_program(
     // that pair's weights (the search proved it at representative ones), and the
     // chain equals the pairs' windows strung together as the program
     // strings their programs.
-    for (k, pair) in pairs.iter().enumerate() {
+    // Where the pair window's weights are an input, the search's proof holds
+    // for every pair.
+    let pair_proofs = if arrangement.any_weights() { &[][..] } else { &pairs[..] };
+    for (k, pair) in pair_proofs.iter().enumerate() {
         let used = if k == 0 { &first } else { &next };
         let (ops, root) = pair_window(&layout.weights(pair), elem_bits, arrangement, k > 0);
         let pair_flow = Dataflow::new(&ops);

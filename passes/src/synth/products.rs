@@ -269,6 +269,16 @@ impl Arrangement {
             _ => Arrangement::LaneUnpack,
         }
     }
+
+    /// Whether a pair's products, as the arrangement has them, are its
+    /// window's for any weights of their width: then the window takes its
+    /// weights as an input and one proof of a pair's program holds for
+    /// every pair. Hexagon's widening products are exact; a pairwise sum of
+    /// two byte products (`vpmaddubsw`) saturates past 16 bits, so x86's
+    /// pair programs are proved at each pair's weights.
+    pub fn any_weights(self) -> bool {
+        self == Arrangement::Halves
+    }
 }
 
 /// How the pairs' bytes are laid out: inputs of `bits` bits of bytes,
@@ -411,12 +421,16 @@ fn push_pair(
     elem_bits: u32,
     arrangement: Arrangement,
     sum: Option<usize>,
+    constant_weights: bool,
 ) -> usize {
     let n = weights.len() as u32;
     let words = vector(n / 2, elem_bits);
     let half = elem_bits / 2;
     let w = fresh.next();
-    push(ops, "arith.constant", vec![], (w, vector(n, half)), vec![("value".into(), Attr::Elements(weights.to_vec()))]);
+    if constant_weights {
+        let value = vec![("value".into(), Attr::Elements(weights.to_vec()))];
+        push(ops, "arith.constant", vec![], (w, vector(n, half)), value);
+    }
     let parity = |k: u32| vec![("mask".into(), Attr::Ints((0..n / 2).map(|i| i64::from(2 * i + k)).collect()))];
     let mut products = Vec::new();
     for k in 0..2u32 {
@@ -449,9 +463,11 @@ fn push_pair(
 }
 
 /// The window a pair is posed as: a register of the pair's bytes `t`
-/// (value 0) times the weights' register (a constant, value 3), into
-/// `elem_bits`-bit lanes as `arrangement` has them, plus the chain so far
-/// (value 2) when `accumulate`. Its ops and the root's position.
+/// (value 0) times the weights' register (value 3: the constant `weights`,
+/// or an input where the arrangement's products hold for any weights, see
+/// [`Arrangement::any_weights`]), into `elem_bits`-bit lanes as
+/// `arrangement` has them, plus the chain so far (value 2) when
+/// `accumulate`. Its ops and the root's position.
 pub fn pair_window(
     weights: &[BigInt],
     elem_bits: u32,
@@ -459,7 +475,8 @@ pub fn pair_window(
     accumulate: bool,
 ) -> (Vec<BlockOp>, usize) {
     let mut ops = Vec::new();
-    push_pair(&mut ops, &mut Fresh(2), 0, weights, elem_bits, arrangement, accumulate.then_some(2));
+    let constant = !arrangement.any_weights();
+    push_pair(&mut ops, &mut Fresh(2), 0, weights, elem_bits, arrangement, accumulate.then_some(2), constant);
     let root = ops.len() - 1;
     (ops, root)
 }
@@ -498,7 +515,8 @@ pub fn paired_block(pairs: &[[(usize, i64); 2]], layout: &Layout, inputs: &Ty) -
                 vec![("mask".into(), mask)],
             );
             let weights = layout.weights(pair);
-            sum = Some(push_pair(&mut ops, &mut fresh, bytes, &weights, layout.elem_bits, layout.arrangement, sum));
+            let arrangement = layout.arrangement;
+            sum = Some(push_pair(&mut ops, &mut fresh, bytes, &weights, layout.elem_bits, arrangement, sum, true));
         }
         chains.extend(sum);
     }

@@ -160,14 +160,22 @@ pub(super) fn lane_by_lane(defined: &[BV], ours: &BV, theirs: &BV, lanes: u32, m
     let deadline =
         std::time::Instant::now() + std::time::Duration::from_millis(u64::from(ms) * u64::from(WALL_CLOCK_FACTOR));
     let everywhere = defined.iter().all(|d| d.simplify().as_u64() == Some(1));
+    // Each side simplified once whole and split into its lanes where it is a
+    // concatenation of them: simplifying a lane extracted from the whole
+    // rewrites the whole (bottom-up), once per lane.
+    let split = |v: &BV| (lanes > 1).then(|| lanes_of(&v.simplify(), lane_bits)).flatten();
+    let (our_lanes, their_lanes) = match (split(ours), split(theirs)) {
+        (Some(o), Some(t)) if o.len() == lanes as usize && t.len() == lanes as usize => (Some(o), Some(t)),
+        _ => (None, None),
+    };
     // Lanes needing a query of their own, with the lane each stands for.
     let mut queried: Vec<(u32, Lane)> = Vec::new();
     for lane in 0..lanes {
         let (lo, hi) = (lane * lane_bits, lane * lane_bits + lane_bits - 1);
-        let (a, b) = if lanes == 1 {
-            (ours.clone(), theirs.clone())
-        } else {
-            (ours.extract(hi, lo).simplify(), theirs.extract(hi, lo).simplify())
+        let (a, b) = match (&our_lanes, &their_lanes) {
+            _ if lanes == 1 => (ours.clone(), theirs.clone()),
+            (Some(o), Some(t)) => (o[lane as usize].clone(), t[lane as usize].clone()),
+            _ => (ours.extract(hi, lo).simplify(), theirs.extract(hi, lo).simplify()),
         };
         if a == b {
             continue;
@@ -320,17 +328,109 @@ pub fn sums_equal_reading(
         let simplify = z3::Tactic::new("simplify").with(&params);
         let lanes = l.ty.lanes().max(1);
         let lane_bits = l.bits.get_size() / lanes;
-        for lane in 0..lanes {
-            let (lo, hi) = (lane * lane_bits, lane * lane_bits + lane_bits - 1);
+        // Each lane's own term: the simplifier rewrites a goal bottom-up, so
+        // a lane extracted from the whole vector would have it rewritten
+        // whole, every lane's sum once per lane.
+        let lane_terms = |v: &BV| -> Vec<BV> {
+            lanes_of(v, lane_bits).filter(|ls| ls.len() == lanes as usize).unwrap_or_else(|| {
+                (0..lanes).map(|i| v.extract(i * lane_bits + lane_bits - 1, i * lane_bits)).collect()
+            })
+        };
+        // Simplified once whole first: an element read through the
+        // concatenation of its input's elements becomes that element's own
+        // constant.
+        let (ls, rs) = (lane_terms(&l.bits.simplify()), lane_terms(&r.bits.simplify()));
+        // A lane whose two terms are a proved lane's with every leaf element
+        // moved by the same distance (the lane-wise computation at another
+        // position: the terms are the same ASTs) is equal as that lane is.
+        let mut proved: Vec<(usize, Vec<LeafConstant>)> = Vec::new();
+        for lane in 0..lanes as usize {
+            let moved = |(r, leaves): &(usize, Vec<LeafConstant>)| {
+                let delta = lane as i64 - *r as i64;
+                let to: Option<Vec<BV>> = leaves.iter().map(|c| c.moved(delta)).collect();
+                to.is_some_and(|to| {
+                    let pairs: Vec<(&BV, &BV)> = leaves.iter().map(|c| &c.term).zip(&to).collect();
+                    ls[*r].substitute(&pairs) == ls[lane] && rs[*r].substitute(&pairs) == rs[lane]
+                })
+            };
+            if proved.iter().any(moved) {
+                continue;
+            }
             let goal = z3::Goal::new(false, false, false);
-            goal.assert(&l.bits.extract(hi, lo).eq(r.bits.extract(hi, lo)).not());
+            goal.assert(&ls[lane].eq(&rs[lane]).not());
             let decided = simplify.apply(&goal, None).is_ok_and(|r| r.list_subgoals().all(|g| g.is_decided_unsat()));
             if !decided {
                 return Err(format!("result lane {lane} is not the same sum of monomials"));
             }
+            if proved.len() < REPRESENTATIVES {
+                let mut leaves = leaf_constants(&ls[lane]);
+                leaves.extend(leaf_constants(&rs[lane]));
+                leaves.sort_by_key(|c| (c.source, c.element));
+                leaves.dedup_by_key(|c| (c.source, c.element));
+                proved.push((lane, leaves));
+            }
         }
         Ok(())
     })
+}
+
+/// A leaf element's constant in a term, `leaf{source}_{element}` (see
+/// [`source_term`]).
+struct LeafConstant {
+    term: BV,
+    source: usize,
+    element: u32,
+}
+
+impl LeafConstant {
+    /// The constant of the same source's element `delta` further on.
+    fn moved(&self, delta: i64) -> Option<BV> {
+        let element = u32::try_from(i64::from(self.element) + delta).ok()?;
+        Some(BV::new_const(format!("leaf{}_{}", self.source, element), self.term.get_size()))
+    }
+}
+
+/// The leaf elements' constants `t` reads.
+fn leaf_constants(t: &BV) -> Vec<LeafConstant> {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![z3::ast::Dynamic::from_ast(t)];
+    let mut out = Vec::new();
+    while let Some(node) = stack.pop() {
+        if !seen.insert(node.clone()) {
+            continue;
+        }
+        if node.is_const() {
+            let name = node.decl().name();
+            let parsed = name.strip_prefix("leaf").and_then(|rest| rest.split_once('_'));
+            if let (Some((source, element)), Some(term)) = (parsed, node.as_bv()) {
+                if let (Ok(source), Ok(element)) = (source.parse(), element.parse()) {
+                    out.push(LeafConstant { term, source, element });
+                }
+            }
+            continue;
+        }
+        stack.extend(node.children());
+    }
+    out
+}
+
+/// The lanes of `v`, `lane_bits` each, lowest first, where `v` is written
+/// as concatenations of terms of that size; `None` where a part of it that
+/// spans lanes is some other term.
+fn lanes_of(v: &BV, lane_bits: u32) -> Option<Vec<BV>> {
+    let size = v.get_size();
+    if size == lane_bits {
+        return Some(vec![v.clone()]);
+    }
+    if size < lane_bits || !v.is_app() || v.decl().kind() != z3::DeclKind::Concat {
+        return None;
+    }
+    // A concatenation's first operand holds its highest bits.
+    let mut out = Vec::new();
+    for child in v.children().iter().rev() {
+        out.extend(lanes_of(&child.as_bv()?, lane_bits)?);
+    }
+    Some(out)
 }
 
 /// A leaf of type `t` holding `s`'s elements: one constant per element,
@@ -349,6 +449,22 @@ const REPRESENTATIVES: usize = 4;
 mod tests {
     use super::lane_by_lane;
     use z3::ast::BV;
+
+    /// A vector written as concatenated lanes splits into them, lowest
+    /// first, a lane that is itself a concatenation (a zero extension)
+    /// whole; a part spanning lanes that is no concatenation does not split.
+    #[test]
+    fn lanes_of_splits_concatenated_lanes() {
+        z3::with_z3_config(&z3::Config::new(), || {
+            let (a, b) = (BV::new_const("a", 8), BV::new_const("b", 4));
+            let widened = BV::from_u64(0, 4).concat(&b);
+            let v = widened.concat(&a);
+            assert_eq!(super::lanes_of(&v, 8), Some(vec![a.clone(), widened]));
+            let sum = v.bvadd(&v);
+            assert_eq!(super::lanes_of(&sum, 8), None);
+            assert_eq!(super::lanes_of(&sum, 16).map(|l| l.len()), Some(1));
+        });
+    }
 
     /// Four 8-bit lanes: `x + x` against `x << 1` is equal in every lane;
     /// against `x << 1` with the top lane replaced by `x` it is not, and
