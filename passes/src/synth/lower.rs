@@ -297,6 +297,15 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     let widest = MAX_WINDOW_REGISTERS * options.limits.target.register_bits();
     // Window remarks past the first MAX_WINDOW_REMARKS of the block, counted only.
     let mut unshown = 0usize;
+    // Ops computing from constants alone are LLVM's to fold: rewritten
+    // into target instructions, they would hide a constant from an op left
+    // to LLVM (a division by a constant needs a library routine on Hexagon).
+    let mut from_constants = vec![false; ops.len()];
+    for (p, op) in ops.iter().enumerate() {
+        let constant = |v: &usize| flow.defining_op(*v).is_some_and(|d| d < p && from_constants[d]);
+        from_constants[p] = op.name == "arith.constant"
+            || (!op.operands.is_empty() && !op.has_regions && op.operands.iter().all(constant));
+    }
     for root in (0..ops.len()).rev() {
         let op = &ops[root];
         if consumed.contains(&root)
@@ -304,7 +313,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             || !op.unmodelled_vectors.is_empty()
             || op.has_regions
             || op.results.len() != 1
-            || op.name == "arith.constant"
+            || from_constants[root]
         {
             continue;
         }

@@ -331,7 +331,8 @@ pub fn instantiate_widened(
 ) -> Option<Vec<NewOp>> {
     let mut out: Vec<NewOp> = Vec::new();
     let factor = widening.factor;
-    append_over_shuffled_leaves(&mut out, wide_ops, full, &|n| (0..n * factor).map(|i| i64::from(i % n)).collect())?;
+    let repeat = |n: u32| (0..n * factor).map(|i| i64::from(i % n)).collect();
+    append_over_shuffled_leaves(&mut out, wide_ops, full, &repeat, true)?;
     let last = out.last()?.result.clone();
     if last.lanes() != root.lanes() * widening.factor || last.elem_bits != root.elem_bits {
         return None;
@@ -350,11 +351,17 @@ pub fn instantiate_widened(
 /// itself, by `mask` of its lane count (a piece of it, or it repeated), as
 /// a 1-D vector (`full` gives its type in the block), then `program` reading
 /// those shuffles in place of the values. `None` if a value has no type.
+/// With `whole_words`, a value of narrower elements that is whole 32-bit
+/// words is shuffled as words (`mask` repeats it: so does the same mask
+/// over its words): LLVM 22's Hexagon code for a `<32 x i8>` repeated
+/// four times gets bytes of its first word wrong, where words come out
+/// right.
 fn append_over_shuffled_leaves(
     out: &mut Vec<NewOp>,
     program: &[NewOp],
     full: &dyn Fn(usize) -> Option<Ty>,
     mask: &dyn Fn(u32) -> Vec<i64>,
+    whole_words: bool,
 ) -> Option<()> {
     let mut shuffled: HashMap<usize, usize> = HashMap::new();
     for (r, _) in program.iter().flat_map(|o| &o.operands) {
@@ -362,7 +369,30 @@ fn append_over_shuffled_leaves(
         if shuffled.contains_key(&v) {
             continue;
         }
-        let t = full(v).map(|t| Ty { dims: vec![t.lanes()], elem_bits: t.elem_bits })?;
+        let given = full(v)?;
+        let t = Ty { dims: vec![given.lanes()], elem_bits: given.elem_bits };
+        if whole_words && given.dims.len() == 1 && t.elem_bits < 32 && t.bits() % 32 == 0 {
+            let words = Ty { dims: vec![t.bits() / 32], elem_bits: 32 };
+            let word_mask = mask(words.lanes());
+            let repeated = Ty { dims: vec![u32::try_from(word_mask.len()).ok()?], elem_bits: 32 };
+            let result = Ty { dims: vec![repeated.bits() / t.elem_bits], elem_bits: t.elem_bits };
+            let cast = |operand: Ref, from: &Ty, to: &Ty| NewOp {
+                op: "vector.bitcast".into(),
+                attributes: vec![],
+                operands: vec![(operand, from.clone())],
+                result: to.clone(),
+            };
+            out.push(cast(Ref::Value(v), &t, &words));
+            out.push(NewOp {
+                op: "vector.shuffle".into(),
+                attributes: vec![("mask".into(), NewAttr::I64s(word_mask))],
+                operands: vec![(Ref::Step(out.len() - 1), words.clone()), (Ref::Step(out.len() - 1), words.clone())],
+                result: repeated.clone(),
+            });
+            out.push(cast(Ref::Step(out.len() - 1), &repeated, &result));
+            shuffled.insert(v, out.len() - 1);
+            continue;
+        }
         let mask = mask(t.lanes());
         let result = Ty { dims: vec![u32::try_from(mask.len()).ok()?], elem_bits: t.elem_bits };
         shuffled.insert(v, out.len());
@@ -407,7 +437,7 @@ pub fn instantiate(
             let lanes = n / split.pieces;
             (p * lanes..(p + 1) * lanes).map(i64::from).collect()
         };
-        append_over_shuffled_leaves(&mut out, piece_ops, full, &piece)?;
+        append_over_shuffled_leaves(&mut out, piece_ops, full, &piece, false)?;
         results.push((out.len() - 1, root.lanes() / split.pieces));
     }
     while results.len() > 1 {
