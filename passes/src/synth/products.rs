@@ -13,10 +13,14 @@
 //! search finds the target's instruction for it (`vpmaddubsw` and an add on
 //! x86), and the programs are strung together over the interleaved pairs.
 //!
-//! The interleaving is the target's unpack within 128-bit lanes (low and
+//! On x86 the interleaving is the unpack within 128-bit lanes (low and
 //! high halves of each lane, registers as wide as the inputs): two chains,
 //! each over half the result's lanes in a permuted order, and the lanes put
-//! back in order at the end by one shuffle of 128-bit blocks.
+//! back in order at the end by one shuffle of 128-bit blocks. On Hexagon
+//! the interleaved bytes are multiplied into the two halves of a register
+//! pair instead of summed (the first input's products in one, the
+//! second's in the other), and the halves are added at the end
+//! ([`Arrangement`]).
 //!
 //! The whole program is then proved equal to the chain like any other
 //! rewrite (lane by lane, one query per lane shape): the reading of the
