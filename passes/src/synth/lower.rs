@@ -302,7 +302,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     // to LLVM (a division by a constant needs a library routine on Hexagon).
     let mut from_constants = vec![false; ops.len()];
     for (p, op) in ops.iter().enumerate() {
-        let constant = |v: &usize| flow.defining_op(*v).is_some_and(|d| d < p && from_constants[d]);
+        let constant = |v: &usize| flow.defining_op(*v).is_some_and(|d| from_constants[d]);
         from_constants[p] = op.name == "arith.constant"
             || (!op.operands.is_empty() && !op.has_regions && op.operands.iter().all(constant));
     }
@@ -776,7 +776,7 @@ fn products_program(
     options: &Options,
     deadline: std::time::Instant,
 ) -> Result<(Vec<NewOp>, Vec<usize>), String> {
-    use super::products::{chain_program, chains_cost, pair_window, paired_block, pairs, sibling_chains};
+    use super::products::{chain_program, pair_window, paired_block, pairs};
     use super::products::{weight_constants, Arrangement, Layout, LinearForm, PairProgram};
     use super::proof::{sums_equal_reading, LeafElements};
     // Inputs that are lanes moved from other values (halves of a
@@ -845,40 +845,15 @@ fn products_program(
     };
     let program = chain_program(&lifted.leaves, &pairs, &layout, &first, &next, add)
         .ok_or("a pair's program reads other values")?;
-    // The chain's ops in registers of the target, less the extensions that
-    // stay for readers outside it. Where those readers are chains too (a
-    // Sobel filter's other gradient), the chains are weighed together: each
-    // is rewritten where all of them cost less as programs.
-    let cost = program.cost(grammar);
-    let computing = chains_cost(flow, &[(root, &form)], register);
-    if cost >= computing {
-        let program_cost = |f: &LinearForm| -> Option<usize> {
-            let inputs: Vec<usize> = f.terms.iter().map(|(v, _)| *v).collect();
-            let pairs = super::products::pairs(&f.terms, elem_bits / 2, arrangement)?;
-            (Layout::of(f, register, arrangement).as_ref() == Some(&layout)).then_some(())?;
-            Some(chain_program(&inputs, &pairs, &layout, &first, &next, add)?.cost(grammar))
-        };
-        let siblings = sibling_chains(flow, &form, root).filter(|s| !s.is_empty());
-        let joint = siblings.as_ref().and_then(|siblings| {
-            let costs: Option<Vec<usize>> = siblings.iter().map(|(_, f)| program_cost(f)).collect();
-            let mut chains = vec![(root, &form)];
-            chains.extend(siblings.iter().map(|(r, f)| (*r, f)));
-            Some((cost + costs?.iter().sum::<usize>(), chains_cost(flow, &chains, register), siblings.len()))
-        });
-        match joint {
-            Some((together, theirs, _)) if together < theirs => {}
-            Some((together, theirs, n)) => {
-                return Err(format!(
-                    "the program costs {cost} instructions, not fewer than the chain's {computing} in target registers; with the {n} chains sharing its inputs, {together}, not fewer than their {theirs}"
-                ))
-            }
-            None => {
-                return Err(format!(
-                    "the program costs {cost} instructions, not fewer than the chain's {computing} in target registers"
-                ))
-            }
-        }
-    }
+    // Each sibling chain (another chain reading its inputs) as the same
+    // pairs' programs would compute it.
+    let sibling_cost = |f: &LinearForm| -> Option<usize> {
+        let inputs: Vec<usize> = f.terms.iter().map(|(v, _)| *v).collect();
+        let pairs = super::products::pairs(&f.terms, elem_bits / 2, arrangement)?;
+        (Layout::of(f, register, arrangement).as_ref() == Some(&layout)).then_some(())?;
+        Some(chain_program(&inputs, &pairs, &layout, &first, &next, add)?.cost(grammar))
+    };
+    chain_pays(flow, root, &form, program.cost(grammar), register, sibling_cost)?;
     let weights = weight_constants(&pairs, &layout);
     // The program against the chain on samples first: the two-part proof
     // below holds for the program as `chain_program` strings it from the
@@ -891,34 +866,7 @@ fn products_program(
     // that pair's weights (the search proved it at representative ones), and the
     // chain equals the pairs' windows strung together as the program
     // strings their programs.
-    // Where the pair window's weights are an input, the search's proof holds
-    // for every pair.
-    let pair_proofs = if arrangement.any_weights() { &[][..] } else { &pairs[..] };
-    for (k, pair) in pair_proofs.iter().enumerate() {
-        let used = if k == 0 { &first } else { &next };
-        let (ops, root) = pair_window(&layout.weights(pair), elem_bits, arrangement, k > 0);
-        let pair_flow = Dataflow::new(&ops);
-        let pair_window = pair_flow.close((0..ops.len()).collect(), root);
-        let lifted = pair_flow.lift_constants(&pair_window);
-        // The program's leaves in the order of this window's.
-        let mut program = used.program.clone();
-        for step in &mut program.steps {
-            for o in &mut step.operands {
-                if let Source::Leaf(l) = o {
-                    *l = lifted
-                        .leaves
-                        .iter()
-                        .position(|v| Some(v) == used.leaf_values.get(*l))
-                        .ok_or("a pair's program reads other values")?;
-                }
-            }
-        }
-        let what = format!("pair of products {:016x}: {}", grammar.version, program.describe(grammar));
-        proved_once(options, &what, &pair_flow, &pair_window, || {
-            super::search::prove(&pair_flow, &lifted, grammar, &options.limits, &program)
-        })
-        .map_err(|e| format!("pair {k}'s program not proved: {e}"))?;
-    }
+    prove_pairs(&pairs, &layout, (&first, &next), grammar, options)?;
     let inputs = flow.type_of(form.terms[0].0).ok_or("an input has no type")?;
     let (paired_ops, paired_root) = paired_block(&pairs, &layout, &inputs);
     let paired_flow = Dataflow::new(&paired_ops);
@@ -948,6 +896,89 @@ fn products_program(
     let leaf = |l: usize| if l < count { Ref::Value(lifted.leaves[l]) } else { Ref::Step(l - count) };
     new.extend(new_ops_reading(grammar, &program, &leaf, new.len()));
     Ok((new, window.ops))
+}
+
+/// Whether a chain's program (`cost` instructions) costs less than the
+/// chain's ops in registers of the target, less the extensions that stay
+/// for readers outside it; the reason not, otherwise. Where those readers
+/// are chains too (a Sobel filter's other gradient), the chains are
+/// weighed together, each sibling at `sibling_cost`: each is rewritten
+/// where all of them cost less as programs.
+fn chain_pays(
+    flow: &Dataflow,
+    root: usize,
+    form: &super::products::LinearForm,
+    cost: usize,
+    register: u32,
+    sibling_cost: impl Fn(&super::products::LinearForm) -> Option<usize>,
+) -> Result<(), String> {
+    use super::products::{chains_cost, sibling_chains};
+    let computing = chains_cost(flow, &[(root, form)], register);
+    if cost < computing {
+        return Ok(());
+    }
+    let alone =
+        format!("the program costs {cost} instructions, not fewer than the chain's {computing} in target registers");
+    let Some(siblings) = sibling_chains(flow, form, root).filter(|s| !s.is_empty()) else {
+        return Err(alone);
+    };
+    let Some(costs) = siblings.iter().map(|(_, f)| sibling_cost(f)).collect::<Option<Vec<usize>>>() else {
+        return Err(alone);
+    };
+    let mut chains = vec![(root, form)];
+    chains.extend(siblings.iter().map(|(r, f)| (*r, f)));
+    let (together, theirs) = (cost + costs.iter().sum::<usize>(), chains_cost(flow, &chains, register));
+    if together < theirs {
+        return Ok(());
+    }
+    Err(format!(
+        "{alone}; with the {} chains sharing its inputs, {together}, not fewer than their {theirs}",
+        siblings.len()
+    ))
+}
+
+/// Proves each pair's program (`first` for the first pair, `next` for the
+/// rest) equal to its window at that pair's weights: the search proved
+/// them at representative weights. Where the pair window's weights are an
+/// input, the search's proof holds for every pair and nothing is left.
+fn prove_pairs(
+    pairs: &[[(usize, i64); 2]],
+    layout: &super::products::Layout,
+    (first, next): (&super::products::PairProgram, &super::products::PairProgram),
+    grammar: &Grammar,
+    options: &Options,
+) -> Result<(), String> {
+    use super::products::pair_window;
+    let (elem_bits, arrangement) = (layout.elem_bits, layout.arrangement);
+    if arrangement.any_weights() {
+        return Ok(());
+    }
+    for (k, pair) in pairs.iter().enumerate() {
+        let used = if k == 0 { first } else { next };
+        let (ops, root) = pair_window(&layout.weights(pair), elem_bits, arrangement, k > 0);
+        let pair_flow = Dataflow::new(&ops);
+        let pair_window = pair_flow.close((0..ops.len()).collect(), root);
+        let lifted = pair_flow.lift_constants(&pair_window);
+        // The program's leaves in the order of this window's.
+        let mut program = used.program.clone();
+        for step in &mut program.steps {
+            for o in &mut step.operands {
+                if let Source::Leaf(l) = o {
+                    *l = lifted
+                        .leaves
+                        .iter()
+                        .position(|v| Some(v) == used.leaf_values.get(*l))
+                        .ok_or("a pair's program reads other values")?;
+                }
+            }
+        }
+        let what = format!("pair of products {:016x}: {}", grammar.version, program.describe(grammar));
+        proved_once(options, &what, &pair_flow, &pair_window, || {
+            super::search::prove(&pair_flow, &lifted, grammar, &options.limits, &program)
+        })
+        .map_err(|e| format!("pair {k}'s program not proved: {e}"))?;
+    }
+    Ok(())
 }
 
 /// Ops that move vectors between memory and registers: where windows begin

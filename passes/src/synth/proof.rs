@@ -340,78 +340,28 @@ pub fn sums_equal_reading(
         // concatenation of its input's elements becomes that element's own
         // constant.
         let (ls, rs) = (lane_terms(&l.bits.simplify()), lane_terms(&r.bits.simplify()));
-        // A lane whose two terms are a proved lane's with every leaf element
-        // moved by the same distance (the lane-wise computation at another
-        // position: the terms are the same ASTs) is equal as that lane is.
-        let mut proved: Vec<(usize, Vec<LeafConstant>)> = Vec::new();
+        // A lane whose two terms are a proved lane's with each leaf's
+        // elements moved by one distance (the lane-wise computation at
+        // another position) is equal as that lane is.
+        let mut proved: Vec<Lane> = Vec::new();
         for lane in 0..lanes as usize {
-            let moved = |(r, leaves): &(usize, Vec<LeafConstant>)| {
-                let delta = lane as i64 - *r as i64;
-                let to: Option<Vec<BV>> = leaves.iter().map(|c| c.moved(delta)).collect();
-                to.is_some_and(|to| {
-                    let pairs: Vec<(&BV, &BV)> = leaves.iter().map(|c| &c.term).zip(&to).collect();
-                    ls[*r].substitute(&pairs) == ls[lane] && rs[*r].substitute(&pairs) == rs[lane]
-                })
-            };
-            if proved.iter().any(moved) {
+            let reads = elements(&[&ls[lane], &rs[lane]]);
+            let this = Lane { ours: ls[lane].clone(), theirs: rs[lane].clone(), reads };
+            if proved.iter().any(|p| p.renames_to(&this)) {
                 continue;
             }
             let goal = z3::Goal::new(false, false, false);
-            goal.assert(&ls[lane].eq(&rs[lane]).not());
+            goal.assert(&this.ours.eq(&this.theirs).not());
             let decided = simplify.apply(&goal, None).is_ok_and(|r| r.list_subgoals().all(|g| g.is_decided_unsat()));
             if !decided {
                 return Err(format!("result lane {lane} is not the same sum of monomials"));
             }
             if proved.len() < REPRESENTATIVES {
-                let mut leaves = leaf_constants(&ls[lane]);
-                leaves.extend(leaf_constants(&rs[lane]));
-                leaves.sort_by_key(|c| (c.source, c.element));
-                leaves.dedup_by_key(|c| (c.source, c.element));
-                proved.push((lane, leaves));
+                proved.push(this);
             }
         }
         Ok(())
     })
-}
-
-/// A leaf element's constant in a term, `leaf{source}_{element}` (see
-/// [`source_term`]).
-struct LeafConstant {
-    term: BV,
-    source: usize,
-    element: u32,
-}
-
-impl LeafConstant {
-    /// The constant of the same source's element `delta` further on.
-    fn moved(&self, delta: i64) -> Option<BV> {
-        let element = u32::try_from(i64::from(self.element) + delta).ok()?;
-        Some(BV::new_const(format!("leaf{}_{}", self.source, element), self.term.get_size()))
-    }
-}
-
-/// The leaf elements' constants `t` reads.
-fn leaf_constants(t: &BV) -> Vec<LeafConstant> {
-    let mut seen = std::collections::HashSet::new();
-    let mut stack = vec![z3::ast::Dynamic::from_ast(t)];
-    let mut out = Vec::new();
-    while let Some(node) = stack.pop() {
-        if !seen.insert(node.clone()) {
-            continue;
-        }
-        if node.is_const() {
-            let name = node.decl().name();
-            let parsed = name.strip_prefix("leaf").and_then(|rest| rest.split_once('_'));
-            if let (Some((source, element)), Some(term)) = (parsed, node.as_bv()) {
-                if let (Ok(source), Ok(element)) = (source.parse(), element.parse()) {
-                    out.push(LeafConstant { term, source, element });
-                }
-            }
-            continue;
-        }
-        stack.extend(node.children());
-    }
-    out
 }
 
 /// The lanes of `v`, `lane_bits` each, lowest first, where `v` is written
