@@ -6,18 +6,18 @@
 // summed pairwise by its two weights (vpmaddubsw, found by the search for
 // the pair), the pairs' sums added, and the lanes put back in order at the
 // end. Four inputs: two pairs, each in the low and the high halves of the
-// lanes.
+// lanes, pair by pair (a pair's inputs are read by adjacent steps).
 
 // CHECK-LABEL: func.func @weighted_sum
 // CHECK: arith.constant dense<[6, 1, 6, 1,
 // CHECK: arith.constant dense<[4, 2, 4, 2,
 // CHECK: vector.shuffle {{.*}} [0, 32, 1, 33, 2, 34, 3, 35, 4, 36, 5, 37, 6, 38, 7, 39, 16, 48
 // CHECK-NEXT: autollvm.dot_sat_su_widen
+// CHECK-NEXT: vector.shuffle {{.*}} [8, 40, 9, 41
+// CHECK-NEXT: autollvm.dot_sat_su_widen
 // CHECK-NEXT: vector.shuffle {{.*}} [0, 32, 1, 33
 // CHECK-NEXT: autollvm.dot_sat_su_widen
 // CHECK-NEXT: autollvm.add
-// CHECK-NEXT: vector.shuffle {{.*}} [8, 40, 9, 41
-// CHECK-NEXT: autollvm.dot_sat_su_widen
 // CHECK-NEXT: vector.shuffle {{.*}} [8, 40, 9, 41
 // CHECK-NEXT: autollvm.dot_sat_su_widen
 // CHECK-NEXT: autollvm.add

@@ -563,9 +563,9 @@ pub struct PairProgram {
 
 /// The program of the whole chain over the window's leaves
 /// (`window_leaves`, value numbers) and one constant leaf per pair after
-/// them (pair `k`'s weights at `window_leaves.len() + k`): per chain of
-/// the layout, each pair's interleave then its program, reading the chain
-/// so far; then the chains put back in order (for [`Arrangement::Halves`],
+/// them (pair `k`'s weights at `window_leaves.len() + k`): per pair, in
+/// each chain of the layout, the pair's interleave then its program,
+/// reading that chain so far; then the chains put back in order (for [`Arrangement::Halves`],
 /// the two inputs' lanes added by instruction `add`, a candidate). `first`
 /// and `next` are the programs of a pair's window without and with the
 /// chain so far.
@@ -579,10 +579,14 @@ pub fn chain_program(
 ) -> Option<Program> {
     let mut steps: Vec<Step> = Vec::new();
     let leaf = |v: usize| window_leaves.iter().position(|l| *l == v).map(Source::Leaf);
-    let mut chains = Vec::new();
-    for interleave in layout.interleaves() {
-        let mut sum: Option<Source> = None;
-        for (k, pair) in pairs.iter().enumerate() {
+    // Pair by pair, each pair's step of every chain together: the pair's
+    // inputs and weights are then read by adjacent steps and die there.
+    // Chain after chain, every input would stay live across the first
+    // chain (x86-avx2 gaussian7x7: LLVM spilled them all).
+    let interleaves = layout.interleaves();
+    let mut sums: Vec<Option<Source>> = vec![None; interleaves.len()];
+    for (k, pair) in pairs.iter().enumerate() {
+        for (interleave, sum) in interleaves.iter().zip(&mut sums) {
             steps.push(Step {
                 op: StepOp::Swizzle(interleave.clone()),
                 operands: vec![leaf(pair[0].0)?, leaf(pair[1].0)?],
@@ -600,17 +604,17 @@ pub fn chain_program(
                         Source::Leaf(l) => match pair_program.leaf_values.get(l)? {
                             0 => Some(bytes),
                             3 => Some(weights),
-                            2 => sum,
+                            2 => *sum,
                             _ => None,
                         },
                     })
                     .collect::<Option<Vec<_>>>()?;
                 steps.push(Step { op: step.op.clone(), operands });
             }
-            sum = Some(Source::Step(steps.len() - 1));
+            *sum = Some(Source::Step(steps.len() - 1));
         }
-        chains.push(sum?);
     }
+    let chains: Vec<Source> = sums.into_iter().collect::<Option<_>>()?;
     match (layout.arrangement, chains.as_slice()) {
         (Arrangement::LaneUnpack, _) => steps.push(Step { op: StepOp::Swizzle(layout.restore()), operands: chains }),
         (Arrangement::Halves, [chain]) => {
