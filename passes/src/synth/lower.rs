@@ -853,7 +853,8 @@ fn products_program(
         (Layout::of(f, register, arrangement).as_ref() == Some(&layout)).then_some(())?;
         Some(chain_program(&inputs, &pairs, &layout, &first, &next, add)?.cost(grammar))
     };
-    chain_pays(flow, root, &form, program.cost(grammar), register, sibling_cost)?;
+    let llvm = super::products::LlvmChain::of_isa(target.isa());
+    chain_pays(flow, root, &form, program.cost(grammar), (register, llvm), sibling_cost)?;
     let weights = weight_constants(&pairs, &layout);
     // The program against the chain on samples first: the two-part proof
     // below holds for the program as `chain_program` strings it from the
@@ -898,9 +899,10 @@ fn products_program(
     Ok((new, window.ops))
 }
 
-/// Whether a chain's program (`cost` instructions) costs less than the
-/// chain's ops in registers of the target, less the extensions that stay
-/// for readers outside it; the reason not, otherwise. Where those readers
+/// Whether a chain's program (`cost` instructions, and the loads it needs
+/// that LLVM's chain does not) costs less than the chain's ops in
+/// registers of the target as LLVM computes them (`llvm`), less the
+/// extensions that stay for readers outside it; the reason not, otherwise. Where those readers
 /// are chains too (a Sobel filter's other gradient), the chains are
 /// weighed together, each sibling at `sibling_cost`: each is rewritten
 /// where all of them cost less as programs.
@@ -909,11 +911,12 @@ fn chain_pays(
     root: usize,
     form: &super::products::LinearForm,
     cost: usize,
-    register: u32,
+    (register, llvm): (u32, super::products::LlvmChain),
     sibling_cost: impl Fn(&super::products::LinearForm) -> Option<usize>,
 ) -> Result<(), String> {
     use super::products::{chains_cost, sibling_chains};
-    let computing = chains_cost(flow, &[(root, form)], register);
+    let cost = cost + llvm.program_loads(flow, &[(root, form)], register);
+    let computing = chains_cost(flow, &[(root, form)], register, llvm);
     if cost < computing {
         return Ok(());
     }
@@ -927,7 +930,9 @@ fn chain_pays(
     };
     let mut chains = vec![(root, form)];
     chains.extend(siblings.iter().map(|(r, f)| (*r, f)));
-    let (together, theirs) = (cost + costs.iter().sum::<usize>(), chains_cost(flow, &chains, register));
+    let loads = llvm.program_loads(flow, &chains, register) - llvm.program_loads(flow, &[(root, form)], register);
+    let together = cost + loads + costs.iter().sum::<usize>();
+    let theirs = chains_cost(flow, &chains, register, llvm);
     if together < theirs {
         return Ok(());
     }

@@ -190,18 +190,71 @@ pub fn sibling_chains(flow: &Dataflow, form: &LinearForm, root: usize) -> Option
     Some(out)
 }
 
+/// How LLVM's own code for a chain is priced against a chain's program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LlvmChain {
+    /// LLVM's extensions read the inputs from memory (x86's `vpmovzxbw`
+    /// with a memory operand), where the program's swizzles, reading each
+    /// input twice, need it loaded into a register: the program pays one
+    /// load per input register.
+    pub extends_from_memory: bool,
+    /// LLVM factors `w·a + w·b` into `w·(a + b)` (its reassociation): a
+    /// product by a weight already multiplied costs nothing.
+    pub factors_weights: bool,
+}
+
+impl LlvmChain {
+    /// On x86 both, as llc's loops show (x86-avx2 gaussian7x7: every
+    /// input extended from memory, one product per weight; its 49 pairs
+    /// then ran 12% slower than LLVM's loop). On NEON and HVX the plain
+    /// count, which HVX's measured pairs bear out (gaussian3x3: 31 → 28
+    /// packets).
+    pub fn of_isa(isa: super::target::Isa) -> LlvmChain {
+        let x86 = isa == super::target::Isa::X86;
+        LlvmChain { extends_from_memory: x86, factors_weights: x86 }
+    }
+
+    /// The loads a program over `chains` pays that LLVM's chain does not:
+    /// one per register of each input read from memory, where LLVM
+    /// extends from memory.
+    pub fn program_loads(&self, flow: &Dataflow, chains: &[(usize, &LinearForm)], register_bits: u32) -> usize {
+        if !self.extends_from_memory {
+            return 0;
+        }
+        let loaded = |v: &usize| {
+            flow.defining_op(*v).is_some_and(|p| {
+                matches!(flow.ops[p].name.as_str(), "vector.load" | "vector.transfer_read" | "vector.maskedload")
+            })
+        };
+        let inputs: BTreeSet<usize> =
+            chains.iter().flat_map(|(_, f)| f.terms.iter().map(|(v, _)| *v)).filter(loaded).collect();
+        chains.first().map_or(0, |(_, f)| inputs.len() * (f.lanes * f.input_bits).div_ceil(register_bits) as usize)
+    }
+}
+
 /// What the ops of `chains` (their ops and roots) cost in registers of
 /// `register_bits` (an op on two registers' worth is two instructions),
 /// counting only ops whose results no op outside them reads, and the
-/// roots: what rewriting the chains together saves.
-pub fn chains_cost(flow: &Dataflow, chains: &[(usize, &LinearForm)], register_bits: u32) -> usize {
+/// roots: what rewriting the chains together saves. Where LLVM factors
+/// equal weights, products and left shifts by one constant count once.
+pub fn chains_cost(flow: &Dataflow, chains: &[(usize, &LinearForm)], register_bits: u32, llvm: LlvmChain) -> usize {
     let all: BTreeSet<usize> = chains.iter().flat_map(|(_, f)| f.ops.iter().copied()).collect();
     let stays = |p: usize| flow.ops[p].results.iter().any(|v| flow.readers(*v).iter().any(|r| !all.contains(r)));
+    let mut scaled: BTreeSet<(String, BigInt)> = BTreeSet::new();
+    let mut factored = |op: &BlockOp| {
+        let by = op.operands.iter().rev().find_map(|v| splat(flow, *v));
+        match (op.name.as_str(), by) {
+            (name @ ("arith.muli" | "arith.shli"), Some(c)) if llvm.factors_weights => {
+                !scaled.insert((name.to_string(), c))
+            }
+            _ => false,
+        }
+    };
     all.iter()
         .copied()
         .filter(|p| chains.iter().any(|(root, _)| root == p) || !stays(*p))
         .map(|p| &flow.ops[p])
-        .filter(|op| op.name != "arith.constant")
+        .filter(|op| op.name != "arith.constant" && !factored(op))
         .map(|op| {
             op.result_types.iter().flatten().map(|t| t.bits().div_ceil(register_bits) as usize).max().unwrap_or(1)
         })
@@ -654,6 +707,7 @@ pub fn weight_constants(pairs: &[[(usize, i64); 2]], layout: &Layout) -> Vec<(Ty
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::synth::target::Isa;
 
     #[test]
     fn pairs_put_large_weights_with_small_ones() {
@@ -781,13 +835,33 @@ mod tests {
         assert_eq!(siblings[0].0, other);
         // Alone, the first chain saves only the extension no other chain reads
         // (its ops: 4 extensions, 3 products, 3 adds); together, every one.
-        let alone = chains_cost(&flow, &[(root, &form)], 512);
-        let together = chains_cost(&flow, &[(root, &form), (other, &siblings[0].1)], 512);
+        let alone = chains_cost(&flow, &[(root, &form)], 512, LlvmChain::of_isa(Isa::Hvx));
+        let together = chains_cost(
+            &flow,
+            &[(root, &form), (other, &siblings[0].1)],
+            512,
+            LlvmChain::of_isa(Isa::Hvx),
+        );
         assert_eq!((alone, together), (7, 12));
         // An extension read by an op in no chain: no siblings to weigh.
         push(&mut ops, "arith.maxui", vec![(x0, words.clone()), (x1, words.clone())], (902, words.clone()), vec![]);
         let flow = Dataflow::new(&ops);
         assert_eq!(sibling_chains(&flow, &form, root), None);
+    }
+
+    /// On x86 LLVM multiplies once per weight: a chain of three products
+    /// by 6 and one by 2 costs two products, where HVX's count has four.
+    /// Its inputs are the block's arguments, not loads: no load to pay.
+    #[test]
+    fn x86_pricing_factors_equal_weights() {
+        let (ops, root) = chain(&[6, 6, 2, 6]);
+        let flow = Dataflow::new(&ops);
+        let form = linear_form(&flow, root).unwrap();
+        let (x86, hvx) = (LlvmChain::of_isa(Isa::X86), LlvmChain::of_isa(Isa::Hvx));
+        // 4 extensions, 3 adds and 4 products (2 once factored), in one register each.
+        assert_eq!(chains_cost(&flow, &[(root, &form)], 512, hvx), 11);
+        assert_eq!(chains_cost(&flow, &[(root, &form)], 512, x86), 9);
+        assert_eq!(x86.program_loads(&flow, &[(root, &form)], 512), 0);
     }
 
     #[test]
