@@ -836,12 +836,7 @@ mod tests {
         // Alone, the first chain saves only the extension no other chain reads
         // (its ops: 4 extensions, 3 products, 3 adds); together, every one.
         let alone = chains_cost(&flow, &[(root, &form)], 512, LlvmChain::of_isa(Isa::Hvx));
-        let together = chains_cost(
-            &flow,
-            &[(root, &form), (other, &siblings[0].1)],
-            512,
-            LlvmChain::of_isa(Isa::Hvx),
-        );
+        let together = chains_cost(&flow, &[(root, &form), (other, &siblings[0].1)], 512, LlvmChain::of_isa(Isa::Hvx));
         assert_eq!((alone, together), (7, 12));
         // An extension read by an op in no chain: no siblings to weigh.
         push(&mut ops, "arith.maxui", vec![(x0, words.clone()), (x1, words.clone())], (902, words.clone()), vec![]);
