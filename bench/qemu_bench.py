@@ -81,7 +81,7 @@ TARGETS = {
         ["-static", "-fuse-ld=lld", "-nostdlib"],
         ["-mtriple=hexagon", "-mcpu=hexagonv66", "-mattr=+hvxv66,+hvx-length128b"], None, None,
         ["qemu-hexagon", "-cpu", "v67"], "packets per iteration",
-        [os.path.join(FREESTANDING, "runtime.c")],
+        [os.path.join(FREESTANDING, "runtime.c"), os.path.join(FREESTANDING, "division.c")],
         # Halide's runtime for Hexagon is QuRT's: bench/freestanding/halide.c stands in for it.
         [os.path.join(FREESTANDING, "halide.c")],
         # clang's loops for HVX are scalar: traced, they would take most of an hour.

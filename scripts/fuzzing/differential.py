@@ -26,6 +26,7 @@ LLVM = "/usr/lib/llvm-22/bin"
 PLUGIN = os.path.join(ROOT, "target", "release", "libhydride.so")
 HYDRIDE = os.path.join(ROOT, "target", "release", "hydride")
 RUN_INPUTS = os.path.join(ROOT, "lit-tests", "Run", "Inputs")
+HEXAGON_DIVISION = os.path.join(ROOT, "bench", "freestanding", "division.c")
 MEM_WRAPPERS = os.path.join(ROOT, "lit-tests", "Run", "x86", "Inputs", "mem_wrappers.py")
 TO_LLVM = ["--lower-vector-multi-reduction", "--convert-vector-to-llvm", "--convert-arith-to-llvm",
            "--convert-ub-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts"]
@@ -60,9 +61,10 @@ def targets(wanted=None):
         ("aarch64-neon-dotprod-i8mm", "arm", "qemu-aarch64",
          ["clang-22", "--target=aarch64-linux-gnu", "-march=armv8.6-a+dotprod+i8mm", *FREESTANDING, "-fuse-ld=lld"],
          ["qemu-aarch64", "-cpu", "max"]),
+        # Hexagon has no division instruction: the routines clang calls for it.
         ("hexagon-hvx128", "hvx", "qemu-hexagon",
          ["clang-22", "--target=hexagon", "-mcpu=hexagonv66", "-mhvx", "-mhvx-length=128b", *FREESTANDING,
-          "-fuse-ld=lld"], ["qemu-hexagon", "-cpu", "v67"]),
+          "-fuse-ld=lld", HEXAGON_DIVISION], ["qemu-hexagon", "-cpu", "v67"]),
     ]
     for name, isa, qemu, compile_, runner in cross:
         if shutil.which(qemu):
@@ -167,8 +169,7 @@ def run_batch(programs, target, work, cache, timeout=60):
               "l.ll", "-o", exe], cwd=work, timeout=timeout)
     except Step as failed:
         # Whose failure: the harness built with LLVM's path in both places
-        # fails the same way (a runaway code generator, a division the
-        # freestanding Hexagon link has no runtime routine for), and
+        # fails the same way (a runaway code generator, say), and
         # hydride has no part in it.
         with open(os.path.join(work, "ll_as_h.ll"), "w") as f:
             f.write(_run([sys.executable, MEM_WRAPPERS], llvm_ir(module, "hydride_"))[0])
