@@ -205,7 +205,7 @@ pub struct LlvmChain {
 
 impl LlvmChain {
     /// On x86 both, as llc's loops show (x86-avx2 gaussian7x7: every
-    /// input extended from memory, one product per weight; its 49 pairs
+    /// input extended from memory, one product per weight; its 25 pairs
     /// then ran 12% slower than LLVM's loop). On NEON and HVX the plain
     /// count, which HVX's measured pairs bear out (gaussian3x3: 31 → 28
     /// packets).
@@ -618,8 +618,9 @@ pub struct PairProgram {
 /// (`window_leaves`, value numbers) and one constant leaf per pair after
 /// them (pair `k`'s weights at `window_leaves.len() + k`): per pair, in
 /// each chain of the layout, the pair's interleave then its program,
-/// reading that chain so far; then the chains put back in order (for [`Arrangement::Halves`],
-/// the two inputs' lanes added by instruction `add`, a candidate). `first`
+/// reading that chain so far; then the chains put back in order (for
+/// [`Arrangement::Halves`], the two inputs' lanes added by instruction
+/// `add`, a candidate). `first`
 /// and `next` are the programs of a pair's window without and with the
 /// chain so far.
 pub fn chain_program(
