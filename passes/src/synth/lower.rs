@@ -899,23 +899,24 @@ fn products_program(
     Ok((new, window.ops))
 }
 
-/// Whether a chain's program (`cost` instructions, and the loads it needs
-/// that LLVM's chain does not) costs less than the chain's ops in
+/// Whether a chain's program (`program` instructions, and the loads it
+/// needs that LLVM's chain does not) costs less than the chain's ops in
 /// registers of the target as LLVM computes them (`llvm`), less the
-/// extensions that stay for readers outside it; the reason not, otherwise. Where those readers
-/// are chains too (a Sobel filter's other gradient), the chains are
-/// weighed together, each sibling at `sibling_cost`: each is rewritten
-/// where all of them cost less as programs.
+/// extensions that stay for readers outside it; the reason not,
+/// otherwise. Where those readers are chains too (a Sobel filter's other
+/// gradient), the chains are weighed together, each sibling at
+/// `sibling_cost`: each is rewritten where all of them cost less as
+/// programs.
 fn chain_pays(
     flow: &Dataflow,
     root: usize,
     form: &super::products::LinearForm,
-    cost: usize,
+    program: usize,
     (register, llvm): (u32, super::products::LlvmChain),
     sibling_cost: impl Fn(&super::products::LinearForm) -> Option<usize>,
 ) -> Result<(), String> {
     use super::products::{chains_cost, sibling_chains};
-    let cost = cost + llvm.program_loads(flow, &[(root, form)], register);
+    let cost = program + llvm.program_loads(flow, &[(root, form)], register);
     let computing = chains_cost(flow, &[(root, form)], register, llvm);
     if cost < computing {
         return Ok(());
@@ -930,8 +931,7 @@ fn chain_pays(
     };
     let mut chains = vec![(root, form)];
     chains.extend(siblings.iter().map(|(r, f)| (*r, f)));
-    let loads = llvm.program_loads(flow, &chains, register) - llvm.program_loads(flow, &[(root, form)], register);
-    let together = cost + loads + costs.iter().sum::<usize>();
+    let together = program + llvm.program_loads(flow, &chains, register) + costs.iter().sum::<usize>();
     let theirs = chains_cost(flow, &chains, register, llvm);
     if together < theirs {
         return Ok(());

@@ -338,13 +338,21 @@ pub fn instantiate_widened(
         return None;
     }
     let wide_root = Ty { dims: vec![last.lanes()], elem_bits: last.elem_bits };
-    out.push(NewOp {
-        op: "vector.shuffle".into(),
-        attributes: vec![("mask".into(), NewAttr::I64s((0..i64::from(root.lanes())).collect()))],
-        operands: vec![(Ref::Step(out.len() - 1), wide_root.clone()), (Ref::Step(out.len() - 1), wide_root)],
-        result: Ty { dims: vec![root.lanes()], elem_bits: root.elem_bits },
-    });
+    let wide = Ref::Step(out.len() - 1);
+    out.push(shuffle([wide, wide], &wide_root, (0..i64::from(root.lanes())).collect())?);
     Some(out)
+}
+
+/// A `vector.shuffle` of two operands of type `operand` (1-D) by `mask`:
+/// its result has one element of the operands' size per mask entry.
+fn shuffle(operands: [Ref; 2], operand: &Ty, mask: Vec<i64>) -> Option<NewOp> {
+    let result = Ty { dims: vec![u32::try_from(mask.len()).ok()?], elem_bits: operand.elem_bits };
+    Some(NewOp {
+        op: "vector.shuffle".into(),
+        attributes: vec![("mask".into(), NewAttr::I64s(mask))],
+        operands: operands.map(|r| (r, operand.clone())).to_vec(),
+        result,
+    })
 }
 
 /// Appends to `out` a `vector.shuffle` of each value `program` reads with
@@ -374,8 +382,6 @@ fn append_over_shuffled_leaves(
         if whole_words && given.dims.len() == 1 && t.elem_bits < 32 && t.bits() % 32 == 0 {
             let words = Ty { dims: vec![t.bits() / 32], elem_bits: 32 };
             let word_mask = mask(words.lanes());
-            let repeated = Ty { dims: vec![u32::try_from(word_mask.len()).ok()?], elem_bits: 32 };
-            let result = Ty { dims: vec![repeated.bits() / t.elem_bits], elem_bits: t.elem_bits };
             let cast = |operand: Ref, from: &Ty, to: &Ty| NewOp {
                 op: "vector.bitcast".into(),
                 attributes: vec![],
@@ -383,25 +389,18 @@ fn append_over_shuffled_leaves(
                 result: to.clone(),
             };
             out.push(cast(Ref::Value(v), &t, &words));
-            out.push(NewOp {
-                op: "vector.shuffle".into(),
-                attributes: vec![("mask".into(), NewAttr::I64s(word_mask))],
-                operands: vec![(Ref::Step(out.len() - 1), words.clone()), (Ref::Step(out.len() - 1), words.clone())],
-                result: repeated.clone(),
-            });
+            let cast_words = Ref::Step(out.len() - 1);
+            let repeat = shuffle([cast_words, cast_words], &words, word_mask)?;
+            let repeated = repeat.result.clone();
+            let result = Ty { dims: vec![repeated.bits() / t.elem_bits], elem_bits: t.elem_bits };
+            out.push(repeat);
             out.push(cast(Ref::Step(out.len() - 1), &repeated, &result));
             shuffled.insert(v, out.len() - 1);
             continue;
         }
         let mask = mask(t.lanes());
-        let result = Ty { dims: vec![u32::try_from(mask.len()).ok()?], elem_bits: t.elem_bits };
         shuffled.insert(v, out.len());
-        out.push(NewOp {
-            op: "vector.shuffle".into(),
-            attributes: vec![("mask".into(), NewAttr::I64s(mask))],
-            operands: vec![(Ref::Value(v), t.clone()), (Ref::Value(v), t)],
-            result,
-        });
+        out.push(shuffle([Ref::Value(v), Ref::Value(v)], &t, mask)?);
     }
     let offset = out.len();
     for op in program {
@@ -446,12 +445,7 @@ pub fn instantiate(
             let [(a, n), (b, _)] = pair else { return None };
             let t = piece_ty(root.elem_bits, *n);
             next.push((out.len(), 2 * n));
-            out.push(NewOp {
-                op: "vector.shuffle".into(),
-                attributes: vec![("mask".into(), NewAttr::I64s((0..2 * i64::from(*n)).collect()))],
-                operands: vec![(Ref::Step(*a), t.clone()), (Ref::Step(*b), t)],
-                result: piece_ty(root.elem_bits, 2 * n),
-            });
+            out.push(shuffle([Ref::Step(*a), Ref::Step(*b)], &t, (0..2 * i64::from(*n)).collect())?);
         }
         results = next;
     }
