@@ -4,8 +4,9 @@
 //! an instruction for it (no VNNI), rewritten as the proved identity
 //! `dot4_acc_u8s8xN_even_odd` of `generated/x86/rules.json`
 //! (`crate::synth::idioms::x86_identities`): two 2-way dot products of
-//! 16-bit lanes holding the even and the odd bytes, extended in place by
-//! shifts. The shifts stay `arith` ops (LLVM's `vpsllw`/`vpsrlw`/`vpsraw`);
+//! 16-bit lanes holding the even and the odd bytes, extended in place by a
+//! mask and shifts. These stay `arith` ops (LLVM's `vpand`, `vpsllw`,
+//! `vpsrlw`, `vpsraw`);
 //! the 2-way dot products are what the offline rules give `vpmaddwd` to.
 //! Applied only at the widths the identity was proved for, where the
 //! target has no rule for the whole. Wider than the registers, the halves
@@ -104,8 +105,9 @@ fn rewrite<'c>(
     let k = bld.create("arith.constant", &[], &[("value", eight)], m16)?;
     let a16 = bld.create("vector.bitcast", &[a], &[], m16)?;
     let b16 = bld.create("vector.bitcast", &[b], &[], m16)?;
-    let shifted_a = bld.create("arith.shli", &[a16, k], &[], m16)?;
-    let a_even = bld.create("arith.shrui", &[shifted_a, k], &[], m16)?;
+    let low_byte = Attribute::parse(context, &format!("dense<255> : {t16}")).ok_or("a constant attribute")?;
+    let mask = bld.create("arith.constant", &[], &[("value", low_byte)], m16)?;
+    let a_even = bld.create("arith.andi", &[a16, mask], &[], m16)?;
     let a_odd = bld.create("arith.shrui", &[a16, k], &[], m16)?;
     let shifted_b = bld.create("arith.shli", &[b16, k], &[], m16)?;
     let b_even = bld.create("arith.shrsi", &[shifted_b, k], &[], m16)?;

@@ -128,8 +128,8 @@ pub struct Identity {
 
 /// A 4-way u8 x s8 dot product into i32 lanes with an accumulator, as the
 /// sum of two 2-way dot products of 16-bit lanes: the even bytes of each
-/// pair zero- or sign-extended in place (shifted left by 8 and back), and
-/// the odd bytes shifted down. What `vpmaddwd` computes without VNNI.
+/// pair zero-extended in place by a mask, or sign-extended in place by a
+/// shift left by 8 and back, and the odd bytes shifted down. What `vpmaddwd` computes without VNNI.
 fn dot4_even_odd(bits: u32) -> Identity {
     let (l8, l16, out) = (bits / 8, bits / 16, bits / 32);
     let (t8, t16, t32) = (vec(l8, 8), vec(l16, 16), vec(l16, 32));
@@ -152,7 +152,7 @@ fn dot4_even_odd(bits: u32) -> Identity {
     let rhs = format!(
         "func.func @rhs(%a: {t8}, %b: {t8}, %c: {to}) -> {to} {{\n  %k = arith.constant dense<8> : {t16}\n  \
          %a16 = vector.bitcast %a : {t8} to {t16}\n  %b16 = vector.bitcast %b : {t8} to {t16}\n  \
-         %as = arith.shli %a16, %k : {t16}\n  %ae = arith.shrui %as, %k : {t16}\n  %ao = arith.shrui %a16, %k : {t16}\n  \
+         %m = arith.constant dense<255> : {t16}\n  %ae = arith.andi %a16, %m : {t16}\n  %ao = arith.shrui %a16, %k : {t16}\n  \
          %bs = arith.shli %b16, %k : {t16}\n  %be = arith.shrsi %bs, %k : {t16}\n  %bo = arith.shrsi %b16, %k : {t16}\n\
          {}{}  return %r : {to}\n}}\n",
         dot("ae", "be", "c", "e"),
