@@ -1,7 +1,12 @@
 """The C harness of one kernel: inputs from a fixed xorshift stream, the
 scalar reference, every path run on the same inputs in one process, each
-path's outputs compared with the reference, then timed (paths interleaved
-in each repetition; the median of the repetitions reported).
+path's outputs compared with the reference, then timed. Each repetition
+times every path once, in the order of `paths` and reversed in every other
+repetition, so a drift of the host's speed weighs on all paths alike. Per
+path it reports the median time over the repetitions and the median, over
+the repetitions, of its time divided by the last path's in the same
+repetition: the ratio of measurements taken a few milliseconds apart,
+which a noisy host disturbs less than it does the ratio of two medians.
 
 A path is called one of three ways: `memref` (an MLIR function: each memref
 expanded to pointer, pointer, offset, size, stride), `plain` (a C function
@@ -59,8 +64,9 @@ def halide_buffers(k, path):
 
 
 def harness(k, paths, reps, timed=True, reference=True):
-    """C source: prints `<tag> <ok> <median ns>` per path; exits non-zero if
-    any path differs. Untimed (a target run under qemu, whose time is not
+    """C source: prints `<tag> <ok> <median ns> <median ratio>` per path,
+    the ratio to the last path's time in the same repetition (see the module
+    doc); exits non-zero if any path differs. Untimed (a target run under qemu, whose time is not
     performance), the time printed is 0 and the program uses no floating
     point, so it links on targets without a floating-point runtime. Without
     `reference` (a program traced for its cost per call), the paths are
@@ -102,17 +108,26 @@ def harness(k, paths, reps, timed=True, reference=True):
         c += [f"  printf(\"{p.tag} %d 0\\n\", ok_{p.tag});" for p in paths]
         c += [f"  return !({' && '.join(f'ok_{p.tag}' for p in paths)});", "}"]
         return "\n".join(c) + "\n"
-    c.append(f"  enum {{ REPS = {reps}, PATHS = {len(paths)} }}; double t[PATHS][REPS];")
+    c.append(f"  enum {{ REPS = {reps}, PATHS = {len(paths)} }}; double t[PATHS][REPS], ratio[PATHS][REPS];")
     # Calls per timed run: enough for about 2 ms of the first path, so short kernels are not timer noise.
     c.append(f"  double c0 = now(); {call(k, paths[0])}; double once = now() - c0;")
     c.append("  long inner = once > 2e6 ? 1 : (long)(2e6 / (once + 1)) + 1;")
     c.append("  for (int r = 0; r < REPS; ++r) {")
+    c.append("    for (int s = 0; s < PATHS; ++s) {")
+    c.append("      int q = r % 2 ? PATHS - 1 - s : s;")
+    c.append("      double t0 = now();")
+    c.append("      switch (q) {")
     for i, p in enumerate(paths):
-        c.append(f"    {{ double t0 = now(); for (long i = 0; i < inner; ++i) {call(k, p)}; t[{i}][r] = (now() - t0) / inner; }}")
+        c.append(f"      case {i}: for (long i = 0; i < inner; ++i) {call(k, p)}; break;")
+    c.append("      }")
+    c.append("      t[q][r] = (now() - t0) / inner;")
+    c.append("    }")
+    c.append("    for (int q = 0; q < PATHS; ++q) ratio[q][r] = t[q][r] / t[PATHS - 1][r];")
     c.append("  }")
     c.append("  int all_ok = 1;")
     for i, p in enumerate(paths):
-        c.append(f"  qsort(t[{i}], REPS, sizeof(double), cmp); printf(\"{p.tag} %d %.0f\\n\", ok_{p.tag}, t[{i}][REPS / 2]); all_ok &= ok_{p.tag};")
+        c.append(f"  qsort(t[{i}], REPS, sizeof(double), cmp); qsort(ratio[{i}], REPS, sizeof(double), cmp);")
+        c.append(f"  printf(\"{p.tag} %d %.0f %.6f\\n\", ok_{p.tag}, t[{i}][REPS / 2], ratio[{i}][REPS / 2]); all_ok &= ok_{p.tag};")
     c.append("  return !all_ok;")
     c.append("}")
     return "\n".join(c) + "\n"

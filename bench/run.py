@@ -112,6 +112,8 @@ def to_llvm_ir(mlir, prefix=""):
 
 
 PATHS = ["llvm", "clang", "halide", "hydride"]
+# Timed repetitions of every path per kernel (bench/harness.py).
+REPETITIONS = 21
 PEERS = ["llvm", "clang", "halide"]
 
 
@@ -178,7 +180,7 @@ def measure(k, work, runs, timing, target, halide):
         row[f"insts_{tag}"] = len(loop) if tag in asm else float("nan")
         row[f"mca_{tag}"] = mca_cycles(loop, target.mca_cpu) if timing and tag in asm else float("nan")
     with open(os.path.join(work, f"{k.name}.c"), "w") as f:
-        f.write(harness.harness(k, paths, 9 if timing else 1))
+        f.write(harness.harness(k, paths, REPETITIONS if timing else 1))
     exe = os.path.join(work, k.name)
     include = [f"-I{halide.include}"] if not halide.missing else []
     runtime = [halide.runtime, "-lpthread", "-ldl", "-lm"] if not halide.missing and halide.runtime else []
@@ -195,11 +197,13 @@ def measure(k, work, runs, timing, target, halide):
         row["correct"] = "not run (host lacks " + " ".join(target.lacking) + ")"
         return row
     proc = subprocess.run([exe], capture_output=True, text=True)
-    results = {}
+    results, ratios = {}, {}
     for line in proc.stdout.splitlines():
         f = line.split()
-        if len(f) == 3 and f[0] in PATHS:
+        # Untimed, a path's line has no ratio.
+        if len(f) in (3, 4) and f[0] in PATHS:
             results[f[0]] = (int(f[1]), float(f[2]))
+            ratios[f[0]] = float(f[3]) if len(f) == 4 else float("nan")
     if set(results) != {p.tag for p in paths}:
         raise Failure(f"{k.name}: the harness failed ({proc.returncode}): {proc.stderr[-2000:]}")
     wrong = [tag for tag, (ok, _) in results.items() if not ok]
@@ -207,10 +211,14 @@ def measure(k, work, runs, timing, target, halide):
     for tag, (_, ns) in results.items():
         row[f"{tag}_ms"] = ns / 1e6
     if timing and results["hydride"][1] > 0:
-        row["speedup"] = results["llvm"][1] / results["hydride"][1]
+        # A path's time over hydride's in the same repetition, the median
+        # over the repetitions (bench/harness.py).
+        row["speedup"] = ratios["llvm"]
+        for t in PEERS:
+            row[f"over_{t}"] = ratios.get(t, float("nan"))
         best = min((results[t][1], t) for t in PEERS if t in results)
         row["best_peer"] = best[1]
-        row["speedup_best_peer"] = best[0] / results["hydride"][1]
+        row["speedup_best_peer"] = ratios[best[1]]
     return row
 
 
@@ -320,8 +328,8 @@ def main():
               f"Halide {geo([r['compile_halide_s'] for r in rows]):.2f} s")
         if halide.missing:
             print(f"note: {halide.describe()}")
-        ratio = lambda peer: geo([r[f"{peer}_ms"] / r["hydride_ms"] for r in rows if r["hydride_ms"] == r["hydride_ms"]])
-        print("hydride's geomean speedup (native time, median of 9 runs each; > 1 means hydride is faster):")
+        ratio = lambda peer: geo([r.get(f"over_{peer}", float("nan")) for r in rows])
+        print(f"hydride's geomean speedup (native time, median over {REPETITIONS} repetitions of the ratio to hydride's time in the same repetition; > 1 means hydride is faster):")
         print(f"  over LLVM 22's path: {ratio('llvm'):.3f}")
         print(f"  over clang -O3:      {ratio('clang'):.3f}")
         print(f"  over Halide:         " + (f"{ratio('halide'):.3f}" if not halide.missing else "– (no Halide column)"))
