@@ -12,6 +12,11 @@
 //!   same piece of its operands, at the same positions within it for every
 //!   piece (the even/odd lanes of a pairwise sum, interleaves within
 //!   pieces);
+//! - a `vector.deinterleave` of a 1-D vector qualifies: piece `q` of its
+//!   even (odd) result is the even (odd) lanes of piece `q` of its operand,
+//!   a piece having an even number of lanes (a 2x2 pool's sums of pairs
+//!   of columns: one `uaddlp` per piece on NEON); taken where each piece
+//!   of the result fills a register;
 //! - a `vector.multi_reduction` over the inner dimension of a 2-D vector
 //!   qualifies when the pieces cut its rows: piece `q` of the result (and
 //!   of the accumulator) is the reduction of piece `q` of the rows (a 4-way
@@ -86,6 +91,9 @@ fn rows_reduced(op: &BlockOp) -> Option<()> {
     (rows_kept && accumulator_fits).then_some(())
 }
 
+/// Even and odd lanes, the one op with two results a piece may hold.
+const DEINTERLEAVE: &str = "vector.deinterleave";
+
 /// Ops other than lane-wise ones that may read a window's result when it is
 /// cut: stores and returns, which take the concatenation as it is.
 const CONSUMERS: &[&str] = &["vector.store", "vector.maskedstore", "vector.transfer_write", "func.return", "scf.yield"];
@@ -136,8 +144,12 @@ fn piece_mask(mask: &[i64], lanes: u32, pieces: u32) -> Option<Vec<i64>> {
 pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Split)> {
     let ops: Vec<&BlockOp> = window.ops.iter().map(|&p| &flow.ops[p]).collect();
     for op in &ops {
-        let known = LANE_WISE.contains(&op.name.as_str()) || op.name == "vector.shuffle" || op.name == ROWS_REDUCED;
-        if !known || op.results.len() != 1 || !op.unmodelled_vectors.is_empty() {
+        let known = LANE_WISE.contains(&op.name.as_str())
+            || op.name == "vector.shuffle"
+            || op.name == ROWS_REDUCED
+            || op.name == DEINTERLEAVE;
+        let results = if op.name == DEINTERLEAVE { 2 } else { 1 };
+        if !known || op.results.len() != results || !op.unmodelled_vectors.is_empty() {
             return None;
         }
         for t in op.operand_types.iter().chain(&op.result_types) {
@@ -154,6 +166,16 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
             }
         } else if op.name == ROWS_REDUCED {
             rows_reduced(op)?;
+        } else if op.name == DEINTERLEAVE {
+            // 1-D, each result half the operand's lanes.
+            let source = op.operand_types.first()?.as_ref()?;
+            let halves = op
+                .result_types
+                .iter()
+                .all(|t| t.as_ref().is_some_and(|t| t.dims.len() == 1 && 2 * t.lanes() == source.lanes()));
+            if source.dims.len() != 1 || !halves {
+                return None;
+            }
         } else {
             let lanes: Vec<u32> = op.operand_types.iter().chain(&op.result_types).flatten().map(Ty::lanes).collect();
             if lanes.windows(2).any(|w| w[0] != w[1]) {
@@ -190,6 +212,13 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
     let pieces = boundary.iter().map(|b| b.div_ceil(register_bits)).max()?.next_power_of_two();
     let lane_counts = ops.iter().flat_map(|op| op.operand_types.iter().chain(&op.result_types)).flatten();
     if pieces < 2 || lane_counts.map(Ty::lanes).any(|l| l % pieces != 0 || l / pieces < 2) {
+        return None;
+    }
+    // Where a deinterleave halves the lanes, pieces sized by the operand
+    // leave each piece's result half a register: `umaxp` of a piece with
+    // itself, where one `umaxp` of two registers computes two pieces.
+    // Cut only where every piece of the result fills a register.
+    if ops.iter().any(|op| op.name == DEINTERLEAVE) && root_ty.bits() / pieces < register_bits {
         return None;
     }
     // Every value's lanes are cut evenly as its row-major flattening; with
