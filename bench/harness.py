@@ -65,9 +65,10 @@ def halide_buffers(k, path):
 
 def harness(k, paths, reps, timed=True, reference=True):
     """C source: prints `<tag> <ok> <median ns> <median ratio>` per path,
-    the ratio to the last path's time in the same repetition (see the module
-    doc); exits non-zero if any path differs. Untimed (a target run under qemu, whose time is not
-    performance), the time printed is 0 and the program uses no floating
+    the ratio to the last path's time in the same repetition (see the
+    module doc); exits non-zero if any path differs. Untimed (a target run
+    under qemu, whose time is not performance), the time printed is 0, with
+    no ratio, and the program uses no floating
     point, so it links on targets without a floating-point runtime. Without
     `reference` (a program traced for its cost per call), the paths are
     called once each and nothing is compared."""

@@ -174,6 +174,7 @@ def measure(k, work, runs, timing, target, halide):
             raise Failure(str(e))
         objects.append(obj)
         paths.append(path)
+    # Last: the harness's ratios are to the last path's time.
     paths.append(harness.Path("hydride", f"hydride_{k.name}", "memref"))
     for tag in PATHS:
         loop = hot_loop(asm[tag]) if tag in asm else []

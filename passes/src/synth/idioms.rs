@@ -129,7 +129,8 @@ pub struct Identity {
 /// A 4-way u8 x s8 dot product into i32 lanes with an accumulator, as the
 /// sum of two 2-way dot products of 16-bit lanes: the even bytes of each
 /// pair zero-extended in place by a mask, or sign-extended in place by a
-/// shift left by 8 and back, and the odd bytes shifted down. What `vpmaddwd` computes without VNNI.
+/// shift left by 8 and back, and the odd bytes shifted down. What
+/// `vpmaddwd` computes without VNNI.
 fn dot4_even_odd(bits: u32) -> Identity {
     let (l8, l16, out) = (bits / 8, bits / 16, bits / 32);
     let (t8, t16, t32) = (vec(l8, 8), vec(l16, 16), vec(l16, 32));
