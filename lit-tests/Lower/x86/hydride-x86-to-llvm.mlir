@@ -39,6 +39,22 @@ func.func @affine(%x: vector<8xi64>, %a: vector<8xi64>) -> vector<8xi64> {
 
 // -----
 
+// psign of a value by itself is its absolute value: the generic llvm.abs
+// (MIN stays MIN, so not poison), which LLVM's optimizer understands, as
+// clang's _mm256_abs_epi16 is. psign by another value stays the call.
+// CHECK-LABEL: func.func @sign_of_itself
+// CHECK: %[[F:.*]] = llvm.mlir.constant(false) : i1
+// CHECK: llvm.call_intrinsic "llvm.abs.v16i16"(%arg0, %[[F]]) : (vector<16xi16>, i1) -> vector<16xi16>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx2.psign.w"(%arg0, %arg1)
+// CHECK-NOT: hydride_x86
+func.func @sign_of_itself(%x: vector<16xi16>, %y: vector<16xi16>) -> (vector<16xi16>, vector<16xi16>) {
+  %0 = "hydride_x86.mm256_sign_epi16"(%x, %x) : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %1 = "hydride_x86.mm256_sign_epi16"(%x, %y) : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  return %0, %1 : vector<16xi16>, vector<16xi16>
+}
+
+// -----
+
 // Instructions clang lowers to generic LLVM IR become that IR, inlined:
 // operands bitcast to clang's vector types, its operations, the result
 // bitcast back.

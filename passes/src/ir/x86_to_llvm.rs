@@ -9,6 +9,8 @@
 //! few values, clang's IR recorded for the op's value, inlined; or, for one
 //! of more values (rotations, funnel shifts), clang's IR with the op's value
 //! in its place, inlined (an error outside the range it was read for).
+//! `psign` of a value by itself, which is its absolute value, becomes the
+//! generic `llvm.abs`, as clang's `_mm256_abs_epi16` does.
 
 use super::build::{self, Builder, Snippets};
 use super::raw;
@@ -47,6 +49,12 @@ fn integer_attribute(op: OperationRef, name: &str) -> Result<num_bigint::BigInt,
             _ => None,
         })
         .ok_or_else(|| format!("needs the integer attribute '{name}'"))
+}
+
+/// Whether `op` is `psign` (SSSE3, AVX2) of a value by itself.
+fn sign_of_itself(op: OperationRef, call: &LlvmCall) -> bool {
+    let psign = ["llvm.x86.ssse3.psign.", "llvm.x86.avx2.psign."].iter().any(|p| call.intrinsic.starts_with(p));
+    psign && op.operand_count() == 2 && matches!((op.operand(0), op.operand(1)), (Ok(a), Ok(b)) if a == b)
 }
 
 /// A type of the call table (written by `hydride gen`).
@@ -102,6 +110,14 @@ fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Sn
                 format!("immediate '{}' = {imm} is out of range: clang's IR was read for {lo}..={hi}", t.immediate)
             })?;
             b.inline(snippets.get(context, &format!("{name} {} = {imm}", t.immediate), &text)?, &args)?
+        }
+        (None, None, None, None) if sign_of_itself(op, call) => {
+            // psign(x, x) is |x|, -MIN being MIN: `llvm.abs` with MIN not
+            // poison, which LLVM's optimizer understands (|a| + |b| is
+            // non-negative: `vpminuw` after it where the call hid it).
+            let no_poison = b.llvm_constant(&num_bigint::BigInt::from(0), &Ty { dims: Vec::new(), elem_bits: 1 })?;
+            let abs = format!("llvm.abs.v{}i{}", result_ty.lanes(), result_ty.elem_bits);
+            b.call_intrinsic(&abs, &[args[0], no_poison], &result_ty)?
         }
         (None, None, None, None) => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,
     };
