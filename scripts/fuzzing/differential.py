@@ -42,6 +42,7 @@ class Target:
     isa: str
     compile: list  # clang command prefix for the harness and both paths
     runner: list  # how the binary is started ([] natively)
+    sources: list = field(default_factory=list)  # linked into every harness (Hexagon's division routines)
 
 
 def host():
@@ -63,15 +64,15 @@ def targets(wanted=None):
     cross = [
         ("aarch64-neon-dotprod-i8mm", "arm", "qemu-aarch64",
          ["clang-22", "--target=aarch64-linux-gnu", "-march=armv8.6-a+dotprod+i8mm", *FREESTANDING, "-fuse-ld=lld"],
-         ["qemu-aarch64", "-cpu", "max"]),
+         ["qemu-aarch64", "-cpu", "max"], []),
         # Hexagon has no division instruction: the routines clang calls for it.
         ("hexagon-hvx128", "hvx", "qemu-hexagon",
          ["clang-22", "--target=hexagon", "-mcpu=hexagonv66", "-mhvx", "-mhvx-length=128b", *FREESTANDING,
-          "-fuse-ld=lld", HEXAGON_DIVISION], ["qemu-hexagon", "-cpu", "v67"]),
+          "-fuse-ld=lld"], ["qemu-hexagon", "-cpu", "v67"], [HEXAGON_DIVISION]),
     ]
-    for name, isa, qemu, compile_, runner in cross:
+    for name, isa, qemu, compile_, runner, sources in cross:
         if shutil.which(qemu):
-            found.append(Target(name, isa, compile_, runner))
+            found.append(Target(name, isa, compile_, runner, sources))
         else:
             skipped[name] = f"{qemu} is not installed"
     if wanted:
@@ -152,6 +153,13 @@ def llvm_ir(module, prefix=""):
     return ir
 
 
+def link(target, work, paths, exe, timeout):
+    """The differential harness (its main, the input table in `work`) with
+    the two paths' files `paths`, hydride's first, built as `exe`."""
+    _run([*target.compile, "-I", RUN_INPUTS, os.path.join(RUN_INPUTS, "differential_main.c"), "table.c", *paths,
+          *target.sources, "-o", exe], cwd=work, timeout=timeout)
+
+
 def run_batch(programs, target, work, cache, timeout=60):
     """Both paths of `programs` (one module), compiled and compared."""
     module = "\n".join(p.mlir() for p in programs)
@@ -168,8 +176,7 @@ def run_batch(programs, target, work, cache, timeout=60):
             f.write(text)
     exe = os.path.join(work, "differential")
     try:
-        _run([*target.compile, "-I", RUN_INPUTS, os.path.join(RUN_INPUTS, "differential_main.c"), "table.c", "h.ll",
-              "l.ll", "-o", exe], cwd=work, timeout=timeout)
+        link(target, work, ["h.ll", "l.ll"], exe, timeout)
     except Step as failed:
         # Whose failure: the harness built with LLVM's path in both places
         # fails the same way (a runaway code generator, say), and
@@ -177,8 +184,7 @@ def run_batch(programs, target, work, cache, timeout=60):
         with open(os.path.join(work, "ll_as_h.ll"), "w") as f:
             f.write(_run([sys.executable, MEM_WRAPPERS], llvm_ir(module, "hydride_"))[0])
         try:
-            _run([*target.compile, "-I", RUN_INPUTS, os.path.join(RUN_INPUTS, "differential_main.c"), "table.c",
-                  "ll_as_h.ll", "l.ll", "-o", exe], cwd=work, timeout=timeout)
+            link(target, work, ["ll_as_h.ll", "l.ll"], exe, timeout)
         except Step as alone:
             raise Step("llvm", f"LLVM's own path fails to build ({alone.verdict}): {alone.detail}")
         raise failed
@@ -209,11 +215,8 @@ def against_unoptimized(target, work, timeout, differing):
     does not build or run to its verdict."""
     exe = os.path.join(work, "differential_O0")
     try:
-        # The compile command without the sources it links (Hexagon's division routines).
-        compiler = [a for a in target.compile if not a.endswith(".c")]
-        _run([*compiler, "-O0", "-c", "l.ll", "-o", "l_O0.o"], cwd=work, timeout=timeout)
-        _run([*target.compile, "-I", RUN_INPUTS, os.path.join(RUN_INPUTS, "differential_main.c"), "table.c", "h.ll",
-              "l_O0.o", "-o", exe], cwd=work, timeout=timeout)
+        _run([*target.compile, "-O0", "-c", "l.ll", "-o", "l_O0.o"], cwd=work, timeout=timeout)
+        link(target, work, ["h.ll", "l_O0.o"], exe, timeout)
         p = bounded([*target.runner, exe], None, None, timeout)
     except (Step, subprocess.TimeoutExpired):
         return differing
