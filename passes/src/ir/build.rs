@@ -56,17 +56,31 @@ impl<'c, 'a> Builder<'c, 'a> {
         attributes: &[(&str, Attribute<'c>)],
         result: Type<'c>,
     ) -> Result<Value<'c, 'a>, String> {
+        let results = self.create_results(name, operands, attributes, &[result])?;
+        results.into_iter().next().ok_or_else(|| format!("{name} has no result"))
+    }
+
+    /// `name(operands) {attributes} : results`, before the anchor; its results.
+    pub fn create_results(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        attributes: &[(&str, Attribute<'c>)],
+        results: &[Type<'c>],
+    ) -> Result<Vec<Value<'c, 'a>>, String> {
         let attributes: Vec<(Identifier, Attribute)> =
             attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
         let op = OperationBuilder::new(name, self.location())
             .add_operands(operands)
             .add_attributes(&attributes)
-            .add_results(&[result])
+            .add_results(results)
             .build()
             .map_err(|e| format!("cannot create {name}: {e}"))?;
         let block = self.anchor.block().ok_or("the op to rewrite is in no block")?;
         let op = block.insert_operation_before(self.anchor, op);
-        op.result(0).map(Value::from).map_err(|e| format!("{name} has no result: {e}"))
+        (0..results.len())
+            .map(|i| op.result(i).map(Value::from).map_err(|e| format!("{name} has no result {i}: {e}")))
+            .collect()
     }
 
     /// `value` as `ty`, the same bits: `vector.shape_cast` to one dimension,

@@ -43,6 +43,12 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
     if blocks.is_empty() && remarks {
         raw::emit(&root, true, "lower-to-autollvm: nothing to lower: no blocks (a declaration)");
     }
+    // Extrema over the halves of deinterleaved rows, before the rows are
+    // deinterleaved: the form synthesis then searches.
+    if let Err(e) = super::deinterleaved_extrema::run(context, root, options, remarks) {
+        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
+        return Err(());
+    }
     for block in blocks {
         let read = read::block(block);
         if read.ops.is_empty() {

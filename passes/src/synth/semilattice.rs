@@ -1,5 +1,5 @@
 //! Proofs for windows built of one semilattice op (`arith.maxui`,
-//! `maxsi`, `minui`, `minsi`) and shuffles.
+//! `maxsi`, `minui`, `minsi`), shuffles and deinterleaves.
 //!
 //! Such a window's result lane is the op over a set of input elements,
 //! whatever the order and grouping and however often an element is read,
@@ -23,8 +23,8 @@ pub const OPS: &[&str] = &["arith.maxui", "arith.maxsi", "arith.minui", "arith.m
 /// Z3's budget for each law, in milliseconds (at most the pass's `proof-ms`).
 const LAW_MS: u32 = 2_000;
 
-/// Proves two windows of the semilattice op `name` and `vector.shuffle`
-/// equal, each leaf holding the input elements its [`LeafElements`] says.
+/// Proves two windows of the semilattice op `name`, `vector.shuffle` and
+/// `vector.deinterleave` equal, each leaf holding the input elements its [`LeafElements`] says.
 pub fn windows_equal_reading(
     name: &str,
     left: (&Dataflow, &Window, &[LeafElements]),
@@ -81,7 +81,15 @@ fn reduced_sets(
                     })
                     .collect::<Result<_, _>>()?
             }
-            other => return Err(format!("`{other}` is neither `{name}` nor a shuffle")),
+            "vector.deinterleave" if op.operands.len() == 1 && op.results.len() == 2 => {
+                // The even lanes, then the odd ones.
+                let all = operand(&sets, &op.operands[0])?;
+                let (even, odd): (Vec<_>, Vec<_>) = all.into_iter().enumerate().partition(|(i, _)| i % 2 == 0);
+                sets.insert(op.results[0], even.into_iter().map(|(_, s)| s).collect());
+                sets.insert(op.results[1], odd.into_iter().map(|(_, s)| s).collect());
+                continue;
+            }
+            other => return Err(format!("`{other}` is neither `{name}` nor a shuffle or deinterleave")),
         };
         let value = *op.results.first().ok_or("an op without a result")?;
         sets.insert(value, result);
@@ -173,6 +181,51 @@ mod tests {
         assert_eq!(
             windows_equal_reading("arith.maxui", left, (&wrong_flow, &right_window, &outer), 2_000),
             Err("result lane 3 reduces other input elements".into())
+        );
+    }
+
+    /// The maximum of both halves of two deinterleaved rows is the maximum
+    /// of the rows deinterleaved once; with only the even half of one row
+    /// it is not, and the first lane that differs is named.
+    #[test]
+    fn halves_of_two_rows_are_the_halves_of_their_maximum() {
+        let row = Ty { dims: vec![4], elem_bits: 8 };
+        let half = Ty { dims: vec![2], elem_bits: 8 };
+        let split = |index: usize, operand: usize, results: [usize; 2]| BlockOp {
+            index,
+            name: "vector.deinterleave".into(),
+            operands: vec![operand],
+            operand_types: vec![Some(row.clone())],
+            results: results.to_vec(),
+            result_types: vec![Some(half.clone()); 2],
+            attributes: Vec::new(),
+            has_regions: false,
+            unmodelled_vectors: Vec::new(),
+        };
+        let max = |index: usize, operands: Vec<usize>, result: usize, ty: &Ty| {
+            op(index, "arith.maxui", operands, result, ty, None)
+        };
+        let pool = |last: usize| {
+            vec![
+                split(0, 0, [10, 11]),
+                split(1, 1, [12, 13]),
+                max(2, vec![10, 11], 14, &half),
+                max(3, vec![12, last], 15, &half),
+                max(4, vec![14, 15], 16, &half),
+            ]
+        };
+        let (left, wrong) = (pool(13), pool(12));
+        let (left_flow, wrong_flow) = (Dataflow::new(&left), Dataflow::new(&wrong));
+        let left_window = Window { ops: (0..5).collect(), leaves: vec![0, 1], root: 4 };
+        let right = vec![max(0, vec![0, 1], 10, &row), split(1, 10, [11, 12]), max(2, vec![11, 12], 13, &half)];
+        let right_flow = Dataflow::new(&right);
+        let right_window = Window { ops: vec![0, 1, 2], leaves: vec![0, 1], root: 2 };
+        let rows = [LeafElements { source: 0, first: 0 }, LeafElements { source: 1, first: 0 }];
+        let new = (&right_flow, &right_window, &rows[..]);
+        assert_eq!(windows_equal_reading("arith.maxui", (&left_flow, &left_window, &rows), new, 2_000), Ok(()));
+        assert_eq!(
+            windows_equal_reading("arith.maxui", (&wrong_flow, &left_window, &rows), new, 2_000),
+            Err("result lane 0 reduces other input elements".into())
         );
     }
 
