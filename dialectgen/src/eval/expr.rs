@@ -7,7 +7,7 @@ use super::value::{as_signed, resize, unify, Bits, Value};
 use crate::sema::ir::{operator_of_code, BinOp, Expr, OperatorFamily, UnOp};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed, ToPrimitive, Zero};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 impl<D: Domain> Machine<'_, D> {
     pub(crate) fn eval(&mut self, e: &Expr, env: &mut Env<D::Bv>) -> R<Value<D::Bv>> {
@@ -92,7 +92,7 @@ impl<D: Domain> Machine<'_, D> {
             return self.invalid("call depth limit reached");
         }
         let saved_span = self.span;
-        let mut env: Env<D::Bv> = HashMap::new();
+        let mut env: Env<D::Bv> = FxHashMap::default();
         for arg in &self.sema.args {
             if let Some(v) = caller.get(&arg.name) {
                 env.insert(arg.name.clone(), v.clone());

@@ -9,7 +9,7 @@ use super::value::{int_bits, int_to_bits, resize, unify, Bits, Value};
 use crate::sema::ir::{BinOp, ElemType, Expr, Semantics, Span, Stmt, StmtKind};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{ToPrimitive, Zero};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum EvalError {
@@ -32,7 +32,9 @@ pub(crate) struct Var<B> {
     pub elem: Option<ElemType>,
 }
 
-pub(crate) type Env<B> = HashMap<String, Var<B>>;
+/// Variables by name (hashed the fast way: the interpreter looks names up
+/// for every element it computes).
+pub(crate) type Env<B> = FxHashMap<String, Var<B>>;
 
 pub(crate) enum Flow<B> {
     Normal,
@@ -127,7 +129,7 @@ impl<'a, D: Domain> Machine<'a, D> {
     #[allow(clippy::type_complexity)]
     fn execute(&mut self, args: &[D::Bv]) -> R<(Value<D::Bv>, Env<D::Bv>)> {
         let sema = self.sema;
-        let mut env: Env<D::Bv> = HashMap::new();
+        let mut env: Env<D::Bv> = FxHashMap::default();
         for (arg, bv) in sema.args.iter().zip(args) {
             let bits = Bits { bv: bv.clone(), width: arg.width, signed: false };
             env.insert(arg.name.clone(), Var { value: Value::Bits(bits), elem: Some(arg.elem) });
@@ -330,7 +332,7 @@ impl<'a, D: Domain> Machine<'a, D> {
     }
 
     fn merge_env(&mut self, c: &D::Bv, then_env: Env<D::Bv>, mut else_env: Env<D::Bv>) -> R<Env<D::Bv>> {
-        let mut out = HashMap::new();
+        let mut out = FxHashMap::default();
         for (name, tv) in then_env {
             match else_env.remove(&name) {
                 Some(ev) => {
