@@ -318,17 +318,34 @@ def main():
     if timing:
         write_table(os.path.join(a.out, stem), COLUMNS, MD_COLUMNS, rows,
                     f"target {target.label}, {target.host['model']}; {halide.describe()}")
-        chart = os.path.join(ROOT, "target", "release", "bench-chart")
-        run([chart, "--csv", os.path.join(a.out, f"{stem}.csv"), "--out", os.path.join(a.out, f"{stem}.png")])
-        print(f"\nwrote {a.out}/{stem}.csv, {stem}.md and {stem}.png (target {target.label}, {target.host['model']})")
+        if target.lacking:
+            # No run times: the chart plots them.
+            print(f"\nwrote {a.out}/{stem}.csv and {stem}.md (target {target.label}, {target.host['model']}); "
+                  "no chart: nothing ran on this host")
+        else:
+            chart = os.path.join(ROOT, "target", "release", "bench-chart")
+            run([chart, "--csv", os.path.join(a.out, f"{stem}.csv"), "--out", os.path.join(a.out, f"{stem}.png")])
+            print(f"\nwrote {a.out}/{stem}.csv, {stem}.md and {stem}.png (target {target.label}, {target.host['model']})")
         def geo(xs):
             xs = [x for x in xs if x == x and x > 0]
             return statistics.geometric_mean(xs) if xs else float("nan")
-        print(f"\ngeomean compile time: cold {geo([r['compile_cold_s'] for r in rows]):.2f} s, "
+        print(f"\ngeomean compile time: cold {geo([r['compile_cold_s'] for r in rows]):.2f} s "
+              f"(max {max((r['compile_cold_s'] for r in rows), default=float('nan')):.2f} s), "
               f"warm {geo([r['compile_warm_s'] for r in rows]):.2f} s (median of {runs} runs each); "
               f"Halide {geo([r['compile_halide_s'] for r in rows]):.2f} s")
+        static = [(r["mca_llvm"], r["mca_hydride"]) for r in rows if r["mca_llvm"] > 0 and r["mca_hydride"] > 0]
+        if static:
+            print(f"llvm-mca ({target.mca_cpu}) cycles per iteration, LLVM's path over hydride's: geomean "
+                  f"{geo([l / h for l, h in static]):.3f}; cheaper {sum(h < l for l, h in static)}, "
+                  f"same {sum(h == l for l, h in static)}, dearer {sum(h > l for l, h in static)} "
+                  f"of {len(static)} kernels")
         if halide.missing:
             print(f"note: {halide.describe()}")
+        if target.lacking:
+            print(f"no run times: this host lacks {', '.join(target.lacking)} for {a.target}")
+            if failures or wrong:
+                sys.exit(f"failed: {', '.join(failures)}; wrong outputs: {', '.join(wrong)}")
+            return
         ratio = lambda peer: geo([r.get(f"over_{peer}", float("nan")) for r in rows])
         print(f"hydride's geomean speedup (native time, median over {REPETITIONS} repetitions of the ratio to hydride's time in the same repetition; > 1 means hydride is faster):")
         print(f"  over LLVM 22's path: {ratio('llvm'):.3f}")
