@@ -515,7 +515,9 @@ fn memo_or_synthesize(
                     },
                     ..options.limits.clone()
                 };
+                let t0 = std::time::Instant::now();
                 let o = synthesize(flow, lifted, grammar, &limits);
+                trace_window(flow, window, t0.elapsed(), &o);
                 match o {
                     Outcome::Found(program) => {
                         super::rules::record(flow, window, lifted, grammar, options.limits.target, &program);
@@ -598,6 +600,16 @@ fn rules_for(
     let rules = usable_rules(grammar, limits.target);
     let equalities = super::rules::RuleSet::embedded(grammar).map_or(&[][..], |s| &s.equalities[..]);
     super::egraph::by_rules(flow, window, lifted, grammar, rules, equalities, limits.target.register_bits(), cuts)
+}
+
+/// Under `HYDRIDE_SYNTH_TRACE`: a searched window's ops, its time and
+/// whether a program was found (which windows a compile spends its time on).
+fn trace_window(flow: &Dataflow, window: &Window, took: std::time::Duration, outcome: &Outcome) {
+    if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() {
+        let ops: Vec<&str> = window.ops.iter().map(|&p| flow.ops[p].name.as_str()).collect();
+        let found = if matches!(outcome, Outcome::Found(_)) { "a program" } else { "nothing" };
+        eprintln!("hydride: window of {} ops searched in {took:?}, found {found}: {}", ops.len(), ops.join(" "));
+    }
 }
 
 fn trace_rule(rule: &super::rules::Rule, program: &Program, verdict: &Result<(), String>) {
