@@ -7,12 +7,20 @@
 //! LLVM drops the product by one. The ones are extended the other way
 //! (unsigned elements times signed ones, the form the mixed-sign dot
 //! products take). Each rewrite is proved equal to the sum with Z3 first.
+//!
+//! On x86 the same holds for a pair sum of bytes spelt by lanes: the even
+//! and the odd elements of one vector (`vector.deinterleave`), extended
+//! and added, are its pairwise dot product with ones, `vpmaddubsw(x, 1)`,
+//! one instruction where LLVM masks, shifts and adds (a 2x2 average pool's
+//! columns). Elsewhere the pairs stay sums: NEON adds them with one
+//! `uaddlp` as they are.
 
 use super::build::{self, Builder};
 use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow, Window};
+use crate::synth::target::{Isa, Target};
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, OperationRef, Value, ValueLike};
@@ -22,14 +30,35 @@ use num_bigint::BigInt;
 /// Z3's budget for one rewrite's proof, in milliseconds.
 const PROOF_MS: u32 = 2_000;
 
-/// Rewrites the sums under `root`; how many.
-pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>, proof_ms: u32) -> Result<usize, String> {
+/// Rewrites the sums under `root` (pair sums on x86 only); how many.
+pub fn run<'c>(
+    context: &'c Context,
+    root: OperationRef<'c, 'c>,
+    proof_ms: u32,
+    target: Target,
+) -> Result<usize, String> {
     let blocks = raw::nested_blocks(root);
     let mut rewritten = 0;
     for block in blocks {
         let read = read::block(block);
         let flow = Dataflow::new(&read.ops);
         for pos in 0..read.ops.len() {
+            if target.isa() == Isa::X86 {
+                if let Some(pair) = PairSum::find(&flow, pos) {
+                    let (dot, dot_window) = pair.as_dot(&flow);
+                    let dot_flow = Dataflow::new(&dot);
+                    let proof = crate::synth::proof::windows_equal(
+                        (&flow, &pair.window),
+                        (&dot_flow, &dot_window),
+                        PROOF_MS.min(proof_ms),
+                    );
+                    if proof.is_ok() {
+                        pair.emit(context, &read)?;
+                        rewritten += 1;
+                    }
+                    continue;
+                }
+            }
             let Some(sum) = Sum::find(&flow, pos) else { continue };
             let dot = sum.as_dot(&flow);
             let dot_flow = Dataflow::new(&dot);
@@ -132,6 +161,133 @@ impl Sum {
 
     fn ones(&self) -> Attr {
         Attr::Elements(vec![BigInt::from(1); self.narrow.lanes() as usize])
+    }
+}
+
+/// `ext(even(x)) + ext(odd(x))`: the two extensions and the add (in block
+/// order), reading the even and the odd elements of one deinterleave.
+struct PairSum {
+    window: Window,
+    /// The extensions of the even and of the odd elements.
+    extensions: [usize; 2],
+    /// The deinterleaved vector's type.
+    whole: Ty,
+    half: Ty,
+    wide: Ty,
+}
+
+impl PairSum {
+    fn find(flow: &Dataflow, pos: usize) -> Option<PairSum> {
+        let op = &flow.ops[pos];
+        if op.name != "arith.addi" || op.operands.len() != 2 || op.operands[0] == op.operands[1] {
+            return None;
+        }
+        let extension = |v: usize| -> Option<(usize, usize)> {
+            let e = flow.defining_op(v)?;
+            let ext = &flow.ops[e];
+            (matches!(ext.name.as_str(), "arith.extui" | "arith.extsi") && flow.readers(v) == [pos])
+                .then(|| (e, ext.operands[0]))
+        };
+        let ((e0, h0), (e1, h1)) = (extension(op.operands[0])?, extension(op.operands[1])?);
+        if flow.ops[e0].name != flow.ops[e1].name {
+            return None;
+        }
+        let split = flow.defining_op(h0)?;
+        let d = &flow.ops[split];
+        if d.name != "vector.deinterleave" || flow.defining_op(h1) != Some(split) || d.results.len() != 2 {
+            return None;
+        }
+        let extensions = if d.results[0] == h0 && d.results[1] == h1 {
+            [e0, e1]
+        } else if d.results[0] == h1 && d.results[1] == h0 {
+            [e1, e0]
+        } else {
+            return None;
+        };
+        let (whole, half) = (d.operand_types[0].clone()?, d.result_types[0].clone()?);
+        let wide = op.result_types[0].clone()?;
+        // Bytes into 16-bit lanes: the pairwise multiply-add of bytes.
+        if whole.dims.len() != 1 || half.elem_bits != 8 || wide.elem_bits != 16 {
+            return None;
+        }
+        let window = flow.close([e0, e1, pos].into_iter().collect(), pos);
+        Some(PairSum { window, extensions, whole, half, wide })
+    }
+
+    /// The dot-product form over the same inputs (the even and the odd
+    /// elements, in the window's leaf order) and its window.
+    fn as_dot(&self, flow: &Dataflow) -> (Vec<BlockOp>, Window) {
+        let mut next = flow.ops.iter().flat_map(|o| o.results.iter().chain(&o.operands)).max().map_or(0, |m| m + 1);
+        let mut fresh = || {
+            next += 1;
+            next - 1
+        };
+        let (ones, even_ones, odd_ones) = (fresh(), fresh(), fresh());
+        let ones_elements = Attr::Elements(vec![BigInt::from(1); self.whole.lanes() as usize]);
+        let mut ops = vec![
+            new_op("arith.constant", vec![], vec![(ones, self.whole.clone())], vec![("value", ones_elements)]),
+            new_op(
+                "vector.deinterleave",
+                vec![(ones, self.whole.clone())],
+                vec![(even_ones, self.half.clone()), (odd_ones, self.half.clone())],
+                vec![],
+            ),
+        ];
+        // The extensions in block order, so the leaves come in the same order.
+        let mut in_order = self.extensions;
+        in_order.sort_unstable();
+        ops.extend(in_order.iter().map(|&e| flow.ops[e].clone()));
+        let mut products = Vec::new();
+        for (e, half_ones) in self.extensions.iter().zip([even_ones, odd_ones]) {
+            let ext = &flow.ops[*e];
+            let (ones_wide, product) = (fresh(), fresh());
+            ops.push(new_op(
+                other_extension(&ext.name),
+                vec![(half_ones, self.half.clone())],
+                vec![(ones_wide, self.wide.clone())],
+                vec![],
+            ));
+            ops.push(new_op(
+                "arith.muli",
+                vec![(ext.results[0], self.wide.clone()), (ones_wide, self.wide.clone())],
+                vec![(product, self.wide.clone())],
+                vec![],
+            ));
+            products.push((product, self.wide.clone()));
+        }
+        let sum = fresh();
+        ops.push(new_op("arith.addi", products, vec![(sum, self.wide.clone())], vec![]));
+        for (i, op) in ops.iter_mut().enumerate() {
+            op.index = i;
+        }
+        let window = Dataflow::new(&ops).close((0..ops.len()).collect(), ops.len() - 1);
+        (ops, window)
+    }
+
+    /// The ones, their halves extended, the products and their sum before
+    /// the add, which they replace.
+    fn emit<'c>(&self, context: &'c Context, read: &ReadBlock<'c, '_>) -> Result<(), String> {
+        let add = read.handles[self.window.root];
+        let b = Builder::new(context, add);
+        let ones_attr =
+            Attribute::parse(context, &format!("dense<1> : {}", self.whole)).ok_or("a constant attribute")?;
+        let ones = b.create("arith.constant", &[], &[("value", ones_attr)], build::mlir_type(context, &self.whole))?;
+        let half = build::mlir_type(context, &self.half);
+        let halves = b.create_results("vector.deinterleave", &[ones], &[], &[half, half])?;
+        let wide = build::mlir_type(context, &self.wide);
+        let mut products = Vec::new();
+        for (e, half_ones) in self.extensions.iter().zip(halves) {
+            let ext = read.handles[*e];
+            let name = ext.name().as_string_ref().as_str().unwrap_or_default().to_string();
+            let ones_wide = b.create(other_extension(&name), &[half_ones], &[], wide)?;
+            let extended: Value = ext.result(0).map_err(|e| e.to_string())?.into();
+            products.push(b.create("arith.muli", &[extended, ones_wide], &[], wide)?);
+        }
+        let sum = b.create("arith.addi", &products, &[], wide)?;
+        let result = add.result(0).map_err(|e| e.to_string())?;
+        raw::replace_all_uses(result.into(), sum);
+        raw::erase(add);
+        Ok(())
     }
 }
 
