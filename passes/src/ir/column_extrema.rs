@@ -33,9 +33,6 @@ use melior::ir::Value;
 use melior::Context;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-/// The ops an extremum tree is made of (one kind per tree).
-const EXTREMA: &[&str] = semilattice::OPS;
-
 /// The most taps a tree may read (its proof grows with it).
 const MAX_TAPS: usize = 256;
 
@@ -162,37 +159,14 @@ impl Tree {
     /// are computed by ops of its kind read only there, down to loads.
     /// `None` where `root` is no such tree's root or it reads other values.
     fn find(flow: &Dataflow, root: usize) -> Option<Tree> {
+        let (inside, leaves) = semilattice::tree(flow, root, 2 * MAX_TAPS)?;
         let op = &flow.ops[root];
-        if !EXTREMA.contains(&op.name.as_str()) || op.results.len() != 1 {
-            return None;
-        }
         let ty = op.result_types[0].clone()?;
         if ty.dims.len() != 1 || ty.dims[0] < 2 {
             return None;
         }
-        let readers = flow.readers(op.results[0]);
-        if let [only] = readers {
-            if flow.ops[*only].name == op.name {
-                return None;
-            }
-        }
-        let mut inside: BTreeSet<usize> = BTreeSet::from([root]);
-        let mut pending: Vec<usize> = op.operands.clone();
-        let mut leaves: Vec<usize> = Vec::new();
-        while let Some(v) = pending.pop() {
-            let def = flow.defining_op(v)?;
-            let d = &flow.ops[def];
-            if d.name == op.name && flow.readers(v).len() == 1 && !inside.contains(&def) {
-                inside.insert(def);
-                pending.extend(&d.operands);
-            } else if d.name == "vector.load" {
-                leaves.push(v);
-            } else {
-                return None;
-            }
-            if inside.len() + leaves.len() > 2 * MAX_TAPS {
-                return None;
-            }
+        if !leaves.iter().all(|v| flow.defining_op(*v).is_some_and(|d| flow.ops[d].name == "vector.load")) {
+            return None;
         }
         // One memref, one index, constant offsets.
         let mut source: Option<(usize, usize)> = None;

@@ -28,6 +28,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 const DEINTERLEAVE: &str = "vector.deinterleave";
 
+/// The most ops and halves a tree may hold (its proof grows with it).
+const MAX_OPS: usize = 512;
+
 /// Whether one deinterleave of the combined rows is cheaper than one per
 /// row on `target`. Measured on max_pool's 512-bit rows (hot-loop
 /// instructions, llc as the bench runs it): x86-avx2 51 -> 31, x86-avx512
@@ -129,29 +132,16 @@ impl Tree {
     /// deinterleaves read nowhere else. `None` where `root` is no such
     /// tree's root.
     fn find(flow: &Dataflow, root: usize) -> Option<Tree> {
+        let (mut inside, leaves) = semilattice::tree(flow, root, MAX_OPS)?;
         let op = &flow.ops[root];
-        if !semilattice::OPS.contains(&op.name.as_str()) || op.results.len() != 1 {
-            return None;
-        }
-        if let [only] = flow.readers(op.results[0]) {
-            if flow.ops[*only].name == op.name {
-                return None;
-            }
-        }
-        let mut inside: BTreeSet<usize> = BTreeSet::from([root]);
-        let mut pending: Vec<usize> = op.operands.clone();
         let mut deinterleaves: BTreeSet<usize> = BTreeSet::new();
-        while let Some(v) = pending.pop() {
+        for v in leaves {
             let def = flow.defining_op(v)?;
             let d = &flow.ops[def];
-            if d.name == op.name && flow.readers(v).len() == 1 && !inside.contains(&def) {
-                inside.insert(def);
-                pending.extend(&d.operands);
-            } else if d.name == DEINTERLEAVE && d.results.len() == 2 {
-                deinterleaves.insert(def);
-            } else {
+            if d.name != DEINTERLEAVE || d.results.len() != 2 {
                 return None;
             }
+            deinterleaves.insert(def);
         }
         if deinterleaves.len() < 2 {
             return None;

@@ -43,6 +43,41 @@ pub fn windows_equal_reading(
     }
 }
 
+/// The single-use tree of one semilattice op ending at op `root`: its ops
+/// and the values it reads (its leaves, in the order met), each computed
+/// in the block by an op of another kind or read elsewhere too. `None`
+/// where `root` is no such op, is read by one op of its kind alone (whose
+/// tree holds it), the tree reads a value from outside the block, or it
+/// holds more than `most` ops and leaves.
+pub fn tree(flow: &Dataflow, root: usize, most: usize) -> Option<(BTreeSet<usize>, Vec<usize>)> {
+    let op = &flow.ops[root];
+    if !OPS.contains(&op.name.as_str()) || op.results.len() != 1 {
+        return None;
+    }
+    if let [only] = flow.readers(op.results[0]) {
+        if flow.ops[*only].name == op.name {
+            return None;
+        }
+    }
+    let mut inside: BTreeSet<usize> = BTreeSet::from([root]);
+    let mut pending: Vec<usize> = op.operands.clone();
+    let mut leaves: Vec<usize> = Vec::new();
+    while let Some(v) = pending.pop() {
+        let def = flow.defining_op(v)?;
+        let d = &flow.ops[def];
+        if d.name == op.name && flow.readers(v).len() == 1 && !inside.contains(&def) {
+            inside.insert(def);
+            pending.extend(&d.operands);
+        } else {
+            leaves.push(v);
+        }
+        if inside.len() + leaves.len() > most {
+            return None;
+        }
+    }
+    Some((inside, leaves))
+}
+
 /// An input element: its source and position.
 type Element = (usize, u32);
 
