@@ -65,7 +65,7 @@ pub fn run<'c>(
                         "lower-to-autollvm: {} of {} deinterleaved vectors not taken before the deinterleave: at {} \
                          a deinterleave is free with its load (`ld2`)",
                         tree.kind,
-                        tree.rows.len(),
+                        tree.rows().len(),
                         options.limits.target.name()
                     );
                     raw::emit(&handle, true, &text);
@@ -73,7 +73,7 @@ pub fn run<'c>(
                 continue;
             }
             let new = NewForm::build(&tree, read.values.len());
-            let what = format!("deinterleaved-extrema {}", tree.rows.len());
+            let what = format!("deinterleaved-extrema {}", tree.rows().len());
             let proof = proved_once(options, &what, &flow, &tree.window, || {
                 let new_flow = Dataflow::new(&new.ops);
                 semilattice::windows_equal_reading(
@@ -90,8 +90,8 @@ pub fn run<'c>(
                             "lower-to-autollvm: {} of {} deinterleaved vectors taken before the deinterleave: 1 \
                              deinterleave instead of {} (proved equal)",
                             tree.kind,
-                            tree.rows.len(),
-                            tree.rows.len()
+                            tree.rows().len(),
+                            tree.rows().len()
                         );
                         raw::emit(&handle, true, &text);
                     }
@@ -117,8 +117,6 @@ struct Tree {
     /// The tree's ops and the deinterleaves, the root last; its leaves are
     /// the deinterleaved vectors.
     window: Window,
-    /// The deinterleaved vectors, in order of first use.
-    rows: Vec<usize>,
     /// The deinterleaves' positions.
     deinterleaves: Vec<usize>,
     /// The rows' type.
@@ -166,11 +164,15 @@ impl Tree {
         let window = flow.close(inside, root);
         Some(Tree {
             kind: op.name.trim_start_matches("arith.").to_string(),
-            rows: window.leaves.clone(),
             deinterleaves: deinterleaves.into_iter().collect(),
             window,
             ty: ty?,
         })
+    }
+
+    /// The deinterleaved vectors (the window's leaves), in order of first use.
+    fn rows(&self) -> &[usize] {
+        &self.window.leaves
     }
 
     fn op_name(&self) -> String {
@@ -183,7 +185,10 @@ impl Tree {
         window
             .leaves
             .iter()
-            .map(|v| LeafElements { source: self.rows.iter().position(|r| r == v).expect("a leaf is a row"), first: 0 })
+            .map(|v| LeafElements {
+                source: self.rows().iter().position(|r| r == v).expect("a leaf is a row"),
+                first: 0,
+            })
             .collect()
     }
 }
@@ -218,7 +223,7 @@ impl NewForm {
             });
             values
         };
-        let mut rows = tree.rows.iter().copied();
+        let mut rows = tree.rows().iter().copied();
         let first = rows.next().expect("two rows or more");
         let combined = rows.fold(first, |acc, r| push(&name, vec![acc, r], &tree.ty, vec![tree.ty.clone()])[0]);
         let halves = push(DEINTERLEAVE, vec![combined], &tree.ty, vec![half.clone(), half.clone()]);

@@ -124,11 +124,7 @@ impl Sum {
     /// The dot-product form as ops of the synthesizer's dataflow, over the
     /// same inputs (the narrow elements, the accumulator).
     fn as_dot(&self, flow: &Dataflow) -> Vec<BlockOp> {
-        let mut next = flow.ops.iter().flat_map(|o| o.results.iter().chain(&o.operands)).max().map_or(0, |m| m + 1);
-        let mut fresh = || {
-            next += 1;
-            next - 1
-        };
+        let mut fresh = fresh_values(flow);
         let ext = &flow.ops[self.extension];
         let ones = fresh();
         let ones_wide = fresh();
@@ -217,11 +213,7 @@ impl PairSum {
     /// The dot-product form over the same inputs (the even and the odd
     /// elements, in the window's leaf order) and its window.
     fn as_dot(&self, flow: &Dataflow) -> (Vec<BlockOp>, Window) {
-        let mut next = flow.ops.iter().flat_map(|o| o.results.iter().chain(&o.operands)).max().map_or(0, |m| m + 1);
-        let mut fresh = || {
-            next += 1;
-            next - 1
-        };
+        let mut fresh = fresh_values(flow);
         let (ones, even_ones, odd_ones) = (fresh(), fresh(), fresh());
         let ones_elements = Attr::Elements(vec![BigInt::from(1); self.whole.lanes() as usize]);
         let mut ops = vec![
@@ -288,6 +280,15 @@ impl PairSum {
         raw::replace_all_uses(result.into(), sum);
         raw::erase(add);
         Ok(())
+    }
+}
+
+/// Value numbers no op of `flow` uses, one per call.
+fn fresh_values(flow: &Dataflow) -> impl FnMut() -> usize {
+    let mut next = flow.ops.iter().flat_map(|o| o.results.iter().chain(&o.operands)).max().map_or(0, |m| m + 1);
+    move || {
+        next += 1;
+        next - 1
     }
 }
 
