@@ -68,6 +68,8 @@ pub struct Machine<'a, D: Domain> {
     pub(crate) span: Span,
     steps: u64,
     pub(crate) depth: u32,
+    /// Trips the next `FOR` loop may run (see [`Machine::run_prefix`]).
+    trip_cap: Option<i64>,
 }
 
 pub(crate) type R<T> = Result<T, EvalError>;
@@ -77,7 +79,7 @@ pub type VarWidth = (String, u32, bool);
 
 impl<'a, D: Domain> Machine<'a, D> {
     pub fn new(dom: &'a mut D, sema: &'a Semantics) -> Self {
-        Machine { dom, sema, span: Span::default(), steps: 0, depth: 0 }
+        Machine { dom, sema, span: Span::default(), steps: 0, depth: 0, trip_cap: None }
     }
 
     pub(crate) fn invalid<T>(&self, message: impl Into<String>) -> R<T> {
@@ -93,6 +95,33 @@ impl<'a, D: Domain> Machine<'a, D> {
         let (value, _) = self.execute(args)?;
         let bits = self.to_bits(&value)?;
         Ok(resize(self.dom, &bits, self.sema.result.width))
+    }
+
+    /// Runs the body up to its first top-level `FOR` loop, that loop's
+    /// first `trips` iterations, and nothing after; the result starts as
+    /// all ones if `ones`, else zeros. What an instruction's lanes are
+    /// when the loop computes one lane per trip: the lanes those trips
+    /// write, the rest left at the start value (so two runs, from zeros
+    /// and from ones, tell which bits were written). Without a top-level
+    /// loop the whole body runs.
+    pub fn run_prefix(&mut self, args: &[D::Bv], trips: i64, ones: bool) -> R<D::Bv> {
+        let sema = self.sema;
+        let mut env = self.bind(args, ones);
+        for stmt in &sema.body {
+            let is_loop = matches!(stmt.kind, StmtKind::For { .. });
+            if is_loop {
+                self.trip_cap = Some(trips);
+            }
+            if let Flow::Return(v) = self.exec(stmt, &mut env)? {
+                let bits = self.to_bits(&v)?;
+                return Ok(resize(self.dom, &bits, sema.result.width));
+            }
+            if is_loop {
+                break;
+            }
+        }
+        let bits = self.to_bits(&env[&sema.result.name].value)?;
+        Ok(resize(self.dom, &bits, sema.result.width))
     }
 
     /// Like [`Machine::run`], also checking that the result variable is not
@@ -129,19 +158,28 @@ impl<'a, D: Domain> Machine<'a, D> {
     #[allow(clippy::type_complexity)]
     fn execute(&mut self, args: &[D::Bv]) -> R<(Value<D::Bv>, Env<D::Bv>)> {
         let sema = self.sema;
-        let mut env: Env<D::Bv> = FxHashMap::default();
-        for (arg, bv) in sema.args.iter().zip(args) {
-            let bits = Bits { bv: bv.clone(), width: arg.width, signed: false };
-            env.insert(arg.name.clone(), Var { value: Value::Bits(bits), elem: Some(arg.elem) });
-        }
-        let zero = self.dom.literal(&BigUint::zero(), sema.result.width);
-        let initial = Bits { bv: zero, width: sema.result.width, signed: false };
-        env.insert(sema.result.name.clone(), Var { value: Value::Bits(initial), elem: Some(sema.result.elem) });
+        let mut env = self.bind(args, false);
         let value = match self.exec_block(&sema.body, &mut env)? {
             Flow::Return(v) => v,
             Flow::Normal => env[&sema.result.name].value.clone(),
         };
         Ok((value, env))
+    }
+
+    /// The arguments bound to their names, and the result at all zeros (or
+    /// all ones).
+    fn bind(&mut self, args: &[D::Bv], ones: bool) -> Env<D::Bv> {
+        let sema = self.sema;
+        let mut env: Env<D::Bv> = FxHashMap::default();
+        for (arg, bv) in sema.args.iter().zip(args) {
+            let bits = Bits { bv: bv.clone(), width: arg.width, signed: false };
+            env.insert(arg.name.clone(), Var { value: Value::Bits(bits), elem: Some(arg.elem) });
+        }
+        let width = sema.result.width;
+        let start = if ones { (BigUint::from(1u8) << width) - 1u8 } else { BigUint::zero() };
+        let initial = Bits { bv: self.dom.literal(&start, width), width, signed: false };
+        env.insert(sema.result.name.clone(), Var { value: Value::Bits(initial), elem: Some(sema.result.elem) });
+        env
     }
 
     fn tick(&mut self) -> R<()> {
@@ -175,6 +213,7 @@ impl<'a, D: Domain> Machine<'a, D> {
                 Ok(Flow::Normal)
             }
             StmtKind::For { var, from, to, descending, body } => {
+                let mut left = self.trip_cap.take().unwrap_or(i64::MAX);
                 let from = self.eval_index(from, env)?;
                 let to = self.eval_index(to, env)?;
                 let trips = if *descending { from.saturating_sub(to) } else { to.saturating_sub(from) };
@@ -183,6 +222,10 @@ impl<'a, D: Domain> Machine<'a, D> {
                 }
                 env.insert(var.clone(), Var { value: Value::Int(BigInt::from(from)), elem: None });
                 loop {
+                    if left == 0 {
+                        break;
+                    }
+                    left -= 1;
                     let current = match env.get(var).map(|v| &v.value) {
                         Some(Value::Int(i)) => i.to_i64().unwrap_or(i64::MAX),
                         _ => return self.invalid(format!("loop counter `{var}` is no longer an integer")),

@@ -12,7 +12,7 @@
 use super::grammar::Candidate;
 use dialectgen::eval::{Concrete, Machine};
 use num_bigint::BigUint;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::hash::BuildHasher;
 use std::sync::Mutex;
 
@@ -24,12 +24,14 @@ const SHARDS: usize = 16;
 /// within some tens of MB.
 const SHARD_ENTRIES: usize = 8_192;
 
-type Key = (usize, Vec<BigUint>);
+/// Candidate index, whether the run is its lane prefix, arguments.
+type Key = (usize, bool, Vec<BigUint>);
 
 #[derive(Default)]
 pub struct Evaluations {
-    shards: [Mutex<HashMap<Key, Option<BigUint>>>; SHARDS],
-    hasher: std::hash::RandomState,
+    shards: [Mutex<FxHashMap<Key, Option<BigUint>>>; SHARDS],
+    /// Keys are ours, not an adversary's: the fast hash serves.
+    hasher: rustc_hash::FxBuildHasher,
 }
 
 impl std::fmt::Debug for Evaluations {
@@ -42,12 +44,30 @@ impl Evaluations {
     /// The result of candidate `index` (which is `c`) on `args`, in its
     /// semantics' order; `None` where its pseudocode fails to evaluate.
     pub fn run(&self, index: usize, c: &Candidate, args: Vec<BigUint>) -> Option<BigUint> {
-        let key = (index, args);
+        self.remembered((index, false, args), |args| Machine::new(&mut Concrete, c.semantics()).run(args).ok())
+    }
+
+    /// Whether candidate `index` (which is `c`) may give `want` on `args`:
+    /// the bits its lane prefix writes agree with `want` (see
+    /// [`super::lane_prefix`]), or, without a plan, its whole result is
+    /// `want`. A filter: a candidate that gives `want` is never refused.
+    pub fn may_give(&self, index: usize, c: &Candidate, args: Vec<BigUint>, want: &BigUint) -> bool {
+        match c.lane_prefix() {
+            Some(plan) => self
+                .remembered((index, true, args), |args| {
+                    Machine::new(&mut Concrete, c.semantics()).run_prefix(args, plan.trips, false).ok()
+                })
+                .is_some_and(|got| plan.agrees(&got, want)),
+            None => self.run(index, c, args).as_ref() == Some(want),
+        }
+    }
+
+    fn remembered(&self, key: Key, run: impl FnOnce(&[BigUint]) -> Option<BigUint>) -> Option<BigUint> {
         let shard = &self.shards[(self.hasher.hash_one(&key) as usize) % SHARDS];
         if let Some(hit) = shard.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return hit.clone();
         }
-        let result = Machine::new(&mut Concrete, c.semantics()).run(&key.1).ok();
+        let result = run(&key.2);
         let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= SHARD_ENTRIES {
             map.clear();

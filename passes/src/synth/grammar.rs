@@ -32,6 +32,10 @@ pub struct Candidate {
     semantics: OnceLock<Semantics>,
     /// Whether its two operands commute, tested on first use.
     commutes: OnceLock<bool>,
+    /// Whether each target may use it (by [`Target::index`]), found on first use.
+    allowed: [OnceLock<bool>; Target::COUNT],
+    /// How it is screened on its first lanes, planned on first use.
+    lane_prefix: OnceLock<Option<super::lane_prefix::LanePrefix>>,
     /// Machine instructions (class database, `cost_source`).
     pub cost: usize,
     /// Features the instruction needs: x86 guide CPUIDs, ARM extensions
@@ -60,6 +64,18 @@ impl Candidate {
     /// first time it is asked for (a warm memo hit never asks).
     pub fn semantics(&self) -> &Semantics {
         self.semantics.get_or_init(|| member_semantics(self.class.get(), &self.member))
+    }
+
+    /// Whether `target` may use it ([`Target::allows`] its features),
+    /// remembered: searches ask for every candidate in every window.
+    pub fn allowed_on(&self, target: Target) -> bool {
+        *self.allowed[target.index()].get_or_init(|| target.allows(&self.cpuid))
+    }
+
+    /// Its lane-prefix screening plan, if it has one (see
+    /// [`super::lane_prefix`]).
+    pub fn lane_prefix(&self) -> Option<&super::lane_prefix::LanePrefix> {
+        self.lane_prefix.get_or_init(|| super::lane_prefix::plan(self.semantics())).as_ref()
     }
 
     /// Whether it takes two operands of one type, no immediates, and gives
@@ -490,6 +506,8 @@ fn class_candidates(
             member: m,
             semantics: OnceLock::new(),
             commutes: OnceLock::new(),
+            allowed: Default::default(),
+            lane_prefix: OnceLock::new(),
             cost: cost.max(1),
             cpuid,
             generic,

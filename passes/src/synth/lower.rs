@@ -427,9 +427,9 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         ));
     }
     if searched > 0 {
-        let allowed = grammar.candidates.iter().filter(|c| options.limits.target.allows(&c.cpuid)).count();
+        let allowed = grammar.candidates.iter().filter(|c| c.allowed_on(options.limits.target)).count();
         let intrinsics =
-            grammar.candidates.iter().filter(|c| !c.generic && options.limits.target.allows(&c.cpuid)).count();
+            grammar.candidates.iter().filter(|c| !c.generic && c.allowed_on(options.limits.target)).count();
         let reasons: Vec<String> = unchanged.iter().map(|(why, n)| format!("{n}: {why}")).collect();
         let by_rules = options.by_rules.load(std::sync::atomic::Ordering::Relaxed) - rules_before;
         plan.remarks.push((
@@ -627,7 +627,7 @@ fn trace_rule(rule: &super::rules::Rule, program: &Program, verdict: &Result<(),
 fn rule_usable(grammar: &Grammar, rule: &super::rules::Rule, target: super::target::Target) -> bool {
     match decode(grammar, &rule.program) {
         Some(Outcome::Found(p)) => p.steps.iter().all(|s| match &s.op {
-            StepOp::Instr { candidate, .. } => target.allows(&grammar.candidates[*candidate].cpuid),
+            StepOp::Instr { candidate, .. } => grammar.candidates[*candidate].allowed_on(target),
             StepOp::Swizzle(_) => true,
         }),
         _ => false,
@@ -715,7 +715,7 @@ fn by_widening(
 ) -> Option<Vec<NewOp>> {
     let root_ty = flow.ops[window.root].result_types[0].clone()?;
     let target = options.limits.target;
-    let of_its_width = |c: &super::grammar::Candidate| c.result.bits() == root_ty.bits() && target.allows(&c.cpuid);
+    let of_its_width = |c: &super::grammar::Candidate| c.result.bits() == root_ty.bits() && c.allowed_on(target);
     if grammar.candidates.iter().any(of_its_width) {
         return None;
     }
@@ -743,7 +743,7 @@ fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize> {
                 && c.operands.len() == 2
                 && c.operands.iter().all(|(_, t)| t == ty)
         })
-        .filter(|(_, c)| target.allows(&c.cpuid))
+        .filter(|(_, c)| c.allowed_on(target))
         .filter(|(i, _)| {
             super::search::agrees_on_fresh_samples(&flow, &window, grammar, &Program::single(*i, &[0, 1], vec![]))
         })
@@ -819,7 +819,7 @@ fn products_program(
     let pairs = pairs(&form.terms, elem_bits / 2, arrangement)
         .ok_or("a weight or a pair's sum does not fit a pairwise multiply-add")?;
     // The target's instructions of a pair's width: none, no search.
-    if !grammar.candidates.iter().any(|c| c.result.bits() == layout.chain_bits() && target.allows(&c.cpuid)) {
+    if !grammar.candidates.iter().any(|c| c.result.bits() == layout.chain_bits() && c.allowed_on(target)) {
         return Err(format!("the target has no instruction of a pair's {} bits", layout.chain_bits()));
     }
     // One search per pair shape and target, at representative weights (one

@@ -10,6 +10,7 @@ pub mod egraph;
 pub mod evaluations;
 pub mod grammar;
 pub mod idioms;
+pub mod lane_prefix;
 pub mod lower;
 pub mod narrow;
 pub mod pieces;

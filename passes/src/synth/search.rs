@@ -393,7 +393,7 @@ impl<'a> Screen<'a> {
             || c.generic
             || c.result.bits() != self.root_bits
             || c.operands.len() < self.variable
-            || !self.limits.target.allows(&c.cpuid)
+            || !c.allowed_on(self.limits.target)
             // Immediates cost a solver call per binding: only for element sizes the window has.
             || (!c.immediates.is_empty() && !self.elem_bits.contains(&c.result.elem_bits))
         {
@@ -406,6 +406,14 @@ impl<'a> Screen<'a> {
             let operands: Vec<Vec<BigUint>> =
                 self.inputs.iter().map(|s| binding.iter().map(|&l| s[l].clone()).collect()).collect();
             let Some(imms) = immediates_for(self.grammar, ci, &operands, &self.expected) else { continue };
+            // Screened on the first defined sample's first lanes before the full runs.
+            let first = self.expected.iter().enumerate().find_map(|(k, w)| Some((k, w.as_ref()?)));
+            if let (true, Some((first, want))) = (c.immediates.is_empty(), first) {
+                let args = super::program::arguments(c, &operands[first], &[], &|v, _| BigUint::from(v));
+                if !self.grammar.evaluations.may_give(ci, c, args, want) {
+                    continue;
+                }
+            }
             let immediates = c.immediates.iter().zip(&imms).map(|((_, n, _), v)| (n.clone(), *v)).collect();
             let program = Program::single(ci, &binding, immediates);
             if self.agrees(&program) {

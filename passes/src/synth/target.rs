@@ -58,6 +58,14 @@ pub enum Target {
 pub const TARGET_NAMES: &str = "native, x86-avx512, x86-avx2, aarch64-neon, aarch64-neon-dotprod-i8mm, hexagon-hvx128";
 
 impl Target {
+    /// How many targets there are.
+    pub const COUNT: usize = 6;
+
+    /// A number per target, `0..COUNT`.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn parse(text: &str) -> Result<Target, String> {
         match text {
             "x86-avx512" => Ok(Target::X86Avx512),

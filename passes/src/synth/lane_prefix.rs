@@ -1,0 +1,156 @@
+//! Lane-prefix screening: rejecting a candidate on a few of its lanes.
+//!
+//! Most instructions compute their result in one loop, a lane per trip.
+//! Screening asks whether an instruction gives the window's value on one
+//! sample, and almost every candidate does not; the first lanes say so as
+//! well as all of them, at a fraction of the interpreter's time (a 512-bit
+//! instruction of 16-bit lanes runs 32 trips; its first two say no).
+//!
+//! A candidate's plan is found on first use, from its semantics alone: the
+//! fewest trips of the first top-level loop that write at least
+//! [`SCREENED_BITS`] result bits, and which bits those are. Two runs of the
+//! prefix, from a result of zeros and one of ones, tell the written bits
+//! apart. The plan is kept only if the written bits are the same on four
+//! inputs (two random, all zeros, all ones) and hold the full run's values
+//! there on the random ones, and if they are at most
+//! half the result (else the prefix saves little). Screening with a plan
+//! compares those bits only. It is a filter: what passes is still run in
+//! full on every sample and proved, so a plan never lets a wrong program
+//! through, and a candidate without one is screened in full.
+
+use dialectgen::eval::{Concrete, Machine};
+use dialectgen::sema::ir::{ArgKind, Semantics};
+use dialectgen::validate::cases::{random_bits, Rng};
+use num_bigint::BigUint;
+
+/// Result bits a prefix writes at least, where the result has as many.
+const SCREENED_BITS: u64 = 64;
+
+/// Trips tried for a prefix, fewest first.
+const TRIPS: [i64; 5] = [1, 2, 4, 8, 16];
+
+/// How an instruction is screened on its first lanes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LanePrefix {
+    /// Trips of the first top-level loop run.
+    pub trips: i64,
+    /// The result bits those trips write.
+    pub written: BigUint,
+}
+
+impl LanePrefix {
+    /// Whether `got`, the prefix's result, agrees with `want` on the written bits.
+    pub fn agrees(&self, got: &BigUint, want: &BigUint) -> bool {
+        (got & &self.written) == (want & &self.written)
+    }
+}
+
+/// The prefix plan of `sema`, if it has one worth using (see the module
+/// comment). Semantics with immediates have none: their screening binds
+/// immediates per sample.
+pub fn plan(sema: &Semantics) -> Option<LanePrefix> {
+    if sema.args.iter().any(|a| a.kind == ArgKind::Immediate) {
+        return None;
+    }
+    let width = sema.result.width;
+    let all = (BigUint::from(1u8) << width) - 1u8;
+    let mut rng = Rng::new(0x1a7e_5c4e_e9b1_f00d);
+    // Two random inputs, all zeros and all ones: a write that depends on an
+    // input (a compress's mask) shows as bits written on one and not another.
+    let mut inputs: Vec<Vec<BigUint>> =
+        (0..2).map(|_| sema.args.iter().map(|a| random_bits(&mut rng, a.width)).collect()).collect();
+    inputs.push(sema.args.iter().map(|_| BigUint::default()).collect());
+    inputs.push(sema.args.iter().map(|a| (BigUint::from(1u8) << a.width) - 1u8).collect());
+    let full: Vec<BigUint> =
+        inputs[..2].iter().map(|args| Machine::new(&mut Concrete, sema).run(args).ok()).collect::<Option<_>>()?;
+    let wanted = SCREENED_BITS.min(u64::from(width));
+    for trips in TRIPS {
+        let mut written: Option<BigUint> = None;
+        for (k, args) in inputs.iter().enumerate() {
+            let zeros = Machine::new(&mut Concrete, sema).run_prefix(args, trips, false).ok()?;
+            let ones = Machine::new(&mut Concrete, sema).run_prefix(args, trips, true).ok()?;
+            let here = (&zeros ^ &ones) ^ &all;
+            if written.as_ref().is_some_and(|w| *w != here) {
+                return None;
+            }
+            if full.get(k).is_some_and(|f| (&zeros & &here) != (f & &here)) {
+                return None;
+            }
+            written = Some(here);
+        }
+        let written = written?;
+        let count = written.count_ones();
+        if count * 2 > u64::from(width) {
+            return None;
+        }
+        if count >= wanted {
+            return Some(LanePrefix { trips, written });
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::grammar::{instruction_semantics, Grammar};
+    use crate::synth::target::Isa;
+
+    #[test]
+    fn a_lane_loop_is_screened_on_its_first_lanes() {
+        let (sema, _) = instruction_semantics(Isa::X86, "_mm512_add_epi16").unwrap();
+        let plan = plan(&sema).expect("a plan for a 512-bit add");
+        // Four 16-bit lanes make the 64 bits screened.
+        assert_eq!(plan.trips, 4);
+        assert_eq!(plan.written, (BigUint::from(1u8) << 64) - 1u8);
+        let mut rng = Rng::new(7);
+        let (a, b) = (random_bits(&mut rng, 512), random_bits(&mut rng, 512));
+        let want = Machine::new(&mut Concrete, &sema).run(&[a.clone(), b.clone()]).unwrap();
+        let got = Machine::new(&mut Concrete, &sema).run_prefix(&[a, b], plan.trips, false).unwrap();
+        assert!(plan.agrees(&got, &want));
+        // A wrong first lane is seen; a wrong last lane is left to the full check.
+        assert!(!plan.agrees(&got, &(&want ^ BigUint::from(1u8))));
+        assert!(plan.agrees(&got, &(&want ^ (BigUint::from(1u8) << 511))));
+    }
+
+    #[test]
+    fn a_result_written_after_the_first_loop_has_no_plan() {
+        // `psadbw` takes the differences into a temporary in its first loop
+        // and sums them into the result in a second; a mask's conversion
+        // has no loop at all. Their prefixes write no result bits.
+        for name in ["_mm512_sad_epu8", "_mm512_mask2int"] {
+            let (sema, _) = instruction_semantics(Isa::X86, name).unwrap();
+            assert_eq!(plan(&sema), None, "{name}");
+        }
+        // A 512-bit shuffle within 128-bit lanes: the first lane, a quarter.
+        let (sema, _) = instruction_semantics(Isa::X86, "_mm512_unpacklo_epi8").unwrap();
+        let plan = plan(&sema).unwrap();
+        assert_eq!((plan.trips, plan.written.count_ones()), (1, 128));
+    }
+
+    /// On inputs other than those the plans were made on, every plan of the
+    /// x86 grammar keeps the full run's value on its written bits: screening
+    /// with it rejects no instruction that computes the value.
+    #[test]
+    fn every_plan_agrees_with_the_full_run_on_fresh_inputs() {
+        let grammar = Grammar::embedded(Isa::X86).unwrap();
+        let mut rng = Rng::new(0x00c0_ffee);
+        // Candidates with a 512-bit result, and how many have a plan.
+        let (mut planned, mut total) = (0, 0);
+        for c in &grammar.candidates {
+            let sema = c.semantics();
+            let wide = c.result.bits() == 512;
+            total += usize::from(wide);
+            let Some(p) = plan(sema) else { continue };
+            planned += usize::from(wide);
+            for _ in 0..2 {
+                let args: Vec<BigUint> = sema.args.iter().map(|a| random_bits(&mut rng, a.width)).collect();
+                let Ok(full) = Machine::new(&mut Concrete, sema).run(&args) else { continue };
+                let got = Machine::new(&mut Concrete, sema).run_prefix(&args, p.trips, false).unwrap();
+                assert!(p.agrees(&got, &full), "{} ({} trips)", c.intrinsic, p.trips);
+            }
+        }
+        // Most wide instructions are lane loops: the screening that costs.
+        assert!(planned * 3 > total * 2, "{planned} of {total} 512-bit candidates have a plan");
+    }
+}
