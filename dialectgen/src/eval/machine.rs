@@ -97,31 +97,40 @@ impl<'a, D: Domain> Machine<'a, D> {
         Ok(resize(self.dom, &bits, self.sema.result.width))
     }
 
-    /// Runs the body up to its first top-level `FOR` loop, that loop's
-    /// first `trips` iterations, and nothing after; the result starts as
-    /// all ones if `ones`, else zeros. What an instruction's lanes are
-    /// when the loop computes one lane per trip: the lanes those trips
-    /// write, the rest left at the start value (so two runs, from zeros
-    /// and from ones, tell which bits were written). Without a top-level
-    /// loop the whole body runs.
-    pub fn run_prefix(&mut self, args: &[D::Bv], trips: i64, ones: bool) -> R<D::Bv> {
+    /// Runs the body up to its top-level `FOR` loop number `nth` (0 is the
+    /// first), that loop's first `trips` iterations, and nothing after; the
+    /// result starts as all ones if `ones`, else zeros. What an
+    /// instruction's lanes are when that loop computes one lane per trip:
+    /// the lanes those trips write, the rest left at the start value (so
+    /// two runs, from zeros and from ones, tell which bits were written).
+    /// With fewer top-level loops the whole body runs.
+    pub fn run_prefix(&mut self, args: &[D::Bv], nth: usize, trips: i64, ones: bool) -> R<D::Bv> {
         let sema = self.sema;
         let mut env = self.bind(args, ones);
+        let mut loops = 0;
         for stmt in &sema.body {
-            let is_loop = matches!(stmt.kind, StmtKind::For { .. });
-            if is_loop {
+            let capped = matches!(stmt.kind, StmtKind::For { .. }) && {
+                loops += 1;
+                loops == nth + 1
+            };
+            if capped {
                 self.trip_cap = Some(trips);
             }
             if let Flow::Return(v) = self.exec(stmt, &mut env)? {
                 let bits = self.to_bits(&v)?;
                 return Ok(resize(self.dom, &bits, sema.result.width));
             }
-            if is_loop {
+            if capped {
                 break;
             }
         }
         let bits = self.to_bits(&env[&sema.result.name].value)?;
         Ok(resize(self.dom, &bits, sema.result.width))
+    }
+
+    /// How many top-level `FOR` loops the body has.
+    pub fn top_level_loops(&self) -> usize {
+        self.sema.body.iter().filter(|s| matches!(s.kind, StmtKind::For { .. })).count()
     }
 
     /// Like [`Machine::run`], also checking that the result variable is not

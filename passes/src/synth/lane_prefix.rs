@@ -7,8 +7,10 @@
 //! instruction of 16-bit lanes runs 32 trips; its first two say no).
 //!
 //! A candidate's plan is found on first use, from its semantics alone: the
-//! fewest trips of the first top-level loop that write at least
-//! [`SCREENED_BITS`] result bits, and which bits those are. Two runs of the
+//! fewest trips of the first top-level loop (else of the last, the earlier
+//! ones run in full: a sum of absolute differences takes the differences
+//! into a temporary first) that write at least [`SCREENED_BITS`] result
+//! bits, and which bits those are. Two runs of the
 //! prefix, from a result of zeros and one of ones, tell the written bits
 //! apart. The plan is kept only if the written bits are the same on four
 //! inputs (two random, all zeros, all ones) and hold the full run's values
@@ -19,7 +21,7 @@
 //! through, and a candidate without one is screened in full.
 
 use dialectgen::eval::{Concrete, Machine};
-use dialectgen::sema::ir::{ArgKind, Semantics};
+use dialectgen::sema::ir::Semantics;
 use dialectgen::validate::cases::{random_bits, Rng};
 use num_bigint::BigUint;
 
@@ -32,7 +34,9 @@ const TRIPS: [i64; 5] = [1, 2, 4, 8, 16];
 /// How an instruction is screened on its first lanes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LanePrefix {
-    /// Trips of the first top-level loop run.
+    /// The top-level loop cut short (0 is the first); those before it run in full.
+    pub nth: usize,
+    /// Its trips run.
     pub trips: i64,
     /// The result bits those trips write.
     pub written: BigUint,
@@ -46,12 +50,9 @@ impl LanePrefix {
 }
 
 /// The prefix plan of `sema`, if it has one worth using (see the module
-/// comment). Semantics with immediates have none: their screening binds
-/// immediates per sample.
+/// comment). Immediates are arguments like the others here, so a plan
+/// holds whatever immediate the candidate is given.
 pub fn plan(sema: &Semantics) -> Option<LanePrefix> {
-    if sema.args.iter().any(|a| a.kind == ArgKind::Immediate) {
-        return None;
-    }
     let width = sema.result.width;
     let all = (BigUint::from(1u8) << width) - 1u8;
     let mut rng = Rng::new(0x1a7e_5c4e_e9b1_f00d);
@@ -64,12 +65,33 @@ pub fn plan(sema: &Semantics) -> Option<LanePrefix> {
     let full: Vec<BigUint> =
         inputs[..2].iter().map(|args| Machine::new(&mut Concrete, sema).run(args).ok()).collect::<Option<_>>()?;
     let wanted = SCREENED_BITS.min(u64::from(width));
+    // The first loop, else the last: a temporary made in full by earlier
+    // loops (a sum of absolute differences) and the result by the last.
+    let loops = Machine::new(&mut Concrete, sema).top_level_loops();
+    let mut choices = vec![0];
+    if loops > 1 {
+        choices.push(loops - 1);
+    }
+    choices.into_iter().find_map(|nth| plan_at(sema, nth, &inputs, &full, &all, wanted))
+}
+
+/// The plan cutting short top-level loop `nth`, checked on `inputs` (the
+/// first two of which `full` holds the full results).
+fn plan_at(
+    sema: &Semantics,
+    nth: usize,
+    inputs: &[Vec<BigUint>],
+    full: &[BigUint],
+    all: &BigUint,
+    wanted: u64,
+) -> Option<LanePrefix> {
+    let width = sema.result.width;
     for trips in TRIPS {
         let mut written: Option<BigUint> = None;
         for (k, args) in inputs.iter().enumerate() {
-            let zeros = Machine::new(&mut Concrete, sema).run_prefix(args, trips, false).ok()?;
-            let ones = Machine::new(&mut Concrete, sema).run_prefix(args, trips, true).ok()?;
-            let here = (&zeros ^ &ones) ^ &all;
+            let zeros = Machine::new(&mut Concrete, sema).run_prefix(args, nth, trips, false).ok()?;
+            let ones = Machine::new(&mut Concrete, sema).run_prefix(args, nth, trips, true).ok()?;
+            let here = (&zeros ^ &ones) ^ all;
             if written.as_ref().is_some_and(|w| *w != here) {
                 return None;
             }
@@ -84,7 +106,7 @@ pub fn plan(sema: &Semantics) -> Option<LanePrefix> {
             return None;
         }
         if count >= wanted {
-            return Some(LanePrefix { trips, written });
+            return Some(LanePrefix { nth, trips, written });
         }
     }
     None
@@ -106,7 +128,7 @@ mod tests {
         let mut rng = Rng::new(7);
         let (a, b) = (random_bits(&mut rng, 512), random_bits(&mut rng, 512));
         let want = Machine::new(&mut Concrete, &sema).run(&[a.clone(), b.clone()]).unwrap();
-        let got = Machine::new(&mut Concrete, &sema).run_prefix(&[a, b], plan.trips, false).unwrap();
+        let got = Machine::new(&mut Concrete, &sema).run_prefix(&[a, b], plan.nth, plan.trips, false).unwrap();
         assert!(plan.agrees(&got, &want));
         // A wrong first lane is seen; a wrong last lane is left to the full check.
         assert!(!plan.agrees(&got, &(&want ^ BigUint::from(1u8))));
@@ -114,18 +136,21 @@ mod tests {
     }
 
     #[test]
-    fn a_result_written_after_the_first_loop_has_no_plan() {
-        // `psadbw` takes the differences into a temporary in its first loop
-        // and sums them into the result in a second; a mask's conversion
-        // has no loop at all. Their prefixes write no result bits.
-        for name in ["_mm512_sad_epu8", "_mm512_mask2int"] {
+    fn a_result_written_by_a_later_loop_is_screened_there() {
+        // `psadbw` and `vdbpsadbw` make a temporary in full in a first loop
+        // and the result lane by lane in the last.
+        for name in ["_mm512_sad_epu8", "_mm512_dbsad_epu8"] {
             let (sema, _) = instruction_semantics(Isa::X86, name).unwrap();
-            assert_eq!(plan(&sema), None, "{name}");
+            let plan = plan(&sema).unwrap_or_else(|| panic!("{name} has no plan"));
+            assert!(plan.nth > 0, "{name}: {plan:?}");
         }
+        // A mask's conversion has no loop at all, and no plan.
+        let (sema, _) = instruction_semantics(Isa::X86, "_mm512_mask2int").unwrap();
+        assert_eq!(plan(&sema), None);
         // A 512-bit shuffle within 128-bit lanes: the first lane, a quarter.
         let (sema, _) = instruction_semantics(Isa::X86, "_mm512_unpacklo_epi8").unwrap();
         let plan = plan(&sema).unwrap();
-        assert_eq!((plan.trips, plan.written.count_ones()), (1, 128));
+        assert_eq!((plan.nth, plan.trips, plan.written.count_ones()), (0, 1, 128));
     }
 
     /// On inputs other than those the plans were made on, every plan of the
@@ -146,7 +171,7 @@ mod tests {
             for _ in 0..2 {
                 let args: Vec<BigUint> = sema.args.iter().map(|a| random_bits(&mut rng, a.width)).collect();
                 let Ok(full) = Machine::new(&mut Concrete, sema).run(&args) else { continue };
-                let got = Machine::new(&mut Concrete, sema).run_prefix(&args, p.trips, false).unwrap();
+                let got = Machine::new(&mut Concrete, sema).run_prefix(&args, p.nth, p.trips, false).unwrap();
                 assert!(p.agrees(&got, &full), "{} ({} trips)", c.intrinsic, p.trips);
             }
         }

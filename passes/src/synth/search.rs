@@ -225,6 +225,10 @@ pub fn leaf_options(c: &Candidate, leaf_types: &[Ty]) -> Vec<Vec<usize>> {
 /// samples instead of solved for.
 pub const FEW_IMMEDIATES: i64 = 16;
 
+/// Immediates of fewer values than this are screened on lane prefixes,
+/// value by value, before Z3 is asked for one.
+pub const PREFIX_IMMEDIATES: i64 = 256;
+
 /// Z3's budget for finding a candidate's immediate, in milliseconds of the
 /// proof budget's scale (its resource limit and wall-clock cap per query).
 pub const IMMEDIATE_MS: u32 = 2_000;
@@ -257,13 +261,30 @@ pub fn immediates_for(
         grammar.evaluations.run(index, c, args).as_ref() == Some(want)
     };
     let (lo, hi) = c.immediate_values()?;
+    // Whether some value may give the first sample's result, on its lane
+    // prefix (see `lane_prefix`): a filter that refuses no value which does.
+    let first = defined.first().copied();
+    let may_give = |v: u32| {
+        first.is_none_or(|(s, want)| {
+            let args = arguments(c, s, &[v], &|v, _| BigUint::from(v));
+            grammar.evaluations.may_give(index, c, args, want)
+        })
+    };
     // An immediate of few values (a lane, a small shift) is found by trying
     // each on the samples, cheaper than a solver call.
     if hi - lo < FEW_IMMEDIATES {
         return (lo..=hi)
             .filter_map(|v| u32::try_from(v).ok())
-            .find(|&v| defined.iter().all(|(s, want)| agrees(v, s, want)))
+            .find(|&v| may_give(v) && defined.iter().all(|(s, want)| agrees(v, s, want)))
             .map(|v| vec![v]);
+    }
+    // A byte's worth of values is tried on the first lanes before a solver
+    // call: most candidates are refused there.
+    if c.lane_prefix().is_some()
+        && hi - lo < PREFIX_IMMEDIATES
+        && !(lo..=hi).filter_map(|v| u32::try_from(v).ok()).any(may_give)
+    {
+        return None;
     }
     z3::with_z3_config(&z3::Config::new(), || {
         let imm = BV::new_const("imm", width);
