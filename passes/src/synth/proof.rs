@@ -364,23 +364,47 @@ pub fn sums_equal_reading(
     })
 }
 
-/// The lanes of `v`, `lane_bits` each, lowest first, where `v` is written
-/// as concatenations of terms of that size; `None` where a part of it that
-/// spans lanes is some other term.
+/// The lanes of `v`, `lane_bits` each, lowest first, where `v` is a
+/// concatenation of terms that make up whole lanes (one a lane, or several
+/// together); `None` where a part of it that spans lanes is some other term.
 fn lanes_of(v: &BV, lane_bits: u32) -> Option<Vec<BV>> {
-    let size = v.get_size();
-    if size == lane_bits {
-        return Some(vec![v.clone()]);
-    }
-    if size < lane_bits || !v.is_app() || v.decl().kind() != z3::DeclKind::Concat {
-        return None;
-    }
-    // A concatenation's first operand holds its highest bits.
+    // Z3 flattens nested concatenations, so a lane may be several pieces
+    // (a widened sum is its zero bits and the sum): pieces are taken from
+    // the lowest up, a lane's worth at a time; one across a lane boundary
+    // leaves the value unsplit.
+    let mut pieces = Vec::new();
+    concatenated(v, &mut pieces)?;
     let mut out = Vec::new();
-    for child in v.children().iter().rev() {
-        out.extend(lanes_of(&child.as_bv()?, lane_bits)?);
+    let mut lane: Option<BV> = None;
+    let mut bits = 0;
+    for piece in pieces {
+        bits += piece.get_size();
+        if bits > lane_bits {
+            return None;
+        }
+        lane = Some(match lane {
+            None => piece,
+            Some(low) => piece.concat(&low),
+        });
+        if bits == lane_bits {
+            out.extend(lane.take());
+            bits = 0;
+        }
     }
-    Some(out)
+    (bits == 0).then_some(out)
+}
+
+/// The pieces a concatenation is made of, the lowest first.
+fn concatenated(v: &BV, out: &mut Vec<BV>) -> Option<()> {
+    if v.is_app() && v.decl().kind() == z3::DeclKind::Concat {
+        // A concatenation's first operand holds its highest bits.
+        for child in v.children().iter().rev() {
+            concatenated(&child.as_bv()?, out)?;
+        }
+    } else {
+        out.push(v.clone());
+    }
+    Some(())
 }
 
 /// A leaf of type `t` holding `s`'s elements: one constant per element,
@@ -412,6 +436,13 @@ mod tests {
             assert_eq!(super::lanes_of(&v, 8), Some(vec![a.clone(), widened]));
             let sum = v.bvadd(&v);
             assert_eq!(super::lanes_of(&sum, 8), None);
+            // Lanes of a zero and a narrower sum each, as Z3 flattens them.
+            let (c, d) = (BV::new_const("c", 9), BV::new_const("d", 9));
+            let zero = BV::from_u64(0, 7);
+            let flat = zero.concat(&c).concat(&zero).concat(&d);
+            assert_eq!(super::lanes_of(&flat, 16), Some(vec![zero.concat(&d), zero.concat(&c)]));
+            // A piece across a lane boundary leaves it unsplit.
+            assert_eq!(super::lanes_of(&c.concat(&zero), 8), None);
             assert_eq!(super::lanes_of(&sum, 16).map(|l| l.len()), Some(1));
         });
     }
