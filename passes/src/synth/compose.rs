@@ -232,7 +232,11 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
     // component at least once. Pairs are tried most relevant first (element
     // sizes the window has, cheap), up to the evaluation budget, so the
     // outcome does not depend on the machine's speed.
-    let mut work: Vec<(usize, usize, usize, Vec<usize>)> = Vec::new();
+    // Bindings depend on a component only through its size: each
+    // candidate's are enumerated once per size (with the leaves each
+    // reads), and a pairing names one by its table and index.
+    let mut tables: Vec<Vec<(Vec<usize>, Vec<usize>)>> = Vec::new();
+    let mut work: Vec<(usize, usize, usize, usize, usize)> = Vec::new();
     for (ci, c) in g.candidates.iter().enumerate() {
         if c.result.bits() != screen.root_bits || !c.immediates.is_empty() || !c.allowed_on(screen.limits.target) {
             continue;
@@ -242,49 +246,67 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
         // The component takes one operand at least; the others must be able
         // to read every input it does not.
         let can_cover = |p: &Component| unread(&p.reads) < c.operands.len();
+        // This candidate's tables, by component size.
+        let mut sized: Vec<(u32, usize)> = Vec::new();
         for (pi, part) in
             parts.iter().enumerate().filter(|(_, p)| !(c.generic && p.generic) && affordable(p) && can_cover(p))
         {
-            // The component first, so that bindings reading it come before the cut at `bindings`.
-            let mut options = leaf_options(c, &screen.leaf_types);
-            for (k, (_, t)) in c.operands.iter().enumerate() {
-                if t.bits() == part.bits {
-                    options[k].insert(0, leaf_count);
+            let table = match sized.iter().find(|(bits, _)| *bits == part.bits) {
+                Some(&(_, t)) => t,
+                None => {
+                    // The component first, so that bindings reading it come before the cut at `bindings`.
+                    let mut options = leaf_options(c, &screen.leaf_types);
+                    for (k, (_, t)) in c.operands.iter().enumerate() {
+                        if t.bits() == part.bits {
+                            options[k].insert(0, leaf_count);
+                        }
+                    }
+                    let bindings = assignments(&options, 0, screen.limits.bindings)
+                        .into_iter()
+                        .filter(|b| !c.mirrored(b) && b.contains(&leaf_count))
+                        .map(|b| {
+                            let used = b.iter().copied().filter(|&l| l < leaf_count).collect();
+                            (b, used)
+                        })
+                        .collect();
+                    tables.push(bindings);
+                    sized.push((part.bits, tables.len() - 1));
+                    tables.len() - 1
                 }
-            }
-            for binding in assignments(&options, 0, screen.limits.bindings) {
-                if c.mirrored(&binding) {
-                    continue;
-                }
-                let used: Vec<usize> = binding.iter().copied().filter(|&l| l < leaf_count).collect();
-                if binding.contains(&leaf_count) && covers(&part.reads, &used) {
-                    work.push((c_score + part.relevance + c.cost + part.cost, ci, pi, binding));
+            };
+            let score = c_score + part.relevance + c.cost + part.cost;
+            for (k, (_, used)) in tables[table].iter().enumerate() {
+                if covers(&part.reads, used) {
+                    work.push((score, ci, pi, table, k));
                 }
             }
         }
     }
     // The cheapest `evaluations` pairings, in order (the order is total:
     // no two pairings are equal).
+    let order = |a: &(usize, usize, usize, usize, usize), b: &(usize, usize, usize, usize, usize)| {
+        (a.0, a.1, a.2, &tables[a.3][a.4].0).cmp(&(b.0, b.1, b.2, &tables[b.3][b.4].0))
+    };
     let (total, budget) = (work.len(), screen.limits.evaluations);
     if total > budget && budget > 0 {
-        work.select_nth_unstable(budget);
+        work.select_nth_unstable_by(budget, order);
     }
     work.truncate(budget);
-    work.sort_unstable();
+    work.sort_unstable_by(order);
     if trace {
         eprintln!("hydride: second step: {} of {total} pairings within the budget", work.len());
     }
     let mut out: Vec<Program> = work
         .par_iter()
         .enumerate()
-        .filter_map(|(rank, (_, ci, pi, binding))| {
-            let (c, part) = (&g.candidates[*ci], &parts[*pi]);
+        .filter_map(|(rank, &(_, ci, pi, table, k))| {
+            let (c, part, binding) = (&g.candidates[ci], &parts[pi], &tables[table][k].0);
             let sources =
                 binding.iter().map(|&l| if l == leaf_count { Source::Step(0) } else { Source::Leaf(l) }).collect();
             let program = Program {
                 steps: vec![
                     part.step.clone(),
-                    Step { op: StepOp::Instr { candidate: *ci, immediates: vec![] }, operands: sources },
+                    Step { op: StepOp::Instr { candidate: ci, immediates: vec![] }, operands: sources },
                 ],
             };
             // The first defined sample rejects most pairings; then all of them.
@@ -293,7 +315,7 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
                 .map(|&l| if l == leaf_count { part.first.clone() } else { screen.inputs[first][l].clone() })
                 .collect();
             let args = super::program::arguments(c, &operands, &[], &|v, _| BigUint::from(v));
-            let found = g.evaluations.may_give(*ci, c, args, want) && screen.agrees(&program);
+            let found = g.evaluations.may_give(ci, c, args, want) && screen.agrees(&program);
             if found && trace {
                 eprintln!("hydride: second step: {} agrees at pairing {rank}", program.describe(g));
             }

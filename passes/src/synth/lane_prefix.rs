@@ -4,21 +4,22 @@
 //! Screening asks whether an instruction gives the window's value on one
 //! sample, and almost every candidate does not; the first lanes say so as
 //! well as all of them, at a fraction of the interpreter's time (a 512-bit
-//! instruction of 16-bit lanes runs 32 trips; its first two say no).
+//! instruction of 16-bit lanes runs 32 trips; its first four say no).
 //!
 //! A candidate's plan is found on first use, from its semantics alone: the
 //! fewest trips of the first top-level loop (else of the last, the earlier
 //! ones run in full: a sum of absolute differences takes the differences
 //! into a temporary first) that write at least [`SCREENED_BITS`] result
-//! bits, and which bits those are. Two runs of the
-//! prefix, from a result of zeros and one of ones, tell the written bits
-//! apart. The plan is kept only if the written bits are the same on four
-//! inputs (two random, all zeros, all ones) and hold the full run's values
-//! there on the random ones, and if they are at most
-//! half the result (else the prefix saves little). Screening with a plan
-//! compares those bits only. It is a filter: what passes is still run in
-//! full on every sample and proved, so a plan never lets a wrong program
-//! through, and a candidate without one is screened in full.
+//! bits, and which bits those are. Two runs of the prefix, from a result
+//! of zeros and one of ones, tell the written bits apart. The plan is kept
+//! only if the written bits are the same on four inputs (two random, all
+//! zeros, all ones) and hold the full run's values there on the random
+//! ones, and if they are at most a quarter of the result: a narrower
+//! instruction (a 128-bit NEON one) is cheap to run whole, cheaper than
+//! making its plan. Screening with a plan compares those bits only. It is
+//! a filter: what passes is still run in full on every sample and proved,
+//! so a plan never lets a wrong program through, and a candidate without
+//! one is screened in full.
 
 use dialectgen::eval::{Concrete, Machine};
 use dialectgen::sema::ir::Semantics;
@@ -102,7 +103,7 @@ fn plan_at(
         }
         let written = written?;
         let count = written.count_ones();
-        if count * 2 > u64::from(width) {
+        if count * 4 > u64::from(width) {
             return None;
         }
         if count >= wanted {

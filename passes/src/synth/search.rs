@@ -225,7 +225,7 @@ pub fn leaf_options(c: &Candidate, leaf_types: &[Ty]) -> Vec<Vec<usize>> {
 /// samples instead of solved for.
 pub const FEW_IMMEDIATES: i64 = 16;
 
-/// Immediates of fewer values than this are screened on lane prefixes,
+/// Immediates of at most this many values are screened on lane prefixes,
 /// value by value, before Z3 is asked for one.
 pub const PREFIX_IMMEDIATES: i64 = 256;
 
