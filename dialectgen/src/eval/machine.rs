@@ -70,6 +70,9 @@ pub struct Machine<'a, D: Domain> {
     pub(crate) depth: u32,
     /// Trips the next `FOR` loop may run (see [`Machine::run_prefix`]).
     trip_cap: Option<i64>,
+    /// The result bits written so far, while they are being tracked (see
+    /// [`Machine::run_prefix`]).
+    pub(crate) written: Option<BigUint>,
 }
 
 pub(crate) type R<T> = Result<T, EvalError>;
@@ -79,7 +82,7 @@ pub type VarWidth = (String, u32, bool);
 
 impl<'a, D: Domain> Machine<'a, D> {
     pub fn new(dom: &'a mut D, sema: &'a Semantics) -> Self {
-        Machine { dom, sema, span: Span::default(), steps: 0, depth: 0, trip_cap: None }
+        Machine { dom, sema, span: Span::default(), steps: 0, depth: 0, trip_cap: None, written: None }
     }
 
     pub(crate) fn invalid<T>(&self, message: impl Into<String>) -> R<T> {
@@ -98,16 +101,17 @@ impl<'a, D: Domain> Machine<'a, D> {
     }
 
     /// Runs the body up to its top-level `FOR` loop number `nth` (0 is the
-    /// first), that loop's first `trips` iterations, and nothing after; the
-    /// result starts as all ones if `ones`, else zeros. What an
-    /// instruction's lanes are when that loop computes one lane per trip:
-    /// the lanes those trips write, the rest left at the start value (so
-    /// two runs, from zeros and from ones, tell which bits were written).
-    /// With fewer top-level loops the whole body runs.
-    pub fn run_prefix(&mut self, args: &[D::Bv], nth: usize, trips: i64, ones: bool) -> R<D::Bv> {
+    /// first), that loop's first `trips` iterations, and nothing after.
+    /// Returns the result and the result bits that those trips wrote: what
+    /// an instruction's lanes are when that loop computes one lane per trip
+    /// (a write of input-dependent bits, or of the whole result, counts as
+    /// writing all of it). With fewer top-level loops the whole body runs
+    /// and nothing is counted as written.
+    pub fn run_prefix(&mut self, args: &[D::Bv], nth: usize, trips: i64) -> R<(D::Bv, BigUint)> {
         let sema = self.sema;
-        let mut env = self.bind(args, ones);
+        let mut env = self.bind(args);
         let mut loops = 0;
+        let mut value = None;
         for stmt in &sema.body {
             let capped = matches!(stmt.kind, StmtKind::For { .. }) && {
                 loops += 1;
@@ -115,17 +119,32 @@ impl<'a, D: Domain> Machine<'a, D> {
             };
             if capped {
                 self.trip_cap = Some(trips);
+                self.written = Some(BigUint::zero());
             }
             if let Flow::Return(v) = self.exec(stmt, &mut env)? {
-                let bits = self.to_bits(&v)?;
-                return Ok(resize(self.dom, &bits, sema.result.width));
+                value = Some(v);
+                break;
             }
             if capped {
                 break;
             }
         }
-        let bits = self.to_bits(&env[&sema.result.name].value)?;
-        Ok(resize(self.dom, &bits, sema.result.width))
+        let value = value.unwrap_or_else(|| env[&sema.result.name].value.clone());
+        let bits = self.to_bits(&value)?;
+        let all = (BigUint::from(1u8) << sema.result.width) - 1u8;
+        let written = self.written.take().unwrap_or_default() & all;
+        Ok((resize(self.dom, &bits, sema.result.width), written))
+    }
+
+    /// Counts bits `lo..=hi` of `var` as written, if it is the result and
+    /// writes are being tracked; `None` bounds mean every bit.
+    pub(crate) fn note_write(&mut self, var: &str, bits: Option<(u32, u32)>) {
+        if let Some(written) = &mut self.written {
+            if var == self.sema.result.name {
+                let (hi, lo) = bits.unwrap_or((self.sema.result.width.max(1) - 1, 0));
+                *written |= ((BigUint::from(1u8) << (hi - lo + 1)) - 1u8) << lo;
+            }
+        }
     }
 
     /// How many top-level `FOR` loops the body has.
@@ -167,7 +186,7 @@ impl<'a, D: Domain> Machine<'a, D> {
     #[allow(clippy::type_complexity)]
     fn execute(&mut self, args: &[D::Bv]) -> R<(Value<D::Bv>, Env<D::Bv>)> {
         let sema = self.sema;
-        let mut env = self.bind(args, false);
+        let mut env = self.bind(args);
         let value = match self.exec_block(&sema.body, &mut env)? {
             Flow::Return(v) => v,
             Flow::Normal => env[&sema.result.name].value.clone(),
@@ -175,9 +194,8 @@ impl<'a, D: Domain> Machine<'a, D> {
         Ok((value, env))
     }
 
-    /// The arguments bound to their names, and the result at all zeros (or
-    /// all ones).
-    fn bind(&mut self, args: &[D::Bv], ones: bool) -> Env<D::Bv> {
+    /// The arguments bound to their names, and the result at zero.
+    fn bind(&mut self, args: &[D::Bv]) -> Env<D::Bv> {
         let sema = self.sema;
         let mut env: Env<D::Bv> = FxHashMap::default();
         for (arg, bv) in sema.args.iter().zip(args) {
@@ -185,8 +203,7 @@ impl<'a, D: Domain> Machine<'a, D> {
             env.insert(arg.name.clone(), Var { value: Value::Bits(bits), elem: Some(arg.elem) });
         }
         let width = sema.result.width;
-        let start = if ones { (BigUint::from(1u8) << width) - 1u8 } else { BigUint::zero() };
-        let initial = Bits { bv: self.dom.literal(&start, width), width, signed: false };
+        let initial = Bits { bv: self.dom.literal(&BigUint::zero(), width), width, signed: false };
         env.insert(sema.result.name.clone(), Var { value: Value::Bits(initial), elem: Some(sema.result.elem) });
         env
     }

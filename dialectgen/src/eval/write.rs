@@ -49,6 +49,7 @@ impl<D: Domain> Machine<'_, D> {
         let mask = self.dom.binary(BvBinOp::And, &low_mask, &high_mask, width);
         let taken = self.dom.binary(BvBinOp::And, &src_bv, &mask, width);
         let bv = self.blend(&old.bv, &taken, &mask, width);
+        self.note_write(&place.var, None);
         env.insert(
             place.var.clone(),
             Var { value: Value::Bits(Bits { bv, width, signed: old.signed }), elem: dst_var.elem },
@@ -61,6 +62,7 @@ impl<D: Domain> Machine<'_, D> {
     pub(crate) fn assign(&mut self, place: &Place, v: Value<D::Bv>, env: &mut Env<D::Bv>) -> R<()> {
         let Some((hi, lo)) = &place.range else {
             let elem = None;
+            self.note_write(&place.var, None);
             env.insert(place.var.clone(), Var { value: v, elem });
             return Ok(());
         };
@@ -101,6 +103,7 @@ impl<D: Domain> Machine<'_, D> {
                     let high = self.dom.extract(&old_bv, width, width - 1, hi + 1);
                     bv = self.dom.concat(&high, width - hi - 1, &bv, w);
                 }
+                self.note_write(&place.var, Some((hi, lo)));
                 let signed = if lo == 0 && hi + 1 == width { new.signed } else { old.signed };
                 env.insert(place.var.clone(), Var { value: Value::Bits(Bits { bv, width, signed }), elem });
                 Ok(())
@@ -123,6 +126,7 @@ impl<D: Domain> Machine<'_, D> {
                 let shifted_mask = self.shift_within(&field_mask, &lo_b, BvBinOp::Shl);
                 let shifted_field = self.shift_within(&field, &lo_b, BvBinOp::Shl);
                 let bv = self.blend(&old.bv, &shifted_field, &shifted_mask, width);
+                self.note_write(&place.var, None);
                 env.insert(place.var.clone(), Var { value: Value::Bits(Bits { bv, width, signed: old.signed }), elem });
                 Ok(())
             }
