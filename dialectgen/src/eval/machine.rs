@@ -147,11 +147,6 @@ impl<'a, D: Domain> Machine<'a, D> {
         }
     }
 
-    /// How many top-level `FOR` loops the body has.
-    pub fn top_level_loops(&self) -> usize {
-        self.sema.body.iter().filter(|s| matches!(s.kind, StmtKind::For { .. })).count()
-    }
-
     /// Like [`Machine::run`], also checking that the result variable is not
     /// written beyond the result width and returning every variable's final
     /// width and signedness (integers report width 0).

@@ -371,6 +371,11 @@ impl Semantics {
         self.functions.iter().find(|f| f.name == name)
     }
 
+    /// How many top-level `FOR` loops the body has.
+    pub fn top_level_loops(&self) -> usize {
+        self.body.iter().filter(|s| matches!(s.kind, StmtKind::For { .. })).count()
+    }
+
     /// The target op's operand index of each argument (immediates have
     /// none), where argument `k` is the C intrinsic's argument
     /// `c_position[k]`: an op's operands are the C arguments less the

@@ -27,7 +27,7 @@ use dialectgen::sema::ir::Semantics;
 use dialectgen::validate::cases::{random_bits, Rng};
 use num_bigint::BigUint;
 
-/// Result bits a prefix writes at least, where the result has as many.
+/// Result bits a prefix writes at least.
 const SCREENED_BITS: u64 = 64;
 
 /// Trips tried for a prefix, fewest first.
@@ -69,20 +69,19 @@ pub fn plan(sema: &Semantics) -> Option<LanePrefix> {
     inputs.push(sema.args.iter().map(|a| (BigUint::from(1u8) << a.width) - 1u8).collect());
     let full: Vec<BigUint> =
         inputs[..2].iter().map(|args| Machine::new(&mut Concrete, sema).run(args).ok()).collect::<Option<_>>()?;
-    let wanted = SCREENED_BITS.min(u64::from(width));
     // The first loop, else the last: a temporary made in full by earlier
     // loops (a sum of absolute differences) and the result by the last.
-    let loops = Machine::new(&mut Concrete, sema).top_level_loops();
+    let loops = sema.top_level_loops();
     let mut choices = vec![0];
     if loops > 1 {
         choices.push(loops - 1);
     }
-    choices.into_iter().find_map(|nth| plan_at(sema, nth, &inputs, &full, wanted))
+    choices.into_iter().find_map(|nth| plan_at(sema, nth, &inputs, &full))
 }
 
 /// The plan cutting short top-level loop `nth`, checked on `inputs` (the
 /// first two of which `full` holds the full results).
-fn plan_at(sema: &Semantics, nth: usize, inputs: &[Vec<BigUint>], full: &[BigUint], wanted: u64) -> Option<LanePrefix> {
+fn plan_at(sema: &Semantics, nth: usize, inputs: &[Vec<BigUint>], full: &[BigUint]) -> Option<LanePrefix> {
     let width = sema.result.width;
     for trips in TRIPS {
         let mut written: Option<BigUint> = None;
@@ -101,7 +100,7 @@ fn plan_at(sema: &Semantics, nth: usize, inputs: &[Vec<BigUint>], full: &[BigUin
         if count * 4 > u64::from(width) {
             return None;
         }
-        if count >= wanted {
+        if count >= SCREENED_BITS {
             return Some(LanePrefix { nth, trips, written });
         }
     }

@@ -420,6 +420,14 @@ impl<'a> Screen<'a> {
         {
             return out;
         }
+        // The first defined sample and the window's value there, for a
+        // candidate without immediates (with them, `immediates_for` screens).
+        let screened_first = self
+            .expected
+            .iter()
+            .enumerate()
+            .find_map(|(k, w)| Some((k, w.as_ref()?)))
+            .filter(|_| c.immediates.is_empty());
         for binding in assignments(&leaf_options(c, &self.leaf_types), self.variable, self.limits.bindings) {
             if c.mirrored(&binding) {
                 continue;
@@ -428,8 +436,7 @@ impl<'a> Screen<'a> {
                 self.inputs.iter().map(|s| binding.iter().map(|&l| s[l].clone()).collect()).collect();
             let Some(imms) = immediates_for(self.grammar, ci, &operands, &self.expected) else { continue };
             // Screened on the first defined sample's first lanes before the full runs.
-            let first = self.expected.iter().enumerate().find_map(|(k, w)| Some((k, w.as_ref()?)));
-            if let (true, Some((first, want))) = (c.immediates.is_empty(), first) {
+            if let Some((first, want)) = screened_first {
                 let args = super::program::arguments(c, &operands[first], &[], &|v, _| BigUint::from(v));
                 if !self.grammar.evaluations.may_give(ci, c, args, want) {
                     continue;

@@ -150,7 +150,7 @@ pub fn arm_features(llvm_intrinsic: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::arm_features;
+    use super::{arm_features, Target, TARGET_NAMES};
 
     #[test]
     fn arm_extensions_by_intrinsic_name() {
@@ -164,5 +164,14 @@ mod tests {
         assert_eq!(needs("llvm.aarch64.crypto.xar"), "sha3");
         assert_eq!(needs("llvm.aarch64.neon.usdot.v4i32.v16i8"), "i8mm");
         assert_eq!(needs("llvm.aarch64.neon.sqrdmlah.v8i16"), "rdm");
+    }
+
+    /// `Target::COUNT` covers every target: a candidate keeps one answer per index.
+    #[test]
+    fn every_target_has_its_own_index_below_count() {
+        let mut seen: Vec<usize> = TARGET_NAMES.split(", ").map(|n| Target::parse(n).unwrap().index()).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen, (0..Target::COUNT).collect::<Vec<_>>());
     }
 }
