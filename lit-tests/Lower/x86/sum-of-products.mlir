@@ -152,9 +152,11 @@ func.func @shifted_weight(%a: vector<32xi8>, %b: vector<32xi8>, %c: vector<32xi8
 // Inputs loaded from memory, three of them by 6 and three by 15, summed in
 // 32 bits (a binomial filter's taps). LLVM's chain on x86 extends each input
 // straight from memory (`vpmovzxbd` with a memory operand) and multiplies
-// once per weight (6·(a + c + e)): the pairs, which need each input in a
-// register and a `vpmaddwd` per pair and half, cost more and are not made.
-// YMM: remark: window of {{.*}} as a sum of 6 products by constants, two at a time: the program costs 30 instructions, not fewer than the chain's 26 in target registers
+// once per weight (6·(a + c + e)); pairs, which need each input in a
+// register and a `vpmaddwd` per pair and half, would cost more. The chain
+// is factored by weight before synthesis instead (equal-weights.mlir): each
+// weight's bytes summed in 16-bit lanes, then one product per weight.
+// YMM: remark: lower-to-autollvm: a sum of 6 extended bytes times constant weights (2 distinct) factored by weight
 // CHECK-LABEL: func.func @equal_weights_from_memory
 // CHECK-NOT: autollvm.dot_s
 // CHECK: return

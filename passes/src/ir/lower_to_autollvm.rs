@@ -39,6 +39,11 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }
+    let register_bits = options.limits.target.register_bits();
+    if let Err(e) = super::equal_weights::run(context, root, options.limits.proof_ms, register_bits, remarks) {
+        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
+        return Err(());
+    }
     let blocks = raw::nested_blocks(root);
     if blocks.is_empty() && remarks {
         raw::emit(&root, true, "lower-to-autollvm: nothing to lower: no blocks (a declaration)");

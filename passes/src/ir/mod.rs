@@ -6,6 +6,7 @@ pub mod build;
 pub mod column_extrema;
 pub mod contract_elementwise;
 pub mod deinterleaved_extrema;
+pub mod equal_weights;
 pub mod even_odd;
 pub mod in_place_widening;
 pub mod lower_to_autollvm;

@@ -1,0 +1,66 @@
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(lower-to-autollvm{target=x86-avx2 remarks=true}))' %s 2>&1 | FileCheck %s
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(lower-to-autollvm{target=x86-avx512}))' %s | FileCheck %s --check-prefix=FACTORED
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(lower-to-autollvm{target=aarch64-neon}))' %s | FileCheck %s --check-prefix=FACTORED
+// A sum of extended bytes times constants in 32-bit lanes whose weights
+// repeat (a 7x7 binomial blur's 49 taps have 10 weights) is factored
+// before synthesis, proved equal first: each weight's bytes are summed in
+// 16-bit lanes, twice as many to a register, and multiplied once. A chain
+// whose weights are all distinct has nothing to factor and stays.
+
+// CHECK: remark: lower-to-autollvm: a sum of 6 extended bytes times constant weights (3 distinct) factored by weight, each weight's bytes summed in 16-bit lanes (proved equal)
+// CHECK-LABEL: func.func @equal_weights
+// CHECK-COUNT-2: arith.addi %{{.*}}, %{{.*}} : vector<16xi16>
+// CHECK: arith.muli %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK: arith.addi %{{.*}}, %{{.*}} : vector<16xi16>
+// CHECK: arith.muli %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK-NOT: arith.muli
+// CHECK: return
+// FACTORED-LABEL: func.func @equal_weights
+// FACTORED: arith.extui %{{.*}} : vector<16xi16> to vector<16xi32>
+// FACTORED: arith.muli %{{.*}}, %{{.*}} : vector<16xi32>
+// FACTORED: arith.extui %{{.*}} : vector<16xi16> to vector<16xi32>
+// FACTORED: arith.muli %{{.*}}, %{{.*}} : vector<16xi32>
+// FACTORED-NOT: arith.muli
+// FACTORED: return
+func.func @equal_weights(%a: vector<16xi8>, %b: vector<16xi8>, %c: vector<16xi8>, %d: vector<16xi8>, %e: vector<16xi8>, %f: vector<16xi8>) -> vector<16xi32> {
+  %w3 = arith.constant dense<3> : vector<16xi32>
+  %w300 = arith.constant dense<300> : vector<16xi32>
+  %xa = arith.extui %a : vector<16xi8> to vector<16xi32>
+  %xb = arith.extui %b : vector<16xi8> to vector<16xi32>
+  %xc = arith.extui %c : vector<16xi8> to vector<16xi32>
+  %xd = arith.extui %d : vector<16xi8> to vector<16xi32>
+  %xe = arith.extui %e : vector<16xi8> to vector<16xi32>
+  %xf = arith.extui %f : vector<16xi8> to vector<16xi32>
+  %pa = arith.muli %xa, %w300 : vector<16xi32>
+  %pb = arith.muli %xb, %w3 : vector<16xi32>
+  %pc = arith.muli %xc, %w300 : vector<16xi32>
+  %pd = arith.muli %xd, %w3 : vector<16xi32>
+  %pe = arith.muli %xe, %w300 : vector<16xi32>
+  %s1 = arith.addi %pa, %pb : vector<16xi32>
+  %s2 = arith.addi %s1, %pc : vector<16xi32>
+  %s3 = arith.addi %s2, %pd : vector<16xi32>
+  %s4 = arith.addi %s3, %pe : vector<16xi32>
+  %s5 = arith.addi %s4, %xf : vector<16xi32>
+  return %s5 : vector<16xi32>
+}
+
+// CHECK-NOT: remark: lower-to-autollvm: a sum of
+// CHECK-LABEL: func.func @distinct_weights
+// CHECK-NOT: xi16>
+// CHECK-COUNT-2: arith.muli
+// CHECK: return
+// FACTORED-LABEL: func.func @distinct_weights
+// FACTORED-NOT: xi16>
+// FACTORED: return
+func.func @distinct_weights(%a: vector<16xi8>, %b: vector<16xi8>, %c: vector<16xi8>) -> vector<16xi32> {
+  %w3 = arith.constant dense<3> : vector<16xi32>
+  %w300 = arith.constant dense<300> : vector<16xi32>
+  %xa = arith.extui %a : vector<16xi8> to vector<16xi32>
+  %xb = arith.extui %b : vector<16xi8> to vector<16xi32>
+  %xc = arith.extui %c : vector<16xi8> to vector<16xi32>
+  %pa = arith.muli %xa, %w300 : vector<16xi32>
+  %pb = arith.muli %xb, %w3 : vector<16xi32>
+  %s1 = arith.addi %pa, %pb : vector<16xi32>
+  %s2 = arith.addi %s1, %xc : vector<16xi32>
+  return %s2 : vector<16xi32>
+}
