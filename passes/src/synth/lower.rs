@@ -893,7 +893,7 @@ fn products_program(
     let (own, theirs) = sources(&window).zip(sources(&paired)).ok_or("the pairs read other inputs")?;
     let what = format!("sum of products {:016x}: {}", grammar.version, program.describe(grammar));
     proved_once(options, &what, flow, &window, || {
-        sums_equal_reading((flow, &window, &own), (&paired_flow, &paired, &theirs))
+        sums_equal_reading((flow, &window, &own), (&paired_flow, &paired, &theirs), options.limits.proof_ms)
     })
     .map_err(|e| format!("the chain is not proved equal to its pairs: {e}"))?;
     let mut new: Vec<NewOp> = weights

@@ -308,11 +308,15 @@ fn compare_windows(
 /// writing each result lane as a sum of monomials, rewrites the lanes'
 /// difference to false. Two orders of the same long sum, which a
 /// bit-blasted query must reassociate bit by bit, are one rewrite here.
-/// Either window must be defined everywhere.
+/// Either window must be defined everywhere. The simplifier has `ms`
+/// milliseconds for all the lanes; a lane it has not rewritten by then is
+/// not proved.
 pub fn sums_equal_reading(
     (lf, lw, lsources): (&Dataflow, &Window, &[LeafElements]),
     (rf, rw, rsources): (&Dataflow, &Window, &[LeafElements]),
+    ms: u32,
 ) -> Result<(), String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(u64::from(ms));
     z3::with_z3_config(&z3::Config::new(), || {
         let (lleaves, rleaves) = (leaf_terms(lf, lw, lsources)?, leaf_terms(rf, rw, rsources)?);
         let (l, ldefined) = eval_window_with(&mut Smt::exact(), lf, lw, &lleaves, true).map_err(|e| e.to_string())?;
@@ -352,9 +356,18 @@ pub fn sums_equal_reading(
             }
             let goal = z3::Goal::new(false, false, false);
             goal.assert(&this.ours.eq(&this.theirs).not());
-            let decided = simplify.apply(&goal, None).is_ok_and(|r| r.list_subgoals().all(|g| g.is_decided_unsat()));
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Err(format!("result lane {lane} not rewritten within {ms} ms"));
+            }
+            let decided = simplify
+                .try_for(left)
+                .apply(&goal, None)
+                .is_ok_and(|r| r.list_subgoals().all(|g| g.is_decided_unsat()));
             if !decided {
-                return Err(format!("result lane {lane} is not the same sum of monomials"));
+                return Err(format!(
+                    "result lane {lane} is not the same sum of monomials (or not rewritten within {ms} ms)"
+                ));
             }
             if proved.len() < REPRESENTATIVES {
                 proved.push(this);
