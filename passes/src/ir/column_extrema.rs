@@ -206,7 +206,7 @@ impl Tree {
 
 /// `index` as a base value and a constant offset: `base + c`, `c + base`
 /// (`c` an `arith.constant`) or the index itself.
-fn base_and_offset(flow: &Dataflow, index: usize) -> (usize, i64) {
+pub(super) fn base_and_offset(flow: &Dataflow, index: usize) -> (usize, i64) {
     let constant = |v: usize| match flow.constant(v).and_then(|c| c.attribute("value")) {
         Some(Attr::Int(x)) => i64::try_from(x).ok(),
         _ => None,

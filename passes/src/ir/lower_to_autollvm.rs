@@ -72,6 +72,11 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }
+    // Regions wider than the registers that are left lane by lane, piece by piece.
+    if let Err(e) = super::piece_order::run(context, root, options, remarks) {
+        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
+        return Err(());
+    }
     report_unusable_memo(root, options);
     Ok(())
 }

@@ -12,6 +12,7 @@ pub mod in_place_widening;
 pub mod lower_to_autollvm;
 pub mod movement;
 pub mod parse;
+pub mod piece_order;
 pub mod raw;
 pub mod read;
 pub mod split_contract;

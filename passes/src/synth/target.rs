@@ -113,6 +113,16 @@ impl Target {
         }
     }
 
+    /// How many vector registers the target has: 16 `ymm` without
+    /// AVX-512, 32 `zmm` with it, 32 on NEON and HVX.
+    pub fn vector_registers(self) -> u32 {
+        match self {
+            Target::X86Avx2 => 16,
+            Target::Native if self.register_bits() == 256 => 16,
+            _ => 32,
+        }
+    }
+
     /// Whether an instruction of the target's ISA needing these features
     /// (x86: guide CPUIDs; ARM: [`arm_features`]; HVX: `hvx`) runs on it.
     pub fn allows(self, features: &[String]) -> bool {
