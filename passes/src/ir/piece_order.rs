@@ -33,30 +33,13 @@ use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow, Window};
 use crate::synth::lower::{proved_once, Options};
+use crate::synth::pieces::LANE_WISE;
 use crate::synth::proof::{windows_equal_reading, LeafElements};
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, Type, Value};
 use melior::Context;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-/// The ops a region computes with: each lane of the result reads the same
-/// lane of the operands alone.
-const LANE_WISE: &[&str] = &[
-    "arith.addi",
-    "arith.subi",
-    "arith.muli",
-    "arith.andi",
-    "arith.ori",
-    "arith.xori",
-    "arith.shli",
-    "arith.shrsi",
-    "arith.shrui",
-    "arith.maxsi",
-    "arith.maxui",
-    "arith.minsi",
-    "arith.minui",
-];
 
 /// Rewrites the regions of every block under `root` for `options`' target;
 /// how many.
@@ -157,6 +140,8 @@ impl Region {
                 "vector.load" if o.operands.len() == 2 => {
                     load_ops.insert(def);
                 }
+                // Lane-wise ops whose operands and result are of the stored
+                // type: no extension, truncation, comparison or reshape.
                 name if LANE_WISE.contains(&name) => {
                     if o.operand_types.iter().any(|t| t.as_ref() != Some(&ty)) {
                         return None;

@@ -45,7 +45,7 @@ use std::collections::HashMap;
 
 /// Ops whose result lane `i` is a function of their operands' lane `i` only
 /// (lanes counted row-major: `vector.shape_cast` keeps every lane in place).
-const LANE_WISE: &[&str] = &[
+pub const LANE_WISE: &[&str] = &[
     "arith.constant",
     "arith.addi",
     "arith.subi",
