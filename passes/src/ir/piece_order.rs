@@ -41,6 +41,10 @@ use melior::ir::{Attribute, Type, Value};
 use melior::Context;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// The most ops (loads included) a region may have: its proof and the
+/// weighing of its registers grow with it.
+const MAX_REGION_OPS: usize = 256;
+
 /// Rewrites the regions of every block under `root` for `options`' target;
 /// how many.
 pub fn run<'c>(
@@ -125,6 +129,9 @@ impl Region {
             let def = flow.defining_op(v)?;
             if ops.contains(&def) || load_ops.contains(&def) {
                 continue;
+            }
+            if ops.len() + load_ops.len() >= MAX_REGION_OPS {
+                return None;
             }
             let o = &flow.ops[def];
             let t = o.result_types.first()?.clone()?;
