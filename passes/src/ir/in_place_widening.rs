@@ -208,7 +208,7 @@ impl Region {
                 _ => return None,
             }
             if inside.len() > MAX_OPS {
-                return None;
+                return Some(Err(format!("its region holds more than {MAX_OPS} ops, the most a proof takes")));
             }
         }
         // Every value computed inside is read inside only (the truncation's
@@ -451,11 +451,14 @@ fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, region: &Region, spl
                 .collect(),
             Origin::Plain => match op.attribute("value") {
                 Some(Attr::Elements(xs)) => {
-                    let text = format!(
-                        "dense<[{}]> : {}",
-                        xs.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
-                        op.result_types[0].as_ref().ok_or("a typed constant")?
-                    );
+                    let ty = op.result_types[0].as_ref().ok_or("a typed constant")?;
+                    let text = match xs.first() {
+                        Some(x) if xs.iter().all(|y| y == x) => format!("dense<{x}> : {ty}"),
+                        _ => format!(
+                            "dense<[{}]> : {ty}",
+                            xs.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                        ),
+                    };
                     vec![("value".into(), Attribute::parse(context, &text).ok_or("a constant attribute")?)]
                 }
                 _ => Vec::new(),

@@ -31,7 +31,7 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         return Err(());
     }
     // After the even/odd rewrite, which is for products, not sums.
-    if let Err(e) = super::sum_as_dot::run(context, root, options.limits.proof_ms, options.limits.target) {
+    if let Err(e) = super::sum_as_dot::run(context, root, options.limits.proof_ms, options.limits.target, remarks) {
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }

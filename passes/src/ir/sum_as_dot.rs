@@ -30,12 +30,14 @@ use num_bigint::BigInt;
 /// Z3's budget for one rewrite's proof, in milliseconds.
 const PROOF_MS: u32 = 2_000;
 
-/// Rewrites the sums under `root` (pair sums on x86 only); how many.
+/// Rewrites the sums under `root` (pair sums on x86 only), with a remark
+/// on each rewritten or left unproved where `remarks`; how many.
 pub fn run<'c>(
     context: &'c Context,
     root: OperationRef<'c, 'c>,
     proof_ms: u32,
     target: Target,
+    remarks: bool,
 ) -> Result<usize, String> {
     let blocks = raw::nested_blocks(root);
     let mut rewritten = 0;
@@ -43,6 +45,11 @@ pub fn run<'c>(
         let read = read::block(block);
         let flow = Dataflow::new(&read.ops);
         for pos in 0..read.ops.len() {
+            let remark = |text: String| {
+                if remarks {
+                    raw::emit(&read.handles[pos], true, &format!("lower-to-autollvm: {text}"));
+                }
+            };
             if target.isa() == Isa::X86 {
                 if let Some(pair) = PairSum::find(&flow, pos) {
                     let (dot, dot_window) = pair.as_dot(&flow);
@@ -52,9 +59,17 @@ pub fn run<'c>(
                         (&dot_flow, &dot_window),
                         PROOF_MS.min(proof_ms),
                     );
-                    if proof.is_ok() {
-                        pair.emit(context, &read)?;
-                        rewritten += 1;
+                    match proof {
+                        Ok(()) => {
+                            remark(format!(
+                                "the even and odd elements of a {} added as its pairwise dot product with ones \
+                                 (proved equal)",
+                                pair.whole
+                            ));
+                            pair.emit(context, &read)?;
+                            rewritten += 1;
+                        }
+                        Err(e) => remark(format!("pair sum left as it is: not proved equal to a dot product: {e}")),
                     }
                     continue;
                 }
@@ -63,15 +78,22 @@ pub fn run<'c>(
             let dot = sum.as_dot(&flow);
             let dot_flow = Dataflow::new(&dot);
             let dot_window = dot_flow.close((0..dot.len()).collect(), dot.len() - 1);
-            if crate::synth::proof::windows_equal(
+            let proof = crate::synth::proof::windows_equal(
                 (&flow, &sum.window),
                 (&dot_flow, &dot_window),
                 PROOF_MS.min(proof_ms),
-            )
-            .is_ok()
-            {
-                emit(context, &read, &sum)?;
-                rewritten += 1;
+            );
+            match proof {
+                Ok(()) => {
+                    remark(format!(
+                        "a sum of groups of extended elements of a {} written as their dot product with ones \
+                         (proved equal)",
+                        sum.narrow
+                    ));
+                    emit(context, &read, &sum)?;
+                    rewritten += 1;
+                }
+                Err(e) => remark(format!("sum left as it is: not proved equal to a dot product: {e}")),
             }
         }
     }

@@ -17,6 +17,7 @@ pub mod pieces;
 pub mod products;
 pub mod program;
 pub mod proof;
+pub mod proof_pieces;
 pub mod rules;
 pub mod search;
 pub mod semantics;

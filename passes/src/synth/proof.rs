@@ -258,7 +258,39 @@ pub struct LeafElements {
 /// [`windows_equal`] where each window's leaves are given as the input
 /// elements they hold (one [`LeafElements`] per leaf, in the window's leaf
 /// order).
+///
+/// Windows wider than a few registers whose ops keep lanes in place are
+/// proved piece by piece ([`super::proof_pieces`]), so a proof's work grows
+/// with the lanes, not faster; wider than
+/// [`super::proof_pieces::WHOLE_BITS`] they are not proved whole.
 pub fn windows_equal_reading(
+    left: (&Dataflow, &Window, &[LeafElements]),
+    right: (&Dataflow, &Window, &[LeafElements]),
+    ms: u32,
+) -> Result<(), String> {
+    by_pieces(left, right, ms, windows_equal_whole)
+}
+
+/// `prove` on `left` and `right` piece by piece where they can be cut,
+/// whole where they need not be, and not at all where they are too wide
+/// to prove whole and cannot be cut.
+fn by_pieces(
+    left: (&Dataflow, &Window, &[LeafElements]),
+    right: (&Dataflow, &Window, &[LeafElements]),
+    ms: u32,
+    prove: fn((&Dataflow, &Window, &[LeafElements]), (&Dataflow, &Window, &[LeafElements]), u32) -> Result<(), String>,
+) -> Result<(), String> {
+    if let Some(cut) = super::proof_pieces::Cut::of(left, right) {
+        return cut.prove(left, right, ms, prove);
+    }
+    if let Some(why) = super::proof_pieces::too_wide_to_prove_whole(&[(left.0, left.1), (right.0, right.1)]) {
+        return Err(why);
+    }
+    prove(left, right, ms)
+}
+
+/// [`windows_equal_reading`] on the windows as they are.
+fn windows_equal_whole(
     left: (&Dataflow, &Window, &[LeafElements]),
     right: (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
@@ -312,6 +344,15 @@ fn compare_windows(
 /// milliseconds for all the lanes; a lane it has not rewritten by then is
 /// not proved.
 pub fn sums_equal_reading(
+    left: (&Dataflow, &Window, &[LeafElements]),
+    right: (&Dataflow, &Window, &[LeafElements]),
+    ms: u32,
+) -> Result<(), String> {
+    by_pieces(left, right, ms, sums_equal_whole)
+}
+
+/// [`sums_equal_reading`] on the windows as they are.
+fn sums_equal_whole(
     (lf, lw, lsources): (&Dataflow, &Window, &[LeafElements]),
     (rf, rw, rsources): (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
