@@ -31,10 +31,11 @@ use super::column_extrema::base_and_offset;
 use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
-use crate::synth::block::{BlockOp, Dataflow, Window};
+use crate::synth::block::{BlockOp, Dataflow};
 use crate::synth::lower::{proved_once, Options};
 use crate::synth::pieces::LANE_WISE;
 use crate::synth::proof::{windows_equal_reading, LeafElements};
+use crate::synth::proof_pieces::{shifted_alike, Cut, OwnedPiece};
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, Type, Value};
@@ -102,6 +103,8 @@ struct Region {
     /// Each load: its position, its row (one per memref and base index)
     /// and its offset from the row's first element it reads.
     loads: BTreeMap<usize, (usize, i64)>,
+    /// Each constant's value (all splats).
+    splats: BTreeMap<usize, num_bigint::BigInt>,
     lanes: u32,
     pieces: u32,
 }
@@ -124,6 +127,7 @@ impl Region {
         let lanes = ty.lanes();
         let mut ops = BTreeSet::new();
         let mut load_ops = BTreeSet::new();
+        let mut splats = BTreeMap::new();
         let mut stack = vec![op.operands[0]];
         while let Some(v) = stack.pop() {
             let def = flow.defining_op(v)?;
@@ -140,7 +144,7 @@ impl Region {
             }
             match o.name.as_str() {
                 "arith.constant" => {
-                    splat(o)?;
+                    splats.insert(def, splat(o)?);
                     ops.insert(def);
                     continue;
                 }
@@ -192,7 +196,7 @@ impl Region {
         let lowest = |row: usize| placed.iter().filter(|(_, r, _)| *r == row).map(|(_, _, o)| *o).min().unwrap_or(0);
         let loads = placed.iter().map(|&(p, row, offset)| (p, (row, offset - lowest(row)))).collect();
         let pieces = ty.bits().div_ceil(register_bits);
-        (pieces >= 2 && lanes % pieces == 0).then_some(Region { store, ops, loads, lanes, pieces })
+        (pieces >= 2 && lanes % pieces == 0).then_some(Region { store, ops, loads, splats, lanes, pieces })
     }
 
     /// The most registers of `register_bits` the region's values take at
@@ -236,13 +240,14 @@ impl Region {
         let mut ops = Vec::new();
         for &p in &self.ops {
             let o = &flow.ops[p];
-            let mut new = o.clone();
+            let mut new = BlockOp { attributes: Vec::new(), ..o.clone_without_attributes() };
+            new.attributes = if self.splats.contains_key(&p) { Vec::new() } else { o.attributes.clone() };
             new.index = ops.len();
             new.operands = o.operands.iter().map(|v| renamed[v]).collect();
             let narrow = |t: &Option<Ty>| t.as_ref().map(|t| Ty { dims: vec![width], elem_bits: t.elem_bits });
             new.operand_types = o.operand_types.iter().map(narrow).collect();
             new.result_types = o.result_types.iter().map(narrow).collect();
-            if let Some(x) = splat(o) {
+            if let Some(x) = self.splats.get(&p).cloned() {
                 new.attributes = vec![("value".into(), Attr::Elements(vec![x; width as usize]))];
             }
             renamed.insert(o.results[0], next);
@@ -263,64 +268,59 @@ impl Region {
         (ops, sources)
     }
 
-    /// Each piece proved equal to its lanes of the stored value.
+    /// Each piece proved equal to its lanes of the stored value: the
+    /// region cut to those lanes (`crate::synth::proof_pieces`: a lane-wise
+    /// region's lanes are the region over its leaves' same lanes). A piece
+    /// whose two sides are an earlier proved piece's with each row's
+    /// elements moved by one offset is that piece's query renamed, so a
+    /// region of splat constants costs one query, whatever its width.
     fn prove(&self, flow: &Dataflow, options: &Options) -> Result<(), String> {
         let stored = flow.ops[self.store].operands[0];
         let root = flow.defining_op(stored).ok_or("a stored value of no op")?;
         let window = flow.close(self.ops.clone(), root);
-        let leaf_elements = |w: &Window| -> Vec<LeafElements> {
-            w.leaves
-                .iter()
-                .map(|v| {
-                    let load = flow.defining_op(*v).and_then(|d| self.loads.get(&d));
-                    load.map_or(LeafElements { source: usize::MAX, first: 0 }, |&(row, offset)| LeafElements {
-                        source: row,
-                        first: u32::try_from(offset).unwrap_or(u32::MAX),
-                    })
+        let sources: Vec<LeafElements> = window
+            .leaves
+            .iter()
+            .map(|v| {
+                let load = flow.defining_op(*v).and_then(|d| self.loads.get(&d));
+                load.map_or(LeafElements { source: usize::MAX, first: 0 }, |&(row, offset)| LeafElements {
+                    source: row,
+                    first: u32::try_from(offset).unwrap_or(u32::MAX),
                 })
-                .collect()
-        };
-        let width = self.lanes / self.pieces;
+            })
+            .collect();
         let first_value = flow.ops.iter().flat_map(|o| o.results.iter().chain(&o.operands)).max().map_or(0, |m| m + 1);
-        let elem = flow.type_of(stored).ok_or("a stored value of no type")?.elem_bits;
+        let cut = Cut::into_pieces(self.pieces);
+        let mut proved: Option<(OwnedPiece, Vec<BlockOp>, Vec<LeafElements>)> = None;
         for k in 0..self.pieces {
-            // The region's ops, then its lanes of piece `k`.
-            let mut whole: Vec<BlockOp> = self.ops.iter().map(|&p| flow.ops[p].clone()).collect();
-            let stored_ty = Ty { dims: vec![self.lanes], elem_bits: elem };
-            let mask = (k * width..(k + 1) * width).map(i64::from).collect();
-            whole.push(BlockOp {
-                index: 0,
-                name: "vector.shuffle".into(),
-                operands: vec![stored, stored],
-                operand_types: vec![Some(stored_ty.clone()), Some(stored_ty)],
-                results: vec![first_value],
-                result_types: vec![Some(Ty { dims: vec![width], elem_bits: elem })],
-                attributes: vec![("mask".into(), Attr::Ints(mask))],
-                has_regions: false,
-                unmodelled_vectors: Vec::new(),
-            });
-            for (i, o) in whole.iter_mut().enumerate() {
-                o.index = i;
-            }
-            let whole_flow = Dataflow::new(&whole);
-            let whole_window = whole_flow.close((0..whole.len()).collect(), whole.len() - 1);
-            let ours = leaf_elements(&whole_window);
-            let (piece_ops, theirs) = self.piece(flow, k, first_value + 1);
-            if ours.iter().chain(&theirs).any(|e| e.source == usize::MAX) {
+            let ours = cut.side((flow, &window, &sources), k).ok_or("the region cannot be cut into its pieces")?;
+            let (piece_ops, theirs) = self.piece(flow, k, first_value);
+            if ours.sources.iter().chain(&theirs).any(|e| e.source == usize::MAX) {
                 return Err("a leaf is not a load".into());
+            }
+            if let Some((o, p, t)) = &proved {
+                let renamed =
+                    o.ops == ours.ops && *p == piece_ops && shifted_alike(&[(&o.sources, &ours.sources), (t, &theirs)]);
+                if renamed {
+                    continue;
+                }
             }
             let piece_flow = Dataflow::new(&piece_ops);
             let piece_window = piece_flow.close((0..piece_ops.len()).collect(), piece_ops.len() - 1);
+            let our_flow = Dataflow::new(&ours.ops);
             let offsets: Vec<(usize, i64)> = self.loads.values().copied().collect();
             let what = format!("piece order {k}/{} of {} lanes, loads {offsets:?}", self.pieces, self.lanes);
             proved_once(options, &what, flow, &window, || {
                 windows_equal_reading(
-                    (&whole_flow, &whole_window, &ours),
+                    (&our_flow, &ours.window, &ours.sources),
                     (&piece_flow, &piece_window, &theirs),
                     options.limits.proof_ms,
                 )
             })
             .map_err(|e| format!("piece {k}: {e}"))?;
+            if proved.is_none() {
+                proved = Some((ours, piece_ops, theirs));
+            }
         }
         Ok(())
     }
@@ -362,7 +362,7 @@ impl Region {
                         b.create("vector.load", &[read.values[o.operands[0]], index], &[], ty)?
                     }
                     "arith.constant" => {
-                        let x = splat(o).ok_or("a constant not a splat")?;
+                        let x = self.splats.get(&p).ok_or("a constant not a splat")?;
                         let text = format!(
                             "dense<{x}> : {}",
                             Ty { dims: vec![width], elem_bits: o.result_types[0].as_ref().map_or(0, |t| t.elem_bits) }

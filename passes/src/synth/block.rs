@@ -25,6 +25,21 @@ pub struct BlockOp {
 }
 
 impl BlockOp {
+    /// The op with no attributes (a constant's elements not copied).
+    pub fn clone_without_attributes(&self) -> BlockOp {
+        BlockOp {
+            index: self.index,
+            name: self.name.clone(),
+            operands: self.operands.clone(),
+            operand_types: self.operand_types.clone(),
+            results: self.results.clone(),
+            result_types: self.result_types.clone(),
+            attributes: Vec::new(),
+            has_regions: self.has_regions,
+            unmodelled_vectors: self.unmodelled_vectors.clone(),
+        }
+    }
+
     pub fn attribute(&self, name: &str) -> Option<&Attr> {
         self.attributes.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }

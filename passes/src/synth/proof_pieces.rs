@@ -49,6 +49,32 @@ struct PieceWindow {
     root: usize,
 }
 
+/// One side of a proof cut to one piece, owned.
+pub struct OwnedPiece {
+    pub ops: Vec<BlockOp>,
+    pub window: Window,
+    pub sources: Vec<LeafElements>,
+}
+
+/// Whether the second of each pair of leaf sources is the first with each
+/// input's elements moved by one offset per input (the same offset in
+/// every pair): a query over the second is the first's renamed.
+pub fn shifted_alike(pairs: &[(&[LeafElements], &[LeafElements])]) -> bool {
+    let mut delta: HashMap<usize, i64> = HashMap::new();
+    for (a, b) in pairs {
+        if a.len() != b.len() {
+            return false;
+        }
+        for (x, y) in a.iter().zip(b.iter()) {
+            let d = i64::from(y.first) - i64::from(x.first);
+            if x.source != y.source || *delta.entry(x.source).or_insert(d) != d {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// How two windows are cut: into `pieces` pieces of every vector's first
 /// dimension.
 pub struct Cut {
@@ -133,8 +159,26 @@ impl Cut {
         Some(Cut { pieces })
     }
 
+    /// A cut into `pieces` pieces, however the windows are made.
+    pub fn into_pieces(pieces: u32) -> Cut {
+        Cut { pieces }
+    }
+
     pub fn pieces(&self) -> u32 {
         self.pieces
+    }
+
+    /// Piece `q` of one side, owned: `None` where an op of the window does
+    /// not keep pieces or a first dimension is not a multiple of the count.
+    pub fn side(&self, (flow, window, sources): Side, q: u32) -> Option<OwnedPiece> {
+        let kept = window.ops.iter().all(|&p| keeps_pieces(&flow.ops[p]));
+        if !kept || self.pieces == 0 || vector_types(flow, window).any(|t| t.dims[0] % self.pieces != 0) {
+            return None;
+        }
+        let piece = self.piece(flow, window, q)?;
+        let window = Window { ops: (0..piece.ops.len()).collect(), leaves: window.leaves.clone(), root: piece.root };
+        let sources = self.piece_sources(flow, &window, sources, q);
+        Some(OwnedPiece { ops: piece.ops, window, sources })
     }
 
     /// Piece `q` of a window: every vector's first dimension divided by the
