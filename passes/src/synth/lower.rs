@@ -284,6 +284,15 @@ pub const MAX_WINDOW_REMARKS: usize = 50;
 /// where synthesis's screening and proofs grow faster.
 pub const MAX_WINDOW_REGISTERS: u32 = 64;
 
+/// How many of the target's widest instruction results a window's result
+/// may span and still be searched at its own width (see [`lower_block`]).
+const WIDEST_RESULTS: u32 = 4;
+
+/// The widest result of an instruction the target has, in bits.
+fn widest_result(grammar: &Grammar, target: super::target::Target) -> u32 {
+    grammar.candidates.iter().filter(|c| c.allowed_on(target)).map(|c| c.result.bits()).max().unwrap_or(0)
+}
+
 pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Plan {
     let flow = Dataflow::new(ops);
     let mut consumed: BTreeSet<usize> = BTreeSet::new();
@@ -295,6 +304,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     let mut unchanged: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(options.block_ms);
     let widest = MAX_WINDOW_REGISTERS * options.limits.target.register_bits();
+    let widest_result = widest_result(grammar, options.limits.target);
     // Window remarks past the first MAX_WINDOW_REMARKS of the block, counted only.
     let mut unshown = 0usize;
     // Ops computing from constants alone are LLVM's to fold: rewritten
@@ -358,7 +368,18 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             }
             tried.push(window.clone());
             let lifted = flow.lift_constants(&window);
-            let outcome = memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline);
+            // A program's result is its last step's: a window whose result
+            // is more than twice as wide as a pair of the target's widest
+            // results has none at its width, and is searched by pieces only
+            // (a search at its width costs time in proportion to it).
+            let root_bits = ops[root].result_types.iter().flatten().map(Ty::bits).max().unwrap_or(0);
+            let outcome = if root_bits > WIDEST_RESULTS * widest_result {
+                Outcome::Unchanged(format!(
+                    "its result of {root_bits} bits is more than {WIDEST_RESULTS} times as wide as any instruction's"
+                ))
+            } else {
+                memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline)
+            };
             let found = match outcome {
                 Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
                 Outcome::Unchanged(why) | Outcome::OutOfTime(why) => {
