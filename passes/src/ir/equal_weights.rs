@@ -19,6 +19,7 @@ use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow};
+use crate::synth::lower::{proved_once, Options};
 use crate::synth::products::{self, LinearForm};
 use crate::synth::proof::{sums_equal_reading, windows_equal, LeafElements};
 use crate::synth::types::Ty;
@@ -40,10 +41,10 @@ const GROUP_BITS: u32 = 16;
 pub fn run<'c>(
     context: &'c Context,
     root: OperationRef<'c, 'c>,
-    proof_ms: u32,
-    register_bits: u32,
+    options: &Options,
     remarks: bool,
 ) -> Result<usize, String> {
+    let (proof_ms, register_bits) = (options.limits.proof_ms, options.limits.target.register_bits());
     let mut rewritten = 0;
     for block in raw::nested_blocks(root) {
         let read = read::block(block);
@@ -63,7 +64,15 @@ pub fn run<'c>(
                 form.terms.len(),
                 factored.groups.len()
             );
-            if factored.proved(&flow, &form, pos, PROOF_MS.min(proof_ms)) {
+            let window = flow.close(form.ops.clone(), pos);
+            let proof = proved_once(options, "equal weights", &flow, &window, || {
+                if factored.proved(&flow, &form, pos, PROOF_MS.min(proof_ms)) {
+                    Ok(())
+                } else {
+                    Err(String::new())
+                }
+            });
+            if proof.is_ok() {
                 if remarks {
                     let text = format!("lower-to-autollvm: {what} factored by weight, each weight's bytes summed in {GROUP_BITS}-bit lanes (proved equal)");
                     raw::emit(&read.handles[pos], true, &text);

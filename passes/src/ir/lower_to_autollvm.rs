@@ -13,8 +13,23 @@ use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
 use std::collections::HashMap;
 
+/// The most remarks the rewrites around synthesis emit per run (the
+/// synthesis has its own cap per block); the rest are counted in one.
+const MAX_REMARKS: usize = 100;
+
 /// Rewrites every block under `root`; `Err` once an error is emitted.
 pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bool) -> Result<(), ()> {
+    raw::cap_remarks(MAX_REMARKS);
+    let result = rewrite(context, root, options, remarks);
+    let unshown = raw::uncap_remarks();
+    if unshown > 0 && remarks {
+        let text = format!("lower-to-autollvm: {unshown} more remarks not shown (at most {MAX_REMARKS} per run)");
+        raw::emit(&root, true, &text);
+    }
+    result
+}
+
+fn rewrite(context: &Context, root: OperationRef, options: &Options, remarks: bool) -> Result<(), ()> {
     let grammar = match Grammar::embedded(options.limits.target.isa()) {
         Ok(g) => g,
         Err(e) => {
@@ -31,7 +46,7 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         return Err(());
     }
     // After the even/odd rewrite, which is for products, not sums.
-    if let Err(e) = super::sum_as_dot::run(context, root, options.limits.proof_ms, options.limits.target, remarks) {
+    if let Err(e) = super::sum_as_dot::run(context, root, options, remarks) {
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }
@@ -39,8 +54,7 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }
-    let register_bits = options.limits.target.register_bits();
-    if let Err(e) = super::equal_weights::run(context, root, options.limits.proof_ms, register_bits, remarks) {
+    if let Err(e) = super::equal_weights::run(context, root, options, remarks) {
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }

@@ -70,11 +70,47 @@ pub fn nested_blocks<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>
     blocks
 }
 
-/// `op.emitOpError() << text`, or `op.emitRemark() << text`.
+/// `op.emitOpError() << text`, or `op.emitRemark() << text`. Remarks
+/// past the cap set by [`cap_remarks`] on this thread are counted, not
+/// emitted (MLIR prints the op of each, which costs in proportion to the
+/// function: a thousand rewrites in one block would take longer to report
+/// than to make).
 pub fn emit(op: &OperationRef, remark: bool, text: &str) {
+    if remark {
+        let over = REMARKS.with(|r| match r.get() {
+            Some((cap, shown, unshown)) if shown >= cap => {
+                r.set(Some((cap, shown, unshown + 1)));
+                true
+            }
+            Some((cap, shown, unshown)) => {
+                r.set(Some((cap, shown + 1, unshown)));
+                false
+            }
+            None => false,
+        });
+        if over {
+            return;
+        }
+    }
     let text = StringRef::new(text);
     // SAFETY: a live op and a string alive for the call.
     unsafe { hydride_emit(op.to_raw(), remark, text.to_raw()) }
+}
+
+thread_local! {
+    /// The remark cap of the pass running on this thread: the cap, the
+    /// remarks emitted and those left out.
+    static REMARKS: std::cell::Cell<Option<(usize, usize, usize)>> = const { std::cell::Cell::new(None) };
+}
+
+/// From now on this thread emits at most `cap` remarks (see [`emit`]).
+pub fn cap_remarks(cap: usize) {
+    REMARKS.with(|r| r.set(Some((cap, 0, 0))));
+}
+
+/// Lifts the cap; how many remarks it left out.
+pub fn uncap_remarks() -> usize {
+    REMARKS.with(|r| r.take().map_or(0, |(_, _, unshown)| unshown))
 }
 
 /// The name of a `#vector.kind<…>` attribute (`add`).

@@ -20,7 +20,8 @@ use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow, Window};
-use crate::synth::target::{Isa, Target};
+use crate::synth::lower::{proved_once, Options};
+use crate::synth::target::Isa;
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, OperationRef, Value, ValueLike};
@@ -35,10 +36,10 @@ const PROOF_MS: u32 = 2_000;
 pub fn run<'c>(
     context: &'c Context,
     root: OperationRef<'c, 'c>,
-    proof_ms: u32,
-    target: Target,
+    options: &Options,
     remarks: bool,
 ) -> Result<usize, String> {
+    let (proof_ms, target) = (options.limits.proof_ms, options.limits.target);
     let blocks = raw::nested_blocks(root);
     let mut rewritten = 0;
     for block in blocks {
@@ -54,11 +55,13 @@ pub fn run<'c>(
                 if let Some(pair) = PairSum::find(&flow, pos) {
                     let (dot, dot_window) = pair.as_dot(&flow);
                     let dot_flow = Dataflow::new(&dot);
-                    let proof = crate::synth::proof::windows_equal(
-                        (&flow, &pair.window),
-                        (&dot_flow, &dot_window),
-                        PROOF_MS.min(proof_ms),
-                    );
+                    let proof = proved_once(options, "pair sum as dot", &flow, &pair.window, || {
+                        crate::synth::proof::windows_equal(
+                            (&flow, &pair.window),
+                            (&dot_flow, &dot_window),
+                            PROOF_MS.min(proof_ms),
+                        )
+                    });
                     match proof {
                         Ok(()) => {
                             remark(format!(
@@ -78,11 +81,13 @@ pub fn run<'c>(
             let dot = sum.as_dot(&flow);
             let dot_flow = Dataflow::new(&dot);
             let dot_window = dot_flow.close((0..dot.len()).collect(), dot.len() - 1);
-            let proof = crate::synth::proof::windows_equal(
-                (&flow, &sum.window),
-                (&dot_flow, &dot_window),
-                PROOF_MS.min(proof_ms),
-            );
+            let proof = proved_once(options, "sum as dot", &flow, &sum.window, || {
+                crate::synth::proof::windows_equal(
+                    (&flow, &sum.window),
+                    (&dot_flow, &dot_window),
+                    PROOF_MS.min(proof_ms),
+                )
+            });
             match proof {
                 Ok(()) => {
                     remark(format!(

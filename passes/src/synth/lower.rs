@@ -481,13 +481,31 @@ pub fn proved_once(
     prove: impl FnOnce() -> Result<(), String>,
 ) -> Result<(), String> {
     let key = format!("{what}\n{}", canonical(flow, window, &options.limits, 0));
-    if options.cache.get(&key).as_deref() == Some("proved") {
+    if proved_here(&key, false) || options.cache.get(&key).as_deref() == Some("proved") {
         return Ok(());
     }
     prove()?;
     options.cache.put(&key, "proved");
+    proved_here(&key, true);
     Ok(())
 }
+
+/// The proofs this process has made, by key (at most [`PROVED_HERE`]):
+/// a block of a thousand copies of one rewrite proves it once, with or
+/// without a memo directory. With `insert`, `key` is added.
+fn proved_here(key: &str, insert: bool) -> bool {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    static PROVED: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
+    let mut proved = PROVED.get_or_init(Default::default).lock().unwrap_or_else(PoisonError::into_inner);
+    if insert && proved.len() < PROVED_HERE {
+        proved.insert(key.to_string());
+    }
+    proved.contains(key)
+}
+
+/// The most proofs a process remembers besides the memo directory.
+const PROVED_HERE: usize = 4096;
 
 /// The window's outcome from the memo, or synthesized (and memoized unless
 /// its time ran out).
