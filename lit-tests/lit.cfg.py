@@ -58,6 +58,8 @@ else:
     lit_config.note("no /usr/aarch64-linux-gnu/lib/libc.a: AArch64 tests that need a C library skipped (scripts/setup installs libc6-dev-arm64-cross)")
 config.substitutions.append(("%differential", "python3 " + os.path.join(config.test_source_root, "Run", "Inputs", "differential.py")))
 # A differential fuzzer's kept failure, checked again (scripts/fuzz --replay).
+# A sized program lowered at every target under the bounds tests' limits (Lower/bounds).
+config.substitutions.append(("%bounds_of", "python3 " + os.path.join(config.test_source_root, "Lower", "Inputs", "bounds_of.py")))
 config.substitutions.append(("%fuzz", "python3 " + os.path.join(repo, "scripts", "fuzz")))
 config.substitutions.append(("%run_inputs", os.path.join(config.test_source_root, "Run", "Inputs")))
 for qemu in ["qemu-aarch64", "qemu-hexagon"]:
