@@ -1,7 +1,7 @@
 """Lowers one sized program (scripts/fuzzing/sized.py) at each target
 under the bounds tests' limits, and prints, per target, the time and peak
-memory and each distinct remark of the transformations around synthesis
-(locations dropped), for FileCheck.
+memory, the ops of the result with their counts, and each distinct remark
+of the transformations around synthesis (locations dropped), for FileCheck.
 
   bounds_of.py IDIOM wide|long SIZE HYDRIDE_OPT TARGET...
 
@@ -28,7 +28,8 @@ with tempfile.TemporaryDirectory() as work:
         pipeline = (f"builtin.module(func.func(lower-to-autollvm{{target={target} remarks=true block-ms=2000 "
                     f"cache-dir={cache}}}))")
         run = subprocess.run([sys.executable, os.path.join(here, "bounded.py"), "20", "1024", "--", opt, source,
-                              f"--pass-pipeline={pipeline}", "-o", os.devnull], capture_output=True, text=True)
+                              f"--pass-pipeline={pipeline}", "-o", os.path.join(work, "out.mlir")],
+                             capture_output=True, text=True)
         print(f"== {idiom} {mode} {size} at {target}")
         remarks = set()
         for line in run.stderr.splitlines():
@@ -37,6 +38,12 @@ with tempfile.TemporaryDirectory() as work:
                 remarks.add(re.sub(r"\d+ more remarks", "N more remarks", m.group(1)))
             if line.startswith("// bounded:") or line.startswith("bounded:"):
                 print(line.lstrip("/ "))
+        if run.returncode == 0:
+            counts = {}
+            with open(os.path.join(work, "out.mlir")) as f:
+                for name in re.findall(r"(?:= |^\s+)([a-z_]+\.[a-z_.]+)", f.read(), re.M):
+                    counts[name] = counts.get(name, 0) + 1
+            print("ops: " + " ".join(f"{n}={c}" for n, c in sorted(counts.items())))
         for r in sorted(remarks):
             print(r)
         failed |= run.returncode != 0

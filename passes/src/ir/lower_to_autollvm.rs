@@ -50,7 +50,7 @@ fn rewrite(context: &Context, root: OperationRef, options: &Options, remarks: bo
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }
-    if let Err(e) = super::split_contract::run(context, root, options.limits.target.register_bits()) {
+    if let Err(e) = super::split_contract::run(context, root, options.limits.target.register_bits(), remarks) {
         raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
         return Err(());
     }

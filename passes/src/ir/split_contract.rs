@@ -24,13 +24,18 @@ use melior::Context;
 /// At most this many tiles per contraction (beyond, it is left whole).
 const MAX_TILES: usize = 64;
 
-pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>, register_bits: u32) -> Result<(), String> {
+pub fn run<'c>(
+    context: &'c Context,
+    root: OperationRef<'c, 'c>,
+    register_bits: u32,
+    remarks: bool,
+) -> Result<(), String> {
     let contracts: Vec<OperationRef> = raw::nested_ops(root)
         .into_iter()
         .filter(|op| op.name().as_string_ref().as_str() == Ok("vector.contract"))
         .collect();
     for op in contracts {
-        split(context, op, register_bits)?;
+        split(context, op, register_bits, remarks)?;
     }
     Ok(())
 }
@@ -68,7 +73,7 @@ fn i64_array<'c>(context: &'c Context, xs: &[u32]) -> Attribute<'c> {
     ArrayAttribute::new(context, &items).into()
 }
 
-fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, register_bits: u32) -> Result<(), String> {
+fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, register_bits: u32, remarks: bool) -> Result<(), String> {
     let attribute = |name: &str| op.attribute(name).map_err(|_| format!("vector.contract without {name}"));
     let (maps_attr, iterators, kind) = (attribute("indexing_maps")?, attribute("iterator_types")?, attribute("kind")?);
     let Attr::Maps(maps) = read::attr(maps_attr) else { return Ok(()) };
@@ -94,6 +99,12 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, register_bits: u32)
     }
     let Some(t) = tile(&size, &maps, &elem_bits, register_bits) else { return Ok(()) };
     let tiles: usize = size.iter().zip(&t).map(|(s, t)| (s / t) as usize).product();
+    if tiles > MAX_TILES && remarks {
+        let text = format!(
+            "lower-to-autollvm: contraction left whole: {tiles} register-sized tiles, more than the {MAX_TILES} it is split into"
+        );
+        raw::emit(&op, true, &text);
+    }
     if t == size || tiles > MAX_TILES {
         return Ok(());
     }
