@@ -5,6 +5,7 @@ import argparse
 import json
 import os
 import re
+import sys
 import tempfile
 import time
 
@@ -32,6 +33,15 @@ def parse(argv):
     ap.add_argument("--keep", default=REGRESSIONS, help="where minimized failures go as lit tests")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="where the report goes (fuzz-TARGET.json)")
     ap.add_argument("--replay", metavar="FILE", help="check the program of a kept test; exit 1 if it still fails")
+    ap.add_argument("--sized", action="store_true",
+                    help="wide (up to 65,536 lanes) and long (up to 10,000 ops) programs (scripts/fuzzing/sized.py), "
+                         "each lowered alone within --seconds-each and --megabytes-each; reports time and peak "
+                         "memory per program (lowering only: not executed)")
+    ap.add_argument("--seconds-each", type=float, default=20.0, help="with --sized: the time bound per program")
+    ap.add_argument("--megabytes-each", type=int, default=1024, help="with --sized: the memory bound per program")
+    ap.add_argument("--block-ms", type=int, default=2000,
+                    help="with --sized: lower-to-autollvm's block-ms, the synthesis's own time bound per block "
+                         "(default 2000)")
     args = ap.parse_args(argv)
     if not args.replay and args.count is None and args.seconds is None:
         ap.error("give --count or --seconds (or --replay FILE)")
@@ -136,10 +146,74 @@ def campaign(args, target, work):
     return report
 
 
+def sized_campaign(args, target, work):
+    """Sized programs lowered one at a time under the per-program bounds."""
+    import sized
+    bounds = load_bounds()
+    bounds.SECONDS, bounds.MEGABYTES = args.seconds_each, args.megabytes_each
+    started = time.monotonic()
+    report = {"target": target, "seed": args.seed, "mode": "sized", "block_ms": args.block_ms,
+              "seconds_each": args.seconds_each,
+              "megabytes_each": args.megabytes_each, "programs": []}
+    index = 0
+    while not ((args.count is not None and index >= args.count)
+               or (args.seconds is not None and time.monotonic() - started >= args.seconds)):
+        shape, text = sized.random_program(args.seed, index)
+        seconds, mb, error = bounds.lower(text, target, work, args.block_ms)
+        entry = {"program": index, "shape": shape, "seconds": round(seconds, 2), "peak_mb": mb}
+        if error or mb > args.megabytes_each:
+            entry["over"] = error or f"{mb} MB"
+        report["programs"].append(entry)
+        print(f"  s{index} ({shape}): {seconds:.2f} s, {mb} MB{' OVER: ' + entry['over'] if 'over' in entry else ''}",
+              flush=True)
+        index += 1
+    report["seconds"] = round(time.monotonic() - started, 1)
+    return report
+
+
+def load_bounds():
+    """scripts/bounds as a module (its lowering under the bounds)."""
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(ROOT, "scripts", "bounds")
+    loader = importlib.machinery.SourceFileLoader("bounds", path)
+    spec = importlib.util.spec_from_loader("bounds", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+SIZED_TARGETS = ["x86-avx512", "x86-avx2", "aarch64-neon-dotprod-i8mm", "hexagon-hvx128"]
+
+
+def sized_main(args):
+    """Lowering needs no host support: every target unless named."""
+    failures = 0
+    os.makedirs(args.out, exist_ok=True)
+    for target in args.target or SIZED_TARGETS:
+        print(f"== sized programs at {target}, seed {args.seed}", flush=True)
+        with tempfile.TemporaryDirectory() as work:
+            report = sized_campaign(args, target, work)
+        path = os.path.join(args.out, f"fuzz-sized-{target}.json")
+        with open(path, "w") as f:
+            json.dump(report, f, indent=1, sort_keys=True)
+        over = [p for p in report["programs"] if "over" in p]
+        slowest = max(report["programs"], key=lambda p: p["seconds"], default=None)
+        largest = max(report["programs"], key=lambda p: p["peak_mb"], default=None)
+        print(f"{target}: {len(report['programs'])} sized programs in {report['seconds']} s; slowest "
+              f"{slowest['seconds'] if slowest else 0} s (s{slowest['program'] if slowest else '-'}), largest "
+              f"{largest['peak_mb'] if largest else 0} MB; {len(over)} over {args.seconds_each:g} s or "
+              f"{args.megabytes_each} MB; report {path}")
+        failures += len(over)
+    return 1 if failures else 0
+
+
 def main(argv):
     args = parse(argv)
     if args.replay:
         return replay(args)
+    if args.sized:
+        return sized_main(args)
     found, skipped = differential.targets(args.target)
     for name, why in skipped.items():
         print(f"fuzz: {name} skipped: {why}")
