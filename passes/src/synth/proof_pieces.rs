@@ -339,3 +339,51 @@ pub fn too_wide_to_prove_whole(sides: &[(&Dataflow, &Window)]) -> Option<String>
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::attr::Attr;
+    use super::super::block::{BlockOp, Dataflow};
+    use super::super::proof::windows_equal;
+    use super::super::types::Ty;
+    use num_bigint::BigInt;
+
+    /// `x + c` over 4,096 bytes, value 0 the input, 1 the constant, 2 the sum.
+    fn add_constant(c: Vec<i64>) -> Vec<BlockOp> {
+        let ty = Ty { dims: vec![c.len() as u32], elem_bits: 8 };
+        let op = |index: usize, name: &str, operands: Vec<usize>, result: usize, attributes| BlockOp {
+            index,
+            name: name.into(),
+            operand_types: operands.iter().map(|_| Some(ty.clone())).collect(),
+            operands,
+            results: vec![result],
+            result_types: vec![Some(ty.clone())],
+            attributes,
+            has_regions: false,
+            unmodelled_vectors: Vec::new(),
+        };
+        let value = Attr::Elements(c.into_iter().map(BigInt::from).collect());
+        vec![
+            op(0, "arith.constant", vec![], 1, vec![("value".into(), value)]),
+            op(1, "arith.addi", vec![0, 1], 2, vec![]),
+        ]
+    }
+
+    /// Windows of 32,768 bits are proved in pieces of 2,048: equal where
+    /// every lane is, and a difference in one lane of a late piece is found
+    /// and named by its piece.
+    #[test]
+    fn wide_windows_are_proved_by_pieces_and_a_late_difference_is_found() {
+        let ones = add_constant(vec![1; 4096]);
+        let (a, b) = (Dataflow::new(&ones), Dataflow::new(&ones));
+        let (wa, wb) = (a.close([0, 1].into(), 1), b.close([0, 1].into(), 1));
+        assert_eq!(windows_equal((&a, &wa), (&b, &wb), 5_000), Ok(()));
+        let mut late = vec![1; 4096];
+        late[4000] = 2;
+        let other = add_constant(late);
+        let c = Dataflow::new(&other);
+        let wc = c.close([0, 1].into(), 1);
+        let err = windows_equal((&a, &wa), (&c, &wc), 5_000).unwrap_err();
+        assert!(err.contains("piece 15 of 16"), "{err}");
+    }
+}
