@@ -5,9 +5,9 @@
 //! what they give, the `autollvm` dialect over their classes, the class
 //! summary, the op variant table and the dialects' round-trip tests.
 
+use crate::design::{build, ods, render::render, render::render_value, DialectDesign};
 use crate::classify::cross_isa::{classify_across, prefixed};
 use crate::classify::engine::SimilarityClass;
-use crate::design::{build, ods, render::render, render::render_value, DialectDesign};
 use crate::isa::{registry, IsaOutput, Progress};
 use crate::sema::ir::Semantics;
 use std::collections::HashMap;

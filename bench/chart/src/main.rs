@@ -10,9 +10,7 @@ use plotters::style::{register_font, FontStyle};
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(
-    about = "Draw the run times of a benchmark CSV (kernel, llvm_ms, clang_ms, halide_ms, hydride_ms, …) as a PNG bar chart"
-)]
+#[command(about = "Draw the run times of a benchmark CSV (kernel, llvm_ms, clang_ms, halide_ms, hydride_ms, …) as a PNG bar chart")]
 struct Args {
     /// The CSV `scripts/bench` writes.
     #[arg(long, default_value = "results/bench-x86-avx512.csv")]
@@ -93,8 +91,7 @@ fn main() -> Result<()> {
     }
     let font = std::fs::read(&args.font).with_context(|| format!("reading the font {}", args.font.display()))?;
     let font: &'static [u8] = Box::leak(font.into_boxed_slice());
-    register_font("sans-serif", FontStyle::Normal, font)
-        .map_err(|_| anyhow::anyhow!("{} is not a usable font", args.font.display()))?;
+    register_font("sans-serif", FontStyle::Normal, font).map_err(|_| anyhow::anyhow!("{} is not a usable font", args.font.display()))?;
     let lo = values.iter().copied().fold(1.0f64, f64::min) * 0.8;
     let hi = values.iter().copied().fold(1.0f64, f64::max) * 2.5; // room on the right for the legend
     let height = 160 + 12 * (SLOTS * rows.len()) as u32;
@@ -114,9 +111,7 @@ fn main() -> Result<()> {
         .disable_y_mesh()
         .y_labels(SLOTS * rows.len())
         .y_label_formatter(&|y| match y {
-            SegmentValue::CenterOf(s) if (last - *s) % SLOTS == 1 => {
-                rows.get((last - *s) / SLOTS).map(|r| r.kernel.clone()).unwrap_or_default()
-            }
+            SegmentValue::CenterOf(s) if (last - *s) % SLOTS == 1 => rows.get((last - *s) / SLOTS).map(|r| r.kernel.clone()).unwrap_or_default(),
             _ => String::new(),
         })
         .y_label_style(("sans-serif", 15))
@@ -125,9 +120,7 @@ fn main() -> Result<()> {
     for (j, (_, legend, color)) in PATHS.iter().enumerate() {
         let bars = rows.iter().enumerate().filter_map(|(i, r)| r.relative()[j].map(|v| (slot(i, j), v)));
         chart
-            .draw_series(bars.map(|(s, v)| {
-                Rectangle::new([(lo, SegmentValue::Exact(s)), (v, SegmentValue::Exact(s + 1))], color.filled())
-            }))?
+            .draw_series(bars.map(|(s, v)| Rectangle::new([(lo, SegmentValue::Exact(s)), (v, SegmentValue::Exact(s + 1))], color.filled())))?
             .label(*legend)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
     }

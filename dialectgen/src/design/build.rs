@@ -1,8 +1,8 @@
 //! From semantics and classes to [`DialectDesign`]s.
 
 use super::{int_attribute, Allowed, AttrDesign, DialectDesign, OpDesign, TargetOp, ValueDesign, Variant};
-use crate::classify::cross_isa::{dialect_of, member_isa};
 use crate::classify::engine::{ClassMember, SimilarityClass};
+use crate::classify::cross_isa::{dialect_of, member_isa};
 use crate::classify::mask::Masking;
 use crate::sema::ir::{Arg, ArgKind, Semantics};
 use crate::sema::print::semantics_to_string;

@@ -108,8 +108,7 @@ pub fn bind(def: &Definition, info: &InstrInfo) -> Result<Binding, BindError> {
     for op in &info.ins {
         let arg = arg_of(op, &def.syntax)?;
         let source = op.source_name();
-        if let Some(&(_, off, width)) = parts.iter().find(|(n, _, _)| *n == source).filter(|_| op.name.ends_with("in"))
-        {
+        if let Some(&(_, off, width)) = parts.iter().find(|(n, _, _)| *n == source).filter(|_| op.name.ends_with("in")) {
             let range = Some((Expr::int(i64::from(off + width - 1)), Expr::int(i64::from(off))));
             prologue.push(Stmt {
                 span: Span::default(),
@@ -122,10 +121,7 @@ pub fn bind(def: &Definition, info: &InstrInfo) -> Result<Binding, BindError> {
                 OperandClass::Immediate { signed, .. } => Some(CType::new(32, signed)),
                 _ => None,
             };
-            regs.insert(
-                source,
-                RegBinding { var: arg.name.clone(), offset: 0, width: arg.width, whole, writable: false },
-            );
+            regs.insert(source, RegBinding { var: arg.name.clone(), offset: 0, width: arg.width, whole, writable: false });
         }
         args.push(arg);
     }

@@ -272,12 +272,7 @@ fn program(live: &[usize], functions: &[Function]) -> String {
     src
 }
 
-fn fail_all(
-    mut results: Vec<Option<EntryResult>>,
-    live: &[usize],
-    stage: &'static str,
-    why: String,
-) -> Vec<EntryResult> {
+fn fail_all(mut results: Vec<Option<EntryResult>>, live: &[usize], stage: &'static str, why: String) -> Vec<EntryResult> {
     for k in live {
         results[*k] = Some(Err((stage, why.clone())));
     }

@@ -46,15 +46,7 @@ pub struct HvxReport {
 
 /// Whole-vector permutes and lookups: lanes move by a data-dependent amount.
 const PERMUTES: &[&str] = &[
-    "V6_valign",
-    "V6_vlalign",
-    "V6_vror",
-    "V6_vdelta",
-    "V6_vrdelta",
-    "V6_vlut",
-    "V6_vunpack",
-    "V6_vshuff",
-    "V6_vdeal",
+    "V6_valign", "V6_vlalign", "V6_vror", "V6_vdelta", "V6_vrdelta", "V6_vlut", "V6_vunpack", "V6_vshuff", "V6_vdeal",
 ];
 
 /// The forms an instruction has (a table row of the kind).
@@ -124,19 +116,11 @@ pub fn build(fe: &FrontEnd, outcomes: &[Option<HvxOutcome>]) -> HvxReport {
             Some(HvxOutcome::Validated { .. }) => validated += 1,
             Some(HvxOutcome::Mismatch { detail }) => {
                 mismatched += 1;
-                mismatches.push(NotValidated {
-                    tag: t.def.tag.clone(),
-                    stage: "compare".into(),
-                    reason: detail.clone(),
-                });
+                mismatches.push(NotValidated { tag: t.def.tag.clone(), stage: "compare".into(), reason: detail.clone() });
             }
             Some(HvxOutcome::NotRun { stage, reason }) => {
                 not_run += 1;
-                not_run_list.push(NotValidated {
-                    tag: t.def.tag.clone(),
-                    stage: stage.clone(),
-                    reason: reason.clone(),
-                });
+                not_run_list.push(NotValidated { tag: t.def.tag.clone(), stage: stage.clone(), reason: reason.clone() });
             }
             None => {}
         }

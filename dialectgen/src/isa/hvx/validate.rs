@@ -13,17 +13,10 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum HvxOutcome {
-    Validated {
-        cases: usize,
-    },
-    Mismatch {
-        detail: String,
-    },
+    Validated { cases: usize },
+    Mismatch { detail: String },
     /// Not run: no builtin in this compiler, or the harness could not pass it.
-    NotRun {
-        stage: String,
-        reason: String,
-    },
+    NotRun { stage: String, reason: String },
 }
 
 /// Random cases (besides 14 edge patterns) without an immediate; cases per
@@ -48,11 +41,7 @@ fn hex(v: &BigUint, width: u32) -> String {
 }
 
 /// Validates every translated instruction (`None` for those without semantics).
-pub fn validate(
-    translated: &[Translated],
-    info: &std::collections::BTreeMap<String, super::data::InstrInfo>,
-    cfg: &HarnessConfig,
-) -> Vec<Option<HvxOutcome>> {
+pub fn validate(translated: &[Translated], info: &std::collections::BTreeMap<String, super::data::InstrInfo>, cfg: &HarnessConfig) -> Vec<Option<HvxOutcome>> {
     let cases: Vec<Vec<TestCase>> =
         translated.iter().map(|t| t.result.as_ref().map(test_cases).unwrap_or_default()).collect();
     let mut entries = Vec::new();
@@ -78,9 +67,7 @@ pub fn validate(
         let slot = &mut out[*k];
         *slot = Some(match (slot.take(), verdict) {
             (None, v) => v,
-            (Some(HvxOutcome::Validated { cases: a }), HvxOutcome::Validated { cases: b }) => {
-                HvxOutcome::Validated { cases: a + b }
-            }
+            (Some(HvxOutcome::Validated { cases: a }), HvxOutcome::Validated { cases: b }) => HvxOutcome::Validated { cases: a + b },
             (Some(prev @ (HvxOutcome::Mismatch { .. } | HvxOutcome::NotRun { .. })), _) => prev,
             (Some(_), v) => v,
         });
@@ -89,12 +76,7 @@ pub fn validate(
 }
 
 /// Runs the interpreter on every case and compares with the emulator's results.
-pub fn compare(
-    sema: &Semantics,
-    info: &super::data::InstrInfo,
-    cases: &[&TestCase],
-    results: &[Vec<u8>],
-) -> HvxOutcome {
+pub fn compare(sema: &Semantics, info: &super::data::InstrInfo, cases: &[&TestCase], results: &[Vec<u8>]) -> HvxOutcome {
     let width = sema.result.width;
     for (case, bytes) in cases.iter().zip(results) {
         let hw = result_bits(info, bytes);
@@ -107,12 +89,7 @@ pub fn compare(
             let args: Vec<String> =
                 sema.args.iter().zip(&case.args).map(|(a, v)| format!("{}={}", a.name, hex(v, a.width))).collect();
             return HvxOutcome::Mismatch {
-                detail: format!(
-                    "emulator {} interpreter {} for {}",
-                    hex(&hw, width),
-                    hex(&ours, width),
-                    args.join(" ")
-                ),
+                detail: format!("emulator {} interpreter {} for {}", hex(&hw, width), hex(&ours, width), args.join(" ")),
             };
         }
     }

@@ -76,11 +76,6 @@ pub enum CStmtKind {
     RegDecl(u32, String),
     Block(Vec<CStmt>),
     If(CExpr, Box<CStmt>, Option<Box<CStmt>>),
-    For {
-        init: Option<Box<CStmt>>,
-        cond: Option<CExpr>,
-        step: Option<CExpr>,
-        body: Box<CStmt>,
-    },
+    For { init: Option<Box<CStmt>>, cond: Option<CExpr>, step: Option<CExpr>, body: Box<CStmt> },
     Empty,
 }

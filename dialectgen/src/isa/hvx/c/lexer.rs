@@ -52,9 +52,9 @@ pub struct LexError {
 }
 
 const PUNCTS: &[&str] = &[
-    "<<=", ">>=", "==", "!=", "<=", ">=", "<<", ">>", "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
-    "^=", "##", "(", ")", "[", "]", "{", "}", ",", ";", ":", "?", "=", "<", ">", "+", "-", "*", "/", "%", "!", "~",
-    ".", "^", "&", "|", "#",
+    "<<=", ">>=", "==", "!=", "<=", ">=", "<<", ">>", "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=",
+    "|=", "^=", "##", "(", ")", "[", "]", "{", "}", ",", ";", ":", "?", "=", "<", ">", "+", "-", "*", "/", "%", "!",
+    "~", ".", "^", "&", "|", "#",
 ];
 
 /// Tokenizes `text`; positions count lines and columns from 1. Comments
@@ -88,10 +88,7 @@ pub fn lex(text: &str) -> Result<Vec<Token>, LexError> {
             if j + 1 >= chars.len() {
                 return Err(LexError { span, message: "unterminated comment".into() });
             }
-            {
-                let n = j + 2 - i;
-                advance(&mut i, &mut line, &mut col, n);
-            }
+            { let n = j + 2 - i; advance(&mut i, &mut line, &mut col, n); }
         } else if c == '/' && chars.get(i + 1) == Some(&'/') {
             while i < chars.len() && chars[i] != '\n' {
                 advance(&mut i, &mut line, &mut col, 1);
@@ -105,20 +102,14 @@ pub fn lex(text: &str) -> Result<Vec<Token>, LexError> {
                 return Err(LexError { span, message: "unterminated string".into() });
             }
             out.push(Token { tok: Tok::Str(chars[i + 1..j].iter().collect()), span });
-            {
-                let n = j + 1 - i;
-                advance(&mut i, &mut line, &mut col, n);
-            }
+            { let n = j + 1 - i; advance(&mut i, &mut line, &mut col, n); }
         } else if c.is_ascii_alphabetic() || c == '_' {
             let mut j = i;
             while j < chars.len() && (chars[j].is_ascii_alphanumeric() || chars[j] == '_') {
                 j += 1;
             }
             out.push(Token { tok: Tok::Ident(chars[i..j].iter().collect()), span });
-            {
-                let n = j - i;
-                advance(&mut i, &mut line, &mut col, n);
-            }
+            { let n = j - i; advance(&mut i, &mut line, &mut col, n); }
         } else if c.is_ascii_digit() {
             let mut j = i;
             while j < chars.len() && (chars[j].is_ascii_alphanumeric() || chars[j] == '_') {
@@ -128,20 +119,14 @@ pub fn lex(text: &str) -> Result<Vec<Token>, LexError> {
             if word.contains('_') {
                 // `4_4`: a token pasted into a name by the vendor's macros.
                 out.push(Token { tok: Tok::Ident(word), span });
-                {
-                    let n = j - i;
-                    advance(&mut i, &mut line, &mut col, n);
-                }
+                { let n = j - i; advance(&mut i, &mut line, &mut col, n); }
                 continue;
             }
             let Some((n, suffix, radix)) = number(&word) else {
                 return Err(LexError { span, message: format!("malformed number `{word}`") });
             };
             out.push(Token { tok: Tok::Num(n, suffix, radix), span });
-            {
-                let n = j - i;
-                advance(&mut i, &mut line, &mut col, n);
-            }
+            { let n = j - i; advance(&mut i, &mut line, &mut col, n); }
         } else if let Some(p) = PUNCTS.iter().find(|p| chars[i..].iter().take(p.len()).copied().eq(p.chars())) {
             out.push(Token { tok: Tok::Punct(p), span });
             advance(&mut i, &mut line, &mut col, p.len());

@@ -140,11 +140,7 @@ impl MacroTable {
                 });
             }
             if !pending.last().is_some_and(|n| n.is("(")) {
-                return Err(MacroError::Malformed {
-                    span: t.span,
-                    name,
-                    message: "expected `(` after the name".into(),
-                });
+                return Err(MacroError::Malformed { span: t.span, name, message: "expected `(` after the name".into() });
             }
             pending.pop();
             let args = take_args(&mut pending, t.span, &name)?;
@@ -216,4 +212,5 @@ mod tests {
         let e = table.expand(&lex("x = fNOPE(1);").unwrap()).unwrap_err();
         assert_eq!(e, MacroError::Unknown { span: Span { line: 1, col: 5 }, name: "fNOPE".into() });
     }
+
 }

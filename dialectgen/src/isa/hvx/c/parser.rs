@@ -316,12 +316,7 @@ impl Parser<'_> {
                     e = CExpr { span, kind: CExprKind::Index(Box::new(e), Box::new(index)) };
                 }
             } else if self.peek_is("++") || self.peek_is("--") {
-                let by = if self.eat("++") {
-                    1
-                } else {
-                    self.pos += 1;
-                    -1
-                };
+                let by = if self.eat("++") { 1 } else { self.pos += 1; -1 };
                 e = CExpr { span, kind: CExprKind::Step(Box::new(e), by) };
             } else {
                 return Ok(e);

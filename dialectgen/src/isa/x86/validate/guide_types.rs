@@ -1,7 +1,7 @@
 //! The C-level view of an intrinsic that the test harness needs.
 
-use crate::isa::x86::guide::GuideEntry;
 use crate::sema::ir::{ArgKind, Semantics};
+use crate::isa::x86::guide::GuideEntry;
 
 #[derive(Clone, Debug)]
 pub struct CArg {
