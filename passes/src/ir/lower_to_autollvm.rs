@@ -14,7 +14,8 @@ use melior::Context;
 use std::collections::HashMap;
 
 /// The most remarks the rewrites around synthesis emit per run (the
-/// synthesis has its own cap per block); the rest are counted in one.
+/// synthesis has its own cap per block, and its remarks are not counted
+/// here); the rest are counted in one.
 const MAX_REMARKS: usize = 100;
 
 /// Rewrites every block under `root`; `Err` once an error is emitted.
@@ -74,7 +75,8 @@ fn rewrite(context: &Context, root: OperationRef, options: &Options, remarks: bo
             continue;
         }
         let plan = lower_block(&read.ops, grammar, options);
-        apply(context, &plan, &read, remarks)?;
+        // The synthesis caps its own remarks per block (and sums up the rest).
+        raw::uncapped(|| apply(context, &plan, &read, remarks))?;
     }
     // What synthesis left of extend-compute-truncate regions, in place.
     if let Err(e) = super::in_place_widening::run(context, root, options, remarks) {

@@ -113,6 +113,15 @@ pub fn uncap_remarks() -> usize {
     REMARKS.with(|r| r.take().map_or(0, |(_, _, unshown)| unshown))
 }
 
+/// Runs `f` with this thread's cap lifted and puts it back after (for
+/// remarks capped elsewhere: the synthesis's, per block).
+pub fn uncapped<T>(f: impl FnOnce() -> T) -> T {
+    let cap = REMARKS.with(std::cell::Cell::take);
+    let out = f();
+    REMARKS.with(|r| r.set(cap));
+    out
+}
+
 /// The name of a `#vector.kind<…>` attribute (`add`).
 pub fn combining_kind(attr: Attribute) -> Option<String> {
     // SAFETY: a live attribute; the answer is null or a static string.
