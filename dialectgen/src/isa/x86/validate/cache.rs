@@ -23,6 +23,7 @@ const VERDICT_CODE: &[&str] = &[
     include_str!("../../../validate/cases.rs"),
     include_str!("evidence.rs"),
     include_str!("harness.rs"),
+    include_str!("guide_types.rs"),
     include_str!("mod.rs"),
 ];
 
