@@ -240,7 +240,7 @@ impl Region {
         let mut ops = Vec::new();
         for &p in &self.ops {
             let o = &flow.ops[p];
-            let mut new = BlockOp { attributes: Vec::new(), ..o.clone_without_attributes() };
+            let mut new = o.clone_without_attributes();
             new.attributes = if self.splats.contains_key(&p) { Vec::new() } else { o.attributes.clone() };
             new.index = ops.len();
             new.operands = o.operands.iter().map(|v| renamed[v]).collect();

@@ -42,14 +42,8 @@ pub const WHOLE_BITS: u32 = 32_768;
 /// leaves' elements come from.
 pub type Side<'a> = (&'a Dataflow<'a>, &'a Window, &'a [LeafElements]);
 
-/// A window cut to one piece: its ops (positions renumbered, values kept)
-/// and the window over them.
-struct PieceWindow {
-    ops: Vec<BlockOp>,
-    root: usize,
-}
-
-/// One side of a proof cut to one piece, owned.
+/// One side of a proof cut to one piece, owned: its ops (positions
+/// renumbered, values kept), the window over them and its leaves' elements.
 pub struct OwnedPiece {
     pub ops: Vec<BlockOp>,
     pub window: Window,
@@ -175,15 +169,12 @@ impl Cut {
         if !kept || self.pieces == 0 || vector_types(flow, window).any(|t| t.dims[0] % self.pieces != 0) {
             return None;
         }
-        let piece = self.piece(flow, window, q)?;
-        let window = Window { ops: (0..piece.ops.len()).collect(), leaves: window.leaves.clone(), root: piece.root };
-        let sources = self.piece_sources(flow, &window, sources, q);
-        Some(OwnedPiece { ops: piece.ops, window, sources })
+        self.piece((flow, window, sources), q)
     }
 
     /// Piece `q` of a window: every vector's first dimension divided by the
     /// piece count, constants cut to their `q`th piece.
-    fn piece(&self, flow: &Dataflow, window: &Window, q: u32) -> Option<PieceWindow> {
+    fn piece(&self, (flow, window, sources): Side, q: u32) -> Option<OwnedPiece> {
         let k = self.pieces;
         let cut = |t: &Option<Ty>| {
             t.as_ref().map(|t| {
@@ -224,7 +215,9 @@ impl Cut {
             });
         }
         let root = window.ops.iter().position(|&p| p == window.root)?;
-        Some(PieceWindow { ops, root })
+        let sources = self.piece_sources(flow, window, sources, q);
+        let window = Window { ops: (0..ops.len()).collect(), leaves: window.leaves.clone(), root };
+        Some(OwnedPiece { ops, window, sources })
     }
 
     /// Piece `q`'s leaves: each vector leaf's elements from
@@ -314,15 +307,12 @@ impl Cut {
                     self.pieces
                 ));
             }
-            let (l, r) = (self.piece(left.0, left.1, q), self.piece(right.0, right.1, q));
-            let (Some(l), Some(r)) = (l, r) else { return Err(format!("piece {q} could not be cut")) };
+            let (Some(l), Some(r)) = (self.piece(left, q), self.piece(right, q)) else {
+                return Err(format!("piece {q} could not be cut"));
+            };
             let (lf, rf) = (Dataflow::new(&l.ops), Dataflow::new(&r.ops));
-            let lw = Window { ops: (0..l.ops.len()).collect(), leaves: left.1.leaves.clone(), root: l.root };
-            let rw = Window { ops: (0..r.ops.len()).collect(), leaves: right.1.leaves.clone(), root: r.root };
-            let ls = self.piece_sources(left.0, left.1, left.2, q);
-            let rs = self.piece_sources(right.0, right.1, right.2, q);
             let budget = u32::try_from(left_ms).unwrap_or(u32::MAX);
-            prove((&lf, &lw, &ls), (&rf, &rw, &rs), budget)
+            prove((&lf, &l.window, &l.sources), (&rf, &r.window, &r.sources), budget)
                 .map_err(|e| format!("{e} (in lanes piece {q} of {})", self.pieces))?;
         }
         Ok(())
