@@ -13,7 +13,7 @@
 // AVX2HOST: llvm.func @dot
 // AVX2HOST-NOT: vpdpbusd
 // AVX2HOST: llvm.return
-// BADTARGET: error: 'builtin.module' op lower-to-autollvm: unknown target 'riscv' (known: native, x86-avx512, x86-avx2, aarch64-neon, aarch64-neon-dotprod-i8mm, hexagon-hvx128)
+// BADTARGET: error: lower-to-autollvm: unknown target 'riscv' (known: native, x86-avx512, x86-avx2, aarch64-neon, aarch64-neon-dotprod-i8mm, hexagon-hvx128)
 func.func @dot(%a: vector<64xi8>, %b: vector<64xi8>, %acc: vector<16xi32>) -> vector<16xi32> {
   %ae = arith.extui %a : vector<64xi8> to vector<64xi32>
   %be = arith.extsi %b : vector<64xi8> to vector<64xi32>

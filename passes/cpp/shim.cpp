@@ -11,12 +11,20 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 extern "C" {
 struct HydrideDialect { MlirStringRef name, irdl; };
 struct HydrideLowerOptions { MlirStringRef target, cacheDir; bool remarks; unsigned proofMs, windowMs, blockMs, maxOps, twoStep; };
-bool hydride_lower_to_autollvm(MlirOperation root, const HydrideLowerOptions *options);
+// A rewrite of lower-to-autollvm (src/ir/rewrites.rs); `options`: 0 target and remarks, 1 also proofs, 2 also search.
+struct HydrideRewrite { MlirStringRef argument, description; unsigned options; };
+struct HydrideIsa { MlirStringRef name, title, defaultTarget; }; // the ISA registry (src/targets.rs)
+const HydrideRewrite *hydride_rewrites(size_t *count);
+const HydrideIsa *hydride_isas(size_t *count);
+MlirStringRef hydride_target_help();
+MlirStringRef hydride_target_problem(MlirStringRef target); // empty if `target` names one
+bool hydride_run_rewrite(MlirOperation root, size_t index, const HydrideLowerOptions *options);
 bool hydride_autollvm_to_target(MlirOperation root, MlirStringRef isa);
 bool hydride_target_to_llvm(MlirOperation root, MlirStringRef isa);
 void hydride_insert_autollvm(mlir::DialectRegistry *registry); // compiled from ODS (autollvm.cpp)
@@ -58,15 +66,35 @@ extern "C" MlirAttribute hydride_int_attr(MlirType type, uint64_t low, uint64_t 
 }
 
 namespace {
-// A pass that is one Rust function over its root; `output`: the dialect it creates (only that one is loaded).
-template <typename Self> struct Forward : mlir::PassWrapper<Self, mlir::OperationPass<>> {
-  Forward() = default;
-  Forward(const Forward &other) : mlir::PassWrapper<Self, mlir::OperationPass<>>(other) {}
-  llvm::StringRef getArgument() const final { return Self::argument; }
-  llvm::StringRef getDescription() const final { return Self::description; }
+constexpr unsigned proofMsDefault = 20000, windowMsDefault = 60000, blockMsDefault = 20000, maxOpsDefault = 16, twoStepDefault = 8000;
+#define HYDRIDE_TARGET_OPTIONS(Option) \
+  Option<std::string> target{*this, "target", llvm::cl::desc(unwrap(hydride_target_help())), llvm::cl::init("native")}; \
+  Option<bool> remarks{*this, "remarks", llvm::cl::desc("Emit remarks: what was rewritten, and why what was left unchanged was")};
+#define HYDRIDE_PROOF_OPTIONS(Option) \
+  Option<std::string> cacheDir{*this, "cache-dir", llvm::cl::desc("Memo directory (default: $HYDRIDE_CACHE_DIR, else ~/.cache/hydride)")}; \
+  Option<unsigned> proofMs{*this, "proof-ms", llvm::cl::desc("Z3 budget per proof, in ms"), llvm::cl::init(proofMsDefault)};
+#define HYDRIDE_SEARCH_OPTIONS(Option) \
+  Option<unsigned> windowMs{*this, "window-ms", llvm::cl::desc("Wall-clock limit per window, in ms (a window out of time is left " \
+      "unchanged, not memoized)"), llvm::cl::init(windowMsDefault)}; \
+  Option<unsigned> blockMs{*this, "block-ms", llvm::cl::desc("Wall-clock limit per block, in ms: once spent, the block's remaining " \
+      "windows are left unchanged (counted in its summary remark)"), llvm::cl::init(blockMsDefault)}; \
+  Option<unsigned> maxOps{*this, "max-ops", llvm::cl::desc("Largest window, in ops"), llvm::cl::init(maxOpsDefault)}; \
+  Option<unsigned> twoStep{*this, "two-step-budget", llvm::cl::desc("Pairings of a second instruction with an intermediate value " \
+      "screened per window (0: one instruction only)"), llvm::cl::init(twoStepDefault)};
+
+// A pass that is one Rust function over its root, named at registration from Rust's tables; `output`: the dialect it
+// creates besides arith and vector (only that one is loaded).
+template <typename Self> struct Named : mlir::PassWrapper<Self, mlir::OperationPass<>> {
+  std::string argument, description, output, subject; // subject: the rewrite's index or the ISA's name, for Rust
+  Named(std::string argument, std::string description, std::string output, std::string subject)
+      : argument(argument), description(description), output(output), subject(subject) {}
+  Named(const Named &o) : mlir::PassWrapper<Self, mlir::OperationPass<>>(o), argument(o.argument),
+      description(o.description), output(o.output), subject(o.subject) {}
+  llvm::StringRef getArgument() const final { return argument; }
+  llvm::StringRef getDescription() const final { return description; }
+  llvm::StringRef getName() const final { return argument; }
   void getDependentDialects(mlir::DialectRegistry &registry) const final {
     registry.insert<mlir::arith::ArithDialect, mlir::vector::VectorDialect>();
-    llvm::StringRef output = Self::output;
     if (output == "llvm") registry.insert<mlir::LLVM::LLVMDialect>();
     if (output == "autollvm") hydride_insert_autollvm(&registry);
     for (const HydrideDialect &d : dialects) if (unwrap(d.name) == output) insertDialect(registry, d);
@@ -75,58 +103,95 @@ template <typename Self> struct Forward : mlir::PassWrapper<Self, mlir::Operatio
     if (!static_cast<Self *>(this)->run(wrap(this->getOperation()))) this->signalPassFailure();
   }
 };
-#define HYDRIDE_PASS(Name, Arg, Output, Description) struct Name : Forward<Name> { MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Name) \
-    static constexpr const char *argument = Arg, *output = Output, *description = Description;
+#define HYDRIDE_PASS(Name) struct Name : Named<Name> { MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Name) \
+  using Named::Named; Name(const Name &o) : Named(o) {}
 
-HYDRIDE_PASS(LowerToAutollvm, "lower-to-autollvm", "autollvm", "Replace arith/vector dataflow by autollvm class ops found by synthesis and proved equal by Z3")
-  Option<std::string> target{*this, "target", llvm::cl::desc("Target instruction set: native (the x86 this host executes, less "
-      "HYDRIDE_WITHHOLD_FEATURES), x86-avx512 (all modelled x86), x86-avx2 (SSE2 to AVX2), aarch64-neon (Armv8.0 Advanced SIMD), "
-      "aarch64-neon-dotprod-i8mm (Armv8.6 with dot product and i8mm) or hexagon-hvx128 (HVX v66, 128-byte vectors)"),
-      llvm::cl::init("native")};
-  Option<bool> remarks{*this, "remarks", llvm::cl::desc("Emit a remark for every window left unchanged, saying why")};
-  Option<std::string> cacheDir{*this, "cache-dir", llvm::cl::desc("Synthesis memo directory (default: $HYDRIDE_CACHE_DIR, else ~/.cache/hydride)")};
-  Option<unsigned> proofMs{*this, "proof-ms", llvm::cl::desc("Z3 budget per proof, in ms"), llvm::cl::init(20000)};
-  Option<unsigned> windowMs{*this, "window-ms", llvm::cl::desc("Wall-clock limit per window, in ms (a window out of time is left unchanged, not memoized)"), llvm::cl::init(60000)};
-  Option<unsigned> blockMs{*this, "block-ms", llvm::cl::desc("Wall-clock limit per block, in ms: once spent, the block's remaining windows are left unchanged (counted in its summary remark)"), llvm::cl::init(20000)};
-  Option<unsigned> maxOps{*this, "max-ops", llvm::cl::desc("Largest window, in ops"), llvm::cl::init(16)};
-  Option<unsigned> twoStep{*this, "two-step-budget", llvm::cl::desc("Pairings of a second instruction with an intermediate value screened per window (0: one instruction only)"), llvm::cl::init(8000)};
-  LowerToAutollvm() = default; LowerToAutollvm(const LowerToAutollvm &other) : Forward(other) {}
-  bool run(MlirOperation root) {
-    std::string t = target, dir = cacheDir;
-    HydrideLowerOptions o{wrap(llvm::StringRef(t)), wrap(llvm::StringRef(dir)), remarks, proofMs, windowMs, blockMs, maxOps, twoStep};
-    return hydride_lower_to_autollvm(root, &o);
+// The options of lower-to-autollvm, the pipeline of all rewrites.
+struct LowerOptions : mlir::PassPipelineOptions<LowerOptions> {
+  HYDRIDE_TARGET_OPTIONS(Option) HYDRIDE_PROOF_OPTIONS(Option) HYDRIDE_SEARCH_OPTIONS(Option)
+};
+// A rewrite pass declares the options its set reads; the others keep lower-to-autollvm's defaults.
+#define HYDRIDE_REWRITE_PASS(Name, Options) HYDRIDE_PASS(Name) Options \
+  bool run(MlirOperation root) { \
+    HydrideLowerOptions o{{}, {}, false, proofMsDefault, windowMsDefault, blockMsDefault, maxOpsDefault, twoStepDefault}; \
+    std::string t, d; read(o, t, d); \
+    return hydride_run_rewrite(root, std::stoul(subject), &o); \
+  }
+HYDRIDE_REWRITE_PASS(TargetRewrite, HYDRIDE_TARGET_OPTIONS(Option))
+  void read(HydrideLowerOptions &o, std::string &t, std::string &) { t = target; o.target = wrap(llvm::StringRef(t)); o.remarks = remarks; }
+  void set(const LowerOptions &l) { target = l.target; remarks = l.remarks; }
+};
+HYDRIDE_REWRITE_PASS(ProofRewrite, HYDRIDE_TARGET_OPTIONS(Option) HYDRIDE_PROOF_OPTIONS(Option))
+  void read(HydrideLowerOptions &o, std::string &t, std::string &d) {
+    t = target; d = cacheDir; o.target = wrap(llvm::StringRef(t)); o.cacheDir = wrap(llvm::StringRef(d));
+    o.remarks = remarks; o.proofMs = proofMs;
+  }
+  void set(const LowerOptions &l) { target = l.target; remarks = l.remarks; cacheDir = l.cacheDir; proofMs = l.proofMs; }
+};
+HYDRIDE_REWRITE_PASS(SearchRewrite, HYDRIDE_TARGET_OPTIONS(Option) HYDRIDE_PROOF_OPTIONS(Option) HYDRIDE_SEARCH_OPTIONS(Option))
+  void read(HydrideLowerOptions &o, std::string &t, std::string &d) {
+    t = target; d = cacheDir;
+    o = {wrap(llvm::StringRef(t)), wrap(llvm::StringRef(d)), remarks, proofMs, windowMs, blockMs, maxOps, twoStep};
+  }
+  void set(const LowerOptions &l) {
+    target = l.target; remarks = l.remarks; cacheDir = l.cacheDir; proofMs = l.proofMs;
+    windowMs = l.windowMs; blockMs = l.blockMs; maxOps = l.maxOps; twoStep = l.twoStep;
   }
 };
-#define HYDRIDE_TARGET_PASSES(Isa, Name, Title) \
-  HYDRIDE_PASS(AutollvmTo##Name, "convert-autollvm-to-" Isa, "hydride_" Isa, "Replace each autollvm op by the hydride_" Isa \
-      " instruction op that implements its parameters and types") \
-    bool run(MlirOperation root) { return hydride_autollvm_to_target(root, wrap(llvm::StringRef(Isa))); } }; \
-  HYDRIDE_PASS(Name##ToLLVM, "convert-hydride-" Isa "-to-llvm", "llvm", "Replace each hydride_" Isa " op by what clang emits " \
-      "for its " Title " intrinsic: a call of its LLVM intrinsic (a select for mask forms) or a generic instruction") \
-    bool run(MlirOperation root) { return hydride_target_to_llvm(root, wrap(llvm::StringRef(Isa))); } };
-HYDRIDE_TARGET_PASSES("x86", X86, "x86")
-HYDRIDE_TARGET_PASSES("arm", Arm, "Arm NEON")
-HYDRIDE_TARGET_PASSES("hvx", Hvx, "Hexagon HVX")
+HYDRIDE_PASS(ToTarget) bool run(MlirOperation root) { return hydride_autollvm_to_target(root, wrap(llvm::StringRef(subject))); } };
+HYDRIDE_PASS(ToLLVM) bool run(MlirOperation root) { return hydride_target_to_llvm(root, wrap(llvm::StringRef(subject))); } };
+
+// The rewrite `index` of Rust's table, with lower-to-autollvm's options if given.
+std::unique_ptr<mlir::Pass> rewritePass(size_t index, const LowerOptions *options) {
+  size_t count; const HydrideRewrite &r = hydride_rewrites(&count)[index];
+  std::string argument(unwrap(r.argument)), description(unwrap(r.description)), output = r.options == 2 ? "autollvm" : "";
+  auto make = [&](auto *tag) -> std::unique_ptr<mlir::Pass> {
+    auto pass = std::make_unique<std::remove_pointer_t<decltype(tag)>>(argument, description, output, std::to_string(index));
+    if (options) pass->set(*options);
+    return pass;
+  };
+  if (r.options == 0) return make((TargetRewrite *)nullptr);
+  if (r.options == 1) return make((ProofRewrite *)nullptr);
+  return make((SearchRewrite *)nullptr);
+}
 struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
-  Option<std::string> target{*this, "target", llvm::cl::desc("lower-to-autollvm's target (default: native for x86, "
-      "aarch64-neon-dotprod-i8mm for arm, hexagon-hvx128 for hvx)")};
+  Option<std::string> target{*this, "target", llvm::cl::desc("lower-to-autollvm's target (default: the one in the pipeline description)")};
 };
 } // namespace
 
 extern "C" void hydride_register_passes(const HydrideDialect *all, size_t count) {
   dialects = llvm::ArrayRef(all, count);
-  mlir::PassRegistration<LowerToAutollvm>();
-  mlir::PassRegistration<AutollvmToX86>(); mlir::PassRegistration<X86ToLLVM>();
-  mlir::PassRegistration<AutollvmToArm>(); mlir::PassRegistration<ArmToLLVM>();
-  mlir::PassRegistration<AutollvmToHvx>(); mlir::PassRegistration<HvxToLLVM>();
-  // One pipeline per ISA: synthesis for the target, the ISA's conversions, then upstream's to the LLVM dialect.
-  for (auto [isa, target] : {std::pair{"x86", "native"}, {"arm", "aarch64-neon-dotprod-i8mm"}, {"hvx", "hexagon-hvx128"}}) {
-    std::string name = std::string("hydride-") + isa + "-to-llvm", first = target;
-    mlir::PassPipelineRegistration<PipelineOptions>(name, "lower-to-autollvm{target=…} (default " + first + "), convert-autollvm-to-" +
-        isa + ", convert-hydride-" + isa + "-to-llvm, then the upstream vector/arith/ub/func conversions to the LLVM dialect",
-        [isa = std::string(isa), first](mlir::OpPassManager &pm, const PipelineOptions &o) {
+  size_t rewrites, isas;
+  hydride_rewrites(&rewrites);
+  for (size_t i = 0; i < rewrites; ++i) mlir::registerPass([i] { return rewritePass(i, nullptr); });
+  // As PassPipelineRegistration, with the target checked when the pipeline is built, not by its first pass.
+  mlir::registerPassPipeline("lower-to-autollvm", "Replace arith/vector dataflow by autollvm class ops: the pipeline of the "
+      "hydride rewrites before, around and after synthesis, each proved equal by Z3",
+      [rewrites](mlir::OpPassManager &pm, llvm::StringRef text, llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> error) {
+        LowerOptions o;
+        if (mlir::failed(o.parseFromString(text))) return mlir::failure();
+        std::string target = o.target;
+        llvm::StringRef problem = unwrap(hydride_target_problem(wrap(llvm::StringRef(target))));
+        if (!problem.empty()) return error("lower-to-autollvm: " + problem);
+        for (size_t i = 0; i < rewrites; ++i) pm.addPass(rewritePass(i, &o));
+        return mlir::success();
+      },
+      [](llvm::function_ref<void(const mlir::detail::PassOptions &)> handler) { handler(LowerOptions()); });
+  const HydrideIsa *all_isas = hydride_isas(&isas);
+  for (const HydrideIsa &isa : llvm::ArrayRef(all_isas, isas)) {
+    std::string name(unwrap(isa.name)), title(unwrap(isa.title)), first(unwrap(isa.defaultTarget)), dialect = "hydride_" + name;
+    mlir::registerPass([=] { return std::make_unique<ToTarget>("convert-autollvm-to-" + name, "Replace each autollvm op by the " +
+        dialect + " instruction op that implements its parameters and types", dialect, name); });
+    mlir::registerPass([=] { return std::make_unique<ToLLVM>("convert-hydride-" + name + "-to-llvm", "Replace each " + dialect +
+        " op by what clang emits for its " + title + " intrinsic: a call of its LLVM intrinsic (a select for mask forms) or a "
+        "generic instruction", "llvm", name); });
+    // Synthesis for the target, the ISA's conversions, then upstream's to the LLVM dialect.
+    mlir::PassPipelineRegistration<PipelineOptions>("hydride-" + name + "-to-llvm", "lower-to-autollvm{target=…} (default " + first +
+        "), convert-autollvm-to-" + name + ", convert-hydride-" + name + "-to-llvm, then the upstream vector/arith/ub/func "
+        "conversions to the LLVM dialect",
+        [name, first](mlir::OpPassManager &pm, const PipelineOptions &o) {
           std::string t = std::string(o.target).empty() ? first : std::string(o.target);
-          (void)mlir::parsePassPipeline("lower-to-autollvm{target=" + t + "},convert-autollvm-to-" + isa + ",convert-hydride-" + isa +
+          (void)mlir::parsePassPipeline("lower-to-autollvm{target=" + t + "},convert-autollvm-to-" + name + ",convert-hydride-" + name +
               "-to-llvm,func.func(lower-vector-multi-reduction),convert-vector-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
               "convert-func-to-llvm,reconcile-unrealized-casts", pm);
         });

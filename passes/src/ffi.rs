@@ -4,8 +4,8 @@
 //! generated ops' verifier). Nothing crosses as text but names.
 #![allow(unsafe_code)]
 
-use crate::ir::{lower_to_autollvm, raw, read, target_to_llvm, to_target, x86_to_llvm};
-use crate::synth::target::Isa;
+use crate::ir::{raw, read, rewrites, target_to_llvm, to_target, x86_to_llvm};
+use crate::synth::target::{Isa, Target, TARGET_HELP};
 use crate::synth::{cache, lower};
 use crate::variants::VariantTable;
 use melior::StringRef;
@@ -136,17 +136,110 @@ pub extern "C" fn hydride_verify_op(op: MlirOperation) -> bool {
     })
 }
 
-/// `lower-to-autollvm` on the root op.
+/// A rewrite of `lower-to-autollvm` for the shim: its pass argument,
+/// `--help` line and option set.
+#[repr(C)]
+pub struct RewriteInfo {
+    pub argument: MlirStringRef,
+    pub description: MlirStringRef,
+    pub options: u32,
+}
+
+/// An ISA for the shim: its name, its title for `--help`, and the target
+/// its pipeline lowers for unless told.
+#[repr(C)]
+pub struct IsaInfo {
+    pub name: MlirStringRef,
+    pub title: MlirStringRef,
+    pub default_target: MlirStringRef,
+}
+
+// SAFETY: as for `Dialect`: 'static strings, only read.
+unsafe impl Sync for RewriteInfo {}
+unsafe impl Send for RewriteInfo {}
+unsafe impl Sync for IsaInfo {}
+unsafe impl Send for IsaInfo {}
+
+/// Every rewrite, in `lower-to-autollvm`'s order; `count` is set to their number.
+///
+/// # Safety
+/// `count` points to writable memory.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_rewrites(count: *mut usize) -> *const RewriteInfo {
+    static ALL: OnceLock<Vec<RewriteInfo>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        rewrites::REWRITES
+            .iter()
+            .map(|r| RewriteInfo {
+                argument: StringRef::new(r.argument).to_raw(),
+                description: StringRef::new(r.description).to_raw(),
+                options: r.options as u32,
+            })
+            .collect()
+    });
+    // SAFETY: guaranteed by the caller.
+    unsafe { *count = all.len() };
+    all.as_ptr()
+}
+
+/// Every ISA with a dialect; `count` is set to their number.
+///
+/// # Safety
+/// `count` points to writable memory.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_isas(count: *mut usize) -> *const IsaInfo {
+    static ALL: OnceLock<Vec<IsaInfo>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        Isa::ALL
+            .iter()
+            .map(|i| IsaInfo {
+                name: StringRef::new(i.name()).to_raw(),
+                title: StringRef::new(i.title()).to_raw(),
+                default_target: StringRef::new(i.default_target()).to_raw(),
+            })
+            .collect()
+    });
+    // SAFETY: guaranteed by the caller.
+    unsafe { *count = all.len() };
+    all.as_ptr()
+}
+
+/// The `target` option's `--help` text.
+#[unsafe(no_mangle)]
+pub extern "C" fn hydride_target_help() -> MlirStringRef {
+    StringRef::new(TARGET_HELP).to_raw()
+}
+
+/// Why `target` names no target, or an empty string; the text lives
+/// until this thread's next call.
+///
+/// # Safety
+/// `target` is a readable string for the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_target_problem(target: MlirStringRef) -> MlirStringRef {
+    thread_local!(static PROBLEM: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) });
+    // SAFETY: guaranteed by the caller.
+    let name = unsafe { raw::string(target) };
+    let problem = Target::parse(&name).err().unwrap_or_default();
+    PROBLEM.with(|p| {
+        *p.borrow_mut() = problem;
+        // The String is not touched again before the next call on this thread.
+        StringRef::new(p.borrow().as_str()).to_raw()
+    })
+}
+
+/// Rewrite `index` of [`rewrites::REWRITES`] on the root op.
 ///
 /// # Safety
 /// `options` points to a live `LowerOptions` whose strings are readable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn hydride_lower_to_autollvm(root: MlirOperation, options: *const LowerOptions) -> bool {
+pub unsafe extern "C" fn hydride_run_rewrite(root: MlirOperation, index: usize, options: *const LowerOptions) -> bool {
+    let rewrite = &rewrites::REWRITES[index];
     // SAFETY: guaranteed by the caller.
     let o = unsafe { &*options };
     // SAFETY: the strings are alive for the call (caller's contract).
     let (target, dir) = unsafe { (raw::string(o.target), raw::string(o.cache_dir)) };
-    guarded(root, "lower-to-autollvm", |context, op| {
+    guarded(root, rewrite.argument, |context, op| {
         let dir = if dir.is_empty() { cache::default_dir() } else { Some(std::path::PathBuf::from(dir)) };
         let options = lower::Options::new(
             &target,
@@ -158,9 +251,9 @@ pub unsafe extern "C" fn hydride_lower_to_autollvm(root: MlirOperation, options:
             cache::Cache::new(dir.as_deref(), cache::default_key_path().and_then(|p| cache::memo_key(&p))),
         );
         match options {
-            Ok(options) => lower_to_autollvm::run(context, op, &options, o.remarks).is_ok(),
+            Ok(options) => rewrites::run(rewrite, context, op, &options, o.remarks).is_ok(),
             Err(e) => {
-                raw::emit(&op, false, &format!("lower-to-autollvm: {e}"));
+                raw::emit(&op, false, &format!("{}: {e}", rewrite.argument));
                 false
             }
         }

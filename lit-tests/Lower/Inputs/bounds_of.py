@@ -33,7 +33,7 @@ with tempfile.TemporaryDirectory() as work:
         print(f"== {idiom} {mode} {size} at {target}")
         remarks = set()
         for line in run.stderr.splitlines():
-            m = re.search(r"remark: (lower-to-autollvm: .*)", line)
+            m = re.search(r"remark: (hydride-[a-z-]+: .*)", line)
             if m and "searched" not in m.group(1):
                 remarks.add(re.sub(r"\d+ more remarks", "N more remarks", m.group(1)))
             if line.startswith("// bounded:") or line.startswith("bounded:"):

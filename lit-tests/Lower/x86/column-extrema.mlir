@@ -8,13 +8,13 @@
 // columns out of those two: 2 loads per row instead of one per tap. On
 // Hexagon (one `valign` per inner column) from 5 taps wide: narrower, the
 // shuffles cost more than the loads they save.
-// HVX-REMARK: remark: lower-to-autollvm: extremum not taken column by column: 3 taps wide, and at hexagon-hvx128 the shuffles pay for the saved loads from 5 taps wide
-// HVX-REMARK: remark: lower-to-autollvm: maxui over 2 rows of 5 taps taken column by column: 4 loads instead of 10 (proved equal)
+// HVX-REMARK: remark: hydride-column-extrema: extremum not taken column by column: 3 taps wide, and at hexagon-hvx128 the shuffles pay for the saved loads from 5 taps wide
+// HVX-REMARK: remark: hydride-column-extrema: maxui over 2 rows of 5 taps taken column by column: 4 loads instead of 10 (proved equal)
 
 // Remarks come first (the module is printed after the pass).
-// CHECK: remark: lower-to-autollvm: maxui over 3 rows of 3 taps taken column by column: 6 loads instead of 9 (proved equal)
-// CHECK: remark: lower-to-autollvm: minsi over 2 rows of 4 taps taken column by column: 4 loads instead of 8 (proved equal)
-// CHECK: remark: lower-to-autollvm: extremum not taken column by column: its rows of consecutive taps differ in width ([1, 3, 1])
+// CHECK: remark: hydride-column-extrema: maxui over 3 rows of 3 taps taken column by column: 6 loads instead of 9 (proved equal)
+// CHECK: remark: hydride-column-extrema: minsi over 2 rows of 4 taps taken column by column: 4 loads instead of 8 (proved equal)
+// CHECK: remark: hydride-column-extrema: extremum not taken column by column: its rows of consecutive taps differ in width ([1, 3, 1])
 
 // CHECK-LABEL: func.func @max3x3
 // CHECK-COUNT-6: vector.load

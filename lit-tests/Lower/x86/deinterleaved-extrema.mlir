@@ -7,9 +7,9 @@
 // `ld2`, free with its load, so the rows stay deinterleaved there.
 
 // Remarks come first (the module is printed after the pass).
-// CHECK: remark: lower-to-autollvm: maxui of 2 deinterleaved vectors taken before the deinterleave: 1 deinterleave instead of 2 (proved equal)
-// CHECK: remark: lower-to-autollvm: minsi of 3 deinterleaved vectors taken before the deinterleave: 1 deinterleave instead of 3 (proved equal)
-// ARM: remark: lower-to-autollvm: maxui of 2 deinterleaved vectors not taken before the deinterleave: at aarch64-neon a deinterleave is free with its load (`ld2`)
+// CHECK: remark: hydride-deinterleaved-extrema: maxui of 2 deinterleaved vectors taken before the deinterleave: 1 deinterleave instead of 2 (proved equal)
+// CHECK: remark: hydride-deinterleaved-extrema: minsi of 3 deinterleaved vectors taken before the deinterleave: 1 deinterleave instead of 3 (proved equal)
+// ARM: remark: hydride-deinterleaved-extrema: maxui of 2 deinterleaved vectors not taken before the deinterleave: at aarch64-neon a deinterleave is free with its load (`ld2`)
 
 // CHECK-LABEL: func.func @pool2x2
 // CHECK: %[[M:.*]] = arith.maxui %arg0, %arg1 : vector<64xi8>

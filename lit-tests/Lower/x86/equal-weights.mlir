@@ -7,7 +7,7 @@
 // 16-bit lanes, twice as many to a register, and multiplied once. A chain
 // whose weights are all distinct has nothing to factor and stays.
 
-// CHECK: remark: lower-to-autollvm: a sum of 6 extended bytes times constant weights (3 distinct) factored by weight, each weight's bytes summed in 16-bit lanes (proved equal)
+// CHECK: remark: hydride-equal-weights: a sum of 6 extended bytes times constant weights (3 distinct) factored by weight, each weight's bytes summed in 16-bit lanes (proved equal)
 // CHECK-LABEL: func.func @equal_weights
 // CHECK-COUNT-2: arith.addi %{{.*}}, %{{.*}} : vector<16xi16>
 // CHECK: arith.muli %{{.*}}, %{{.*}} : vector<16xi32>
@@ -44,7 +44,7 @@ func.func @equal_weights(%a: vector<16xi8>, %b: vector<16xi8>, %c: vector<16xi8>
   return %s5 : vector<16xi32>
 }
 
-// CHECK-NOT: remark: lower-to-autollvm: a sum of
+// CHECK-NOT: remark: hydride-equal-weights: a sum of
 // CHECK-LABEL: func.func @distinct_weights
 // CHECK-NOT: xi16>
 // CHECK-COUNT-2: arith.muli

@@ -10,7 +10,7 @@
 // MALFORMED: malformed.mlir:3:10: error: use of value '%0' expects different type than prior uses: 'vector<16xi16>' vs 'vector<16xi8>'
 
 // A declaration: nothing to lower.
-// REMARK: hostile.mlir:[[@LINE+3]]:1: remark: lower-to-autollvm: nothing to lower: no blocks (a declaration)
+// REMARK: hostile.mlir:[[@LINE+3]]:1: remark: hydride-synthesize: nothing to lower: no blocks (a declaration)
 // CHECK-LABEL: func.func private @no_body
 // CHECK-SAME: -> vector<16xi8>{{$}}
 func.func private @no_body(vector<16xi8>) -> vector<16xi8>

@@ -19,7 +19,7 @@
 // CHECK-NOT: arith.trunci
 // CHECK: vector.bitcast %{{.*}} : vector<16xi16> to vector<32xi8>
 // CHECK: vector.store
-// REMARK: in-place-widening.mlir:[[@LINE+15]]:8: remark: lower-to-autollvm: 8 ops computed in place on the 2 parts of 16-bit lanes{{.*}}(proved equal)
+// REMARK: in-place-widening.mlir:[[@LINE+15]]:8: remark: hydride-in-place-widening: 8 ops computed in place on the 2 parts of 16-bit lanes{{.*}}(proved equal)
 // ARM-LABEL: func.func @mean3
 // ARM: arith.extui
 // ARM: arith.trunci
@@ -60,8 +60,8 @@ func.func @signed_difference(%m: memref<?xi8>, %i: index, %j: index) {
 // A product by a constant other than a power of two stays extended (in
 // place it ran slower on Zen 4), and so do bytes a deinterleave produced
 // (LLVM extends those in place itself).
-// REMARK: in-place-widening.mlir:[[@LINE+13]]:8: remark: lower-to-autollvm: not computed in place: it multiplies by a value other than a power of two
-// REMARK: in-place-widening.mlir:[[@LINE+26]]:8: remark: lower-to-autollvm: not computed in place: it extends the result of a shuffle
+// REMARK: in-place-widening.mlir:[[@LINE+13]]:8: remark: hydride-in-place-widening: not computed in place: it multiplies by a value other than a power of two
+// REMARK: in-place-widening.mlir:[[@LINE+26]]:8: remark: hydride-in-place-widening: not computed in place: it extends the result of a shuffle
 // CHECK-LABEL: func.func @product
 // CHECK: arith.extui
 // CHECK: arith.trunci

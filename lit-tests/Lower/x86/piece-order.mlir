@@ -9,7 +9,7 @@
 // store (it may write what a piece's loads, moved after it, would read)
 // keeps the region as it is.
 
-// CHECK: remark: lower-to-autollvm: 64 lanes stored computed in 2 pieces of 32 lanes, one after the other: at most {{[0-9]+}} registers live instead of {{[0-9]+}} of the target's 16 (proved equal)
+// CHECK: remark: hydride-piece-order: 64 lanes stored computed in 2 pieces of 32 lanes, one after the other: at most {{[0-9]+}} registers live instead of {{[0-9]+}} of the target's 16 (proved equal)
 // CHECK-LABEL: func.func @median(
 // CHECK-NOT: vector<64xi8>
 // CHECK-COUNT-9: vector.load {{.*}} vector<32xi8>

@@ -156,7 +156,7 @@ func.func @shifted_weight(%a: vector<32xi8>, %b: vector<32xi8>, %c: vector<32xi8
 // register and a `vpmaddwd` per pair and half, would cost more. The chain
 // is factored by weight before synthesis instead (equal-weights.mlir): each
 // weight's bytes summed in 16-bit lanes, then one product per weight.
-// YMM: remark: lower-to-autollvm: a sum of 6 extended bytes times constant weights (2 distinct) factored by weight
+// YMM: remark: hydride-equal-weights: a sum of 6 extended bytes times constant weights (2 distinct) factored by weight
 // CHECK-LABEL: func.func @equal_weights_from_memory
 // CHECK-NOT: autollvm.dot_s
 // CHECK: return

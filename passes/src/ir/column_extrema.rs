@@ -75,7 +75,7 @@ pub fn run<'c>(
                         raw::emit(
                             &handle,
                             true,
-                            &format!("lower-to-autollvm: extremum not taken column by column: {why}"),
+                            &format!("hydride-column-extrema: extremum not taken column by column: {why}"),
                         );
                     }
                     continue;
@@ -84,7 +84,7 @@ pub fn run<'c>(
             if !worthwhile(options.limits.target, rect.width) {
                 if remarks {
                     let text = format!(
-                        "lower-to-autollvm: extremum not taken column by column: {} taps wide, and at {} the \
+                        "hydride-column-extrema: extremum not taken column by column: {} taps wide, and at {} the \
                          shuffles pay for the saved loads from {HVX_NARROWEST} taps wide",
                         rect.width,
                         options.limits.target.name()
@@ -110,7 +110,7 @@ pub fn run<'c>(
                 Ok(()) => {
                     if remarks {
                         let text = format!(
-                            "lower-to-autollvm: {} over {} rows of {} taps taken column by column: {} loads instead of \
+                            "hydride-column-extrema: {} over {} rows of {} taps taken column by column: {} loads instead of \
                              {} (proved equal)",
                             tree.kind,
                             rect.starts.len(),
@@ -128,7 +128,7 @@ pub fn run<'c>(
                         raw::emit(
                             &handle,
                             true,
-                            &format!("lower-to-autollvm: extremum not taken column by column: {e}"),
+                            &format!("hydride-column-extrema: extremum not taken column by column: {e}"),
                         );
                     }
                 }

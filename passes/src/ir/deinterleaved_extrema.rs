@@ -62,7 +62,7 @@ pub fn run<'c>(
             if !worthwhile(options.limits.target) {
                 if remarks {
                     let text = format!(
-                        "lower-to-autollvm: {} of {} deinterleaved vectors not taken before the deinterleave: at {} \
+                        "hydride-deinterleaved-extrema: {} of {} deinterleaved vectors not taken before the deinterleave: at {} \
                          a deinterleave is free with its load (`ld2`)",
                         tree.kind,
                         tree.rows().len(),
@@ -87,7 +87,7 @@ pub fn run<'c>(
                 Ok(()) => {
                     if remarks {
                         let text = format!(
-                            "lower-to-autollvm: {} of {} deinterleaved vectors taken before the deinterleave: 1 \
+                            "hydride-deinterleaved-extrema: {} of {} deinterleaved vectors taken before the deinterleave: 1 \
                              deinterleave instead of {} (proved equal)",
                             tree.kind,
                             tree.rows().len(),
@@ -100,7 +100,7 @@ pub fn run<'c>(
                 }
                 Err(e) => {
                     if remarks {
-                        let text = format!("lower-to-autollvm: {} not taken before the deinterleave: {e}", tree.kind);
+                        let text = format!("hydride-deinterleaved-extrema: {} not taken before the deinterleave: {e}", tree.kind);
                         raw::emit(&handle, true, &text);
                     }
                 }

@@ -74,14 +74,14 @@ pub fn run<'c>(
             });
             if proof.is_ok() {
                 if remarks {
-                    let text = format!("lower-to-autollvm: {what} factored by weight, each weight's bytes summed in {GROUP_BITS}-bit lanes (proved equal)");
+                    let text = format!("hydride-equal-weights: {what} factored by weight, each weight's bytes summed in {GROUP_BITS}-bit lanes (proved equal)");
                     raw::emit(&read.handles[pos], true, &text);
                 }
                 factored.emit(context, &read, &form, pos)?;
                 rewritten += 1;
             } else if remarks {
                 let text = format!(
-                    "lower-to-autollvm: {what} left unfactored: not proved equal to its factored form within {} ms",
+                    "hydride-equal-weights: {what} left unfactored: not proved equal to its factored form within {} ms",
                     PROOF_MS.min(proof_ms)
                 );
                 raw::emit(&read.handles[pos], true, &text);

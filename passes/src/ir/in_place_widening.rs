@@ -90,7 +90,7 @@ pub fn run<'c>(
                         raw::emit(
                             &read.handles[root],
                             true,
-                            &format!("lower-to-autollvm: not computed in place: {why}"),
+                            &format!("hydride-in-place-widening: not computed in place: {why}"),
                         );
                     }
                     continue;
@@ -110,7 +110,7 @@ pub fn run<'c>(
             match proof {
                 Ok(()) => {
                     let text = format!(
-                        "lower-to-autollvm: {} ops computed in place on the {parts} parts of {}-bit lanes, without \
+                        "hydride-in-place-widening: {} ops computed in place on the {parts} parts of {}-bit lanes, without \
                          extending or truncating across lanes (proved equal)",
                         region.window.ops.len(),
                         region.wide
@@ -122,7 +122,7 @@ pub fn run<'c>(
                     rewritten += 1;
                 }
                 Err(e) => {
-                    let text = format!("lower-to-autollvm: not computed in place in {}-bit lanes: {e}", region.wide);
+                    let text = format!("hydride-in-place-widening: not computed in place in {}-bit lanes: {e}", region.wide);
                     if remarks {
                         raw::emit(&handle, true, &text);
                     }

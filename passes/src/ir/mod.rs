@@ -1,5 +1,6 @@
 //! hydride's passes on MLIR's C API through melior: what they read from the
-//! IR ([`read`]), the ops they create ([`build`]), and one module per pass.
+//! IR ([`read`]), the ops they create ([`build`]), and one module per pass;
+//! [`rewrites`] lists the rewrites `lower-to-autollvm` is made of.
 //! The C++ shim only registers them (`cpp/shim.cpp`).
 
 pub mod build;
@@ -8,15 +9,17 @@ pub mod contract_elementwise;
 pub mod deinterleaved_extrema;
 pub mod equal_weights;
 pub mod even_odd;
+pub mod failure;
 pub mod in_place_widening;
-pub mod lower_to_autollvm;
 pub mod movement;
 pub mod parse;
 pub mod piece_order;
 pub mod raw;
 pub mod read;
+pub mod rewrites;
 pub mod split_contract;
 pub mod sum_as_dot;
+pub mod synthesize;
 pub mod target_to_llvm;
 pub mod to_target;
 pub mod x86_to_llvm;

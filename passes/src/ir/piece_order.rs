@@ -72,7 +72,7 @@ pub fn run<'c>(
                 Ok(()) => {
                     if remarks {
                         let text = format!(
-                            "lower-to-autollvm: {} lanes stored computed in {} pieces of {} lanes, one after the other: \
+                            "hydride-piece-order: {} lanes stored computed in {} pieces of {} lanes, one after the other: \
                              at most {piece} registers live instead of {whole} of the target's {registers} (proved equal)",
                             region.lanes,
                             region.pieces,
@@ -84,7 +84,7 @@ pub fn run<'c>(
                     rewritten += 1;
                 }
                 Err(e) if remarks => {
-                    let text = format!("lower-to-autollvm: the stored value is not computed piece by piece: {e}");
+                    let text = format!("hydride-piece-order: the stored value is not computed piece by piece: {e}");
                     raw::emit(&handle, true, &text);
                 }
                 Err(_) => {}

@@ -101,7 +101,7 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, register_bits: u32,
     let tiles: usize = size.iter().zip(&t).map(|(s, t)| (s / t) as usize).product();
     if tiles > MAX_TILES && remarks {
         let text = format!(
-            "lower-to-autollvm: contraction left whole: {tiles} register-sized tiles, more than the {MAX_TILES} it is split into"
+            "hydride-split-contract: contraction left whole: {tiles} register-sized tiles, more than the {MAX_TILES} it is split into"
         );
         raw::emit(&op, true, &text);
     }

@@ -48,7 +48,7 @@ pub fn run<'c>(
         for pos in 0..read.ops.len() {
             let remark = |text: String| {
                 if remarks {
-                    raw::emit(&read.handles[pos], true, &format!("lower-to-autollvm: {text}"));
+                    raw::emit(&read.handles[pos], true, &format!("hydride-sum-as-dot: {text}"));
                 }
             };
             if target.isa() == Isa::X86 {

@@ -1,9 +1,10 @@
-//! `lower-to-autollvm`: each block's `arith`/`vector` dataflow is read,
+//! `hydride-synthesize`: each block's `arith`/`vector` dataflow is read,
 //! the synthesizer plans its rewrites (`crate::synth::lower`), and the plan
 //! is applied here. Operands and results are reshaped where a class op sees
 //! the same bits with another type.
 
 use super::build::{self, Builder};
+use super::failure::Failure;
 use super::raw;
 use super::read;
 use crate::synth::grammar::Grammar;
@@ -13,61 +14,17 @@ use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
 use std::collections::HashMap;
 
-/// The most remarks the rewrites around synthesis emit per run (the
-/// synthesis has its own cap per block, and its remarks are not counted
-/// here); the rest are counted in one.
-const MAX_REMARKS: usize = 100;
-
-/// Rewrites every block under `root`; `Err` once an error is emitted.
-pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bool) -> Result<(), ()> {
-    raw::cap_remarks(MAX_REMARKS);
-    let result = rewrite(context, root, options, remarks);
-    let unshown = raw::uncap_remarks();
-    if unshown > 0 && remarks {
-        let text = format!("lower-to-autollvm: {unshown} more remarks not shown (at most {MAX_REMARKS} per run)");
-        raw::emit(&root, true, &text);
-    }
-    result
-}
-
-fn rewrite(context: &Context, root: OperationRef, options: &Options, remarks: bool) -> Result<(), ()> {
-    let grammar = match Grammar::embedded(options.limits.target.isa()) {
-        Ok(g) => g,
-        Err(e) => {
-            raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
-            return Err(());
-        }
-    };
-    if let Err(e) = super::contract_elementwise::run(context, root) {
-        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
-        return Err(());
-    }
-    if let Err(e) = super::even_odd::run(context, root, grammar, options.limits.target) {
-        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
-        return Err(());
-    }
-    // After the even/odd rewrite, which is for products, not sums.
-    if let Err(e) = super::sum_as_dot::run(context, root, options, remarks) {
-        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
-        return Err(());
-    }
-    if let Err(e) = super::split_contract::run(context, root, options.limits.target.register_bits(), remarks) {
-        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
-        return Err(());
-    }
-    if let Err(e) = super::equal_weights::run(context, root, options, remarks) {
-        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
-        return Err(());
-    }
+/// Synthesizes every block under `root`; `Err` once an error is emitted.
+pub fn run<'c>(
+    context: &'c Context,
+    root: OperationRef<'c, 'c>,
+    options: &Options,
+    remarks: bool,
+) -> Result<(), Failure> {
+    let grammar = Grammar::embedded(options.limits.target.isa())?;
     let blocks = raw::nested_blocks(root);
     if blocks.is_empty() && remarks {
-        raw::emit(&root, true, "lower-to-autollvm: nothing to lower: no blocks (a declaration)");
-    }
-    // Extrema over the halves of deinterleaved rows, before the rows are
-    // deinterleaved: the form synthesis then searches.
-    if let Err(e) = super::deinterleaved_extrema::run(context, root, options, remarks) {
-        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
-        return Err(());
+        raw::emit(&root, true, "hydride-synthesize: nothing to lower: no blocks (a declaration)");
     }
     for block in blocks {
         let read = read::block(block);
@@ -76,22 +33,7 @@ fn rewrite(context: &Context, root: OperationRef, options: &Options, remarks: bo
         }
         let plan = lower_block(&read.ops, grammar, options);
         // The synthesis caps its own remarks per block (and sums up the rest).
-        raw::uncapped(|| apply(context, &plan, &read, remarks))?;
-    }
-    // What synthesis left of extend-compute-truncate regions, in place.
-    if let Err(e) = super::in_place_widening::run(context, root, options, remarks) {
-        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
-        return Err(());
-    }
-    // Extrema over rectangles of taps that synthesis left, column by column.
-    if let Err(e) = super::column_extrema::run(context, root, options, remarks) {
-        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
-        return Err(());
-    }
-    // Regions wider than the registers that are left lane by lane, piece by piece.
-    if let Err(e) = super::piece_order::run(context, root, options, remarks) {
-        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
-        return Err(());
+        raw::uncapped(|| apply(context, &plan, &read, remarks)).map_err(|()| Failure::Reported)?;
     }
     report_unusable_memo(root, options);
     Ok(())
@@ -109,7 +51,7 @@ fn report_unusable_memo(root: OperationRef, options: &Options) {
     }
     reported.push(dir.to_path_buf());
     let text =
-        format!("lower-to-autollvm: the memo in {} is not used ({problem}); lowering goes on uncached", dir.display());
+        format!("hydride-synthesize: the memo in {} is not used ({problem}); lowering goes on uncached", dir.display());
     raw::emit(&root, true, &text);
 }
 
@@ -123,7 +65,7 @@ fn apply<'c, 'a>(context: &'c Context, plan: &Plan, read: &read::ReadBlock<'c, '
     for rewrite in &plan.rewrites {
         let root = read.handles[rewrite.root];
         let fail = |e: String| {
-            raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
+            raw::emit(&root, false, &format!("hydride-synthesize: {e}"));
         };
         let b = Builder::new(context, root);
         let mut created: Vec<Value> = Vec::new();

@@ -1,7 +1,7 @@
 //! `lower-to-autollvm` for one block: windows from the last op backwards,
 //! each replaced by the cheapest proved program (class ops and swizzles),
 //! or left alone with the reason. The answer is a [`Plan`] that
-//! `crate::ir::lower_to_autollvm` applies to the IR.
+//! `crate::ir::synthesize` applies to the IR.
 
 use super::attr::NewAttr;
 use super::block::{BlockOp, Dataflow, Window};
@@ -444,7 +444,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     if searched == 0 && unshown > 0 {
         plan.remarks.push((
             ops.len() - 1,
-            format!("lower-to-autollvm: {unshown} more ops of this block left to LLVM without a remark of their own (at most {MAX_WINDOW_REMARKS} per block)"),
+            format!("hydride-synthesize: {unshown} more ops of this block left to LLVM without a remark of their own (at most {MAX_WINDOW_REMARKS} per block)"),
         ));
     }
     if searched > 0 {
@@ -456,7 +456,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         plan.remarks.push((
             ops.len() - 1,
             format!(
-                "lower-to-autollvm searched {searched} windows of this block at target {}: programs of one target intrinsic, or two instructions holding one, or three: one instruction over two one-step values (budget {} pairings, a quarter of them for three), of a matrix result also its transpose, over the {allowed} instructions of the grammar the target has ({intrinsics} of them intrinsics), after the offline rules; {rewritten} rewritten ({by_rules} by a rule, not from the memo), {} left unchanged{}{}",
+                "hydride-synthesize searched {searched} windows of this block at target {}: programs of one target intrinsic, or two instructions holding one, or three: one instruction over two one-step values (budget {} pairings, a quarter of them for three), of a matrix result also its transpose, over the {allowed} instructions of the grammar the target has ({intrinsics} of them intrinsics), after the offline rules; {rewritten} rewritten ({by_rules} by a rule, not from the memo), {} left unchanged{}{}",
                 options.limits.target.name(),
                 options.limits.evaluations,
                 searched - rewritten,

@@ -33,6 +33,24 @@ impl Isa {
     pub fn parse(name: &str) -> Option<Isa> {
         Isa::ALL.into_iter().find(|i| i.name() == name)
     }
+
+    /// How its vendor names its vector instructions, for `--help`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Isa::X86 => "x86",
+            Isa::Arm => "Arm NEON",
+            Isa::Hvx => "Hexagon HVX",
+        }
+    }
+
+    /// The target its `hydride-<isa>-to-llvm` pipeline lowers for unless told.
+    pub fn default_target(self) -> &'static str {
+        match self {
+            Isa::X86 => "native",
+            Isa::Arm => "aarch64-neon-dotprod-i8mm",
+            Isa::Hvx => "hexagon-hvx128",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +71,11 @@ pub enum Target {
     /// Hexagon V66 HVX in 128-byte mode: 1024-bit vectors.
     HexagonHvx128,
 }
+
+/// The `target` option's `--help`: every target name `parse` accepts.
+pub const TARGET_HELP: &str = "Target instruction set: native (the x86 this host executes, less \
+     HYDRIDE_WITHHOLD_FEATURES), x86-avx512 (all modelled x86), x86-avx2 (SSE2 to AVX2), aarch64-neon (Armv8.0 Advanced \
+     SIMD), aarch64-neon-dotprod-i8mm (Armv8.6 with dot product and i8mm) or hexagon-hvx128 (HVX v66, 128-byte vectors)";
 
 /// Every target name `parse` accepts.
 pub const TARGET_NAMES: &str = "native, x86-avx512, x86-avx2, aarch64-neon, aarch64-neon-dotprod-i8mm, hexagon-hvx128";
