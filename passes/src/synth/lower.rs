@@ -9,7 +9,7 @@ use super::cache::Cache;
 use super::grammar::{Grammar, Target};
 use super::pieces::{instantiate, instantiate_widened, piece_block, widened_block};
 use super::program::{Program, Source, Step, StepOp, Swizzle};
-use super::search::{synthesize, Limits, Outcome};
+use super::search::{synthesize, Budget, Limits, Outcome, Unchanged};
 use super::semantics::{supported, synthesizable};
 use super::types::Ty;
 use num_bigint::BigInt;
@@ -191,7 +191,7 @@ pub(super) fn encode(grammar: &Grammar, outcome: &Outcome) -> String {
                 .collect();
             format!("found {}", steps.join(" ; "))
         }
-        Outcome::Unchanged(why) | Outcome::OutOfTime(why) => format!("unchanged {why}"),
+        Outcome::Unchanged(why) => format!("unchanged {why}"),
     }
 }
 
@@ -227,7 +227,7 @@ fn decode_step(grammar: &Grammar, text: &str) -> Option<Step> {
 
 pub(super) fn decode(grammar: &Grammar, text: &str) -> Option<Outcome> {
     if let Some(why) = text.strip_prefix("unchanged ") {
-        return Some(Outcome::Unchanged(why.to_string()));
+        return Some(Outcome::Unchanged(Unchanged::from_text(why)));
     }
     let steps =
         text.strip_prefix("found ")?.split(" ; ").map(|s| decode_step(grammar, s)).collect::<Option<Vec<_>>>()?;
@@ -374,19 +374,15 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             // (a search at its width costs time in proportion to it).
             let root_bits = ops[root].result_types.iter().flatten().map(Ty::bits).max().unwrap_or(0);
             let outcome = if root_bits > WIDEST_RESULTS * widest_result {
-                Outcome::Unchanged(format!(
-                    "its result of {root_bits} bits is more than {WIDEST_RESULTS} times as wide as any instruction's"
-                ))
+                Outcome::Unchanged(Unchanged::TooWide { bits: root_bits, times: WIDEST_RESULTS })
             } else {
                 memo_or_synthesize(&flow, &window, &lifted, grammar, options, deadline)
             };
             let found = match outcome {
                 Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
-                Outcome::Unchanged(why) | Outcome::OutOfTime(why) => {
-                    by_pieces(&flow, &window, grammar, options, deadline)
-                        .or_else(|| by_widening(&flow, &window, grammar, options, deadline))
-                        .ok_or(why)
-                }
+                Outcome::Unchanged(why) => by_pieces(&flow, &window, grammar, options, deadline)
+                    .or_else(|| by_widening(&flow, &window, grammar, options, deadline))
+                    .ok_or_else(|| why.to_string()),
             };
             let done = found.is_ok();
             result = Some((window, computing, found));
@@ -563,8 +559,9 @@ fn memo_or_synthesize(
                         Outcome::Found(program)
                     }
                     // A proof the shortened budget left unknown.
-                    Outcome::Unchanged(why) if cut && why.contains("unknown") => {
-                        Outcome::OutOfTime(format!("{why} (the block's time limit cut its search short)"))
+                    Outcome::Unchanged(why) if cut && why.proof_unknown() => {
+                        let why = format!("{why} (the block's time limit cut its search short)");
+                        Outcome::Unchanged(Unchanged::OutOfBudget { budget: Budget::Block, why })
                     }
                     other => other,
                 }
@@ -573,12 +570,12 @@ fn memo_or_synthesize(
     }));
     match attempt {
         Ok(o) => {
-            if !matches!(o, Outcome::OutOfTime(_)) {
+            if !matches!(&o, Outcome::Unchanged(why) if why.out_of_budget()) {
                 options.cache.put(&key, &encode(grammar, &o));
             }
             o
         }
-        Err(_) => Outcome::Unchanged("internal error in synthesis (please report this window)".into()),
+        Err(_) => Outcome::Unchanged(Unchanged::Internal),
     }
 }
 

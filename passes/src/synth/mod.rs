@@ -13,6 +13,7 @@ pub mod idioms;
 pub mod lane_prefix;
 pub mod lower;
 pub mod narrow;
+pub mod outcome;
 pub mod pieces;
 pub mod products;
 pub mod program;

@@ -21,15 +21,7 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use z3::ast::BV;
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
-    /// A proved replacement.
-    Found(Program),
-    /// Why no rewrite was made.
-    Unchanged(String),
-    /// The window's time limit ran out (not memoized: more time may find one).
-    OutOfTime(String),
-}
+pub use super::outcome::{Budget, Outcome, Refutation, Unchanged, Unproved};
 
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -492,15 +484,15 @@ pub fn agrees_on_fresh_samples_reading(
 pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &Limits) -> Outcome {
     let root_op = &flow.ops[window.root];
     let Some(root_ty) = root_op.result_types.first().cloned().flatten() else {
-        return Outcome::Unchanged("the result is not an integer vector".into());
+        return Outcome::Unchanged(Unchanged::Unsupported("the result is not an integer vector".into()));
     };
     let leaf_types: Option<Vec<Ty>> = window.leaves.iter().map(|v| flow.type_of(*v)).collect();
     let Some(leaf_types) = leaf_types else {
-        return Outcome::Unchanged("an input is not an integer or integer vector".into());
+        return Outcome::Unchanged(Unchanged::Unsupported("an input is not an integer or integer vector".into()));
     };
     let constants = match constant_leaves(flow, window) {
         Ok(c) => c,
-        Err(e) => return Outcome::Unchanged(e.to_string()),
+        Err(e) => return Outcome::Unchanged(Unchanged::Unsupported(e.to_string())),
     };
     let variable = leaf_types.len() - constants.len();
     let mut inputs = samples(&leaf_types[..variable], 12);
@@ -515,7 +507,7 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
                 let ok = defined.iter().all(|d| *d == BigUint::from(1u8));
                 expected.push(ok.then_some(v.bits));
             }
-            Err(e) => return Outcome::Unchanged(e.to_string()),
+            Err(e) => return Outcome::Unchanged(Unchanged::Unsupported(e.to_string())),
         }
     }
     let mut types = leaf_types.clone();
@@ -560,10 +552,10 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     // One instruction reads every input; two read at most twice its operands but one.
     let most = grammar.candidates.iter().map(|c| c.operands.len()).max().unwrap_or(0);
     if screen.variable > 2 * most - 1 {
-        return Outcome::Unchanged(format!(
+        return Outcome::Unchanged(Unchanged::Unsupported(format!(
             "the window reads {} inputs, more than two instructions can",
             screen.variable
-        ));
+        )));
     }
     let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
     let one = |(ci, c): (usize, &Candidate)| -> Vec<Program> {
@@ -596,17 +588,16 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
             eprintln!("hydride: transposed: {:?} in all; {} survive", screen.started.elapsed(), survivors.len());
         }
     }
-    let timed_out =
-        |what: &str| Outcome::OutOfTime(format!("time limit of {} ms reached while {what}", limits.window_ms));
+    let timed_out = |what: &str| {
+        let why = format!("time limit of {} ms reached while {what}", limits.window_ms);
+        Outcome::Unchanged(Unchanged::OutOfBudget { budget: Budget::Window, why })
+    };
     if survivors.is_empty() {
         if screen.out_of_time.load(std::sync::atomic::Ordering::Relaxed) {
             return timed_out("screening candidates");
         }
         let matrix = root_ty.dims.len() == 2 && root_ty.dims.iter().all(|&d| d >= 2);
-        let transpose = if matrix { " (nor its transpose)" } else { "" };
-        return Outcome::Unchanged(format!(
-            "no program of one, two or three target instructions computes this window{transpose} on sample inputs"
-        ));
+        return Outcome::Unchanged(Unchanged::NoCandidate { transpose_too: matrix });
     }
     let cheapest = survivors.iter().map(|p| p.cost(grammar)).min().unwrap_or(0);
     survivors.retain(|p| {
@@ -614,11 +605,9 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         cost < window_cost || (cost == window_cost && window_cost == 1 && p.steps.len() == 1)
     });
     if survivors.is_empty() {
-        return Outcome::Unchanged(format!(
-            "the cheapest program found costs {cheapest} instructions, not fewer than the window's {window_cost} ops"
-        ));
+        return Outcome::Unchanged(Unchanged::NotCheaper { cheapest, window: window_cost });
     }
-    let mut reasons = Vec::new();
+    let mut unproved = Vec::new();
     for program in shortlist(grammar, survivors, limits) {
         if screen.expired() {
             return timed_out("proving candidates");
@@ -632,10 +621,12 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         }
         match verdict {
             Ok(()) => return Outcome::Found(program),
-            Err(why) => reasons.push(format!("{}: {why}", program.describe(grammar))),
+            Err(why) => {
+                unproved.push(Unproved { program: program.describe(grammar), refutation: Refutation::of(&why), why })
+            }
         }
     }
-    Outcome::Unchanged(format!("no candidate proved equal ({})", reasons.join("; ")))
+    Outcome::Unchanged(Unchanged::Unproved(unproved))
 }
 
 /// Programs that compute a matrix result transposed and transpose it
