@@ -25,7 +25,7 @@ use crate::synth::block::{BlockOp, Dataflow, Window};
 use crate::synth::lower::{proved_once, Options};
 use crate::synth::proof::LeafElements;
 use crate::synth::semilattice;
-use crate::synth::target::{Isa, Target};
+use crate::synth::target::Target;
 use crate::synth::types::Ty;
 use melior::ir::attribute::DenseI64ArrayAttribute;
 use melior::ir::operation::OperationLike;
@@ -37,17 +37,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 const MAX_TAPS: usize = 256;
 
 /// Whether the saved loads pay for the shuffles on `target`, for a window
-/// `width` taps wide. Measured (`scripts/bench`, dilate 3x3 to 7x7 against
-/// LLVM's path): x86 with AVX-512 VBMI (one `vpermt2b` per inner column)
-/// 1.5-3.8x faster, AVX2 1.4-3.4x, NEON 1.2-4.7x fewer cycles; HVX (one
-/// `valign` per inner column) 0.91x at 3x3 in packets, 1.05x at 5x5, 1.35x
-/// at 7x7, so on HVX from 5 taps wide.
+/// `width` taps wide (see [`crate::synth::target::Tuning`]).
 pub fn worthwhile(target: Target, width: u32) -> bool {
-    target.isa() != Isa::Hvx || width >= HVX_NARROWEST
+    width >= target.isa().tuning().column_extrema_from_taps
 }
-
-/// The narrowest window HVX takes column by column (see [`worthwhile`]).
-const HVX_NARROWEST: u32 = 5;
 
 /// Rewrites the extremum trees of every block under `root`; how many.
 pub fn run<'c>(
@@ -85,9 +78,10 @@ pub fn run<'c>(
                 if remarks {
                     let text = format!(
                         "hydride-column-extrema: extremum not taken column by column: {} taps wide, and at {} the \
-                         shuffles pay for the saved loads from {HVX_NARROWEST} taps wide",
+                         shuffles pay for the saved loads from {} taps wide",
                         rect.width,
-                        options.limits.target.name()
+                        options.limits.target.name(),
+                        options.limits.target.isa().tuning().column_extrema_from_taps
                     );
                     raw::emit(&handle, true, &text);
                 }

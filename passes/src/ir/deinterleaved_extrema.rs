@@ -20,7 +20,7 @@ use crate::synth::block::{BlockOp, Dataflow, Window};
 use crate::synth::lower::{proved_once, Options};
 use crate::synth::proof::LeafElements;
 use crate::synth::semilattice;
-use crate::synth::target::{Isa, Target};
+use crate::synth::target::Target;
 use crate::synth::types::Ty;
 use melior::ir::Value;
 use melior::Context;
@@ -32,12 +32,9 @@ const DEINTERLEAVE: &str = "vector.deinterleave";
 const MAX_OPS: usize = 512;
 
 /// Whether one deinterleave of the combined rows is cheaper than one per
-/// row on `target`. Measured on max_pool's 512-bit rows (hot-loop
-/// instructions, llc as the bench runs it): x86-avx2 51 -> 31, x86-avx512
-/// 73 -> 48, HVX 154 -> 146. On NEON a deinterleaved row is `ld2`, free
-/// with its load, and the full-width form pays `uzp1`/`uzp2` (52 -> 54).
+/// row on `target` (see [`crate::synth::target::Tuning`]).
 pub fn worthwhile(target: Target) -> bool {
-    target.isa() != Isa::Arm
+    !target.isa().tuning().deinterleave_free_with_load
 }
 
 /// Rewrites the trees of every block under `root`; how many.
@@ -100,7 +97,10 @@ pub fn run<'c>(
                 }
                 Err(e) => {
                     if remarks {
-                        let text = format!("hydride-deinterleaved-extrema: {} not taken before the deinterleave: {e}", tree.kind);
+                        let text = format!(
+                            "hydride-deinterleaved-extrema: {} not taken before the deinterleave: {e}",
+                            tree.kind
+                        );
                         raw::emit(&handle, true, &text);
                     }
                 }

@@ -17,7 +17,7 @@ use super::build::{self, Builder};
 use super::raw;
 use super::read;
 use crate::synth::grammar::Grammar;
-use crate::synth::target::{Isa, Target};
+use crate::synth::target::Target;
 use crate::synth::types::Ty;
 use melior::ir::attribute::DenseI64ArrayAttribute;
 use melior::ir::operation::{OperationLike, OperationResult};
@@ -30,7 +30,7 @@ pub fn run<'c>(
     grammar: &Grammar,
     target: Target,
 ) -> Result<(), String> {
-    if target.isa() != Isa::X86 {
+    if !target.isa().tuning().even_odd_identities {
         return Ok(());
     }
     let Some(set) = crate::synth::rules::RuleSet::embedded(grammar) else { return Ok(()) };

@@ -25,7 +25,6 @@ use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow, Window};
 use crate::synth::lower::{proved_once, Options};
-use crate::synth::target::Isa;
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, OperationRef, Value};
@@ -74,7 +73,7 @@ pub fn run<'c>(
     remarks: bool,
 ) -> Result<usize, String> {
     let mut rewritten = 0;
-    if options.limits.target.isa() != Isa::X86 {
+    if !options.limits.target.isa().tuning().widening_crosses_lanes {
         return Ok(rewritten);
     }
     let blocks = raw::nested_blocks(root);
@@ -122,7 +121,8 @@ pub fn run<'c>(
                     rewritten += 1;
                 }
                 Err(e) => {
-                    let text = format!("hydride-in-place-widening: not computed in place in {}-bit lanes: {e}", region.wide);
+                    let text =
+                        format!("hydride-in-place-widening: not computed in place in {}-bit lanes: {e}", region.wide);
                     if remarks {
                         raw::emit(&handle, true, &text);
                     }

@@ -21,7 +21,6 @@ use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow, Window};
 use crate::synth::lower::{proved_once, Options};
-use crate::synth::target::Isa;
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, OperationRef, Value, ValueLike};
@@ -51,7 +50,7 @@ pub fn run<'c>(
                     raw::emit(&read.handles[pos], true, &format!("hydride-sum-as-dot: {text}"));
                 }
             };
-            if target.isa() == Isa::X86 {
+            if target.isa().tuning().pair_sums_as_dot {
                 if let Some(pair) = PairSum::find(&flow, pos) {
                     let (dot, dot_window) = pair.as_dot(&flow);
                     let dot_flow = Dataflow::new(&dot);

@@ -43,6 +43,33 @@ impl Isa {
         }
     }
 
+    /// What the rewrites around synthesis need to know of the ISA.
+    pub fn tuning(self) -> Tuning {
+        match self {
+            Isa::X86 => Tuning {
+                column_extrema_from_taps: 1,
+                deinterleave_free_with_load: false,
+                widening_crosses_lanes: true,
+                pair_sums_as_dot: true,
+                even_odd_identities: true,
+            },
+            Isa::Arm => Tuning {
+                column_extrema_from_taps: 1,
+                deinterleave_free_with_load: true,
+                widening_crosses_lanes: false,
+                pair_sums_as_dot: false,
+                even_odd_identities: false,
+            },
+            Isa::Hvx => Tuning {
+                column_extrema_from_taps: 5,
+                deinterleave_free_with_load: false,
+                widening_crosses_lanes: false,
+                pair_sums_as_dot: false,
+                even_odd_identities: false,
+            },
+        }
+    }
+
     /// The target its `hydride-<isa>-to-llvm` pipeline lowers for unless told.
     pub fn default_target(self) -> &'static str {
         match self {
@@ -51,6 +78,37 @@ impl Isa {
             Isa::Hvx => "hexagon-hvx128",
         }
     }
+}
+
+/// What the rewrites around synthesis need to know of an ISA, so that none
+/// of them names one. Each figure was measured with `scripts/bench` against
+/// LLVM's own path, as its field says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// The narrowest stencil window (in taps) whose extremum
+    /// `hydride-column-extrema` takes column by column: where the saved
+    /// loads pay for the shuffles. x86 with AVX-512 VBMI (one `vpermt2b` per
+    /// inner column) 1.5-3.8x faster on dilate 3x3 to 7x7, AVX2 1.4-3.4x,
+    /// NEON 1.2-4.7x fewer cycles: at any width. HVX (one `valign` per inner
+    /// column) 0.91x at 3x3 in packets, 1.05x at 5x5, 1.35x at 7x7: from 5.
+    pub column_extrema_from_taps: u32,
+    /// Whether a deinterleaved row comes free with its load (NEON's `ld2`),
+    /// so `hydride-deinterleaved-extrema` leaves one deinterleave per row
+    /// (max_pool's hot loop at NEON: 52 instructions, 54 the other way; at
+    /// x86-avx2 51 -> 31, x86-avx512 73 -> 48, HVX 154 -> 146).
+    pub deinterleave_free_with_load: bool,
+    /// Whether extending and truncating vectors crosses 128-bit lanes on the
+    /// shuffle pipes (x86's `vpmovzxbw`/`vpmovwb`), which
+    /// `hydride-in-place-widening` avoids.
+    pub widening_crosses_lanes: bool,
+    /// Whether `hydride-sum-as-dot` also writes pair sums of bytes spelt by
+    /// lanes (even plus odd elements) as dot products with ones (x86's
+    /// `vpmaddubsw`).
+    pub pair_sums_as_dot: bool,
+    /// Whether the offline rules hold the even/odd identities that
+    /// `hydride-even-odd` applies where no instruction computes a 4-way dot
+    /// product.
+    pub even_odd_identities: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
