@@ -5,8 +5,9 @@
 #![allow(unsafe_code)]
 
 use crate::ir::{raw, read, rewrites, target_to_llvm, to_target, x86_to_llvm};
-use crate::synth::target::{Isa, Target, TARGET_HELP};
+use crate::synth::target::{target_help, Isa, Target};
 use crate::synth::{cache, lower};
+use crate::targets::Lowering;
 use crate::variants::VariantTable;
 use melior::StringRef;
 use mlir_sys::{MlirOperation, MlirStringRef};
@@ -41,7 +42,7 @@ unsafe impl Send for Dialect {}
 fn dialects() -> &'static [Dialect] {
     static ALL: OnceLock<Vec<Dialect>> = OnceLock::new();
     ALL.get_or_init(|| {
-        crate::DIALECTS
+        crate::dialects()
             .iter()
             .map(|(name, irdl)| Dialect { name: StringRef::new(name).to_raw(), irdl: StringRef::new(irdl).to_raw() })
             .collect()
@@ -190,8 +191,7 @@ pub unsafe extern "C" fn hydride_rewrites(count: *mut usize) -> *const RewriteIn
 pub unsafe extern "C" fn hydride_isas(count: *mut usize) -> *const IsaInfo {
     static ALL: OnceLock<Vec<IsaInfo>> = OnceLock::new();
     let all = ALL.get_or_init(|| {
-        Isa::ALL
-            .iter()
+        Isa::all()
             .map(|i| IsaInfo {
                 name: StringRef::new(i.name()).to_raw(),
                 title: StringRef::new(i.title()).to_raw(),
@@ -207,7 +207,7 @@ pub unsafe extern "C" fn hydride_isas(count: *mut usize) -> *const IsaInfo {
 /// The `target` option's `--help` text.
 #[unsafe(no_mangle)]
 pub extern "C" fn hydride_target_help() -> MlirStringRef {
-    StringRef::new(TARGET_HELP).to_raw()
+    StringRef::new(target_help()).to_raw()
 }
 
 /// Why `target` names no target, or an empty string; the text lives
@@ -295,9 +295,9 @@ pub unsafe extern "C" fn hydride_target_to_llvm(root: MlirOperation, isa: MlirSt
     // SAFETY: guaranteed by the caller.
     let Some(isa) = (unsafe { isa_of(root, isa) }) else { return false };
     let pass = format!("convert-hydride-{}-to-llvm", isa.name());
-    guarded(root, &pass, |context, op| match isa {
-        Isa::X86 => x86_to_llvm::run(context, op).is_ok(),
-        _ => target_to_llvm::run(context, op, isa).is_ok(),
+    guarded(root, &pass, |context, op| match isa.of().lowering() {
+        Lowering::CallTable => x86_to_llvm::run(context, op).is_ok(),
+        Lowering::TargetCalls { .. } => target_to_llvm::run(context, op, isa).is_ok(),
     })
 }
 

@@ -1,5 +1,5 @@
 //! hydride's MLIR plugin: `libhydride.so` registers the generated dialects
-//! (`autollvm`, `hydride_x86`, `hydride_arm`, `hydride_hvx`) and hydride's
+//! (`autollvm` and one `hydride_<isa>` per ISA of [`targets`]) and hydride's
 //! passes with stock `mlir-opt` (`--load-dialect-plugin`, `--load-pass-plugin`).
 //!
 //! `autollvm` is compiled from its ODS (`generated/autollvm.td`, through
@@ -13,11 +13,12 @@ pub mod lines;
 pub mod llvm_calls;
 pub mod synth;
 pub mod target_calls;
+pub mod targets;
 pub mod variants;
 
-/// Each target dialect's name and IRDL definition.
-pub const DIALECTS: [(&str, &str); 3] = [
-    ("hydride_x86", include_str!("../../generated/x86/hydride_x86.irdl.mlir")),
-    ("hydride_arm", include_str!("../../generated/arm/hydride_arm.irdl.mlir")),
-    ("hydride_hvx", include_str!("../../generated/hvx/hydride_hvx.irdl.mlir")),
-];
+/// Each target dialect's name and IRDL definition, from the registry of
+/// [`targets`].
+pub fn dialects() -> &'static [(String, &'static str)] {
+    static ALL: std::sync::OnceLock<Vec<(String, &'static str)>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| synth::target::Isa::all().map(|isa| (isa.dialect(), isa.of().dialect_irdl())).collect())
+}

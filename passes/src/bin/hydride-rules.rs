@@ -30,7 +30,7 @@ fn main() {
         }
     }
     let started = std::time::Instant::now();
-    let grammar = Grammar::embedded(Isa::X86).unwrap_or_else(|e| fail(&e));
+    let grammar = Grammar::embedded(Isa::named("x86")).unwrap_or_else(|e| fail(&e));
     let mut report = |line: String| eprintln!("hydride-rules: {line}");
     let set = hydride::synth::rules::generate(grammar, &mut report).unwrap_or_else(|e| fail(&e));
     let mut text = serde_json::to_string_pretty(&set).unwrap_or_else(|e| fail(&e.to_string()));

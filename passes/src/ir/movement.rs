@@ -28,7 +28,7 @@ fn arrangement(m: &Movement, imm: u32) -> Arrangement {
         return a.clone();
     }
     let found = (|| {
-        let (sem, arg_order) = instruction_semantics(Isa::X86, &m.instruction)?;
+        let (sem, arg_order) = instruction_semantics(Isa::named("x86"), &m.instruction)?;
         let sources = movement::sources(&sem, m.elem_bits, imm).ok_or_else(|| {
             format!("{} with immediate {imm} moves no elements of {} bits", m.instruction, m.elem_bits)
         })?;

@@ -17,7 +17,7 @@ use super::raw;
 use super::read;
 use crate::synth::target::Isa;
 use crate::synth::types::Ty;
-use crate::target_calls::{generic_intrinsic, TargetCall, TargetCalls};
+use crate::target_calls::{generic_intrinsic, TargetCall};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value};
 use melior::Context;
@@ -47,7 +47,7 @@ fn convert<'c>(
     snippets: &mut Snippets<'c>,
 ) -> Result<(), String> {
     let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
-    let call = TargetCalls::embedded(isa)?.get(&name).ok_or_else(|| {
+    let call = isa.target_calls()?.get(&name).ok_or_else(|| {
         format!("cannot be lowered to LLVM: hydride has no LLVM lowering for {name} (clang lowers it to more than one instruction, with immediates or not in one block of pure operations)")
     })?;
     let instance = read::instance(&op);

@@ -55,7 +55,10 @@ impl Evaluations {
         match c.lane_prefix() {
             Some(plan) => self
                 .remembered((index, true, args), |args| {
-                    Machine::new(&mut Concrete, c.semantics()).run_prefix(args, plan.nth, plan.trips).ok().map(|(v, _)| v)
+                    Machine::new(&mut Concrete, c.semantics())
+                        .run_prefix(args, plan.nth, plan.trips)
+                        .ok()
+                        .map(|(v, _)| v)
                 })
                 .is_some_and(|got| plan.agrees(&got, want)),
             None => self.run(index, c, args).as_ref() == Some(want),

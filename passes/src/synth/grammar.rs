@@ -33,7 +33,7 @@ pub struct Candidate {
     /// Whether its two operands commute, tested on first use.
     commutes: OnceLock<bool>,
     /// Whether each target may use it (by [`Target::index`]), found on first use.
-    allowed: [OnceLock<bool>; Target::COUNT],
+    allowed: [OnceLock<bool>; crate::targets::MAX_TARGETS],
     /// How it is screened on its first lanes, planned on first use.
     lane_prefix: OnceLock<Option<super::lane_prefix::LanePrefix>>,
     /// Machine instructions (class database, `cost_source`).
@@ -271,20 +271,22 @@ const DATABASE: &str = include_str!("../../../generated/class-database.json");
 
 /// How an instruction of an ISA reaches LLVM, for selecting candidates.
 pub enum Lowerings<'a> {
-    X86(&'a CallTable),
-    Other(&'a TargetCalls),
+    /// The LLVM call table (from the vendor's headers).
+    CallTable(&'a CallTable),
+    /// A table of target calls.
+    TargetCalls(&'a TargetCalls),
 }
 
 impl Grammar {
     /// The grammar of `isa`, from the database built into the plugin.
     pub fn embedded(isa: Isa) -> Result<&'static Grammar, String> {
-        static G: [OnceLock<Result<Grammar, String>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-        let slot = Isa::ALL.iter().position(|i| *i == isa).expect("every ISA has a slot");
-        G[slot]
+        static G: [OnceLock<Result<Grammar, String>>; crate::targets::MAX_ISAS] =
+            [const { OnceLock::new() }; crate::targets::MAX_ISAS];
+        G[isa.index()]
             .get_or_init(|| {
-                let lowerings = match isa {
-                    Isa::X86 => Lowerings::X86(CallTable::embedded()?),
-                    _ => Lowerings::Other(TargetCalls::embedded(isa)?),
+                let lowerings = match isa.of().lowering() {
+                    crate::targets::Lowering::CallTable => Lowerings::CallTable(CallTable::embedded()?),
+                    crate::targets::Lowering::TargetCalls { .. } => Lowerings::TargetCalls(isa.target_calls()?),
                 };
                 Grammar::load(DATABASE, isa, VariantTable::embedded()?, &lowerings)
             })
@@ -318,8 +320,8 @@ impl Grammar {
             classes.into_par_iter().map(|c| class_candidates(c, isa, variants, lowerings)).collect::<Result<_, _>>()?;
         let candidates = per_class.into_iter().flatten().collect();
         let table = match lowerings {
-            Lowerings::X86(calls) => calls.version,
-            Lowerings::Other(calls) => calls.version,
+            Lowerings::CallTable(calls) => calls.version,
+            Lowerings::TargetCalls(calls) => calls.version,
         };
         Ok(Grammar {
             isa,
@@ -332,7 +334,7 @@ impl Grammar {
 
 /// The semantics of one instruction of the database built into the plugin
 /// (any member, mask forms included), by its C name, e.g.
-/// `_mm512_shuffle_epi32` of [`Isa::X86`]: its class's template instantiated,
+/// `_mm512_shuffle_epi32` of `x86`: its class's template instantiated,
 /// so arguments in the class op's order and a mask form's without its mask
 /// (the member's `arg_order` gives each argument's position in the C
 /// intrinsic's, returned with it).
@@ -385,14 +387,14 @@ fn lowering_features(
     result: &Ty,
 ) -> Option<(Vec<String>, bool)> {
     match lowerings {
-        Lowerings::X86(calls) => calls.get(target).map(|c| {
+        Lowerings::CallTable(calls) => calls.get(target).map(|c| {
             let generic = c.snippet.is_some()
                 || c.movement.is_some()
                 || c.snippet_per_immediate.is_some()
                 || c.snippet_of_immediate.is_some();
             (c.cpuid.clone(), generic)
         }),
-        Lowerings::Other(calls) => {
+        Lowerings::TargetCalls(calls) => {
             let call = calls.get(target)?;
             // An immediate is passed as the last parameter, a scalar.
             let mut args = operands.to_vec();

@@ -115,7 +115,7 @@ mod tests {
 
     #[test]
     fn a_lane_loop_is_screened_on_its_first_lanes() {
-        let (sema, _) = instruction_semantics(Isa::X86, "_mm512_add_epi16").unwrap();
+        let (sema, _) = instruction_semantics(Isa::named("x86"), "_mm512_add_epi16").unwrap();
         let plan = plan(&sema).expect("a plan for a 512-bit add");
         // Four 16-bit lanes make the 64 bits screened.
         assert_eq!(plan.trips, 4);
@@ -135,15 +135,15 @@ mod tests {
         // `psadbw` and `vdbpsadbw` make a temporary in full in a first loop
         // and the result lane by lane in the last.
         for name in ["_mm512_sad_epu8", "_mm512_dbsad_epu8"] {
-            let (sema, _) = instruction_semantics(Isa::X86, name).unwrap();
+            let (sema, _) = instruction_semantics(Isa::named("x86"), name).unwrap();
             let plan = plan(&sema).unwrap_or_else(|| panic!("{name} has no plan"));
             assert!(plan.nth > 0, "{name}: {plan:?}");
         }
         // A mask's conversion has no loop at all, and no plan.
-        let (sema, _) = instruction_semantics(Isa::X86, "_mm512_mask2int").unwrap();
+        let (sema, _) = instruction_semantics(Isa::named("x86"), "_mm512_mask2int").unwrap();
         assert_eq!(plan(&sema), None);
         // A 512-bit shuffle within 128-bit lanes: the first lane, a quarter.
-        let (sema, _) = instruction_semantics(Isa::X86, "_mm512_unpacklo_epi8").unwrap();
+        let (sema, _) = instruction_semantics(Isa::named("x86"), "_mm512_unpacklo_epi8").unwrap();
         let plan = plan(&sema).unwrap();
         assert_eq!((plan.nth, plan.trips, plan.written.count_ones()), (0, 1, 128));
     }
@@ -152,7 +152,7 @@ mod tests {
     /// its loop; only what the loop writes counts, so it has a plan too.
     #[test]
     fn an_accumulating_form_is_screened_on_the_lanes_its_loop_writes() {
-        let g = Grammar::embedded(Isa::Hvx).unwrap();
+        let g = Grammar::embedded(Isa::named("hvx")).unwrap();
         let c = g.candidates.iter().find(|c| c.intrinsic == "V6_vmpybusv_acc").unwrap();
         let plan = plan(c.semantics()).expect("a plan for vmpybusv_acc");
         assert!(plan.written.count_ones() >= SCREENED_BITS && plan.written.count_ones() * 4 <= 2048, "{plan:?}");
@@ -163,7 +163,7 @@ mod tests {
     /// screening with it refuses no instruction that computes the value.
     #[test]
     fn every_plan_agrees_with_the_full_run_on_fresh_inputs() {
-        for (isa, wide) in [(Isa::X86, 512), (Isa::Hvx, 1024)] {
+        for (isa, wide) in [(Isa::named("x86"), 512), (Isa::named("hvx"), 1024)] {
             let grammar = Grammar::embedded(isa).unwrap();
             let mut rng = Rng::new(0x00c0_ffee);
             // Candidates with a result of at least `wide` bits, and how many have a plan.

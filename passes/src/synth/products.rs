@@ -210,8 +210,8 @@ impl LlvmChain {
     /// count, which HVX's measured pairs bear out (gaussian3x3: 31 → 28
     /// packets).
     pub fn of_isa(isa: super::target::Isa) -> LlvmChain {
-        let x86 = isa == super::target::Isa::X86;
-        LlvmChain { extends_from_memory: x86, factors_weights: x86 }
+        let both = isa.tuning().llvm_extends_and_factors;
+        LlvmChain { extends_from_memory: both, factors_weights: both }
     }
 
     /// The loads a program over `chains` pays that LLVM's chain does not:
@@ -321,9 +321,10 @@ impl Arrangement {
     /// multiply-adds of x86 (and NEON, whose inputs no layout fits), the
     /// widening multiply-accumulates of Hexagon.
     pub fn of_isa(isa: super::target::Isa) -> Arrangement {
-        match isa {
-            super::target::Isa::Hvx => Arrangement::Halves,
-            _ => Arrangement::LaneUnpack,
+        if isa.tuning().pairs_in_halves {
+            Arrangement::Halves
+        } else {
+            Arrangement::LaneUnpack
         }
     }
 
@@ -836,8 +837,9 @@ mod tests {
         assert_eq!(siblings[0].0, other);
         // Alone, the first chain saves only the extension no other chain reads
         // (its ops: 4 extensions, 3 products, 3 adds); together, every one.
-        let alone = chains_cost(&flow, &[(root, &form)], 512, LlvmChain::of_isa(Isa::Hvx));
-        let together = chains_cost(&flow, &[(root, &form), (other, &siblings[0].1)], 512, LlvmChain::of_isa(Isa::Hvx));
+        let alone = chains_cost(&flow, &[(root, &form)], 512, LlvmChain::of_isa(Isa::named("hvx")));
+        let together =
+            chains_cost(&flow, &[(root, &form), (other, &siblings[0].1)], 512, LlvmChain::of_isa(Isa::named("hvx")));
         assert_eq!((alone, together), (7, 12));
         // An extension read by an op in no chain: no siblings to weigh.
         push(&mut ops, "arith.maxui", vec![(x0, words.clone()), (x1, words.clone())], (902, words.clone()), vec![]);
@@ -853,7 +855,7 @@ mod tests {
         let (ops, root) = chain(&[6, 6, 2, 6]);
         let flow = Dataflow::new(&ops);
         let form = linear_form(&flow, root).unwrap();
-        let (x86, hvx) = (LlvmChain::of_isa(Isa::X86), LlvmChain::of_isa(Isa::Hvx));
+        let (x86, hvx) = (LlvmChain::of_isa(Isa::named("x86")), LlvmChain::of_isa(Isa::named("hvx")));
         // 4 extensions, 3 adds and 4 products (2 once factored), in one register each.
         assert_eq!(chains_cost(&flow, &[(root, &form)], 512, hvx), 11);
         assert_eq!(chains_cost(&flow, &[(root, &form)], 512, x86), 9);

@@ -189,7 +189,7 @@ pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(String)) -> Result<R
         let [(_, ops)] = functions.as_slice() else {
             return Err(format!("idiom {} is not one function", idiom.name));
         };
-        for target in [Target::X86Avx512, Target::X86Avx2] {
+        for target in [Target::named("x86-avx512"), Target::named("x86-avx2")] {
             let rule = rule_for(&idiom.name, ops, grammar, target);
             progress(match &rule {
                 Some(r) => format!("{} at {}: {} (cost {})", idiom.name, target.name(), r.program, r.cost),

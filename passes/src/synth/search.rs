@@ -50,7 +50,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            target: super::grammar::Target::Native,
+            target: super::grammar::Target::named("native"),
             proof_ms: 20_000,
             bindings: 512,
             proofs: 4,

@@ -1,268 +1,176 @@
 //! The targets `lower-to-autollvm` knows: which ISA's instructions it may
 //! use, and which of them. The named targets compile anywhere
 //! (cross-compiling needs no hardware); `native` is what this host executes.
+//! Both are handles into the registry of `crate::targets`, where each ISA
+//! says what its targets are.
 
-use dialectgen::isa::x86::host::{x86_target_allows, Host};
+use crate::target_calls::TargetCalls;
+pub use crate::targets::Tuning;
+use crate::targets::{IsaTarget, Lowering, TargetSpec, MAX_ISAS, REGISTRY};
+use std::sync::OnceLock;
 
 /// An instruction set with a dialect: the `isa/` prefix of class members
-/// and the `hydride_<isa>` dialect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Isa {
-    X86,
-    Arm,
-    Hvx,
+/// and the `hydride_<isa>` dialect (an entry of the registry).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Isa(u8);
+
+impl std::fmt::Debug for Isa {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl Isa {
-    pub const ALL: [Isa; 3] = [Isa::X86, Isa::Arm, Isa::Hvx];
-
-    /// `x86`, `arm`, `hvx`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Isa::X86 => "x86",
-            Isa::Arm => "arm",
-            Isa::Hvx => "hvx",
-        }
+    /// Every ISA, in registration order.
+    pub fn all() -> impl Iterator<Item = Isa> {
+        (0..REGISTRY.len()).map(|i| Isa(i as u8))
     }
 
-    /// `hydride_x86`, `hydride_arm`, `hydride_hvx`.
+    /// Its place in the registry.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// What the ISA's folder says of it.
+    pub fn of(self) -> &'static dyn IsaTarget {
+        REGISTRY[self.index()]
+    }
+
+    /// `x86`, `arm`, `hvx`, …
+    pub fn name(self) -> &'static str {
+        self.of().name()
+    }
+
+    /// `hydride_x86`, `hydride_arm`, `hydride_hvx`, …
     pub fn dialect(self) -> String {
         dialectgen::classify::cross_isa::dialect_of(self.name())
     }
 
     pub fn parse(name: &str) -> Option<Isa> {
-        Isa::ALL.into_iter().find(|i| i.name() == name)
+        Isa::all().find(|i| i.name() == name)
+    }
+
+    /// The registered ISA of this name (for tools and tests that name one).
+    ///
+    /// # Panics
+    /// If none is registered under `name`.
+    pub fn named(name: &str) -> Isa {
+        Isa::parse(name).unwrap_or_else(|| panic!("no ISA named '{name}' is registered"))
     }
 
     /// How its vendor names its vector instructions, for `--help`.
     pub fn title(self) -> &'static str {
-        match self {
-            Isa::X86 => "x86",
-            Isa::Arm => "Arm NEON",
-            Isa::Hvx => "Hexagon HVX",
-        }
+        self.of().title()
     }
 
     /// What the rewrites around synthesis need to know of the ISA.
     pub fn tuning(self) -> Tuning {
-        match self {
-            Isa::X86 => Tuning {
-                column_extrema_from_taps: 1,
-                deinterleave_free_with_load: false,
-                widening_crosses_lanes: true,
-                pair_sums_as_dot: true,
-                even_odd_identities: true,
-            },
-            Isa::Arm => Tuning {
-                column_extrema_from_taps: 1,
-                deinterleave_free_with_load: true,
-                widening_crosses_lanes: false,
-                pair_sums_as_dot: false,
-                even_odd_identities: false,
-            },
-            Isa::Hvx => Tuning {
-                column_extrema_from_taps: 5,
-                deinterleave_free_with_load: false,
-                widening_crosses_lanes: false,
-                pair_sums_as_dot: false,
-                even_odd_identities: false,
-            },
-        }
+        self.of().tuning()
     }
 
     /// The target its `hydride-<isa>-to-llvm` pipeline lowers for unless told.
     pub fn default_target(self) -> &'static str {
-        match self {
-            Isa::X86 => "native",
-            Isa::Arm => "aarch64-neon-dotprod-i8mm",
-            Isa::Hvx => "hexagon-hvx128",
-        }
+        self.of().default_target()
+    }
+
+    /// Its table of target calls, built into the plugin (for an ISA whose
+    /// ops lower through one).
+    pub fn target_calls(self) -> Result<&'static TargetCalls, String> {
+        static TABLES: [OnceLock<Result<TargetCalls, String>>; MAX_ISAS] = [const { OnceLock::new() }; MAX_ISAS];
+        let Lowering::TargetCalls { json, parse } = self.of().lowering() else {
+            return Err(format!("{} ops lower through the LLVM call table (llvm_calls)", self.name()));
+        };
+        TABLES[self.index()].get_or_init(|| TargetCalls::parse(self.name(), json, parse)).as_ref().map_err(Clone::clone)
     }
 }
 
-/// What the rewrites around synthesis need to know of an ISA, so that none
-/// of them names one. Each figure was measured with `scripts/bench` against
-/// LLVM's own path, as its field says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tuning {
-    /// The narrowest stencil window (in taps) whose extremum
-    /// `hydride-column-extrema` takes column by column: where the saved
-    /// loads pay for the shuffles. x86 with AVX-512 VBMI (one `vpermt2b` per
-    /// inner column) 1.5-3.8x faster on dilate 3x3 to 7x7, AVX2 1.4-3.4x,
-    /// NEON 1.2-4.7x fewer cycles: at any width. HVX (one `valign` per inner
-    /// column) 0.91x at 3x3 in packets, 1.05x at 5x5, 1.35x at 7x7: from 5.
-    pub column_extrema_from_taps: u32,
-    /// Whether a deinterleaved row comes free with its load (NEON's `ld2`),
-    /// so `hydride-deinterleaved-extrema` leaves one deinterleave per row
-    /// (max_pool's hot loop at NEON: 52 instructions, 54 the other way; at
-    /// x86-avx2 51 -> 31, x86-avx512 73 -> 48, HVX 154 -> 146).
-    pub deinterleave_free_with_load: bool,
-    /// Whether extending and truncating vectors crosses 128-bit lanes on the
-    /// shuffle pipes (x86's `vpmovzxbw`/`vpmovwb`), which
-    /// `hydride-in-place-widening` avoids.
-    pub widening_crosses_lanes: bool,
-    /// Whether `hydride-sum-as-dot` also writes pair sums of bytes spelt by
-    /// lanes (even plus odd elements) as dot products with ones (x86's
-    /// `vpmaddubsw`).
-    pub pair_sums_as_dot: bool,
-    /// Whether the offline rules hold the even/odd identities that
-    /// `hydride-even-odd` applies where no instruction computes a 4-way dot
-    /// product.
-    pub even_odd_identities: bool,
+/// A target: an ISA and one of its [`TargetSpec`]s.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Target {
+    isa: Isa,
+    spec: u8,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// Zen 4's extensions (see [`x86_target_allows`]).
-    X86Avx512,
-    /// SSE2 … AVX2 only.
-    X86Avx2,
-    /// The x86 instructions whose extensions this host has (less any
-    /// withheld with `HYDRIDE_WITHHOLD_FEATURES`): no VNNI instruction on a
-    /// host without VNNI.
-    Native,
-    /// AArch64 Advanced SIMD of Armv8.0-A: 128-bit vectors.
-    Aarch64Neon,
-    /// Armv8.6-A Advanced SIMD with the dot product and int8 matrix
-    /// multiply extensions (`sdot`, `usdot`, `smmla`, …; rdm is in v8.1).
-    Aarch64NeonDotprodI8mm,
-    /// Hexagon V66 HVX in 128-byte mode: 1024-bit vectors.
-    HexagonHvx128,
+impl std::fmt::Debug for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.spec().name)
+    }
 }
 
 /// The `target` option's `--help`: every target name `parse` accepts.
-pub const TARGET_HELP: &str = "Target instruction set: native (the x86 this host executes, less \
-     HYDRIDE_WITHHOLD_FEATURES), x86-avx512 (all modelled x86), x86-avx2 (SSE2 to AVX2), aarch64-neon (Armv8.0 Advanced \
-     SIMD), aarch64-neon-dotprod-i8mm (Armv8.6 with dot product and i8mm) or hexagon-hvx128 (HVX v66, 128-byte vectors)";
-
-/// Every target name `parse` accepts.
-pub const TARGET_NAMES: &str = "native, x86-avx512, x86-avx2, aarch64-neon, aarch64-neon-dotprod-i8mm, hexagon-hvx128";
+pub fn target_help() -> &'static str {
+    crate::targets::target_help()
+}
 
 impl Target {
-    /// How many targets there are.
-    pub const COUNT: usize = 6;
+    /// Every target of every ISA, in registration order.
+    pub fn all() -> impl Iterator<Item = Target> {
+        Isa::all().flat_map(|isa| (0..isa.of().targets().len()).map(move |spec| Target { isa, spec: spec as u8 }))
+    }
 
-    /// A number per target, `0..COUNT`.
+    /// Its place among its ISA's targets (below `isa().of().targets().len()`).
     pub fn index(self) -> usize {
-        self as usize
+        usize::from(self.spec)
+    }
+
+    fn spec(self) -> &'static TargetSpec {
+        &self.isa.of().targets()[self.index()]
     }
 
     pub fn parse(text: &str) -> Result<Target, String> {
-        match text {
-            "x86-avx512" => Ok(Target::X86Avx512),
-            "x86-avx2" => Ok(Target::X86Avx2),
-            "native" => Ok(Target::Native),
-            "aarch64-neon" => Ok(Target::Aarch64Neon),
-            "aarch64-neon-dotprod-i8mm" => Ok(Target::Aarch64NeonDotprodI8mm),
-            "hexagon-hvx128" => Ok(Target::HexagonHvx128),
-            other => Err(format!("unknown target '{other}' (known: {TARGET_NAMES})")),
-        }
+        Target::all()
+            .find(|t| t.spec().name == text)
+            .ok_or_else(|| format!("unknown target '{text}' (known: {})", crate::targets::target_names()))
+    }
+
+    /// The registered target of this name (for tools and tests that name one).
+    ///
+    /// # Panics
+    /// If none is registered under `name`.
+    pub fn named(name: &str) -> Target {
+        Target::parse(name).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The ISA whose instructions the target uses.
     pub fn isa(self) -> Isa {
-        match self {
-            Target::X86Avx512 | Target::X86Avx2 | Target::Native => Isa::X86,
-            Target::Aarch64Neon | Target::Aarch64NeonDotprodI8mm => Isa::Arm,
-            Target::HexagonHvx128 => Isa::Hvx,
-        }
+        self.isa
     }
 
     /// What the target is: `native` with what it means on this host
     /// (`native=x86-avx2`), else the named target. Part of every cache key.
     pub fn name(self) -> String {
-        match self {
-            Target::X86Avx512 => "x86-avx512".into(),
-            Target::X86Avx2 => "x86-avx2".into(),
-            Target::Native => format!("native={}", Host::get().x86_target()),
-            Target::Aarch64Neon => "aarch64-neon".into(),
-            Target::Aarch64NeonDotprodI8mm => "aarch64-neon-dotprod-i8mm".into(),
-            Target::HexagonHvx128 => "hexagon-hvx128".into(),
-        }
+        (self.spec().resolved)()
     }
 
     /// The width of the target's vector registers, in bits: what a
     /// contraction is split to fit before synthesis.
     pub fn register_bits(self) -> u32 {
-        match self {
-            Target::X86Avx512 => 512,
-            Target::X86Avx2 => 256,
-            Target::Native if Host::get().x86_target().starts_with("x86-avx512") => 512,
-            Target::Native => 256,
-            Target::Aarch64Neon | Target::Aarch64NeonDotprodI8mm => 128,
-            Target::HexagonHvx128 => 1024,
-        }
+        (self.spec().register_bits)()
     }
 
-    /// How many vector registers the target has: 16 `ymm` without
-    /// AVX-512, 32 `zmm` with it, 32 on NEON and HVX.
+    /// How many vector registers the target has.
     pub fn vector_registers(self) -> u32 {
-        match self {
-            Target::X86Avx2 => 16,
-            Target::Native if self.register_bits() == 256 => 16,
-            _ => 32,
-        }
+        (self.spec().vector_registers)()
     }
 
     /// Whether an instruction of the target's ISA needing these features
-    /// (x86: guide CPUIDs; ARM: [`arm_features`]; HVX: `hvx`) runs on it.
+    /// (x86: guide CPUIDs; ARM: `llvm.aarch64.*` extensions; HVX: `hvx`) runs on it.
     pub fn allows(self, features: &[String]) -> bool {
-        let all = |f: &dyn Fn(&str) -> bool| !features.is_empty() && features.iter().all(|c| f(c));
-        match self {
-            Target::X86Avx512 => features.iter().all(|c| x86_target_allows("x86-avx512", c)),
-            Target::X86Avx2 => all(&|c| x86_target_allows("x86-avx2", c)),
-            Target::Native => !features.is_empty() && Host::get().executes(features),
-            Target::Aarch64Neon => all(&|c| c == "neon"),
-            Target::Aarch64NeonDotprodI8mm => all(&|c| matches!(c, "neon" | "rdm" | "dotprod" | "i8mm")),
-            Target::HexagonHvx128 => all(&|c| c == "hvx"),
-        }
+        (self.spec().allows)(features)
     }
-}
-
-/// The AArch64 extensions an `llvm.aarch64.neon.*` intrinsic needs beyond
-/// Advanced SIMD, from its name: the instructions LLVM guards by them.
-pub fn arm_features(llvm_intrinsic: &str) -> Vec<String> {
-    let op = llvm_intrinsic.strip_prefix("llvm.aarch64.").unwrap_or(llvm_intrinsic);
-    let op = op.strip_prefix("neon.").or_else(|| op.strip_prefix("crypto.")).unwrap_or(op);
-    let base = op.split('.').next().unwrap_or(op);
-    let extension = match base {
-        "sdot" | "udot" => Some("dotprod"),
-        "usdot" | "sudot" | "smmla" | "ummla" | "usmmla" => Some("i8mm"),
-        "sqrdmlah" | "sqrdmlsh" => Some("rdm"),
-        "eor3u" | "eor3s" | "rax1" | "xar" | "bcaxu" | "bcaxs" => Some("sha3"),
-        // `sha1c`, `sha256h`, `sha512su0`, … (not `shadd`, the signed halving add).
-        _ if ["sha1", "sha256", "sha512", "aes", "sm3", "sm4"].iter().any(|p| base.starts_with(p)) => Some("crypto"),
-        _ => None,
-    };
-    let mut features = vec!["neon".to_string()];
-    features.extend(extension.map(str::to_string));
-    features
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{arm_features, Target, TARGET_NAMES};
+    use super::Target;
 
+    /// Every target has its own name and its ISA's index.
     #[test]
-    fn arm_extensions_by_intrinsic_name() {
-        let needs = |name: &str| arm_features(name).last().cloned().unwrap_or_default();
-        // The signed halving add is plain NEON, though its name starts like SHA's.
-        assert_eq!(needs("llvm.aarch64.neon.shadd.v8i16"), "neon");
-        assert_eq!(needs("llvm.aarch64.neon.sqadd.v8i16"), "neon");
-        assert_eq!(needs("llvm.aarch64.crypto.sha256h"), "crypto");
-        assert_eq!(needs("llvm.aarch64.crypto.aese"), "crypto");
-        assert_eq!(needs("llvm.aarch64.crypto.eor3u.v16i8"), "sha3");
-        assert_eq!(needs("llvm.aarch64.crypto.xar"), "sha3");
-        assert_eq!(needs("llvm.aarch64.neon.usdot.v4i32.v16i8"), "i8mm");
-        assert_eq!(needs("llvm.aarch64.neon.sqrdmlah.v8i16"), "rdm");
-    }
-
-    /// `Target::COUNT` covers every target: a candidate keeps one answer per index.
-    #[test]
-    fn every_target_has_its_own_index_below_count() {
-        let mut seen: Vec<usize> = TARGET_NAMES.split(", ").map(|n| Target::parse(n).unwrap().index()).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        assert_eq!(seen, (0..Target::COUNT).collect::<Vec<_>>());
+    fn every_target_parses_back_from_its_name() {
+        for t in Target::all() {
+            let named = Target::parse(&format!("{t:?}")).unwrap();
+            assert_eq!(named, t);
+            assert!(t.index() < t.isa().of().targets().len());
+        }
     }
 }

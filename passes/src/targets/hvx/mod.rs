@@ -1,0 +1,82 @@
+//! Hexagon HVX (v66, 128-byte vectors): its targets, tuning and lowering.
+
+use super::isa::{IsaTarget, Lowering, TargetSpec, Tuning};
+use crate::target_calls::TargetCall;
+
+pub struct Hvx;
+
+static TARGETS: [TargetSpec; 1] = [TargetSpec {
+    // 1024-bit vectors.
+    name: "hexagon-hvx128",
+    help: "HVX v66, 128-byte vectors",
+    resolved: || "hexagon-hvx128".into(),
+    register_bits: || 1024,
+    vector_registers: || 32,
+    allows: |features| !features.is_empty() && features.iter().all(|f| f == "hvx"),
+}];
+
+impl IsaTarget for Hvx {
+    fn name(&self) -> &'static str {
+        "hvx"
+    }
+
+    fn title(&self) -> &'static str {
+        "Hexagon HVX"
+    }
+
+    fn default_target(&self) -> &'static str {
+        "hexagon-hvx128"
+    }
+
+    fn targets(&self) -> &'static [TargetSpec] {
+        &TARGETS
+    }
+
+    /// Column extrema (one `valign` per inner column): 0.91x at 3x3 in
+    /// packets, 1.05x at 5x5, 1.35x at 7x7, so from 5 taps wide.
+    /// Deinterleaved extrema on max_pool: 154 -> 146 packets. The widening
+    /// multiply-accumulates take pairs in the halves of a register pair; the
+    /// plain count of LLVM's chains is what its pairs bear out (gaussian3x3:
+    /// 31 -> 28 packets).
+    fn tuning(&self) -> Tuning {
+        Tuning {
+            column_extrema_from_taps: 5,
+            deinterleave_free_with_load: false,
+            widening_crosses_lanes: false,
+            pair_sums_as_dot: false,
+            even_odd_identities: false,
+            llvm_extends_and_factors: false,
+            pairs_in_halves: true,
+        }
+    }
+
+    fn dialect_irdl(&self) -> &'static str {
+        include_str!("../../../../generated/hvx/hydride_hvx.irdl.mlir")
+    }
+
+    fn lowering(&self) -> Lowering {
+        Lowering::TargetCalls { json: include_str!("../../../../generated/hvx/llvm-intrinsics.json"), parse: hvx_call }
+    }
+}
+
+/// One entry of the table: the intrinsic's name.
+fn hvx_call(raw: &str) -> Option<TargetCall> {
+    let name: String = serde_json::from_str(raw).ok()?;
+    Some(TargetCall::Intrinsic { name, params: None, result: None, features: vec!["hvx".into()] })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::types::Ty;
+
+    #[test]
+    fn hvx_values_pass_as_words() {
+        let call = hvx_call(r#""llvm.hexagon.V6.vaddb.128B""#).unwrap();
+        let v = Ty::parse("vector<128xi8>").unwrap();
+        let (params, result) = call.signature(&[v.clone(), v.clone()], &v).unwrap();
+        assert_eq!(params[0].to_string(), "vector<32xi32>");
+        assert_eq!(result.to_string(), "vector<32xi32>");
+        assert!(call.signature(&[Ty::parse("vector<128xi1>").unwrap()], &v).is_none());
+    }
+}

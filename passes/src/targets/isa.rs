@@ -1,0 +1,83 @@
+//! What an ISA's folder tells the passes: the [`IsaTarget`] trait and the
+//! types it speaks in.
+
+use crate::target_calls::TargetCall;
+
+/// The most targets one ISA may have (per-candidate answers are kept per target).
+pub const MAX_TARGETS: usize = 8;
+
+/// The most ISAs the registry may hold (grammars and tables are kept per ISA).
+pub const MAX_ISAS: usize = 8;
+
+/// What the passes need to know of one instruction set.
+pub trait IsaTarget: Sync {
+    /// Its name in pass names, dialect names and class members.
+    fn name(&self) -> &'static str;
+    /// How its vendor names its vector instructions, for `--help`.
+    fn title(&self) -> &'static str;
+    /// The target its `hydride-<isa>-to-llvm` pipeline lowers for unless told.
+    fn default_target(&self) -> &'static str;
+    /// The targets `lower-to-autollvm{target=…}` knows for it.
+    fn targets(&self) -> &'static [TargetSpec];
+    /// What the rewrites around synthesis need to know of it.
+    fn tuning(&self) -> Tuning;
+    /// Its dialect's IRDL definition (generated).
+    fn dialect_irdl(&self) -> &'static str;
+    /// How its ops reach LLVM.
+    fn lowering(&self) -> Lowering;
+}
+
+/// How an ISA's ops reach LLVM.
+pub enum Lowering {
+    /// Through the LLVM call table (`llvm_calls`, from the vendor's headers).
+    CallTable,
+    /// Through a table of target calls (generated JSON), each entry read by `parse`.
+    TargetCalls { json: &'static str, parse: fn(&str) -> Option<TargetCall> },
+}
+
+/// One target of an ISA: a name and what it allows.
+pub struct TargetSpec {
+    pub name: &'static str,
+    /// What it is, for the `target` option's `--help`.
+    pub help: &'static str,
+    /// What it means here, in cache keys (a host-dependent target says what
+    /// it resolved to; else its name).
+    pub resolved: fn() -> String,
+    /// The width of its vector registers, in bits.
+    pub register_bits: fn() -> u32,
+    /// How many vector registers it has.
+    pub vector_registers: fn() -> u32,
+    /// Whether an instruction needing these features runs on it.
+    pub allows: fn(&[String]) -> bool,
+}
+
+/// What the rewrites around synthesis need to know of an ISA, so that none
+/// of them names one. Each figure was measured with `scripts/bench` against
+/// LLVM's own path; the ISA's folder says how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// The narrowest stencil window (in taps) whose extremum
+    /// `hydride-column-extrema` takes column by column: where the saved
+    /// loads pay for the shuffles (1: any width).
+    pub column_extrema_from_taps: u32,
+    /// Whether a deinterleaved row comes free with its load, so
+    /// `hydride-deinterleaved-extrema` leaves one deinterleave per row.
+    pub deinterleave_free_with_load: bool,
+    /// Whether extending and truncating vectors crosses 128-bit lanes on the
+    /// shuffle pipes, which `hydride-in-place-widening` avoids.
+    pub widening_crosses_lanes: bool,
+    /// Whether `hydride-sum-as-dot` also writes pair sums of bytes spelt by
+    /// lanes (even plus odd elements) as dot products with ones.
+    pub pair_sums_as_dot: bool,
+    /// Whether the offline rules hold the even/odd identities that
+    /// `hydride-even-odd` applies where no instruction computes a 4-way dot
+    /// product.
+    pub even_odd_identities: bool,
+    /// Whether LLVM's own chains of products by constants extend their
+    /// inputs from memory and factor equal weights (the cost a program of
+    /// the synthesis is compared with).
+    pub llvm_extends_and_factors: bool,
+    /// Whether the widening multiply-adds take pairs in the halves of a
+    /// register pair (else in unpacked lanes).
+    pub pairs_in_halves: bool,
+}
