@@ -346,7 +346,7 @@ impl Build<'_, '_> {
                     RuleLeaf::Constant(sym) => self.constant(sym)?,
                 });
             }
-            let Some(Outcome::Found(part)) = super::lower::decode(self.grammar, &rule.program) else { return None };
+            let Some(Outcome::Found(part)) = super::memo_text::decode(self.grammar, &rule.program) else { return None };
             let offset = self.program.steps.len();
             for mut step in part.steps {
                 for s in &mut step.operands {

@@ -3,16 +3,17 @@
 //! or left alone with the reason. The answer is a [`Plan`] that
 //! `crate::ir::synthesize` applies to the IR.
 
-use super::attr::NewAttr;
 use super::block::{BlockOp, Dataflow, Window};
 use super::cache::Cache;
 use super::grammar::{Grammar, Target};
+use super::memo_text::{canonical, decode, encode};
 use super::pieces::{instantiate, instantiate_widened, piece_block, widened_block};
-use super::program::{Program, Source, Step, StepOp, Swizzle};
+use super::plan::{new_ops, new_ops_reading};
+pub use super::plan::{NewOp, Plan, Ref, Rewrite};
+use super::program::{Program, Source, Step, StepOp};
 use super::search::{synthesize, Budget, Limits, Outcome, Unchanged};
 use super::semantics::{supported, synthesizable};
 use super::types::Ty;
-use num_bigint::BigInt;
 use std::collections::BTreeSet;
 
 pub struct Options {
@@ -51,233 +52,8 @@ impl Options {
     }
 }
 
-/// Where an op of a rewrite reads an operand: a value of the block, or an
-/// earlier op of the same rewrite.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Ref {
-    Value(usize),
-    Step(usize),
-}
-
-/// One op a rewrite creates.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NewOp {
-    /// `autollvm.add_sat_s`, or `vector.shuffle` for a swizzle.
-    pub op: String,
-    pub attributes: Vec<(String, NewAttr)>,
-    /// Where each operand comes from and the type the op takes it as.
-    pub operands: Vec<(Ref, Ty)>,
-    pub result: Ty,
-}
-
-/// One rewrite: replace op `root` by the last of `ops`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Rewrite {
-    pub root: usize,
-    pub ops: Vec<NewOp>,
-    /// The window's ops, to erase once nothing uses them.
-    pub window: Vec<usize>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Plan {
-    pub rewrites: Vec<Rewrite>,
-    /// Ops left unchanged and why.
-    pub remarks: Vec<(usize, String)>,
-}
-
-impl Plan {
-    /// A remark at op `pos` while the block has fewer than
-    /// [`MAX_WINDOW_REMARKS`]; past that, counted in `unshown`.
-    fn remark_capped(&mut self, pos: usize, text: String, unshown: &mut usize) {
-        if self.remarks.len() < MAX_WINDOW_REMARKS {
-            self.remarks.push((pos, text));
-        } else {
-            *unshown += 1;
-        }
-    }
-}
-
-/// The window as text independent of value numbering and position: the cache key.
-pub(crate) fn canonical(flow: &Dataflow, w: &Window, limits: &Limits, version: u64) -> String {
-    let mut local: Vec<usize> = Vec::new();
-    // The limits that change what is found are part of the key (the time
-    // limit is not: a window out of time is not memoized).
-    let mut text = format!(
-        "program-v8 {} {version:016x} proof-ms={} two-step-budget={}\n",
-        limits.target.name(),
-        limits.proof_ms,
-        limits.evaluations
-    );
-    for &pos in &w.ops {
-        let op = &flow.ops[pos];
-        let refs: Vec<String> = op
-            .operands
-            .iter()
-            .map(|v| match w.leaves.iter().position(|l| l == v) {
-                Some(i) => format!("L{i}"),
-                None => format!("T{}", local.iter().position(|x| x == v).unwrap_or(usize::MAX)),
-            })
-            .collect();
-        local.extend(&op.results);
-        text += &format!(
-            "{} ({}) : ({}) -> ({}) {{{}}}\n",
-            op.name,
-            refs.join(", "),
-            types_text(&op.operand_types),
-            types_text(&op.result_types),
-            op.attributes.iter().map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join(", ")
-        );
-    }
-    text
-}
-
-/// Types for the memo's key; `?` for a type synthesis does not model.
-fn types_text(types: &[Option<Ty>]) -> String {
-    types.iter().map(|t| t.as_ref().map_or("?".to_string(), Ty::to_string)).collect::<Vec<_>>().join(", ")
-}
-
-fn source_text(s: &Source) -> String {
-    match s {
-        Source::Leaf(l) => format!("L{l}"),
-        Source::Step(k) => format!("S{k}"),
-    }
-}
-
-fn parse_source(t: &str) -> Option<Source> {
-    match t.split_at_checked(1)? {
-        ("L", n) => Some(Source::Leaf(n.parse().ok()?)),
-        ("S", n) => Some(Source::Step(n.parse().ok()?)),
-        _ => None,
-    }
-}
-
-fn numbers_text<T: ToString>(xs: &[T]) -> String {
-    xs.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
-}
-
-/// The memo's text of an outcome: `found STEP ; STEP …` with steps
-/// `i INTRINSIC SOURCES IMMS` or `z NAME ELEM_BITS OPERAND_BITS SOURCES MASK`.
-pub(super) fn encode(grammar: &Grammar, outcome: &Outcome) -> String {
-    match outcome {
-        Outcome::Found(p) => {
-            let steps: Vec<String> = p
-                .steps
-                .iter()
-                .map(|s| {
-                    let sources: Vec<String> = s.operands.iter().map(source_text).collect();
-                    match &s.op {
-                        StepOp::Instr { candidate, immediates } => {
-                            let imms: Vec<String> = immediates.iter().map(|(n, v)| format!("{n}={v}")).collect();
-                            format!(
-                                "i {} {} {}",
-                                grammar.candidates[*candidate].intrinsic,
-                                sources.join(","),
-                                imms.join(",")
-                            )
-                        }
-                        StepOp::Swizzle(z) => {
-                            format!(
-                                "z {} {} {} {} {}",
-                                z.name,
-                                z.elem_bits,
-                                z.operand_bits,
-                                sources.join(","),
-                                numbers_text(&z.mask)
-                            )
-                        }
-                    }
-                })
-                .collect();
-            format!("found {}", steps.join(" ; "))
-        }
-        Outcome::Unchanged(why) => format!("unchanged {why}"),
-    }
-}
-
-fn decode_step(grammar: &Grammar, text: &str) -> Option<Step> {
-    let f: Vec<&str> = text.split(' ').collect();
-    let sources = |t: &str| t.split(',').filter(|s| !s.is_empty()).map(parse_source).collect::<Option<Vec<_>>>();
-    match f.as_slice() {
-        ["i", intrinsic, srcs, rest @ ..] => {
-            let candidate = grammar.candidates.iter().position(|c| c.intrinsic == *intrinsic)?;
-            let immediates = rest
-                .first()
-                .unwrap_or(&"")
-                .split(',')
-                .filter(|s| !s.is_empty())
-                .map(|s| s.split_once('=').and_then(|(n, v)| Some((n.to_string(), v.parse().ok()?))))
-                .collect::<Option<_>>()?;
-            Some(Step { op: StepOp::Instr { candidate, immediates }, operands: sources(srcs)? })
-        }
-        ["z", name, elem, bits, srcs, mask] => {
-            let operands = sources(srcs)?;
-            let operand_bits: u32 = bits.parse().ok()?;
-            let mask = mask.split(',').map(|m| m.parse().ok()).collect::<Option<Vec<u32>>>()?;
-            // Only patterns the synthesizer makes are accepted back.
-            let z = Swizzle::family(operand_bits, operands.len())
-                .into_iter()
-                .chain(if operands.len() == 1 { Swizzle::transposes(operand_bits) } else { Vec::new() })
-                .find(|z| z.name == *name && z.elem_bits.to_string() == *elem && z.mask == mask)?;
-            Some(Step { op: StepOp::Swizzle(z), operands })
-        }
-        _ => None,
-    }
-}
-
-pub(super) fn decode(grammar: &Grammar, text: &str) -> Option<Outcome> {
-    if let Some(why) = text.strip_prefix("unchanged ") {
-        return Some(Outcome::Unchanged(Unchanged::from_text(why)));
-    }
-    let steps =
-        text.strip_prefix("found ")?.split(" ; ").map(|s| decode_step(grammar, s)).collect::<Option<Vec<_>>>()?;
-    (!steps.is_empty()).then_some(Outcome::Found(Program { steps }))
-}
-
-/// The ops a program becomes, operands typed as each op takes them.
-fn new_ops(grammar: &Grammar, program: &Program, window: &Window) -> Vec<NewOp> {
-    new_ops_reading(grammar, program, &|l| Ref::Value(window.leaves[l]), 0)
-}
-
-/// The ops a program becomes, leaf `l` read from `leaf(l)` and step `k`'s
-/// result from the op at `offset + k` of the rewrite.
-fn new_ops_reading(grammar: &Grammar, program: &Program, leaf: &dyn Fn(usize) -> Ref, offset: usize) -> Vec<NewOp> {
-    let reference = |s: &Source| match s {
-        Source::Leaf(l) => leaf(*l),
-        Source::Step(k) => Ref::Step(offset + *k),
-    };
-    program
-        .steps
-        .iter()
-        .map(|s| match &s.op {
-            StepOp::Instr { candidate, immediates } => {
-                let c = &grammar.candidates[*candidate];
-                let mut attributes = c.fixed_attributes.clone();
-                attributes.extend(
-                    immediates.iter().map(|(n, v)| (n.clone(), NewAttr::Int { value: BigInt::from(*v), bits: 32 })),
-                );
-                let operands =
-                    s.operands.iter().zip(&c.operands).map(|(src, (_, t))| (reference(src), t.clone())).collect();
-                NewOp { op: c.class_op.clone(), attributes, operands, result: c.result.clone() }
-            }
-            StepOp::Swizzle(z) => {
-                let ty = |bits: u32| Ty { dims: vec![bits / z.elem_bits], elem_bits: z.elem_bits };
-                // vector.shuffle reads two vectors of one type; a one-operand swizzle reads its operand twice.
-                let first = reference(&s.operands[0]);
-                let second = s.operands.get(1).map(reference).unwrap_or(first);
-                NewOp {
-                    op: "vector.shuffle".into(),
-                    attributes: vec![("mask".into(), NewAttr::I64s(z.mask.iter().map(|m| i64::from(*m)).collect()))],
-                    operands: vec![(first, ty(z.operand_bits)), (second, ty(z.operand_bits))],
-                    result: ty(z.result_bits()),
-                }
-            }
-        })
-        .collect()
-}
-
 /// Window remarks per block; the rest are counted in its summary.
-pub const MAX_WINDOW_REMARKS: usize = 50;
+pub use super::plan::MAX_WINDOW_REMARKS;
 
 /// Widest vector a window may hold, in target registers: wider ones (a
 /// `vector<65536xi8>`) are left to LLVM, whose cost grows with the width

@@ -38,7 +38,7 @@
 //! alone.
 
 use super::block::{BlockOp, Dataflow, Window};
-use super::lower::{NewOp, Ref};
+use super::plan::{NewOp, Ref};
 use super::types::Ty;
 use crate::synth::attr::{Attr, NewAttr};
 use std::collections::HashMap;

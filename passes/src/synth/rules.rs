@@ -148,7 +148,7 @@ pub fn rule_for(idiom: &str, ops: &[BlockOp], grammar: &Grammar, target: Target)
         lhs: pattern_of(&flow, &window, &lifted)?,
         leaves: leaves_of(&flow, &lifted),
         cost: program.cost(grammar),
-        program: super::lower::encode(grammar, &Outcome::Found(program)),
+        program: super::memo_text::encode(grammar, &Outcome::Found(program)),
     })
 }
 
@@ -237,7 +237,7 @@ pub fn record(
         target: target.name(),
         lhs,
         leaves: leaves_of(flow, lifted),
-        program: super::lower::encode(grammar, &Outcome::Found(program.clone())),
+        program: super::memo_text::encode(grammar, &Outcome::Found(program.clone())),
         cost: program.cost(grammar),
     };
     let Ok(mut line) = serde_json::to_string(&rule) else { return };
