@@ -4,10 +4,9 @@
 //! generated ops' verifier). Nothing crosses as text but names.
 #![allow(unsafe_code)]
 
-use crate::ir::{raw, read, rewrites, target_to_llvm, to_target, x86_to_llvm};
+use crate::ir::{raw, read, rewrites, to_llvm, to_target};
 use crate::synth::target::{target_help, Isa, Target};
 use crate::synth::{cache, lower};
-use crate::targets::Lowering;
 use crate::variants::VariantTable;
 use melior::StringRef;
 use mlir_sys::{MlirOperation, MlirStringRef};
@@ -295,10 +294,7 @@ pub unsafe extern "C" fn hydride_target_to_llvm(root: MlirOperation, isa: MlirSt
     // SAFETY: guaranteed by the caller.
     let Some(isa) = (unsafe { isa_of(root, isa) }) else { return false };
     let pass = format!("convert-hydride-{}-to-llvm", isa.name());
-    guarded(root, &pass, |context, op| match isa.of().lowering() {
-        Lowering::CallTable => x86_to_llvm::run(context, op).is_ok(),
-        Lowering::TargetCalls { .. } => target_to_llvm::run(context, op, isa).is_ok(),
-    })
+    guarded(root, &pass, |context, op| to_llvm::run(context, op, isa).is_ok())
 }
 
 /// Runs the `hydride-opt` driver on the process arguments.

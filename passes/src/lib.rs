@@ -10,9 +10,8 @@
 pub mod ffi;
 pub mod ir;
 pub mod lines;
-pub mod llvm_calls;
+pub mod llvm_lowering;
 pub mod synth;
-pub mod target_calls;
 pub mod targets;
 pub mod variants;
 

@@ -20,6 +20,5 @@ pub mod rewrites;
 pub mod split_contract;
 pub mod sum_as_dot;
 pub mod synthesize;
-pub mod target_to_llvm;
+pub mod to_llvm;
 pub mod to_target;
-pub mod x86_to_llvm;

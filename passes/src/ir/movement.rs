@@ -9,7 +9,7 @@ use super::build::{self, Builder};
 use crate::synth::grammar::instruction_semantics;
 use crate::synth::target::Isa;
 use crate::synth::types::Ty;
-use dialectgen::isa::x86::movement::{self, Movement, Source};
+use dialectgen::isa::x86::movement::{self, Source};
 use melior::ir::attribute::DenseI32ArrayAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
@@ -18,24 +18,26 @@ use std::sync::Mutex;
 
 type Arrangement = Result<(Vec<Source>, Vec<Option<usize>>), String>;
 
+/// A data movement: the ISA and instruction whose semantics give the
+/// arrangement, and the size of the elements moved.
+pub type Movement<'m> = (Isa, &'m str, u32);
+
 /// The proved arrangement of `m` for immediate `imm` (unmasked, for a mask
 /// form), with the target op's operand index of each argument of the
 /// semantics (none for immediates).
-fn arrangement(m: &Movement, imm: u32) -> Arrangement {
-    static PROVED: Mutex<Vec<((String, u32), Arrangement)>> = Mutex::new(Vec::new());
-    let key = (m.instruction.clone(), imm);
+fn arrangement((isa, instruction, elem_bits): Movement, imm: u32) -> Arrangement {
+    static PROVED: Mutex<Vec<((Isa, String, u32), Arrangement)>> = Mutex::new(Vec::new());
+    let key = (isa, instruction.to_string(), imm);
     if let Some((_, a)) = PROVED.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
         return a.clone();
     }
     let found = (|| {
-        let (sem, arg_order) = instruction_semantics(Isa::named("x86"), &m.instruction)?;
-        let sources = movement::sources(&sem, m.elem_bits, imm).ok_or_else(|| {
-            format!("{} with immediate {imm} moves no elements of {} bits", m.instruction, m.elem_bits)
-        })?;
-        if !movement::proved(&sem, m.elem_bits, imm, &sources) {
+        let (sem, arg_order) = instruction_semantics(isa, instruction)?;
+        let sources = movement::sources(&sem, elem_bits, imm)
+            .ok_or_else(|| format!("{instruction} with immediate {imm} moves no elements of {elem_bits} bits"))?;
+        if !movement::proved(&sem, elem_bits, imm, &sources) {
             return Err(format!(
-                "Z3 did not prove the arrangement of {} with immediate {imm} equal to its semantics",
-                m.instruction
+                "Z3 did not prove the arrangement of {instruction} with immediate {imm} equal to its semantics"
             ));
         }
         // Argument k is the C intrinsic's argument `arg_order[k]`.
@@ -46,12 +48,12 @@ fn arrangement(m: &Movement, imm: u32) -> Arrangement {
     found
 }
 
-/// The shufflevector computing `op`, a vector of `m.elem_bits` elements.
+/// The shufflevector computing `op`, a vector of elements of the movement's size.
 pub fn lower<'c, 'a>(
     context: &'c Context,
     b: &Builder<'c, 'a>,
     op: OperationRef<'c, 'a>,
-    m: &Movement,
+    m: Movement,
     imm: u32,
     result: &Ty,
 ) -> Result<Value<'c, 'a>, String> {
@@ -65,8 +67,8 @@ pub fn lower<'c, 'a>(
         let index = operand_of[arg].ok_or("an immediate moved as an element")?;
         let v = op.operand(index).map_err(|e| e.to_string())?;
         let bits = super::read::ty(v.r#type()).ok_or("an operand is not an integer vector")?.bits();
-        let lanes = bits / m.elem_bits;
-        Ok((b.llvm_cast(v, &Ty { dims: vec![lanes], elem_bits: m.elem_bits })?, lanes))
+        let lanes = bits / m.2;
+        Ok((b.llvm_cast(v, &Ty { dims: vec![lanes], elem_bits: m.2 })?, lanes))
     };
     let (first, second, lanes) = match used.as_slice() {
         [] => return b.create("llvm.mlir.zero", &[], &[], result_ty),
@@ -79,7 +81,7 @@ pub fn lower<'c, 'a>(
             let ((v, lanes), (w, _)) = (input(*a)?, input(*c)?);
             (v, w, lanes)
         }
-        _ => return Err(format!("{} with immediate {imm} is not one shufflevector", m.instruction)),
+        _ => return Err(format!("{} with immediate {imm} is not one shufflevector", m.1)),
     };
     let mask: Vec<i32> = sources
         .iter()

@@ -7,8 +7,7 @@
 use super::attr::NewAttr;
 use super::target::Isa;
 use super::types::Ty;
-use crate::llvm_calls::CallTable;
-use crate::target_calls::{TargetCall, TargetCalls};
+use crate::llvm_lowering::{Body, LoweringTable};
 use crate::variants::VariantTable;
 use dialectgen::classify::cross_isa::member_isa;
 use dialectgen::classify::engine::{member_semantics, ClassMember, ClassParam, SimilarityClass};
@@ -269,27 +268,13 @@ pub struct Grammar {
 
 const DATABASE: &str = include_str!("../../../generated/class-database.json");
 
-/// How an instruction of an ISA reaches LLVM, for selecting candidates.
-pub enum Lowerings<'a> {
-    /// The LLVM call table (from the vendor's headers).
-    CallTable(&'a CallTable),
-    /// A table of target calls.
-    TargetCalls(&'a TargetCalls),
-}
-
 impl Grammar {
     /// The grammar of `isa`, from the database built into the plugin.
     pub fn embedded(isa: Isa) -> Result<&'static Grammar, String> {
         static G: [OnceLock<Result<Grammar, String>>; crate::targets::MAX_ISAS] =
             [const { OnceLock::new() }; crate::targets::MAX_ISAS];
         G[isa.index()]
-            .get_or_init(|| {
-                let lowerings = match isa.of().lowering() {
-                    crate::targets::Lowering::CallTable => Lowerings::CallTable(CallTable::embedded()?),
-                    crate::targets::Lowering::TargetCalls { .. } => Lowerings::TargetCalls(isa.target_calls()?),
-                };
-                Grammar::load(DATABASE, isa, VariantTable::embedded()?, &lowerings)
-            })
+            .get_or_init(|| Grammar::load(DATABASE, isa, VariantTable::embedded()?, isa.lowering_table()?))
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -298,7 +283,7 @@ impl Grammar {
         database: &'static str,
         isa: Isa,
         variants: &VariantTable,
-        lowerings: &Lowerings,
+        lowerings: &LoweringTable,
     ) -> Result<Grammar, String> {
         // Read straight into the types (no JSON value tree), templates left as text.
         let bad = |e: serde_json::Error| format!("the class database does not load: {e}");
@@ -319,10 +304,7 @@ impl Grammar {
         let per_class: Vec<Vec<Candidate>> =
             classes.into_par_iter().map(|c| class_candidates(c, isa, variants, lowerings)).collect::<Result<_, _>>()?;
         let candidates = per_class.into_iter().flatten().collect();
-        let table = match lowerings {
-            Lowerings::CallTable(calls) => calls.version,
-            Lowerings::TargetCalls(calls) => calls.version,
-        };
+        let table = lowerings.version;
         Ok(Grammar {
             isa,
             candidates,
@@ -377,67 +359,47 @@ fn class_lines(database: &'static str) -> Option<Vec<&'static str>> {
 
 /// What a member needs to run, if it has a lowering hydride emits for these
 /// operand and result types and this many immediates (after the operands),
-/// and whether that lowering is generic IR (a snippet, or a data movement
-/// whose `shufflevector` LLVM would make of the same shuffle).
+/// and whether that lowering is generic IR alone (a snippet of generic
+/// operations, or a data movement whose `shufflevector` LLVM would make of
+/// the same shuffle): like that, never a program by itself, a step beside a
+/// target intrinsic.
 fn lowering_features(
-    lowerings: &Lowerings,
+    lowerings: &LoweringTable,
     target: &str,
     operands: &[Ty],
     immediates: usize,
     result: &Ty,
 ) -> Option<(Vec<String>, bool)> {
-    match lowerings {
-        Lowerings::CallTable(calls) => calls.get(target).map(|c| {
-            let generic = c.snippet.is_some()
-                || c.movement.is_some()
-                || c.snippet_per_immediate.is_some()
-                || c.snippet_of_immediate.is_some();
-            (c.cpuid.clone(), generic)
-        }),
-        Lowerings::TargetCalls(calls) => {
-            let call = calls.get(target)?;
-            // An immediate is passed as the last parameter, a scalar.
-            let mut args = operands.to_vec();
-            args.extend((0..immediates).map(|_| Ty { dims: Vec::new(), elem_bits: 32 }));
-            // A snippet takes the op's operands and gives its result, by size.
-            let takes_operands = |params: &[Ty], r: &Ty| {
-                params.len() == operands.len()
-                    && r.bits() == result.bits()
-                    && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
-            };
-            let fits = match call {
-                TargetCall::Binary { .. } => {
-                    immediates == 0 && operands.len() == 2 && operands.iter().all(|a| a == result)
-                }
-                TargetCall::Snippet { params, result: r, .. } => immediates == 0 && takes_operands(params, r),
-                TargetCall::SnippetOfImmediate { params, result: r, .. } => {
-                    immediates == 1 && takes_operands(params, r)
-                }
-                TargetCall::SnippetPerImmediate { snippets, .. } => {
-                    immediates == 1 && snippets.iter().all(|(params, r, _)| takes_operands(params, r))
-                }
-                TargetCall::Intrinsic { .. } => {
-                    immediates <= 1
-                        && call.signature(&args, result).is_some_and(|(params, r)| {
-                            params.len() == args.len()
-                                && r.bits() == result.bits()
-                                && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
-                                && params[operands.len()..].iter().all(|p| p.dims.is_empty())
-                        })
-                }
-            };
-            // IR of generic operations alone (widenings, `vaddl`, zips) is a
-            // candidate like x86's snippets: never a program by itself, a step
-            // beside a target intrinsic.
-            let generic = matches!(
-                call,
-                TargetCall::Snippet { generic: true, .. }
-                    | TargetCall::SnippetPerImmediate { generic: true, .. }
-                    | TargetCall::SnippetOfImmediate { generic: true, .. }
-            );
-            fits.then(|| (call.features(), generic))
+    let lowering = lowerings.get(target)?;
+    // An immediate is passed as the last parameter, a scalar.
+    let mut args = operands.to_vec();
+    args.extend((0..immediates).map(|_| Ty { dims: Vec::new(), elem_bits: 32 }));
+    // A snippet takes the op's operands and gives its result, by size.
+    let takes_operands = |params: &[Ty], r: &Ty| {
+        params.len() == operands.len()
+            && r.bits() == result.bits()
+            && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
+    };
+    let fits = match &lowering.body {
+        Body::Binary { .. } => immediates == 0 && operands.len() == 2 && operands.iter().all(|a| a == result),
+        Body::Snippet { params, result: r, .. } => immediates == 0 && takes_operands(params, r),
+        Body::SnippetOfImmediate { params, result: r, .. } => immediates == 1 && takes_operands(params, r),
+        Body::SnippetPerImmediate { snippets, .. } => {
+            immediates == 1 && snippets.iter().all(|(params, r, _)| takes_operands(params, r))
         }
-    }
+        // The generator matched the arguments it lists to the instruction's.
+        Body::Intrinsic { args: Some(_), .. } | Body::Movement { .. } => true,
+        Body::Intrinsic { args: None, .. } => {
+            immediates <= 1
+                && lowering.signature(&args, result).is_some_and(|(params, r)| {
+                    params.len() == args.len()
+                        && r.bits() == result.bits()
+                        && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
+                        && params[operands.len()..].iter().all(|p| p.dims.is_empty())
+                })
+        }
+    };
+    fits.then(|| (lowering.features.clone(), lowering.generic_ir))
 }
 
 /// The candidates one class gives: members of `isa` with an LLVM lowering
@@ -446,7 +408,7 @@ fn class_candidates(
     db_class: DbClass<'static>,
     isa: Isa,
     variants: &VariantTable,
-    lowerings: &Lowerings,
+    lowerings: &LoweringTable,
 ) -> Result<Vec<Candidate>, String> {
     let mut candidates = Vec::new();
     let (class, head, members) = db_class.split()?;

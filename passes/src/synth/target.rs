@@ -4,9 +4,9 @@
 //! Both are handles into the registry of `crate::targets`, where each ISA
 //! says what its targets are.
 
-use crate::target_calls::TargetCalls;
+use crate::llvm_lowering::LoweringTable;
 pub use crate::targets::Tuning;
-use crate::targets::{IsaTarget, Lowering, TargetSpec, MAX_ISAS, REGISTRY};
+use crate::targets::{IsaTarget, TargetSpec, MAX_ISAS, REGISTRY};
 use std::sync::OnceLock;
 
 /// An instruction set with a dialect: the `isa/` prefix of class members
@@ -73,14 +73,13 @@ impl Isa {
         self.of().default_target()
     }
 
-    /// Its table of target calls, built into the plugin (for an ISA whose
-    /// ops lower through one).
-    pub fn target_calls(self) -> Result<&'static TargetCalls, String> {
-        static TABLES: [OnceLock<Result<TargetCalls, String>>; MAX_ISAS] = [const { OnceLock::new() }; MAX_ISAS];
-        let Lowering::TargetCalls { json, parse } = self.of().lowering() else {
-            return Err(format!("{} ops lower through the LLVM call table (llvm_calls)", self.name()));
-        };
-        TABLES[self.index()].get_or_init(|| TargetCalls::parse(self.name(), json, parse)).as_ref().map_err(Clone::clone)
+    /// Its ops' lowerings to LLVM, built into the plugin.
+    pub fn lowering_table(self) -> Result<&'static LoweringTable, String> {
+        static TABLES: [OnceLock<Result<LoweringTable, String>>; MAX_ISAS] = [const { OnceLock::new() }; MAX_ISAS];
+        TABLES[self.index()]
+            .get_or_init(|| LoweringTable::parse(self.name(), self.of().lowering()))
+            .as_ref()
+            .map_err(Clone::clone)
     }
 }
 

@@ -1,7 +1,7 @@
 //! What an ISA's folder tells the passes: the [`IsaTarget`] trait and the
 //! types it speaks in.
 
-use crate::target_calls::TargetCall;
+use crate::llvm_lowering::TableSource;
 
 /// The most targets one ISA may have (per-candidate answers are kept per target).
 pub const MAX_TARGETS: usize = 8;
@@ -23,16 +23,8 @@ pub trait IsaTarget: Sync {
     fn tuning(&self) -> Tuning;
     /// Its dialect's IRDL definition (generated).
     fn dialect_irdl(&self) -> &'static str;
-    /// How its ops reach LLVM.
-    fn lowering(&self) -> Lowering;
-}
-
-/// How an ISA's ops reach LLVM.
-pub enum Lowering {
-    /// Through the LLVM call table (`llvm_calls`, from the vendor's headers).
-    CallTable,
-    /// Through a table of target calls (generated JSON), each entry read by `parse`.
-    TargetCalls { json: &'static str, parse: fn(&str) -> Option<TargetCall> },
+    /// How its ops reach LLVM: its generated lowering table and the reader of an entry.
+    fn lowering(&self) -> TableSource;
 }
 
 /// One target of an ISA: a name and what it allows.

@@ -3,7 +3,8 @@
 mod features;
 mod lowering;
 
-use super::isa::{IsaTarget, Lowering, TargetSpec, Tuning};
+use super::isa::{IsaTarget, TargetSpec, Tuning};
+use crate::llvm_lowering::TableSource;
 
 pub struct Arm;
 
@@ -69,10 +70,7 @@ impl IsaTarget for Arm {
         include_str!("../../../../generated/arm/hydride_arm.irdl.mlir")
     }
 
-    fn lowering(&self) -> Lowering {
-        Lowering::TargetCalls {
-            json: include_str!("../../../../generated/arm/llvm-lowerings.json"),
-            parse: lowering::arm_call,
-        }
+    fn lowering(&self) -> TableSource {
+        TableSource { json: include_str!("../../../../generated/arm/llvm-lowerings.json"), read: lowering::arm_call }
     }
 }

@@ -1,7 +1,7 @@
 //! Hexagon HVX (v66, 128-byte vectors): its targets, tuning and lowering.
 
-use super::isa::{IsaTarget, Lowering, TargetSpec, Tuning};
-use crate::target_calls::TargetCall;
+use super::isa::{IsaTarget, TargetSpec, Tuning};
+use crate::llvm_lowering::{Body, OpLowering, Signature, TableSource};
 
 pub struct Hvx;
 
@@ -54,15 +54,16 @@ impl IsaTarget for Hvx {
         include_str!("../../../../generated/hvx/hydride_hvx.irdl.mlir")
     }
 
-    fn lowering(&self) -> Lowering {
-        Lowering::TargetCalls { json: include_str!("../../../../generated/hvx/llvm-intrinsics.json"), parse: hvx_call }
+    fn lowering(&self) -> TableSource {
+        TableSource { json: include_str!("../../../../generated/hvx/llvm-intrinsics.json"), read: hvx_call }
     }
 }
 
-/// One entry of the table: the intrinsic's name.
-fn hvx_call(raw: &str) -> Option<TargetCall> {
+/// One entry of the table: the intrinsic's name (its values pass as 32-bit words).
+fn hvx_call(raw: &str) -> Option<OpLowering> {
     let name: String = serde_json::from_str(raw).ok()?;
-    Some(TargetCall::Intrinsic { name, params: None, result: None, features: vec!["hvx".into()] })
+    let body = Body::Intrinsic { name, args: None, signature: Signature::Words, generic: None };
+    Some(OpLowering { body, features: vec!["hvx".into()], select: None, generic_ir: false })
 }
 
 #[cfg(test)]

@@ -1,6 +1,9 @@
 //! x86 (SSE to AVX-512): its targets, tuning and lowering.
 
-use super::isa::{IsaTarget, Lowering, TargetSpec, Tuning};
+mod lowering;
+
+use super::isa::{IsaTarget, TargetSpec, Tuning};
+use crate::llvm_lowering::TableSource;
 use dialectgen::isa::x86::host::{x86_target_allows, Host};
 
 pub struct X86;
@@ -77,7 +80,7 @@ impl IsaTarget for X86 {
         include_str!("../../../../generated/x86/hydride_x86.irdl.mlir")
     }
 
-    fn lowering(&self) -> Lowering {
-        Lowering::CallTable
+    fn lowering(&self) -> TableSource {
+        TableSource { json: include_str!("../../../../generated/x86/llvm-calls.json"), read: lowering::x86_lowering }
     }
 }

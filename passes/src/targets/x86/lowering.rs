@@ -1,0 +1,102 @@
+//! How x86's lowering table (`generated/x86/llvm-calls.json`, written by
+//! `dialectgen::isa::x86::llvm_call`) reads: an intrinsic call with its
+//! arguments by operand position and immediate name and a `select` for a
+//! mask form, clang's IR (whole, per immediate value, or a template of the
+//! immediate), or a data movement by the immediate. Every entry but an
+//! intrinsic call is generic IR to synthesis.
+
+use crate::llvm_lowering::{Body, CallArg, GenericIntrinsic, Immediate, MaskSelect, OpLowering, Otherwise, Signature};
+use crate::synth::types::Ty;
+use dialectgen::isa::x86::llvm_call::{self, LlvmCall};
+
+/// One entry of the table.
+pub(crate) fn x86_lowering(raw: &str) -> Option<OpLowering> {
+    let call: LlvmCall = serde_json::from_str(raw).ok()?;
+    let params: Vec<Ty> = call.signature.params.iter().map(|t| Ty::parse(t)).collect::<Option<_>>()?;
+    let result = Ty::parse(&call.signature.result)?;
+    let (body, generic_ir) = match (call.snippet, call.movement, call.snippet_per_immediate, call.snippet_of_immediate)
+    {
+        (Some(text), ..) => (Body::Snippet { params, result, text }, true),
+        (None, Some(m), ..) => {
+            let body =
+                Body::Movement { instruction: m.instruction, elem_bits: m.elem_bits, immediate: m.immediate, result };
+            (body, true)
+        }
+        (None, None, Some(p), _) => {
+            let body = Body::SnippetPerImmediate {
+                immediate: Immediate::Named(p.immediate),
+                lowest: 0,
+                snippets: p.snippets.into_iter().map(|text| (params.clone(), result.clone(), text)).collect(),
+                last_holds_up_to: p.last_holds_up_to.map(i64::from),
+            };
+            (body, true)
+        }
+        (None, None, None, Some(t)) => {
+            let immediate = Immediate::Named(t.immediate);
+            (Body::SnippetOfImmediate { immediate, params, result, template: t.template }, true)
+        }
+        (None, None, None, None) => {
+            let generic = sign_of_itself(&call.intrinsic, &result);
+            let args = call
+                .args
+                .into_iter()
+                .map(|a| match a {
+                    llvm_call::CallArg::Operand(k) => CallArg::Operand(k),
+                    llvm_call::CallArg::Immediate(name) => CallArg::Immediate(name),
+                })
+                .collect();
+            let signature = Signature::Given { params, result };
+            (Body::Intrinsic { name: call.intrinsic, args: Some(args), signature, generic }, false)
+        }
+    };
+    let select = call.select.map(|s| MaskSelect {
+        mask: s.mask,
+        elements: s.elements,
+        elem_width: s.elem_width,
+        otherwise: match s.otherwise {
+            llvm_call::Otherwise::Zero => Otherwise::Zero,
+            llvm_call::Otherwise::Operand(k) => Otherwise::Operand(k),
+        },
+    });
+    Some(OpLowering { body, features: call.cpuid, select, generic_ir })
+}
+
+/// `psign` (SSSE3, AVX2) of a value by itself is its absolute value, `-MIN`
+/// being `MIN`: `llvm.abs` with the minimum not poison, as clang's
+/// `_mm256_abs_epi16` is, which LLVM's optimizer understands (|a| + |b| is
+/// non-negative: `vpminuw` after it where the call hid it).
+fn sign_of_itself(intrinsic: &str, result: &Ty) -> Option<GenericIntrinsic> {
+    let psign = ["llvm.x86.ssse3.psign.", "llvm.x86.avx2.psign."].iter().any(|p| intrinsic.starts_with(p));
+    psign.then(|| GenericIntrinsic {
+        name: format!("llvm.abs.v{}i{}", result.lanes(), result.elem_bits),
+        poison_flag: true,
+        of_one_value: true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_keep_their_argument_plan_and_psign_of_itself_is_abs() {
+        let raw = r#"{"intrinsic":"llvm.x86.avx2.psign.w","cpuid":["AVX2"],"signature":{"params":["vector<16xi16>","vector<16xi16>"],"result":"vector<16xi16>"},"args":[{"operand":0},{"operand":1}]}"#;
+        let l = x86_lowering(raw).unwrap();
+        let Body::Intrinsic { args, generic, .. } = &l.body else { panic!("{l:?}") };
+        assert_eq!(args.as_deref(), Some(&[CallArg::Operand(0), CallArg::Operand(1)][..]));
+        let g = generic.as_ref().unwrap();
+        assert_eq!((g.name.as_str(), g.poison_flag, g.of_one_value), ("llvm.abs.v16i16", true, true));
+        assert_eq!(l.features, ["AVX2"]);
+        assert!(!l.generic_ir);
+    }
+
+    #[test]
+    fn per_value_ir_starts_at_zero_and_is_generic() {
+        let raw = r#"{"cpuid":["AVX512F"],"signature":{"params":["i16"],"result":"i16"},"args":[{"operand":0}],"snippet_per_immediate":{"immediate":"count","snippets":["a","b"],"last_holds_up_to":15}}"#;
+        let l = x86_lowering(raw).unwrap();
+        assert!(l.generic_ir);
+        assert_eq!(l.snippet_at(0).map(|(_, t)| t), Some("a"));
+        assert_eq!(l.snippet_at(15).map(|(_, t)| t), Some("b"));
+        assert_eq!(l.snippet_at(16), None);
+    }
+}
