@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
+import parallel  # noqa: E402
 import peers  # noqa: E402
 import suite  # noqa: E402
 from asm import McaError, cycles_per_iteration, hot_loop  # noqa: E402
@@ -184,12 +185,13 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated kernel names")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder (default results/)")
     ap.add_argument("--proof-ms", type=int, default=None, help="Z3's budget per proof (default: the pass's)")
+    ap.add_argument("--jobs", type=int, default=None, help="kernels worked on at once (default: every core)")
     a = ap.parse_args()
-    run_suite(a.target, a.check, a.only, a.out, a.proof_ms)
+    run_suite(a.target, a.check, a.only, a.out, a.proof_ms, a.jobs or parallel.default_jobs())
 
 
-def run_suite(target_name, check, only, out, proof_ms=None):
-    """The suite on `target_name` (see the module's description)."""
+def run_suite(target_name, check, only, out, proof_ms=None, jobs=1):
+    """The suite on `target_name` (see the module's description), `jobs` kernels at once."""
     target = TARGETS[target_name]
     if not shutil.which(target.runner[0]):
         sys.exit(f"{target.runner[0]} not found: scripts/setup installs qemu-user")
@@ -201,13 +203,14 @@ def run_suite(target_name, check, only, out, proof_ms=None):
     with tempfile.TemporaryDirectory() as work:
         halide = peers.Halide(target.name, None, target.mca_cpu, work, kernels, target.vector_bits)
         print(halide.describe(), file=sys.stderr, flush=True)
-        for i, k in enumerate(kernels):
+        # Every figure here is static (llvm-mca, qemu's block counts): kernels run on every core.
+        measured = parallel.in_order(kernels, lambda k: measure(k, work, target, not check, halide, proof_ms), jobs,
+                                     (Failure, McaError, subprocess.TimeoutExpired))
+        for i, (k, row) in enumerate(measured):
             print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
-            try:
-                row = measure(k, work, target, not check, halide, proof_ms)
-            except (Failure, McaError, subprocess.TimeoutExpired) as e:
+            if isinstance(row, Exception):
                 failures.append(k.name)
-                print(f"  FAILED: {e}", file=sys.stderr)
+                print(f"  FAILED: {row}", file=sys.stderr)
                 continue
             rows.append(row)
             print(f"  correct: {row['correct']}; hot-loop instructions: "

@@ -30,6 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
+import parallel  # noqa: E402
 import peers  # noqa: E402
 import suite  # noqa: E402
 from asm import McaError, hot_loop, mca_cycles  # noqa: E402
@@ -278,13 +279,16 @@ def main():
                     help="native (default: this host, -march=native), a named x86 target compiled for its CPU, or a "
                          "target run under qemu-user (AArch64, Hexagon; bench/qemu_bench.py: static figures)")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder (default results/)")
+    ap.add_argument("--jobs", type=int, default=None,
+                    help="kernels worked on at once (default: every core for --check and for the targets run "
+                         "under qemu, whose figures are static; one when timing on this host)")
     ap.add_argument("--proof-ms", type=int, default=None,
                     help="Z3's budget per proof for hydride (default: the pass's, 20000); targets run under qemu only")
     a = ap.parse_args()
     if a.proof_ms and a.target not in qemu_bench.TARGETS:
         sys.exit("--proof-ms applies to the targets run under qemu (aarch64-neon-dotprod-i8mm, hexagon-hvx128)")
     if a.target in qemu_bench.TARGETS:
-        return qemu_bench.run_suite(a.target, a.check, a.only, a.out, a.proof_ms)
+        return qemu_bench.run_suite(a.target, a.check, a.only, a.out, a.proof_ms, a.jobs or parallel.default_jobs())
     target = Target(a.target)
     print(f"target {target.label} (hydride target={target.pass_target}; clang {' '.join(target.clang)}; "
           f"llc {' '.join(target.llc)}) on {target.host['model']}"
@@ -299,13 +303,15 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         halide = peers.Halide(a.target, target.host, target.mca_cpu, work, kernels)
         print(halide.describe(), file=sys.stderr, flush=True)
-        for i, k in enumerate(kernels):
+        # Timing needs a quiet machine: kernels one at a time; correctness on every core.
+        jobs = 1 if timing else (a.jobs or parallel.default_jobs())
+        measured = parallel.in_order(kernels, lambda k: measure(k, work, runs, timing, target, halide), jobs,
+                                     (Failure, McaError))
+        for i, (k, row) in enumerate(measured):
             print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
-            try:
-                row = measure(k, work, runs, timing, target, halide)
-            except (Failure, McaError) as e:
+            if isinstance(row, Exception):
                 failures.append(k.name)
-                print(f"  FAILED: {e}", file=sys.stderr)
+                print(f"  FAILED: {row}", file=sys.stderr)
                 continue
             rows.append(row)
             loops = ", ".join(f"{t} {fmt(row['insts_' + t])}" for t in PATHS)

@@ -7,6 +7,7 @@ use dialectgen::isa::x86::survey::{survey, SurveyOptions};
 use dialectgen::isa::x86::validate::record::Record;
 use dialectgen::isa::x86::validate::ValidationConfig;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -183,34 +184,55 @@ enum Command {
     },
 }
 
-/// One progress bar per stage of long work, on stderr.
+/// One progress bar per stage of long work, on stderr; where stderr is not
+/// a terminal (CI logs), one line per stage as it ends, with its time.
 #[derive(Default)]
-struct StageBars(Mutex<Option<(String, ProgressBar)>>);
+struct StageBars(Mutex<Option<Stage>>);
+
+struct Stage {
+    name: String,
+    bar: ProgressBar,
+    started: std::time::Instant,
+    done: usize,
+    total: usize,
+}
+
+impl Stage {
+    fn end(self) {
+        self.bar.finish();
+        if !std::io::stderr().is_terminal() {
+            let secs = self.started.elapsed().as_secs_f64();
+            eprintln!("{}: {} of {} in {secs:.1} s", self.name, self.done, self.total);
+        }
+    }
+}
 
 impl StageBars {
     fn update(&self, stage: &str, done: usize, total: usize) {
         let mut slot = self.0.lock().expect("progress lock");
-        if slot.as_ref().map(|(s, _)| s.as_str()) != Some(stage) {
-            if let Some((_, b)) = slot.take() {
-                b.finish();
+        if slot.as_ref().map(|s| s.name.as_str()) != Some(stage) {
+            if let Some(s) = slot.take() {
+                s.end();
             }
-            let b = ProgressBar::new(total as u64);
-            b.set_style(
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
                 ProgressStyle::with_template("{msg:>9} [{bar:40}] {pos}/{len} {elapsed}")
                     .expect("template")
                     .progress_chars("=> "),
             );
-            b.set_message(stage.to_string());
-            *slot = Some((stage.to_string(), b));
+            bar.set_message(stage.to_string());
+            let started = std::time::Instant::now();
+            *slot = Some(Stage { name: stage.to_string(), bar, started, done, total });
         }
-        if let Some((_, b)) = slot.as_ref() {
-            b.set_position(done as u64);
+        if let Some(s) = slot.as_mut() {
+            s.bar.set_position(done as u64);
+            (s.done, s.total) = (done, total);
         }
     }
 
     fn finish(&self) {
-        if let Some((_, b)) = self.0.lock().expect("progress lock").take() {
-            b.finish();
+        if let Some(s) = self.0.lock().expect("progress lock").take() {
+            s.end();
         }
     }
 }
