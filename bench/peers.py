@@ -32,7 +32,7 @@ def clang_source(k):
 class Halide:
     """The Halide column of one run: every pipeline built once, up front."""
 
-    def __init__(self, bench_target, host, mca_cpu, work, kernels, vector_bits=None):
+    def __init__(self, bench_target, host, mca_cpu, work, kernels, vector_bits=None, jobs=1):
         self.missing = None
         self.entries = {}
         self.include = None
@@ -52,7 +52,7 @@ class Halide:
         self.include = os.path.join(probe.stdout.strip(), "include")
         out = os.path.join(work, "halide")
         p = subprocess.run([VENV_PYTHON, HALIDE_BUILD, "--halide-target", self.target.halide, "--out", out,
-                            "--only", ",".join(k.name for k in kernels)]
+                            "--only", ",".join(k.name for k in kernels), f"--jobs={jobs}"]
                            + ([f"--vector-bits={vector_bits}"] if vector_bits else []), capture_output=True, text=True)
         if p.returncode != 0:
             self.missing = f"bench/halide/build.py failed (exit {p.returncode}): {p.stderr[-2000:]}"

@@ -185,9 +185,10 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated kernel names")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder (default results/)")
     ap.add_argument("--proof-ms", type=int, default=None, help="Z3's budget per proof (default: the pass's)")
-    ap.add_argument("--jobs", type=int, default=None, help="kernels worked on at once (default: every core)")
+    ap.add_argument("--jobs", type=int, default=None,
+                    help="kernels worked on at once (default: every core with --check, else one: compile times are figures)")
     a = ap.parse_args()
-    run_suite(a.target, a.check, a.only, a.out, a.proof_ms, a.jobs or parallel.default_jobs())
+    run_suite(a.target, a.check, a.only, a.out, a.proof_ms, a.jobs or (parallel.default_jobs() if a.check else 1))
 
 
 def run_suite(target_name, check, only, out, proof_ms=None, jobs=1):
@@ -201,9 +202,9 @@ def run_suite(target_name, check, only, out, proof_ms=None, jobs=1):
           f"run under {' '.join(target.runner)}; cost: {target.measure}", file=sys.stderr)
     rows, failures = [], []
     with tempfile.TemporaryDirectory() as work:
-        halide = peers.Halide(target.name, None, target.mca_cpu, work, kernels, target.vector_bits)
+        halide = peers.Halide(target.name, None, target.mca_cpu, work, kernels, target.vector_bits, jobs)
         print(halide.describe(), file=sys.stderr, flush=True)
-        # Every figure here is static (llvm-mca, qemu's block counts): kernels run on every core.
+        # Correctness on every core; figures (compile times among them) one kernel at a time unless told.
         measured = parallel.in_order(kernels, lambda k: measure(k, work, target, not check, halide, proof_ms), jobs,
                                      (Failure, McaError, subprocess.TimeoutExpired))
         for i, (k, row) in enumerate(measured):

@@ -280,15 +280,16 @@ def main():
                          "target run under qemu-user (AArch64, Hexagon; bench/qemu_bench.py: static figures)")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder (default results/)")
     ap.add_argument("--jobs", type=int, default=None,
-                    help="kernels worked on at once (default: every core for --check and for the targets run "
-                         "under qemu, whose figures are static; one when timing on this host)")
+                    help="kernels worked on at once (default: every core with --check; else one, as compile and "
+                         "run times are figures)")
     ap.add_argument("--proof-ms", type=int, default=None,
                     help="Z3's budget per proof for hydride (default: the pass's, 20000); targets run under qemu only")
     a = ap.parse_args()
     if a.proof_ms and a.target not in qemu_bench.TARGETS:
         sys.exit("--proof-ms applies to the targets run under qemu (aarch64-neon-dotprod-i8mm, hexagon-hvx128)")
     if a.target in qemu_bench.TARGETS:
-        return qemu_bench.run_suite(a.target, a.check, a.only, a.out, a.proof_ms, a.jobs or parallel.default_jobs())
+        jobs = a.jobs or (parallel.default_jobs() if a.check else 1)
+        return qemu_bench.run_suite(a.target, a.check, a.only, a.out, a.proof_ms, jobs)
     target = Target(a.target)
     print(f"target {target.label} (hydride target={target.pass_target}; clang {' '.join(target.clang)}; "
           f"llc {' '.join(target.llc)}) on {target.host['model']}"
@@ -300,11 +301,11 @@ def main():
     timing = not a.check
     runs = 1 if a.quick else a.runs
     rows, failures = [], []
+    # Timing needs a quiet machine: kernels one at a time; correctness on every core.
+    jobs = 1 if timing else (a.jobs or parallel.default_jobs())
     with tempfile.TemporaryDirectory() as work:
-        halide = peers.Halide(a.target, target.host, target.mca_cpu, work, kernels)
+        halide = peers.Halide(a.target, target.host, target.mca_cpu, work, kernels, jobs=jobs)
         print(halide.describe(), file=sys.stderr, flush=True)
-        # Timing needs a quiet machine: kernels one at a time; correctness on every core.
-        jobs = 1 if timing else (a.jobs or parallel.default_jobs())
         measured = parallel.in_order(kernels, lambda k: measure(k, work, runs, timing, target, halide), jobs,
                                      (Failure, McaError))
         for i, (k, row) in enumerate(measured):

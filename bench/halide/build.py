@@ -15,6 +15,7 @@ targets' benchmark sets it to the target's: 128 on NEON, 1024 on HVX).
 import argparse
 import importlib.metadata
 import json
+import multiprocessing
 import os
 import sys
 import time
@@ -45,6 +46,25 @@ def build_kernel(kernel, target, out_dir):
             "args": [arg.describe() for _, arg in pipeline.inputs] + [dict(arg.describe(), output=True) for _, arg in pipeline.outputs]}
 
 
+def build_or_report(kernel, target, out_dir):
+    """`build_kernel`, or the error of a pipeline that does not build (reported, not fatal to the others)."""
+    try:
+        return build_kernel(kernel, target, out_dir)
+    except Exception as e:
+        if os.environ.get("HYDRIDE_BENCH_TRACEBACK"):
+            traceback.print_exc()
+        return {"error": f"{type(e).__name__}: {e}".strip()[-2000:]}
+
+
+# The kernels, Halide target and output directory of this run, for `build_one`.
+_BUILD = None
+
+
+def build_one(i):
+    kernels, target, out_dir = _BUILD
+    return build_or_report(kernels[i], target, out_dir)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     which = ap.add_mutually_exclusive_group(required=True)
@@ -52,6 +72,8 @@ def main():
     which.add_argument("--halide-target", help="a Halide target string (for the host's own x86 target)")
     ap.add_argument("--out", required=True, help="directory for objects, headers, assembly and manifest.json")
     ap.add_argument("--only", default="", help="comma-separated kernel names")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="kernels compiled at once (default 1: each kernel's compile time is a figure)")
     ap.add_argument("--vector-bits", type=int, default=None,
                     help="the suite's vector width, which sets the kernels' shapes (default: the suite's)")
     a = ap.parse_args()
@@ -68,15 +90,19 @@ def main():
         runtime = os.path.join(a.out, "halide_runtime.o")
         hl.compile_standalone_runtime(runtime, target)
         manifest["runtime"] = runtime
-    for i, kernel in enumerate(kernels):
-        try:
-            entry = build_kernel(kernel, target, a.out)
-            print(f"halide [{i + 1}/{len(kernels)}] {kernel.name}: {entry['compile_s']:.2f} s", file=sys.stderr, flush=True)
-        except Exception as e:  # a pipeline that does not build is reported, not fatal to the others
-            entry = {"error": f"{type(e).__name__}: {e}".strip()[-2000:]}
+    global _BUILD
+    _BUILD = (kernels, target, a.out)
+    if a.jobs > 1:
+        # Forked workers inherit the kernels and the target; only indices and entries cross.
+        with multiprocessing.get_context("fork").Pool(a.jobs) as pool:
+            entries = pool.map(build_one, range(len(kernels)), chunksize=1)
+    else:
+        entries = map(build_one, range(len(kernels)))
+    for i, (kernel, entry) in enumerate(zip(kernels, entries)):
+        if "error" in entry:
             print(f"halide [{i + 1}/{len(kernels)}] {kernel.name}: FAILED {entry['error']}", file=sys.stderr, flush=True)
-            if os.environ.get("HYDRIDE_BENCH_TRACEBACK"):
-                traceback.print_exc()
+        else:
+            print(f"halide [{i + 1}/{len(kernels)}] {kernel.name}: {entry['compile_s']:.2f} s", file=sys.stderr, flush=True)
         manifest["kernels"][kernel.name] = entry
     with open(os.path.join(a.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
