@@ -12,6 +12,7 @@ use super::c::translate::{Arith, Translator};
 use super::data::{self, Definition, HvxSources, InstrInfo};
 use super::scope::{self, Exclusion};
 use crate::sema::ir::{Semantics, Span};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -206,28 +207,42 @@ pub fn run(
     let defs = data::read_definitions(&sources.definitions)?;
     let info = data::read_instr_info(&sources.instr_info)?;
     let total = defs.len();
+    // Each definition apart, in parallel; the order stays the definitions'.
+    let outcomes: Vec<Result<Translated, (String, Exclusion)>> = defs
+        .into_par_iter()
+        .map(|def| {
+            if let Some(x) = scope::exclusion(&def, info.get(&def.tag)) {
+                return Err((def.tag.clone(), x));
+            }
+            let i = &info[&def.tag];
+            let binding = match bind::bind(&def, i) {
+                Ok(b) => b,
+                Err(e) => {
+                    let fault =
+                        Fault { tag: def.tag.clone(), stage: "bind", at: None, token: None, message: e.to_string() };
+                    return Ok(Translated {
+                        def,
+                        corrected: false,
+                        binding: None,
+                        result: Err(fault),
+                        macros_used: Vec::new(),
+                    });
+                }
+            };
+            let correction = corrections.iter().find(|c| c.tag == def.tag);
+            let text = correction.map_or(def.semantics.as_str(), |c| c.semantics.as_str());
+            let (result, macros_used) = translate(&def.tag, text, &binding, macros, Arith::C);
+            let corrected = correction.is_some();
+            Ok(Translated { def, corrected, binding: Some(binding), result, macros_used })
+        })
+        .collect();
     let mut in_scope = Vec::new();
     let mut excluded = Vec::new();
-    for def in defs {
-        if let Some(x) = scope::exclusion(&def, info.get(&def.tag)) {
-            excluded.push((def.tag.clone(), x));
-            continue;
+    for outcome in outcomes {
+        match outcome {
+            Ok(t) => in_scope.push(t),
+            Err(x) => excluded.push(x),
         }
-        let i = &info[&def.tag];
-        let binding = match bind::bind(&def, i) {
-            Ok(b) => b,
-            Err(e) => {
-                let result =
-                    Err(Fault { tag: def.tag.clone(), stage: "bind", at: None, token: None, message: e.to_string() });
-                in_scope.push(Translated { def, corrected: false, binding: None, result, macros_used: Vec::new() });
-                continue;
-            }
-        };
-        let correction = corrections.iter().find(|c| c.tag == def.tag);
-        let text = correction.map_or(def.semantics.as_str(), |c| c.semantics.as_str());
-        let (result, macros_used) = translate(&def.tag, text, &binding, macros, Arith::C);
-        let corrected = correction.is_some();
-        in_scope.push(Translated { def, corrected, binding: Some(binding), result, macros_used });
     }
     Ok(FrontEnd { in_scope, excluded, info, total })
 }
