@@ -5,6 +5,7 @@
 //! design, validation vectors) speaks only of instructions and classes.
 
 pub mod arm;
+pub mod cli;
 pub mod hvx;
 pub mod x86;
 
@@ -44,6 +45,29 @@ pub trait Isa: Sync {
     fn name(&self) -> &'static str;
     /// Reads the vendor data, validates, classifies and designs the dialect.
     fn generate(&self, opts: &GenOptions, progress: &dyn Progress) -> Result<IsaOutput, GenError>;
+    /// `hydride isa <name>`: `cmd` with the front end's description and options
+    /// (its own, besides [`cli::FrontEndArgs`]).
+    fn front_end_command(&self, cmd: clap::Command) -> clap::Command;
+    /// Runs `hydride isa <name>` (the front end alone, with its report) on
+    /// what clap parsed with [`Isa::front_end_command`]'s options.
+    fn run_front_end(&self, matches: &clap::ArgMatches, progress: &dyn Progress) -> anyhow::Result<()>;
+    /// `hydride record <name>`: this host's validation verdicts into the ISA's
+    /// validation record. An ISA validated by emulation on every host has none.
+    fn refresh_record(&self, _args: &cli::RecordArgs, _progress: &dyn Progress) -> anyhow::Result<()> {
+        anyhow::bail!(
+            "{0} is validated under emulation on every host; it needs no record (run `hydride isa {0} --validate`)",
+            self.name()
+        )
+    }
+    /// What `hydride host` says of this machine, when it executes this ISA natively.
+    fn host(&self) -> Option<cli::HostReport> {
+        None
+    }
+}
+
+/// The registered ISA called `name`.
+pub fn by_name(name: &str) -> Option<&'static dyn Isa> {
+    registry().into_iter().find(|isa| isa.name() == name)
 }
 
 /// Every instruction set hydride knows, in generation order.

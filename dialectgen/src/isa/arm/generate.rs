@@ -43,6 +43,14 @@ pub enum ArmGenError {
 pub struct Arm;
 
 impl crate::isa::Isa for Arm {
+    fn front_end_command(&self, cmd: clap::Command) -> clap::Command {
+        super::cli::command(cmd)
+    }
+
+    fn run_front_end(&self, matches: &clap::ArgMatches, progress: &dyn crate::isa::Progress) -> anyhow::Result<()> {
+        super::cli::run(matches, progress)
+    }
+
     fn name(&self) -> &'static str {
         "arm"
     }

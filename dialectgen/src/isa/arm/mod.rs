@@ -4,6 +4,7 @@
 pub mod asl;
 pub mod assembly;
 pub mod bind;
+pub mod cli;
 pub mod corrections;
 pub mod front;
 pub mod generate;

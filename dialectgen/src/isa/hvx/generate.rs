@@ -34,6 +34,14 @@ fn err(e: impl std::error::Error + Send + Sync + 'static) -> GenError {
 }
 
 impl crate::isa::Isa for Hvx {
+    fn front_end_command(&self, cmd: clap::Command) -> clap::Command {
+        super::cli::command(cmd)
+    }
+
+    fn run_front_end(&self, matches: &clap::ArgMatches, progress: &dyn crate::isa::Progress) -> anyhow::Result<()> {
+        super::cli::run(matches, progress)
+    }
+
     fn name(&self) -> &'static str {
         "hvx"
     }

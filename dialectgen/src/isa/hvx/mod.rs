@@ -4,11 +4,12 @@
 
 pub mod bind;
 pub mod c;
+pub mod cli;
 pub mod data;
 pub mod front;
 pub mod generate;
-pub mod manual;
-pub mod scope;
 pub mod harness;
-pub mod validate;
+pub mod manual;
 pub mod report;
+pub mod scope;
+pub mod validate;

@@ -36,6 +36,26 @@ impl X86 {
 }
 
 impl Isa for X86 {
+    fn front_end_command(&self, cmd: clap::Command) -> clap::Command {
+        super::cli::command(cmd)
+    }
+
+    fn run_front_end(&self, matches: &clap::ArgMatches, progress: &dyn crate::isa::Progress) -> anyhow::Result<()> {
+        super::cli::run(matches, progress)
+    }
+
+    fn refresh_record(
+        &self,
+        args: &crate::isa::cli::RecordArgs,
+        progress: &dyn crate::isa::Progress,
+    ) -> anyhow::Result<()> {
+        super::cli::refresh_record(args, progress)
+    }
+
+    fn host(&self) -> Option<crate::isa::cli::HostReport> {
+        super::cli::host_report()
+    }
+
     fn name(&self) -> &'static str {
         "x86"
     }

@@ -1,5 +1,6 @@
 //! The x86 front end: Intel Intrinsics Guide XML → semantics IR.
 
+pub mod cli;
 pub mod corrections;
 pub mod generate;
 pub mod guide;
