@@ -23,7 +23,7 @@ config.substitutions.append(("%hydride_opt", os.path.join(repo, "target", "relea
 config.environment["PATH"] = llvm_bin + os.pathsep + os.environ.get("PATH", "")
 
 config.substitutions.append(("%hydride", os.path.join(repo, "target", "release", "hydride")))
-config.substitutions.append(("%mem_wrappers", "python3 " + os.path.join(config.test_source_root, "Run", "x86", "Inputs", "mem_wrappers.py")))
+config.substitutions.append(("%mem_wrappers", "python3 " + os.path.join(config.test_source_root, "Run", "Inputs", "mem_wrappers.py")))
 config.substitutions.append(("%to_llvm", "--lower-vector-multi-reduction --convert-vector-to-llvm --convert-arith-to-llvm "
                              "--convert-ub-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts"))
 # Features withheld from this host reach every tool the tests start.
@@ -44,29 +44,19 @@ for target, lacking in host["lacks"].items():
         lit_config.note(f"execution of {target} code skipped on this host ({host['model']}): it lacks "
                         f"{', '.join(lacking)}; its lowering and assembly are still checked")
 
-# Cross targets run under qemu-user on any x86-64 host: AArch64 with every
-# extension (`-cpu max`), Hexagon as a v67 core with HVX.
+# What running each ISA's code needs (cross compilers, emulators, their
+# features) comes from its folder: every `<suite>/<isa>/lit.target.py`.
+import glob
 import shutil
-freestanding = "-O2 -ffreestanding -nostdlib -static -fuse-ld=lld -Wno-override-module"
-config.substitutions.append(("%clang_aarch64", "clang-22 --target=aarch64-linux-gnu -march=armv8.6-a+dotprod+i8mm " + freestanding))
-config.substitutions.append(("%clang_hexagon", "clang-22 --target=hexagon -mcpu=hexagonv66 -mhvx -mhvx-length=128b " + freestanding))
-# With the cross C library (scripts/setup installs libc6-dev-arm64-cross): a static AArch64 program using libc.
-config.substitutions.append(("%libc_clang_aarch64", "clang-22 --target=aarch64-linux-gnu -march=armv8.6-a+dotprod+i8mm -O2 -static -fuse-ld=lld -Wno-override-module"))
-if os.path.exists("/usr/aarch64-linux-gnu/lib/libc.a"):
-    config.available_features.add("aarch64-libc")
-else:
-    lit_config.note("no /usr/aarch64-linux-gnu/lib/libc.a: AArch64 tests that need a C library skipped (scripts/setup installs libc6-dev-arm64-cross)")
+for target_cfg in sorted(glob.glob(os.path.join(config.test_source_root, "*", "*", "lit.target.py"))):
+    with open(target_cfg) as f:
+        exec(compile(f.read(), target_cfg, "exec"), {"config": config, "lit_config": lit_config, "os": os, "shutil": shutil})
 config.substitutions.append(("%differential", "python3 " + os.path.join(config.test_source_root, "Run", "Inputs", "differential.py")))
 # A differential fuzzer's kept failure, checked again (scripts/fuzz --replay).
 # A sized program lowered at every target under the bounds tests' limits (Lower/bounds).
 config.substitutions.append(("%bounds_of", "python3 " + os.path.join(config.test_source_root, "Lower", "Inputs", "bounds_of.py")))
 config.substitutions.append(("%fuzz", "python3 " + os.path.join(repo, "scripts", "fuzz")))
 config.substitutions.append(("%run_inputs", os.path.join(config.test_source_root, "Run", "Inputs")))
-for qemu in ["qemu-aarch64", "qemu-hexagon"]:
-    if shutil.which(qemu):
-        config.available_features.add(qemu)
-    else:
-        lit_config.note(f"{qemu} not found: execution under it skipped (scripts/setup installs qemu-user)")
 
 # A private mount namespace (for tmpfs mounts a test makes and drops: a
 # read-only or full file system under the memo).

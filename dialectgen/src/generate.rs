@@ -53,6 +53,8 @@ pub enum GenError {
     Json(#[from] serde_json::Error),
     #[error("writing {path}: {source}")]
     Write { path: String, source: std::io::Error },
+    #[error("no vendor data at {} for {} (every registered ISA needs its folder; set --isa-data or HYDRIDE_ISA_DATA)", .dir.display(), .missing.join(", "))]
+    MissingVendorData { dir: PathBuf, missing: Vec<&'static str> },
 }
 
 impl GenError {
@@ -76,7 +78,11 @@ pub fn provenance(vendor_hash: &str) -> String {
 }
 
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary, GenError> {
-    let names: Vec<&str> = registry().iter().map(|isa| isa.name()).collect();
+    let names: Vec<&'static str> = registry().iter().map(|isa| isa.name()).collect();
+    let missing: Vec<&'static str> = names.iter().copied().filter(|n| !opts.isa_data.join(n).is_dir()).collect();
+    if !missing.is_empty() {
+        return Err(GenError::MissingVendorData { dir: opts.isa_data.clone(), missing });
+    }
     let hash = crate::vendor_hash::vendor_data_hash(&opts.isa_data, &names)
         .map_err(|source| GenError::Write { path: opts.isa_data.display().to_string(), source })?;
     let header = provenance(&hash);

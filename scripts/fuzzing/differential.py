@@ -30,7 +30,7 @@ PLUGIN = os.path.join(ROOT, "target", "release", "libhydride.so")
 HYDRIDE = os.path.join(ROOT, "target", "release", "hydride")
 RUN_INPUTS = os.path.join(ROOT, "lit-tests", "Run", "Inputs")
 HEXAGON_DIVISION = os.path.join(ROOT, "bench", "freestanding", "division.c")
-MEM_WRAPPERS = os.path.join(ROOT, "lit-tests", "Run", "x86", "Inputs", "mem_wrappers.py")
+MEM_WRAPPERS = os.path.join(ROOT, "lit-tests", "Run", "Inputs", "mem_wrappers.py")
 TO_LLVM = ["--lower-vector-multi-reduction", "--convert-vector-to-llvm", "--convert-arith-to-llvm",
            "--convert-ub-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts"]
 FREESTANDING = ["-O2", "-ffreestanding", "-nostdlib", "-static", "-Wno-override-module"]

@@ -8,7 +8,7 @@ Usage: python3 differential.py < kernels.ll > table.c
 import re
 import sys
 
-sys.path.insert(0, __import__("os").path.join(__import__("os").path.dirname(__file__), "..", "x86", "Inputs"))
+sys.path.insert(0, __import__("os").path.dirname(__file__))
 from mem_wrappers import param_type, split_params  # noqa: E402
 
 

@@ -4,23 +4,29 @@
 use hydride::synth::grammar::Grammar;
 use hydride::synth::target::Isa;
 
-const USAGE: &str = "usage: hydride-rules [--out FILE]
+const USAGE: &str = "usage: hydride-rules [--generated-dir DIR | --out FILE]
 
 Finds, for every idiom of passes/src/synth/idioms.rs at every x86 target
 (x86-avx512, x86-avx2), the cheapest program of the target's instructions
 that computes it, proves it with Z3, proves the identities windows may be
 rewritten by (idioms.rs: x86_identities), and writes them to FILE
-(default generated/x86/rules.json). lower-to-autollvm applies them by
-equality saturation before it searches. Progress goes to stderr.";
+(default: x86/rules.json under DIR, which defaults to generated).
+lower-to-autollvm applies them by equality saturation before it
+searches. Progress goes to stderr.";
 
 fn main() {
-    let mut out = "generated/x86/rules.json".to_string();
+    let mut out = None;
+    let mut generated = "generated".to_string();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--out" => match args.next() {
-                Some(f) => out = f,
+                Some(f) => out = Some(f),
                 None => fail("--out needs a file"),
+            },
+            "--generated-dir" => match args.next() {
+                Some(d) => generated = d,
+                None => fail("--generated-dir needs a directory"),
             },
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -29,6 +35,7 @@ fn main() {
             other => fail(&format!("unknown argument `{other}`")),
         }
     }
+    let out = out.unwrap_or_else(|| format!("{generated}/x86/rules.json"));
     let started = std::time::Instant::now();
     let grammar = Grammar::embedded(Isa::named("x86")).unwrap_or_else(|e| fail(&e));
     let mut report = |line: String| eprintln!("hydride-rules: {line}");
