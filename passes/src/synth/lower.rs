@@ -11,6 +11,7 @@ use super::pieces::{instantiate, instantiate_widened, piece_block, widened_block
 use super::plan::{new_ops, new_ops_reading};
 pub use super::plan::{NewOp, Plan, Ref, Rewrite};
 use super::program::{Program, Source, Step, StepOp};
+use super::proof_failure::ProofFailure;
 use super::search::{synthesize, Budget, Limits, Outcome, Unchanged};
 use super::semantics::{supported, synthesizable};
 use super::types::Ty;
@@ -245,13 +246,13 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
 /// (`what` names it), memoized like a search's outcome: a proof that held
 /// is not run again while the memo holds its tagged entry. Failures are
 /// not memoized.
-pub fn proved_once(
+pub fn proved_once<E>(
     options: &Options,
     what: &str,
     flow: &Dataflow,
     window: &Window,
-    prove: impl FnOnce() -> Result<(), String>,
-) -> Result<(), String> {
+    prove: impl FnOnce() -> Result<(), E>,
+) -> Result<(), E> {
     let key = format!("{what}\n{}", canonical(flow, window, &options.limits, 0));
     if proved_here(&key, false) || options.cache.get(&key).as_deref() == Some("proved") {
         return Ok(());
@@ -424,7 +425,7 @@ fn trace_window(flow: &Dataflow, window: &Window, took: std::time::Duration, out
     }
 }
 
-fn trace_rule(rule: &super::rules::Rule, program: &Program, verdict: &Result<(), String>) {
+fn trace_rule(rule: &super::rules::Rule, program: &Program, verdict: &Result<(), ProofFailure>) {
     if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() {
         eprintln!(
             "hydride: rules for {} ({}) give {} steps: {verdict:?}",

@@ -20,6 +20,7 @@ pub mod plan;
 pub mod products;
 pub mod program;
 pub mod proof;
+pub mod proof_failure;
 pub mod proof_pieces;
 pub mod rules;
 pub mod search;

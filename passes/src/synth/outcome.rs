@@ -24,27 +24,17 @@ pub enum Budget {
     Block,
 }
 
-/// How a candidate program's proof ended, when it did not prove it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refutation {
-    /// The solver found an input on which the program and the window differ.
-    Differs,
-    /// The solver gave up (time, memory or incompleteness).
-    Unknown,
-    /// The two could not be compared (types, definedness, shapes).
-    Incomparable,
-}
+pub use super::proof_failure::Refutation;
 
-impl Refutation {
-    /// The kind of a proof's message (`differs …`, `unknown (…)`, or other).
-    pub fn of(message: &str) -> Refutation {
-        if message.starts_with("differs") || message.contains("differs on some input") {
-            Refutation::Differs
-        } else if message.contains("unknown") {
-            Refutation::Unknown
-        } else {
-            Refutation::Incomparable
-        }
+/// The kind of a proof's message read back from its text (a memo entry's;
+/// a fresh proof gives its kind as [`super::proof_failure::ProofFailure`]).
+fn refutation_of_text(message: &str) -> Refutation {
+    if message.starts_with("differs") || message.contains("differs on some input") {
+        Refutation::Differs
+    } else if message.contains("unknown") {
+        Refutation::Unknown
+    } else {
+        Refutation::Incomparable
     }
 }
 
@@ -107,7 +97,7 @@ impl Unchanged {
                 .split("; ")
                 .map(|one| {
                     let (program, why) = one.split_once(": ").unwrap_or((one, ""));
-                    Unproved { program: program.into(), refutation: Refutation::of(why), why: why.into() }
+                    Unproved { program: program.into(), refutation: refutation_of_text(why), why: why.into() }
                 })
                 .collect();
             return Unchanged::Unproved(unproved);

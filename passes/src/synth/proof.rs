@@ -9,6 +9,7 @@ use super::block::{Dataflow, Window};
 use super::cut_points::{element_of, share_equal_subterms};
 use super::grammar::Grammar;
 use super::program::Program;
+use super::proof_failure::ProofFailure;
 use super::search::{eval_window, eval_window_with};
 use super::types::Ty;
 use dialectgen::eval::domain::Domain;
@@ -33,14 +34,14 @@ impl Claim<'_> {
     /// sides (equal there is equal for the real operations, and often quick
     /// when both multiply the same extended values), with a quarter of the
     /// budget; then exactly.
-    pub fn prove(&self, ms: u32) -> Result<(), String> {
+    pub fn prove(&self, ms: u32) -> Result<(), ProofFailure> {
         if self.check((ms / 4).max(1), true) == Ok(()) {
             return Ok(());
         }
         self.check(ms, false)
     }
 
-    fn check(&self, ms: u32, abstracted: bool) -> Result<(), String> {
+    fn check(&self, ms: u32, abstracted: bool) -> Result<(), ProofFailure> {
         let Claim { flow, window, leaf_types, constants, grammar, program } = *self;
         z3::with_z3_config(&z3::Config::new(), || {
             let mut dom = if abstracted { Smt::abstracted() } else { Smt::exact() };
@@ -60,7 +61,7 @@ impl Claim<'_> {
             }
             if abstracted && !applies_uninterpreted(&root.bits) && !applies_uninterpreted(&theirs) {
                 // Nothing was abstracted: the exact query is the same query.
-                return Err("nothing abstracted".into());
+                return Err(ProofFailure::NotCompared("nothing abstracted".into()));
             }
             let lanes = if abstracted { 1 } else { root.ty.lanes().max(1) };
             lane_by_lane(&defined, &root.bits, &theirs, lanes, ms)
@@ -153,7 +154,7 @@ impl Lane {
 /// all of them one wall-clock cap. Each query gets a fresh solver: Z3
 /// bit-blasts a one-shot query, where push and pop would switch it to its
 /// slower incremental core.
-pub(super) fn lane_by_lane(defined: &[BV], ours: &BV, theirs: &BV, lanes: u32, ms: u32) -> Result<(), String> {
+pub(super) fn lane_by_lane(defined: &[BV], ours: &BV, theirs: &BV, lanes: u32, ms: u32) -> Result<(), ProofFailure> {
     use dialectgen::classify::proof::{RLIMIT_PER_MS, WALL_CLOCK_FACTOR};
     let width = ours.get_size();
     let lane_bits = width / lanes;
@@ -193,9 +194,9 @@ pub(super) fn lane_by_lane(defined: &[BV], ours: &BV, theirs: &BV, lanes: u32, m
         let (verdict, why) = refute(defined, &a.eq(&b).not(), rlimit.max(1), deadline);
         match verdict {
             z3::SatResult::Unsat => {}
-            z3::SatResult::Sat if lanes == 1 => return Err("differs on some input".into()),
-            z3::SatResult::Sat => return Err(format!("differs on some input in result lane {lane}")),
-            z3::SatResult::Unknown => return Err(format!("unknown ({why})")),
+            z3::SatResult::Sat if lanes == 1 => return Err(ProofFailure::Differs { lane: None }),
+            z3::SatResult::Sat => return Err(ProofFailure::Differs { lane: Some(lane) }),
+            z3::SatResult::Unknown => return Err(ProofFailure::Unknown(why)),
         }
     }
     Ok(())
@@ -235,11 +236,15 @@ fn refute(defined: &[BV], claim: &z3::ast::Bool, rlimit: u32, deadline: std::tim
 
 /// Proves two windows of the same inputs (in order, constants inside) equal
 /// wherever the first is defined; the second must be defined everywhere.
-pub fn windows_equal((lf, lw): (&Dataflow, &Window), (rf, rw): (&Dataflow, &Window), ms: u32) -> Result<(), String> {
+pub fn windows_equal(
+    (lf, lw): (&Dataflow, &Window),
+    (rf, rw): (&Dataflow, &Window),
+    ms: u32,
+) -> Result<(), ProofFailure> {
     let types: Vec<Ty> = lw.leaves.iter().map(|v| lf.type_of(*v)).collect::<Option<_>>().ok_or("an input type")?;
     let rtypes: Vec<Ty> = rw.leaves.iter().map(|v| rf.type_of(*v)).collect::<Option<_>>().ok_or("an input type")?;
     if types != rtypes {
-        return Err(format!("the inputs differ: {types:?} and {rtypes:?}"));
+        return Err(format!("the inputs differ: {types:?} and {rtypes:?}").into());
     }
     let own: Vec<LeafElements> = (0..types.len()).map(|i| LeafElements { source: i, first: 0 }).collect();
     windows_equal_reading((lf, lw, &own), (rf, rw, &own), ms)
@@ -267,7 +272,7 @@ pub fn windows_equal_reading(
     left: (&Dataflow, &Window, &[LeafElements]),
     right: (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
-) -> Result<(), String> {
+) -> Result<(), ProofFailure> {
     by_pieces(left, right, ms, windows_equal_whole)
 }
 
@@ -278,13 +283,17 @@ fn by_pieces(
     left: (&Dataflow, &Window, &[LeafElements]),
     right: (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
-    prove: fn((&Dataflow, &Window, &[LeafElements]), (&Dataflow, &Window, &[LeafElements]), u32) -> Result<(), String>,
-) -> Result<(), String> {
+    prove: fn(
+        (&Dataflow, &Window, &[LeafElements]),
+        (&Dataflow, &Window, &[LeafElements]),
+        u32,
+    ) -> Result<(), ProofFailure>,
+) -> Result<(), ProofFailure> {
     if let Some(cut) = super::proof_pieces::Cut::of(left, right) {
         return cut.prove(left, right, ms, prove);
     }
     if let Some(why) = super::proof_pieces::too_wide_to_prove_whole(&[(left.0, left.1), (right.0, right.1)]) {
-        return Err(why);
+        return Err(ProofFailure::NotCompared(why));
     }
     prove(left, right, ms)
 }
@@ -294,7 +303,7 @@ fn windows_equal_whole(
     left: (&Dataflow, &Window, &[LeafElements]),
     right: (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
-) -> Result<(), String> {
+) -> Result<(), ProofFailure> {
     // Products and quotients abstracted first, as in `Claim::prove`.
     if compare_windows(left, right, (ms / 4).max(1), true) == Ok(()) {
         return Ok(());
@@ -303,14 +312,14 @@ fn windows_equal_whole(
 }
 
 /// A window's leaves as Z3 terms of the input elements they hold.
-fn leaf_terms(flow: &Dataflow, w: &Window, sources: &[LeafElements]) -> Result<Vec<BV>, String> {
+fn leaf_terms(flow: &Dataflow, w: &Window, sources: &[LeafElements]) -> Result<Vec<BV>, ProofFailure> {
     if sources.len() != w.leaves.len() {
-        return Err(format!("{} leaves, {} sources", w.leaves.len(), sources.len()));
+        return Err(format!("{} leaves, {} sources", w.leaves.len(), sources.len()).into());
     }
     w.leaves
         .iter()
         .zip(sources)
-        .map(|(v, s)| flow.type_of(*v).map(|t| source_term(s, &t)).ok_or_else(|| "an input type".to_string()))
+        .map(|(v, s)| flow.type_of(*v).map(|t| source_term(s, &t)).ok_or_else(|| ProofFailure::from("an input type")))
         .collect()
 }
 
@@ -319,14 +328,14 @@ fn compare_windows(
     (rf, rw, rsources): (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
     abstracted: bool,
-) -> Result<(), String> {
+) -> Result<(), ProofFailure> {
     z3::with_z3_config(&z3::Config::new(), || {
         let domain = || if abstracted { Smt::abstracted() } else { Smt::exact() };
         let (lleaves, rleaves) = (leaf_terms(lf, lw, lsources)?, leaf_terms(rf, rw, rsources)?);
         let (l, defined) = eval_window(&mut domain(), lf, lw, &lleaves).map_err(|e| e.to_string())?;
         let (r, rdefined) = eval_window(&mut domain(), rf, rw, &rleaves).map_err(|e| e.to_string())?;
         if l.ty != r.ty {
-            return Err(format!("the results differ in type: {} and {}", l.ty, r.ty));
+            return Err(format!("the results differ in type: {} and {}", l.ty, r.ty).into());
         }
         if !rdefined.iter().all(|d| d.simplify().as_u64() == Some(1)) {
             return Err("the second is not defined everywhere".into());
@@ -347,7 +356,7 @@ pub fn sums_equal_reading(
     left: (&Dataflow, &Window, &[LeafElements]),
     right: (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
-) -> Result<(), String> {
+) -> Result<(), ProofFailure> {
     by_pieces(left, right, ms, sums_equal_whole)
 }
 
@@ -356,14 +365,14 @@ fn sums_equal_whole(
     (lf, lw, lsources): (&Dataflow, &Window, &[LeafElements]),
     (rf, rw, rsources): (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
-) -> Result<(), String> {
+) -> Result<(), ProofFailure> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(u64::from(ms));
     z3::with_z3_config(&z3::Config::new(), || {
         let (lleaves, rleaves) = (leaf_terms(lf, lw, lsources)?, leaf_terms(rf, rw, rsources)?);
         let (l, ldefined) = eval_window_with(&mut Smt::exact(), lf, lw, &lleaves, true).map_err(|e| e.to_string())?;
         let (r, rdefined) = eval_window_with(&mut Smt::exact(), rf, rw, &rleaves, true).map_err(|e| e.to_string())?;
         if l.ty != r.ty {
-            return Err(format!("the results differ in type: {} and {}", l.ty, r.ty));
+            return Err(format!("the results differ in type: {} and {}", l.ty, r.ty).into());
         }
         if !ldefined.iter().chain(&rdefined).all(|d| d.simplify().as_u64() == Some(1)) {
             return Err("a window is not defined everywhere".into());
@@ -399,7 +408,7 @@ fn sums_equal_whole(
             goal.assert(&this.ours.eq(&this.theirs).not());
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             if left.is_zero() {
-                return Err(format!("result lane {lane} not rewritten within {ms} ms"));
+                return Err(format!("result lane {lane} not rewritten within {ms} ms").into());
             }
             let decided = simplify
                 .try_for(left)
@@ -408,7 +417,8 @@ fn sums_equal_whole(
             if !decided {
                 return Err(format!(
                     "result lane {lane} is not the same sum of monomials (or not rewritten within {ms} ms)"
-                ));
+                )
+                .into());
             }
             if proved.len() < REPRESENTATIVES {
                 proved.push(this);
@@ -516,7 +526,7 @@ mod tests {
             assert_eq!(lane_by_lane(&[], &doubled, &shifted, 1, 1_000), Ok(()));
             assert_eq!(
                 lane_by_lane(&[], &doubled, &wrong, 4, 1_000),
-                Err("differs on some input in result lane 3".into())
+                Err(crate::synth::proof_failure::ProofFailure::Differs { lane: Some(3) })
             );
             // Where a `defined` bit excludes every input, nothing differs.
             let never = BV::from_u64(0, 1);

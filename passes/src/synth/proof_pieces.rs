@@ -27,6 +27,7 @@ use super::attr::Attr;
 use super::block::{BlockOp, Dataflow, Window};
 use super::pieces::LANE_WISE;
 use super::proof::LeafElements;
+use super::proof_failure::ProofFailure;
 use super::types::Ty;
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, HashMap};
@@ -280,8 +281,8 @@ impl Cut {
         left: Side,
         right: Side,
         ms: u32,
-        prove: impl Fn(Side, Side, u32) -> Result<(), String>,
-    ) -> Result<(), String> {
+        prove: impl Fn(Side, Side, u32) -> Result<(), ProofFailure>,
+    ) -> Result<(), ProofFailure> {
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(u64::from(ms));
         let sides = [left, right];
         let renames = self.pieces_rename(&sides);
@@ -301,19 +302,19 @@ impl Cut {
         for (done, &q) in order.iter().enumerate() {
             let left_ms = deadline.saturating_duration_since(std::time::Instant::now()).as_millis();
             if left_ms == 0 {
-                return Err(format!(
+                return Err(ProofFailure::NotCompared(format!(
                     "out of budget: {done} of {} distinct pieces (of {}) proved within {ms} ms",
                     order.len(),
                     self.pieces
-                ));
+                )));
             }
             let (Some(l), Some(r)) = (self.piece(left, q), self.piece(right, q)) else {
-                return Err(format!("piece {q} could not be cut"));
+                return Err(ProofFailure::NotCompared(format!("piece {q} could not be cut")));
             };
             let (lf, rf) = (Dataflow::new(&l.ops), Dataflow::new(&r.ops));
             let budget = u32::try_from(left_ms).unwrap_or(u32::MAX);
             prove((&lf, &l.window, &l.sources), (&rf, &r.window, &r.sources), budget)
-                .map_err(|e| format!("{e} (in lanes piece {q} of {})", self.pieces))?;
+                .map_err(|e| ProofFailure::InPiece { failure: Box::new(e), piece: q, pieces: self.pieces })?;
         }
         Ok(())
     }
@@ -335,6 +336,7 @@ mod tests {
     use super::super::attr::Attr;
     use super::super::block::{BlockOp, Dataflow};
     use super::super::proof::windows_equal;
+    use super::super::proof_failure::ProofFailure;
     use super::super::types::Ty;
     use num_bigint::BigInt;
 
@@ -374,6 +376,7 @@ mod tests {
         let c = Dataflow::new(&other);
         let wc = c.close([0, 1].into(), 1);
         let err = windows_equal((&a, &wa), (&c, &wc), 5_000).unwrap_err();
-        assert!(err.contains("piece 15 of 16"), "{err}");
+        assert!(matches!(err, ProofFailure::InPiece { piece: 15, pieces: 16, .. }), "{err}");
+        assert_eq!(err.refutation(), crate::synth::proof_failure::Refutation::Differs, "{err}");
     }
 }

@@ -173,7 +173,7 @@ pub fn equality_for(identity: &super::idioms::Identity) -> Result<Equality, Stri
     let (lf, rf) = (Dataflow::new(&lops), Dataflow::new(&rops));
     let lw = whole_window(&lf, &lops, 64).ok_or("the left side is not one window")?;
     let rw = whole_window(&rf, &rops, 64).ok_or("the right side is not one window")?;
-    super::proof::windows_equal((&lf, &lw), (&rf, &rw), 20_000)?;
+    super::proof::windows_equal((&lf, &lw), (&rf, &rw), 20_000).map_err(|e| e.to_string())?;
     let pattern =
         |f: &Dataflow, w: &Window| pattern_of(f, w, &f.lift_constants(w)).ok_or("a side has an op of several results");
     Ok(Equality { name: identity.name.clone(), lhs: pattern(&lf, &lw)?, rhs: pattern(&rf, &rw)? })

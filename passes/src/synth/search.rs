@@ -621,9 +621,11 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         }
         match verdict {
             Ok(()) => return Outcome::Found(program),
-            Err(why) => {
-                unproved.push(Unproved { program: program.describe(grammar), refutation: Refutation::of(&why), why })
-            }
+            Err(failure) => unproved.push(Unproved {
+                program: program.describe(grammar),
+                refutation: failure.refutation(),
+                why: failure.to_string(),
+            }),
         }
     }
     Outcome::Unchanged(Unchanged::Unproved(unproved))
@@ -740,7 +742,7 @@ pub fn prove(
     grammar: &Grammar,
     limits: &Limits,
     program: &Program,
-) -> Result<(), String> {
+) -> Result<(), super::proof_failure::ProofFailure> {
     let leaf_types: Vec<Ty> = lifted
         .leaves
         .iter()
