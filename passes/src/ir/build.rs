@@ -11,6 +11,57 @@ use melior::ir::r#type::IntegerType;
 use melior::ir::{Attribute, BlockLike, Identifier, Location, Module, OperationRef, Type, Value, ValueLike};
 use melior::Context;
 
+/// Why an op could not be built or a recorded LLVM IR body not inlined.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BuildError {
+    /// MLIR refused the op (its verifier's or the builder's words).
+    #[error("cannot create {op}: {why}")]
+    Create { op: String, why: String },
+    /// The op was built without the result asked for.
+    #[error("{op} has no result {index}{}", .why.as_ref().map(|w| format!(": {w}")).unwrap_or_default())]
+    NoResult { op: String, index: usize, why: Option<String> },
+    /// The op to rewrite has been detached from its block.
+    #[error("the op to rewrite is in no block")]
+    Detached,
+    /// A value of a type that is no integer or vector of integers.
+    #[error("cannot {what} a value of type {ty}")]
+    UnsupportedType { what: &'static str, ty: String },
+    /// A bit cast between types of different sizes.
+    #[error("cannot pass {from} as {to} (different sizes)")]
+    SizeMismatch { from: Ty, to: Ty },
+    /// A recorded LLVM IR body (snippet) that does not parse or does not
+    /// fit where it is inlined.
+    #[error("{0}")]
+    Snippet(SnippetFault),
+}
+
+/// What is wrong with a recorded LLVM IR body.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SnippetFault {
+    #[error("the recorded LLVM IR of {0} does not parse in this MLIR")]
+    Unparsed(String),
+    #[error("the recorded LLVM IR of {0} is empty")]
+    Empty(String),
+    #[error("the snippet has no body")]
+    NoBody,
+    #[error("the snippet takes {takes} values, the op has {given}")]
+    Arity { takes: usize, given: usize },
+    #[error("the snippet's parameter {0} cannot be read")]
+    Parameter(usize),
+    #[error("the snippet uses a value defined outside it")]
+    OutsideValue,
+    #[error("the snippet returns nothing")]
+    ReturnsNothing,
+    #[error("the snippet does not end in llvm.return")]
+    NoReturn,
+}
+
+impl From<BuildError> for String {
+    fn from(e: BuildError) -> String {
+        e.to_string()
+    }
+}
+
 pub fn mlir_type<'c>(context: &'c Context, ty: &Ty) -> Type<'c> {
     let elem = IntegerType::new(context, ty.elem_bits).into();
     if ty.dims.is_empty() {
@@ -55,9 +106,9 @@ impl<'c, 'a> Builder<'c, 'a> {
         operands: &[Value<'c, '_>],
         attributes: &[(&str, Attribute<'c>)],
         result: Type<'c>,
-    ) -> Result<Value<'c, 'a>, String> {
+    ) -> Result<Value<'c, 'a>, BuildError> {
         let results = self.create_results(name, operands, attributes, &[result])?;
-        results.into_iter().next().ok_or_else(|| format!("{name} has no result"))
+        results.into_iter().next().ok_or_else(|| BuildError::NoResult { op: name.to_string(), index: 0, why: None })
     }
 
     /// `name(operands) {attributes} : results`, before the anchor; its results.
@@ -67,7 +118,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         operands: &[Value<'c, '_>],
         attributes: &[(&str, Attribute<'c>)],
         results: &[Type<'c>],
-    ) -> Result<Vec<Value<'c, 'a>>, String> {
+    ) -> Result<Vec<Value<'c, 'a>>, BuildError> {
         let attributes: Vec<(Identifier, Attribute)> =
             attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
         let op = OperationBuilder::new(name, self.location())
@@ -75,11 +126,17 @@ impl<'c, 'a> Builder<'c, 'a> {
             .add_attributes(&attributes)
             .add_results(results)
             .build()
-            .map_err(|e| format!("cannot create {name}: {e}"))?;
-        let block = self.anchor.block().ok_or("the op to rewrite is in no block")?;
+            .map_err(|e| BuildError::Create { op: name.to_string(), why: e.to_string() })?;
+        let block = self.anchor.block().ok_or(BuildError::Detached)?;
         let op = block.insert_operation_before(self.anchor, op);
         (0..results.len())
-            .map(|i| op.result(i).map(Value::from).map_err(|e| format!("{name} has no result {i}: {e}")))
+            .map(|i| {
+                op.result(i).map(Value::from).map_err(|e| BuildError::NoResult {
+                    op: name.to_string(),
+                    index: i,
+                    why: Some(e.to_string()),
+                })
+            })
             .collect()
     }
 
@@ -87,9 +144,9 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// `vector.bitcast`, `vector.shape_cast` to `ty`'s shape (an
     /// `arith.bitcast` between scalars; a scalar and a vector pass through
     /// a one-element vector: `vector.broadcast`, `vector.extract`).
-    pub fn reshape(&self, value: Value<'c, 'a>, ty: &Ty) -> Result<Value<'c, 'a>, String> {
-        let from =
-            read::ty(value.r#type()).ok_or_else(|| format!("cannot reshape a value of type {}", value.r#type()))?;
+    pub fn reshape(&self, value: Value<'c, 'a>, ty: &Ty) -> Result<Value<'c, 'a>, BuildError> {
+        let from = read::ty(value.r#type())
+            .ok_or_else(|| BuildError::UnsupportedType { what: "reshape", ty: value.r#type().to_string() })?;
         if &from == ty {
             return Ok(value);
         }
@@ -127,20 +184,21 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     /// `v` as `ty`, the same number of bits, through `llvm.bitcast`.
-    pub fn llvm_cast(&self, v: Value<'c, 'a>, ty: &Ty) -> Result<Value<'c, 'a>, String> {
-        let from = read::ty(v.r#type()).ok_or_else(|| format!("cannot pass a value of type {}", v.r#type()))?;
+    pub fn llvm_cast(&self, v: Value<'c, 'a>, ty: &Ty) -> Result<Value<'c, 'a>, BuildError> {
+        let from = read::ty(v.r#type())
+            .ok_or_else(|| BuildError::UnsupportedType { what: "pass", ty: v.r#type().to_string() })?;
         if &from == ty {
             return Ok(v);
         }
         if from.bits() != ty.bits() {
-            return Err(format!("cannot pass {from} as {ty} (different sizes)"));
+            return Err(BuildError::SizeMismatch { from, to: ty.clone() });
         }
         self.create("llvm.bitcast", &[v], &[], mlir_type(self.context, ty))
     }
 
     /// An integer constant of type `ty` (`llvm.mlir.constant`), `value`
     /// sign-extended or truncated to its width.
-    pub fn llvm_constant(&self, value: &num_bigint::BigInt, ty: &Ty) -> Result<Value<'c, 'a>, String> {
+    pub fn llvm_constant(&self, value: &num_bigint::BigInt, ty: &Ty) -> Result<Value<'c, 'a>, BuildError> {
         let w = ty.elem_bits;
         let m = num_bigint::BigInt::from(1) << w;
         let mut x = ((value % &m) + &m) % &m;
@@ -152,7 +210,7 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     /// `llvm.call_intrinsic @name(args) : result`.
-    pub fn call_intrinsic(&self, name: &str, args: &[Value<'c, 'a>], result: &Ty) -> Result<Value<'c, 'a>, String> {
+    pub fn call_intrinsic(&self, name: &str, args: &[Value<'c, 'a>], result: &Ty) -> Result<Value<'c, 'a>, BuildError> {
         let segments = DenseI32ArrayAttribute::new(self.context, &[args.len() as i32, 0]).into();
         self.create(
             "llvm.call_intrinsic",
@@ -173,18 +231,19 @@ impl<'c, 'a> Builder<'c, 'a> {
         &self,
         function: melior::ir::OperationRef<'c, '_>,
         args: &[Value<'c, 'a>],
-    ) -> Result<Value<'c, 'a>, String> {
+    ) -> Result<Value<'c, 'a>, BuildError> {
         use melior::ir::block::BlockLike;
         use melior::ir::RegionLike;
-        let body = function.region(0).ok().and_then(|r| r.first_block()).ok_or("the snippet has no body")?;
+        let snippet = BuildError::Snippet;
+        let body = function.region(0).ok().and_then(|r| r.first_block()).ok_or(snippet(SnippetFault::NoBody))?;
         if body.argument_count() != args.len() {
-            return Err(format!("the snippet takes {} values, the op has {}", body.argument_count(), args.len()));
+            return Err(snippet(SnippetFault::Arity { takes: body.argument_count(), given: args.len() }));
         }
-        let block = self.anchor.block().ok_or("the op to rewrite is in no block")?;
+        let block = self.anchor.block().ok_or(BuildError::Detached)?;
         // Snippet values (by handle) to the values they stand for here.
         let mut values: std::collections::HashMap<_, Value<'c, 'a>> = std::collections::HashMap::new();
         for (i, a) in args.iter().enumerate() {
-            let p: Value = body.argument(i).map_err(|e| e.to_string())?.into();
+            let p: Value = body.argument(i).map_err(|_| snippet(SnippetFault::Parameter(i)))?.into();
             values.insert(p.to_raw().ptr, *a);
         }
         let mut next = body.first_operation();
@@ -192,10 +251,10 @@ impl<'c, 'a> Builder<'c, 'a> {
             next = op.next_in_block();
             let operands: Vec<Value<'c, 'a>> = op
                 .operands()
-                .map(|v| values.get(&v.to_raw().ptr).copied().ok_or("the snippet uses a value defined outside it"))
+                .map(|v| values.get(&v.to_raw().ptr).copied().ok_or(snippet(SnippetFault::OutsideValue)))
                 .collect::<Result<_, _>>()?;
             if op.name().as_string_ref().as_str() == Ok("llvm.return") {
-                return operands.first().copied().ok_or_else(|| "the snippet returns nothing".to_string());
+                return operands.first().copied().ok_or(snippet(SnippetFault::ReturnsNothing));
             }
             let copy = block
                 .insert_operation_before(self.anchor, super::raw::clone_with_operands(op, &operands, self.location()));
@@ -203,7 +262,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 values.insert(Value::from(old).to_raw().ptr, new.into());
             }
         }
-        Err("the snippet does not end in llvm.return".into())
+        Err(snippet(SnippetFault::NoReturn))
     }
 }
 
@@ -215,12 +274,12 @@ pub struct Snippets<'c> {
 }
 
 impl<'c> Snippets<'c> {
-    pub fn get(&mut self, context: &'c Context, op: &str, text: &str) -> Result<OperationRef<'c, '_>, String> {
+    pub fn get(&mut self, context: &'c Context, op: &str, text: &str) -> Result<OperationRef<'c, '_>, BuildError> {
         if !self.parsed.contains_key(op) {
             let module = Module::parse(context, text)
-                .ok_or_else(|| format!("the recorded LLVM IR of {op} does not parse in this MLIR"))?;
+                .ok_or_else(|| BuildError::Snippet(SnippetFault::Unparsed(op.to_string())))?;
             self.parsed.insert(op.to_string(), module);
         }
-        self.parsed[op].body().first_operation().ok_or_else(|| format!("the recorded LLVM IR of {op} is empty"))
+        self.parsed[op].body().first_operation().ok_or_else(|| BuildError::Snippet(SnippetFault::Empty(op.to_string())))
     }
 }

@@ -108,7 +108,7 @@ fn flatten<'c>(b: &Builder<'c, 'c>, v: Value<'c, 'c>, flat: &Ty) -> Result<Value
     if let Some((narrow, ext)) = super::split_contract::extension(v) {
         let from = read::ty(narrow.r#type()).ok_or("an extension of a type hydride does not model")?;
         let narrow = flatten(b, narrow, &Ty { dims: flat.dims.clone(), elem_bits: from.elem_bits })?;
-        return b.create(&ext, &[narrow], &[], build::mlir_type(b.context, flat));
+        return Ok(b.create(&ext, &[narrow], &[], build::mlir_type(b.context, flat))?);
     }
     let reshaped = OperationResult::try_from(v)
         .ok()
@@ -117,6 +117,6 @@ fn flatten<'c>(b: &Builder<'c, 'c>, v: Value<'c, 'c>, flat: &Ty) -> Result<Value
         .and_then(|d| d.operand(0).ok());
     match reshaped {
         Some(source) if read::ty(source.r#type()).as_ref() == Some(flat) => Ok(source),
-        _ => b.create("vector.shape_cast", &[v], &[], build::mlir_type(b.context, flat)),
+        _ => Ok(b.create("vector.shape_cast", &[v], &[], build::mlir_type(b.context, flat))?),
     }
 }

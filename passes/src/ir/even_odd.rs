@@ -119,7 +119,8 @@ fn rewrite<'c>(
         let ye = bld.create("arith.extsi", &[y], &[], m32)?;
         let p = bld.create("arith.muli", &[xe, ye], &[], m32)?;
         let g = bld.create("vector.shape_cast", &[p], &[], m2)?;
-        bld.create("vector.multi_reduction", &[g, into], &[("kind", kind), ("reduction_dims", dims)], acc.r#type())
+        let reduction = [("kind", kind), ("reduction_dims", dims)];
+        Ok(bld.create("vector.multi_reduction", &[g, into], &reduction, acc.r#type())?)
     };
     let even = dot(a_even, b_even, acc)?;
     let sum = dot(a_odd, b_odd, even)?;

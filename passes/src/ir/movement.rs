@@ -71,7 +71,7 @@ pub fn lower<'c, 'a>(
         Ok((b.llvm_cast(v, &Ty { dims: vec![lanes], elem_bits: m.2 })?, lanes))
     };
     let (first, second, lanes) = match used.as_slice() {
-        [] => return b.create("llvm.mlir.zero", &[], &[], result_ty),
+        [] => return Ok(b.create("llvm.mlir.zero", &[], &[], result_ty)?),
         [a] => {
             let (v, lanes) = input(*a)?;
             let zero = b.create("llvm.mlir.zero", &[], &[], v.r#type())?;
@@ -92,5 +92,5 @@ pub fn lower<'c, 'a>(
         })
         .collect();
     let mask = DenseI32ArrayAttribute::new(context, &mask).into();
-    b.create("llvm.shufflevector", &[first, second], &[("mask", mask)], result_ty)
+    Ok(b.create("llvm.shufflevector", &[first, second], &[("mask", mask)], result_ty)?)
 }

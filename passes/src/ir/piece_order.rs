@@ -343,7 +343,7 @@ impl Region {
                 &[("value", Attribute::parse(context, &text).ok_or("an index constant")?)],
                 index_ty,
             )?;
-            b.create("arith.addi", &[index, c], &[], index_ty)
+            Ok(b.create("arith.addi", &[index, c], &[], index_ty)?)
         };
         let narrow = |t: &Option<Ty>| -> Result<Type<'c>, String> {
             let t = t.as_ref().ok_or("an op of no type")?;

@@ -114,16 +114,13 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, register_bits: u32,
         let offsets: Vec<u32> = results.iter().map(|d| at[*d as usize]).collect();
         let sizes: Vec<u32> = results.iter().map(|d| t[*d as usize]).collect();
         let tile_ty = Ty { dims: sizes.clone(), elem_bits: ty.elem_bits };
-        b.create(
-            "vector.extract_strided_slice",
-            &[v],
-            &[
-                ("offsets", i64_array(context, &offsets)),
-                ("sizes", i64_array(context, &sizes)),
-                ("strides", i64_array(context, &ones(results.len()))),
-            ],
-            build::mlir_type(context, &tile_ty),
-        )
+        let strides = ones(results.len());
+        let attributes = [
+            ("offsets", i64_array(context, &offsets)),
+            ("sizes", i64_array(context, &sizes)),
+            ("strides", i64_array(context, &strides)),
+        ];
+        Ok(b.create("vector.extract_strided_slice", &[v], &attributes, build::mlir_type(context, &tile_ty))?)
     };
     // An input tile: sliced before its extension where it has one.
     let input = |k: usize, at: &[u32]| -> Result<Value<'c, 'c>, String> {
@@ -133,7 +130,7 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, register_bits: u32,
                 let from = read::ty(v.r#type()).ok_or("an extension of a type hydride does not model")?;
                 let piece = slice(*v, &from, at, results)?;
                 let wide = Ty { dims: results.iter().map(|d| t[*d as usize]).collect(), elem_bits: types[k].elem_bits };
-                b.create(ext, &[piece], &[], build::mlir_type(context, &wide))
+                Ok(b.create(ext, &[piece], &[], build::mlir_type(context, &wide))?)
             }
             None => slice(operands[k], &types[k], at, results),
         }

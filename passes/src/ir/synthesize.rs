@@ -83,7 +83,7 @@ fn apply<'c, 'a>(context: &'c Context, plan: &Plan, read: &read::ReadBlock<'c, '
                 let v = match reshaped.get(&(key, ty.to_string())) {
                     Some(v) => *v,
                     None => {
-                        let r = b.reshape(v, ty).map_err(fail)?;
+                        let r = b.reshape(v, ty).map_err(|e| fail(e.into()))?;
                         reshaped.insert((key, ty.to_string()), r);
                         r
                     }
@@ -93,12 +93,12 @@ fn apply<'c, 'a>(context: &'c Context, plan: &Plan, read: &read::ReadBlock<'c, '
             let attributes: Vec<(&str, _)> =
                 new.attributes.iter().map(|(n, a)| (n.as_str(), build::attribute(context, a))).collect();
             let result = build::mlir_type(context, &new.result);
-            created.push(b.create(&new.op, &operands, &attributes, result).map_err(fail)?);
+            created.push(b.create(&new.op, &operands, &attributes, result).map_err(|e| fail(e.into()))?);
         }
         let last = *created.last().ok_or_else(|| fail("a rewrite in the plan creates nothing".into()))?;
         let old: Value = root.result(0).map_err(|e| fail(e.to_string()))?.into();
         let ty = read::ty(old.r#type()).ok_or_else(|| fail("the rewritten op's type is not an integer type".into()))?;
-        let result = b.reshape(last, &ty).map_err(fail)?;
+        let result = b.reshape(last, &ty).map_err(|e| fail(e.into()))?;
         raw::replace_all_uses(old, result);
         window_ops.extend(&rewrite.window);
     }
