@@ -10,6 +10,7 @@ pub mod generate;
 pub mod isa;
 pub mod llvm_ir;
 pub mod llvm_snippet;
+pub mod movement;
 pub mod sema;
 pub mod validate;
 pub mod vendor_hash;

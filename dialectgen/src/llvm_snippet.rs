@@ -3,7 +3,7 @@
 //! `shufflevector`, …) becomes. `mlir-translate --import-llvm` reads clang's
 //! module; each function whose body is one block of pure operations is
 //! written back as a small self-contained `llvm.func` (no attributes), which
-//! the x86 lowering pass inlines at each op.
+//! the lowering to LLVM inlines at each op.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,9 +1,9 @@
 //! Data movements by an immediate, read off the vendor's semantics
-//! (`dialectgen::isa::x86::movement`): the arrangement each immediate makes,
+//! (`dialectgen::movement`): the arrangement each immediate makes,
 //! the element size every immediate allows, and Z3's proof of one.
 
 use dialectgen::isa::x86::corrections::Corrections;
-use dialectgen::isa::x86::movement::{movement_elem_bits, proved, sources, Source};
+use dialectgen::movement::{movement_elem_bits, proved, sources, Source};
 use dialectgen::isa::x86::{load_guide, lower_entry};
 use dialectgen::sema::ir::Semantics;
 use std::path::PathBuf;

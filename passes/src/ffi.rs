@@ -219,7 +219,7 @@ pub unsafe extern "C" fn hydride_target_problem(target: MlirStringRef) -> MlirSt
     thread_local!(static PROBLEM: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) });
     // SAFETY: guaranteed by the caller.
     let name = unsafe { raw::string(target) };
-    let problem = Target::parse(&name).err().unwrap_or_default();
+    let problem = Target::parse(&name).err().map(|e| e.to_string()).unwrap_or_default();
     PROBLEM.with(|p| {
         *p.borrow_mut() = problem;
         // The String is not touched again before the next call on this thread.
@@ -259,7 +259,7 @@ pub unsafe extern "C" fn hydride_run_rewrite(root: MlirOperation, index: usize, 
     })
 }
 
-/// The ISA a pass names (`x86`, `arm`, `hvx`), from the shim.
+/// The ISA a pass names (a registered ISA's name), from the shim.
 ///
 /// # Safety
 /// `isa` is a readable string for the call.

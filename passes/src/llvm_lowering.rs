@@ -176,7 +176,7 @@ pub struct TableSource {
     pub read: fn(&str) -> Option<OpLowering>,
 }
 
-/// Lowerings per target op name (`hydride_arm.vdotq_s32`), each read on
+/// Lowerings per target op name (`hydride_<isa>.<op>`), each read on
 /// first use.
 pub struct LoweringTable {
     read: fn(&str) -> Option<OpLowering>,
@@ -200,14 +200,6 @@ impl LoweringTable {
     pub fn get(&self, op: &str) -> Option<&OpLowering> {
         let (raw, parsed) = self.lowerings.get(op)?;
         parsed.get_or_init(|| (self.read)(raw)).as_ref()
-    }
-
-    pub fn len(&self) -> usize {
-        self.lowerings.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.lowerings.is_empty()
     }
 }
 

@@ -113,7 +113,7 @@ impl VariantTable {
         ))
     }
 
-    /// The op of `dialect` (`hydride_arm`) an autollvm op instance lowers
+    /// The op of `dialect` (`hydride_<isa>`) an autollvm op instance lowers
     /// to: the first variant it is an instance of whose target is there.
     pub fn target_in(&self, op: &OpInstance, dialect: &str) -> Result<&TargetOp, String> {
         self.find(op)?;

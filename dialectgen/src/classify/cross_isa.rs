@@ -24,7 +24,7 @@ pub struct CombinedClasses {
     pub rejected: Vec<String>,
     /// Classes with members of more than one ISA.
     pub cross_isa_classes: usize,
-    /// Classes by the ISAs of their members (`arm+hvx+x86`, `x86`, …).
+    /// Classes by the ISAs of their members (`<isa>+<isa>`, `<isa>`, …).
     pub classes_by_member_isas: BTreeMap<String, usize>,
     /// The cross-ISA classes: name, member counts and examples per ISA.
     pub cross_isa: Vec<CrossIsaClass>,
@@ -37,13 +37,13 @@ pub struct CrossIsaClass {
     pub examples: BTreeMap<String, Vec<String>>,
 }
 
-/// A member's ISA and instruction: `x86/_mm512_dpbusd_epi32` →
-/// (`x86`, `_mm512_dpbusd_epi32`). Members of combined classes are named so.
+/// A member's ISA and instruction: `<isa>/<instruction>` →
+/// (`<isa>`, `<instruction>`). Members of combined classes are named so.
 pub fn member_isa(member: &str) -> (&str, &str) {
     member.split_once('/').unwrap_or(("", member))
 }
 
-/// The target dialect of an ISA: `hydride_x86`.
+/// The target dialect of an ISA: `hydride_<isa>`.
 pub fn dialect_of(isa: &str) -> String {
     format!("hydride_{isa}")
 }
@@ -105,7 +105,7 @@ pub fn adopt_isa_names(classes: &mut [SimilarityClass], per_isa: &[(&str, &[Simi
 
 /// Classifies the instructions of all `isas` (name, validated semantics)
 /// together: the classes, members named `isa/instruction`, and what they
-/// are. Masks are x86's write masks (the other ISAs have none); merging
+/// are. Masks are write masks (of the ISAs that have them); merging
 /// fits numbers of the signature only. Then an instruction joins, by
 /// itself, a larger class of other ISAs whose template computes it
 /// (proved), so that one ISA writing signed and unsigned forms as one

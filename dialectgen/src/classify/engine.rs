@@ -145,7 +145,7 @@ pub fn classify(
 }
 
 /// What an instruction's name says of the family it belongs to (its ISA:
-/// `x86/_mm512_adds_epi16` → `x86`).
+/// `<isa>/<instruction>` → `<isa>`).
 pub type Family = dyn Fn(&str) -> String + Sync;
 
 /// [`classify`], and then, where `family` is given, instructions join

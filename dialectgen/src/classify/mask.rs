@@ -1,4 +1,4 @@
-//! Mask forms. An ISA with per-element write masks (x86's AVX-512 is one)
+//! Mask forms. An ISA with per-element write masks
 //! writes most operations three ways: plain, merge masked
 //! (`dst[j] := k[j] ? op[j] : src[j]`) and zero masked
 //! (`dst[j] := k[j] ? op[j] : 0`). The masked forms are the plain operation

@@ -2,7 +2,7 @@
 //!
 //! `a + b` and `a - b` are one operation with the coefficient of `b` 1 or
 //! -1; `a AND b`, `a OR b` and `a XOR b` are one bitwise operation with a
-//! truth table, as x86's ternary logic carries its table in an immediate;
+//! truth table, as a ternary-logic instruction carries its table in an immediate;
 //! `a << n` and `a >> n` are one shift with a direction. The broad
 //! canonical form writes such operators on values as [`Expr::OperateBy`],
 //! so instructions that differ only in the operator they apply to their

@@ -92,7 +92,7 @@ pub struct Variant {
 /// The target op a variant lowers to, one to one.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct TargetOp {
-    /// Full op name, `hydride_x86.mm512_add_epi32`.
+    /// Full op name, `hydride_<isa>.<instruction>`.
     pub op: String,
     /// Target operand `i` is operand `operands[i]` of the class op.
     pub operands: Vec<usize>,
@@ -101,7 +101,7 @@ pub struct TargetOp {
 }
 
 impl Variant {
-    /// The dialect of the target op (`hydride_arm`), if the variant has one.
+    /// The dialect of the target op (`hydride_<isa>`), if the variant has one.
     pub fn target_dialect(&self) -> Option<&str> {
         self.target.as_ref().map(|t| t.op.split_once('.').map_or(t.op.as_str(), |(d, _)| d))
     }

@@ -10,12 +10,11 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The LLVM intrinsics each target op becomes, by full op name
-/// (`hydride_x86.mm512_dpbusd_epi32`), as the ISA's lowering table gives them.
+/// (`hydride_<isa>.<op>`), as the ISA's lowering table gives them.
 pub type LlvmIntrinsics = BTreeMap<String, Vec<String>>;
 
-/// The intrinsics of a lowering table `hydride gen` writes
-/// (`x86/llvm-calls.json`, `arm/llvm-lowerings.json`,
-/// `hvx/llvm-intrinsics.json`): per op, a name, an object with `intrinsic`,
+/// The intrinsics of a lowering table `hydride gen` writes (under
+/// `generated/<isa>/`): per op, a name, an object with `intrinsic`,
 /// or an object with a list `llvm_intrinsics`.
 pub fn llvm_intrinsics(table: &str) -> LlvmIntrinsics {
     let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(table) else {
@@ -43,11 +42,11 @@ pub fn llvm_intrinsics(table: &str) -> LlvmIntrinsics {
 /// A dialect as the ODS template writes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OdsDialect {
-    /// MLIR dialect name (`hydride_x86`).
+    /// MLIR dialect name (`hydride_<isa>`).
     pub name: String,
-    /// TableGen record prefix (`HydrideX86`).
+    /// TableGen record prefix (`Hydride<Isa>`).
     pub prefix: String,
-    /// C++ namespace of the generated classes (`::hydride::x86`).
+    /// C++ namespace of the generated classes (`::hydride::<isa>`).
     pub cpp_namespace: String,
     pub summary: String,
     pub generated_by: String,
@@ -57,7 +56,7 @@ pub struct OdsDialect {
 /// An op as the ODS template writes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OdsOp {
-    /// TableGen record name (`HydrideX86_mm512_add_epi32Op`).
+    /// TableGen record name (`Hydride<Isa>_<op>Op`).
     pub record: String,
     pub mnemonic: String,
     pub summary: String,

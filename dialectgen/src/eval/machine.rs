@@ -234,39 +234,7 @@ impl<'a, D: Domain> Machine<'a, D> {
                 Ok(Flow::Normal)
             }
             StmtKind::For { var, from, to, descending, body } => {
-                let mut left = self.trip_cap.take().unwrap_or(i64::MAX);
-                let from = self.eval_index(from, env)?;
-                let to = self.eval_index(to, env)?;
-                let trips = if *descending { from.saturating_sub(to) } else { to.saturating_sub(from) };
-                if trips >= FOR_TRIP_LIMIT {
-                    return self.invalid(format!("loop from {from} to {to} runs more than {FOR_TRIP_LIMIT} times"));
-                }
-                env.insert(var.clone(), Var { value: Value::Int(BigInt::from(from)), elem: None });
-                loop {
-                    if left == 0 {
-                        break;
-                    }
-                    left -= 1;
-                    let current = match env.get(var).map(|v| &v.value) {
-                        Some(Value::Int(i)) => i.to_i64().unwrap_or(i64::MAX),
-                        _ => return self.invalid(format!("loop counter `{var}` is no longer an integer")),
-                    };
-                    if (!descending && current > to) || (*descending && current < to) {
-                        break;
-                    }
-                    self.tick()?;
-                    if let Flow::Return(v) = self.exec_block(body, env)? {
-                        return Ok(Flow::Return(v));
-                    }
-                    self.span = stmt.span;
-                    let next = match env.get(var).map(|v| &v.value) {
-                        Some(Value::Int(i)) if *descending => i - 1,
-                        Some(Value::Int(i)) => i + 1,
-                        _ => return self.invalid(format!("loop counter `{var}` is no longer an integer")),
-                    };
-                    env.insert(var.clone(), Var { value: Value::Int(next), elem: None });
-                }
-                Ok(Flow::Normal)
+                self.exec_for(stmt.span, var, (from, to, *descending), body, env)
             }
             StmtKind::While { cond, body } => loop {
                 self.span = stmt.span;
@@ -305,6 +273,51 @@ impl<'a, D: Domain> Machine<'a, D> {
                 Ok(Flow::Normal)
             }
         }
+    }
+
+    /// `FOR var := from TO to` (or `DOWNTO`, `descending`): the body once per
+    /// value of the counter, which the body may change, within the trip cap.
+    fn exec_for(
+        &mut self,
+        span: Span,
+        var: &str,
+        (from, to, descending): (&Expr, &Expr, bool),
+        body: &[Stmt],
+        env: &mut Env<D::Bv>,
+    ) -> R<Flow<D::Bv>> {
+        let mut left = self.trip_cap.take().unwrap_or(i64::MAX);
+        let from = self.eval_index(from, env)?;
+        let to = self.eval_index(to, env)?;
+        let trips = if descending { from.saturating_sub(to) } else { to.saturating_sub(from) };
+        if trips >= FOR_TRIP_LIMIT {
+            return self.invalid(format!("loop from {from} to {to} runs more than {FOR_TRIP_LIMIT} times"));
+        }
+        env.insert(var.to_string(), Var { value: Value::Int(BigInt::from(from)), elem: None });
+        loop {
+            if left == 0 {
+                break;
+            }
+            left -= 1;
+            let current = match env.get(var).map(|v| &v.value) {
+                Some(Value::Int(i)) => i.to_i64().unwrap_or(i64::MAX),
+                _ => return self.invalid(format!("loop counter `{var}` is no longer an integer")),
+            };
+            if (!descending && current > to) || (descending && current < to) {
+                break;
+            }
+            self.tick()?;
+            if let Flow::Return(v) = self.exec_block(body, env)? {
+                return Ok(Flow::Return(v));
+            }
+            self.span = span;
+            let next = match env.get(var).map(|v| &v.value) {
+                Some(Value::Int(i)) if descending => i - 1,
+                Some(Value::Int(i)) => i + 1,
+                _ => return self.invalid(format!("loop counter `{var}` is no longer an integer")),
+            };
+            env.insert(var.to_string(), Var { value: Value::Int(next), elem: None });
+        }
+        Ok(Flow::Normal)
     }
 
     /// An input-dependent loop: `IF cond { body; loop }`, unrolled until the

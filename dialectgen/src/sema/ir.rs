@@ -40,8 +40,8 @@ pub fn code_of_comparison(op: BinOp) -> Option<u8> {
 }
 
 /// The families of binary operators an [`Expr::OperateBy`] chooses among
-/// by a number, as [`Expr::CompareBy`] chooses a comparison and x86's
-/// ternary logic carries its truth table.
+/// by a number, as [`Expr::CompareBy`] chooses a comparison and a
+/// ternary-logic instruction carries its truth table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OperatorFamily {

@@ -61,30 +61,27 @@ pub fn run<'c>(
                 continue;
             }
             let handle = read.handles[root];
+            let left_alone = |why: &dyn std::fmt::Display| {
+                if remarks {
+                    let text = format!("hydride-column-extrema: extremum not taken column by column: {why}");
+                    raw::emit(&handle, true, &text);
+                }
+            };
             let rect = match Rectangle::of(&tree) {
                 Ok(rect) => rect,
                 Err(why) => {
-                    if remarks {
-                        raw::emit(
-                            &handle,
-                            true,
-                            &format!("hydride-column-extrema: extremum not taken column by column: {why}"),
-                        );
-                    }
+                    left_alone(&why);
                     continue;
                 }
             };
-            if !worthwhile(options.limits.target, rect.width) {
-                if remarks {
-                    let text = format!(
-                        "hydride-column-extrema: extremum not taken column by column: {} taps wide, and at {} the \
-                         shuffles pay for the saved loads from {} taps wide",
-                        rect.width,
-                        options.limits.target.name(),
-                        options.limits.target.isa().tuning().column_extrema_from_taps
-                    );
-                    raw::emit(&handle, true, &text);
-                }
+            let target = options.limits.target;
+            if !worthwhile(target, rect.width) {
+                let from = target.isa().tuning().column_extrema_from_taps;
+                left_alone(&format_args!(
+                    "{} taps wide, and at {} the shuffles pay for the saved loads from {from} taps wide",
+                    rect.width,
+                    target.name(),
+                ));
                 continue;
             }
             let new = NewForm::build(&flow, &tree, &rect, read.values.len());
@@ -117,15 +114,7 @@ pub fn run<'c>(
                     erased.extend(emit(context, &read, &tree, &new)?);
                     rewritten += 1;
                 }
-                Err(e) => {
-                    if remarks {
-                        raw::emit(
-                            &handle,
-                            true,
-                            &format!("hydride-column-extrema: extremum not taken column by column: {e}"),
-                        );
-                    }
-                }
+                Err(e) => left_alone(&e),
             }
         }
     }

@@ -1,9 +1,9 @@
 //! A 4-way u8 x s8 dot product into i32 lanes with an accumulator
 //! (`vector.multi_reduction <add>` over `arith.muli` of an `arith.extui` and
-//! an `arith.extsi` of i8 vectors, grouped by four), on an x86 target without
-//! an instruction for it (no VNNI), rewritten as the proved identity
-//! `dot4_acc_u8s8xN_even_odd` of `generated/x86/rules.json`
-//! (`crate::synth::idioms::x86_identities`): two 2-way dot products of
+//! an `arith.extsi` of i8 vectors, grouped by four), on a target without an
+//! instruction for it whose tuning asks (`Tuning::even_odd_identities`),
+//! rewritten as the proved identity `dot4_acc_u8s8xN_even_odd` of the
+//! offline rules (`crate::synth::idioms`): two 2-way dot products of
 //! 16-bit lanes holding the even and the odd bytes, extended in place by a
 //! mask and shifts. These stay `arith` ops (LLVM's `vpand`, `vpsllw`,
 //! `vpsrlw`, `vpsraw`);

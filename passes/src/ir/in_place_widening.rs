@@ -64,8 +64,9 @@ const MAX_OPS: usize = 256;
 /// Z3's budget for one region's proof, in milliseconds (at most the pass's `proof-ms`).
 const PROOF_MS: u32 = 4_000;
 
-/// Rewrites the regions of every block under `root`; how many (x86 targets only: on
-/// AArch64 and Hexagon the extensions are cheap in-lane instructions).
+/// Rewrites the regions of every block under `root`; how many (only where the
+/// target's extensions cross lanes, `Tuning::widening_crosses_lanes`; where
+/// they are cheap in-lane instructions it does not pay).
 pub fn run<'c>(
     context: &'c Context,
     root: OperationRef<'c, 'c>,
@@ -150,20 +151,9 @@ impl Region {
     /// The region ending at `root`; `Some(Err(why))` where one is there
     /// but not taken.
     fn find(flow: &Dataflow, root: usize) -> Option<Result<Region, String>> {
+        let (from, to) = truncation(flow, root)?;
         let op = &flow.ops[root];
-        if op.name != "arith.trunci" {
-            return None;
-        }
-        let (from, to) = (op.operand_types.first()?.clone()?, op.result_types.first()?.clone()?);
-        let (narrow, wide) = (to.elem_bits, from.elem_bits);
-        if from.dims.len() != 1 || to.dims != from.dims || !matches!((narrow, wide), (8, 16) | (16, 32) | (8, 32)) {
-            return None;
-        }
-        let lanes = from.dims[0];
-        let parts = wide / narrow;
-        if lanes % parts != 0 || lanes < 2 * parts {
-            return None;
-        }
+        let (narrow, wide, lanes) = (to.elem_bits, from.elem_bits, from.dims[0]);
         // The wide type, or `i1` lanes of its shape (comparisons).
         let same_shape =
             |t: &Option<Ty>| t.as_ref().is_some_and(|t| *t == from || (t.dims == from.dims && t.elem_bits == 1));
@@ -485,4 +475,21 @@ fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, region: &Region, spl
 
 fn flow_name(op: OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
+/// The wide and narrow types of `root` when it is a truncation the rewrite
+/// takes: of a one-dimensional vector by a half or a quarter, at least two
+/// narrow elements to a wide lane's parts.
+fn truncation(flow: &Dataflow, root: usize) -> Option<(Ty, Ty)> {
+    let op = &flow.ops[root];
+    if op.name != "arith.trunci" {
+        return None;
+    }
+    let (from, to) = (op.operand_types.first()?.clone()?, op.result_types.first()?.clone()?);
+    let (narrow, wide) = (to.elem_bits, from.elem_bits);
+    if from.dims.len() != 1 || to.dims != from.dims || !matches!((narrow, wide), (8, 16) | (16, 32) | (8, 32)) {
+        return None;
+    }
+    let (lanes, parts) = (from.dims[0], wide / narrow);
+    (lanes % parts == 0 && lanes >= 2 * parts).then_some((from, to))
 }

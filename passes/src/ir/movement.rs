@@ -1,7 +1,7 @@
 //! Lowering a data movement by an immediate (`_mm512_shuffle_epi32`,
 //! `_mm512_alignr_epi8`, …) to one `llvm.shufflevector`, as clang lowers
 //! the intrinsic: the mask is the arrangement the instruction's semantics
-//! make for the op's immediate ([`dialectgen::isa::x86::movement`]), proved
+//! make for the op's immediate ([`dialectgen::movement`]), proved
 //! equal to the semantics by Z3 before it is used. An arrangement is found
 //! and proved once per instruction and immediate in a process.
 
@@ -9,7 +9,7 @@ use super::build::{self, Builder};
 use crate::synth::grammar::instruction_semantics;
 use crate::synth::target::Isa;
 use crate::synth::types::Ty;
-use dialectgen::isa::x86::movement::{self, Source};
+use dialectgen::movement::{self, Source};
 use melior::ir::attribute::DenseI32ArrayAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};

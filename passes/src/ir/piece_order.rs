@@ -180,21 +180,7 @@ impl Region {
         if flow.ops[first..store].iter().any(may_write) {
             return None;
         }
-        // Rows: one per memref and base index, offsets from the first element any load reads.
-        let mut rows: Vec<(usize, usize)> = Vec::new();
-        let mut placed: Vec<(usize, usize, i64)> = Vec::new();
-        for &p in &load_ops {
-            let load = &flow.ops[p];
-            let (base, offset) = base_and_offset(flow, load.operands[1]);
-            let key = (load.operands[0], base);
-            let row = rows.iter().position(|r| *r == key).unwrap_or_else(|| {
-                rows.push(key);
-                rows.len() - 1
-            });
-            placed.push((p, row, offset));
-        }
-        let lowest = |row: usize| placed.iter().filter(|(_, r, _)| *r == row).map(|(_, _, o)| *o).min().unwrap_or(0);
-        let loads = placed.iter().map(|&(p, row, offset)| (p, (row, offset - lowest(row)))).collect();
+        let loads = rows_of(flow, &load_ops);
         let pieces = ty.bits().div_ceil(register_bits);
         (pieces >= 2 && lanes % pieces == 0).then_some(Region { store, ops, loads, splats, lanes, pieces })
     }
@@ -397,15 +383,7 @@ impl Region {
             b.create_results("vector.store", &[v, memref, index], &[], &[])?;
         }
         raw::erase(store);
-        for &p in ops.iter().rev() {
-            let handle = read.handles[p];
-            if read.ops[p].name == "arith.constant" {
-                continue;
-            }
-            if handle.results().all(|r| !raw::has_uses(r.into())) {
-                raw::erase(handle);
-            }
-        }
+        erase_unused(read, &ops);
         Ok(())
     }
 }
@@ -427,4 +405,37 @@ fn may_write(op: &BlockOp) -> bool {
             && !["store", "scatter", "write", "compress"].iter().any(|w| op.name.contains(w))
         || matches!(op.name.as_str(), "memref.load" | "memref.dim" | "affine.apply" | "affine.load");
     op.has_regions || !pure
+}
+
+/// Each load's row and offset: one row per memref and base index, offsets
+/// from the first element any load of the row reads.
+fn rows_of(flow: &Dataflow, load_ops: &BTreeSet<usize>) -> BTreeMap<usize, (usize, i64)> {
+    let mut rows: Vec<(usize, usize)> = Vec::new();
+    let mut placed: Vec<(usize, usize, i64)> = Vec::new();
+    for &p in load_ops {
+        let load = &flow.ops[p];
+        let (base, offset) = base_and_offset(flow, load.operands[1]);
+        let key = (load.operands[0], base);
+        let row = rows.iter().position(|r| *r == key).unwrap_or_else(|| {
+            rows.push(key);
+            rows.len() - 1
+        });
+        placed.push((p, row, offset));
+    }
+    let lowest = |row: usize| placed.iter().filter(|(_, r, _)| *r == row).map(|(_, _, o)| *o).min().unwrap_or(0);
+    placed.iter().map(|&(p, row, offset)| (p, (row, offset - lowest(row)))).collect()
+}
+
+/// The region's ops (constants kept: other regions may read them) that
+/// nothing reads any more, erased last first.
+fn erase_unused(read: &ReadBlock, ops: &BTreeSet<usize>) {
+    for &p in ops.iter().rev() {
+        let handle = read.handles[p];
+        if read.ops[p].name == "arith.constant" {
+            continue;
+        }
+        if handle.results().all(|r| !raw::has_uses(r.into())) {
+            raw::erase(handle);
+        }
+    }
 }

@@ -30,7 +30,8 @@ use num_bigint::BigInt;
 /// Z3's budget for one rewrite's proof, in milliseconds.
 const PROOF_MS: u32 = 2_000;
 
-/// Rewrites the sums under `root` (pair sums on x86 only), with a remark
+/// Rewrites the sums under `root` (pair sums where the target's tuning asks,
+/// `Tuning::pair_sums_as_dot`), with a remark
 /// on each rewritten or left unproved where `remarks`; how many.
 pub fn run<'c>(
     context: &'c Context,

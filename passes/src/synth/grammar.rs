@@ -1,7 +1,7 @@
 //! The instructions synthesis may use for one ISA: members of that ISA in
 //! the embedded class database (the classes of all ISAs together) that have
-//! an LLVM lowering hydride emits (an intrinsic call or, on x86, clang's
-//! generic IR) and no mask form, each with its semantics, its cost, and the
+//! an LLVM lowering hydride emits (an intrinsic call or clang's generic
+//! IR) and no mask form, each with its semantics, its cost, and the
 //! autollvm op that stands for it.
 
 use super::attr::NewAttr;
@@ -37,8 +37,8 @@ pub struct Candidate {
     lane_prefix: OnceLock<Option<super::lane_prefix::LanePrefix>>,
     /// Machine instructions (class database, `cost_source`).
     pub cost: usize,
-    /// Features the instruction needs: x86 guide CPUIDs, ARM extensions
-    /// (`neon`, `dotprod`, `i8mm`), `hvx` (see [`Target::allows`]).
+    /// Features the instruction needs, as its ISA's lowering table names
+    /// them (see [`Target::allows`]).
     pub cpuid: Vec<String>,
     /// Attributes fixed by the member.
     pub fixed_attributes: Vec<(String, NewAttr)>,
@@ -185,9 +185,8 @@ struct DbMember {
     lowering: Option<LoweringCost>,
 }
 
-/// A member's lowering as far as cost goes: x86 records machine
-/// instructions, HVX 2 for a double multiply (both multiply resources) and
-/// 1 for the rest; ARM's count as one.
+/// A member's lowering as far as cost goes, as its ISA's class database
+/// records it (machine instructions, or resources used).
 #[derive(serde::Deserialize)]
 #[serde(untagged)]
 enum LoweringCost {
@@ -315,8 +314,8 @@ impl Grammar {
 }
 
 /// The semantics of one instruction of the database built into the plugin
-/// (any member, mask forms included), by its C name, e.g.
-/// `_mm512_shuffle_epi32` of `x86`: its class's template instantiated,
+/// (any member, mask forms included), by its C name (`_mm512_shuffle_epi32`):
+/// its class's template instantiated,
 /// so arguments in the class op's order and a mask form's without its mask
 /// (the member's `arg_order` gives each argument's position in the C
 /// intrinsic's, returned with it).
@@ -402,6 +401,26 @@ fn lowering_features(
     fits.then(|| (lowering.features.clone(), lowering.generic_ir))
 }
 
+/// Attributes fixed to one value, and integer ones that range (name, lowest, highest).
+type SplitAttributes = (Vec<(String, NewAttr)>, Vec<(String, i64, i64)>);
+
+/// A variant's attributes: those fixed to one value, as they are written,
+/// and those that range.
+fn split_attributes(attributes: &[(String, Allowed)]) -> Result<SplitAttributes, String> {
+    let (mut fixed, mut ranges) = (Vec::new(), Vec::new());
+    for (name, allowed) in attributes {
+        match allowed {
+            Allowed::Int(v) => match NewAttr::parameter(v) {
+                Some(a) => fixed.push((name.clone(), a)),
+                None => return Err(format!("class parameter {name} = {v} is not an integer")),
+            },
+            Allowed::Str(v) => fixed.push((name.clone(), NewAttr::Str(v.clone()))),
+            Allowed::Range(lo, hi) => ranges.push((name.clone(), *lo, *hi)),
+        }
+    }
+    Ok((fixed, ranges))
+}
+
 /// The candidates one class gives: members of `isa` with an LLVM lowering
 /// hydride emits, no mask form, and a variant whose types fit.
 fn class_candidates(
@@ -425,18 +444,7 @@ fn class_candidates(
             continue;
         };
         let (args, result_arg) = member_signature(&head, &m);
-        let mut fixed_attributes = Vec::new();
-        let mut ranges = Vec::new();
-        for (name, allowed) in &variant.attributes {
-            match allowed {
-                Allowed::Int(v) => match NewAttr::parameter(v) {
-                    Some(a) => fixed_attributes.push((name.clone(), a)),
-                    None => return Err(format!("class parameter {name} = {v} is not an integer")),
-                },
-                Allowed::Str(v) => fixed_attributes.push((name.clone(), NewAttr::Str(v.clone()))),
-                Allowed::Range(lo, hi) => ranges.push((name.clone(), *lo, *hi)),
-            }
-        }
+        let (mut fixed_attributes, ranges) = split_attributes(&variant.attributes)?;
         let immediates: Vec<(usize, String, u32)> = args
             .iter()
             .enumerate()

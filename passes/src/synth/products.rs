@@ -136,18 +136,7 @@ pub fn linear_form(flow: &Dataflow, root: usize) -> Option<LinearForm> {
             _ => return None,
         }
     }
-    let half = &modulus >> 1u32;
-    let terms: Vec<(usize, i64)> = weights
-        .into_iter()
-        .filter_map(|(v, w)| {
-            let mut w = ((w % &modulus) + &modulus) % &modulus;
-            if w >= half {
-                w -= &modulus;
-            }
-            let w = i64::try_from(w).ok()?;
-            (w != 0).then_some((v, w))
-        })
-        .collect();
+    let terms = signed_weights(weights, &modulus);
     (MIN_TERMS..=MAX_TERMS).contains(&terms.len()).then_some(LinearForm {
         ops,
         terms,
@@ -155,6 +144,23 @@ pub fn linear_form(flow: &Dataflow, root: usize) -> Option<LinearForm> {
         elem_bits: ty.elem_bits,
         input_bits: input_bits?,
     })
+}
+
+/// Each input's nonzero weight, reduced modulo `modulus` to the signed
+/// range (a weight wider than 64 bits drops the input).
+fn signed_weights(weights: BTreeMap<usize, BigInt>, modulus: &BigInt) -> Vec<(usize, i64)> {
+    let half = modulus >> 1u32;
+    weights
+        .into_iter()
+        .filter_map(|(v, w)| {
+            let mut w = ((w % modulus) + modulus) % modulus;
+            if w >= half {
+                w -= modulus;
+            }
+            let w = i64::try_from(w).ok()?;
+            (w != 0).then_some((v, w))
+        })
+        .collect()
 }
 
 /// The chains that read an extension this chain reads (a Sobel filter's

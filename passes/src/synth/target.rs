@@ -36,12 +36,12 @@ impl Isa {
         REGISTRY[self.index()]
     }
 
-    /// `x86`, `arm`, `hvx`, …
+    /// Its folder's name under `targets/` (and `generated/`).
     pub fn name(self) -> &'static str {
         self.of().name()
     }
 
-    /// `hydride_x86`, `hydride_arm`, `hydride_hvx`, …
+    /// `hydride_<name>`.
     pub fn dialect(self) -> String {
         dialectgen::classify::cross_isa::dialect_of(self.name())
     }
@@ -97,6 +97,21 @@ impl std::fmt::Debug for Target {
 }
 
 /// The `target` option's `--help`: every target name `parse` accepts.
+/// A `target` option naming no registered target.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown target '{name}' (known: {known})")]
+pub struct UnknownTarget {
+    pub name: String,
+    /// The registered targets' names, as the error lists them.
+    pub known: String,
+}
+
+impl From<UnknownTarget> for String {
+    fn from(e: UnknownTarget) -> String {
+        e.to_string()
+    }
+}
+
 pub fn target_help() -> &'static str {
     crate::targets::target_help()
 }
@@ -116,10 +131,10 @@ impl Target {
         &self.isa.of().targets()[self.index()]
     }
 
-    pub fn parse(text: &str) -> Result<Target, String> {
+    pub fn parse(text: &str) -> Result<Target, UnknownTarget> {
         Target::all()
             .find(|t| t.spec().name == text)
-            .ok_or_else(|| format!("unknown target '{text}' (known: {})", crate::targets::target_names()))
+            .ok_or_else(|| UnknownTarget { name: text.to_string(), known: crate::targets::target_names() })
     }
 
     /// The registered target of this name (for tools and tests that name one).
@@ -136,7 +151,7 @@ impl Target {
     }
 
     /// What the target is: `native` with what it means on this host
-    /// (`native=x86-avx2`), else the named target. Part of every cache key.
+    /// (`native=<target>`), else the named target. Part of every cache key.
     pub fn name(self) -> String {
         (self.spec().resolved)()
     }
@@ -153,7 +168,7 @@ impl Target {
     }
 
     /// Whether an instruction of the target's ISA needing these features
-    /// (x86: guide CPUIDs; ARM: `llvm.aarch64.*` extensions; HVX: `hvx`) runs on it.
+    /// (as its lowering table names them) runs on it.
     pub fn allows(self, features: &[String]) -> bool {
         (self.spec().allows)(features)
     }

@@ -23,7 +23,7 @@ use crate::classify::engine::{ClassMember, SimilarityClass};
 use crate::classify::mask::Masking;
 use crate::design::build::{op_name, target_names};
 use crate::isa::x86::lowering::{Immediates, IntrinsicSignature, Lowering};
-use crate::isa::x86::movement::{self, Movement};
+use crate::movement::{self, Movement};
 use crate::llvm_ir::CallSource;
 use crate::llvm_snippet::Snippet;
 use crate::sema::ir::{ArgKind, Semantics};

@@ -8,7 +8,6 @@ pub mod host;
 pub mod lexer;
 pub mod llvm_call;
 pub mod lowering;
-pub mod movement;
 pub mod pseudocode;
 pub mod report;
 pub mod scope;
