@@ -9,8 +9,9 @@
 //! changes no outcome, only the time. The memo is bounded: a shard that
 //! fills up is emptied and refilled.
 
-use super::grammar::Candidate;
+use super::lane_prefix::LanePrefix;
 use dialectgen::eval::{Concrete, Machine};
+use dialectgen::sema::ir::Semantics;
 use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
 use std::hash::BuildHasher;
@@ -40,10 +41,17 @@ impl std::fmt::Debug for Evaluations {
     }
 }
 
+/// What evaluating an instruction needs of it (a grammar's candidate).
+pub trait Evaluated {
+    fn semantics(&self) -> &Semantics;
+    /// Its lane prefix plan, if it has one ([`super::lane_prefix`]).
+    fn lane_prefix(&self) -> Option<&LanePrefix>;
+}
+
 impl Evaluations {
     /// The result of candidate `index` (which is `c`) on `args`, in its
     /// semantics' order; `None` where its pseudocode fails to evaluate.
-    pub fn run(&self, index: usize, c: &Candidate, args: Vec<BigUint>) -> Option<BigUint> {
+    pub fn run(&self, index: usize, c: &impl Evaluated, args: Vec<BigUint>) -> Option<BigUint> {
         self.remembered((index, false, args), |args| Machine::new(&mut Concrete, c.semantics()).run(args).ok())
     }
 
@@ -51,7 +59,7 @@ impl Evaluations {
     /// the bits its lane prefix writes agree with `want` (see
     /// [`super::lane_prefix`]), or, without a plan, its whole result is
     /// `want`. A filter: a candidate that gives `want` is never refused.
-    pub fn may_give(&self, index: usize, c: &Candidate, args: Vec<BigUint>, want: &BigUint) -> bool {
+    pub fn may_give(&self, index: usize, c: &impl Evaluated, args: Vec<BigUint>, want: &BigUint) -> bool {
         match c.lane_prefix() {
             Some(plan) => self
                 .remembered((index, true, args), |args| {

@@ -92,7 +92,7 @@ impl Candidate {
                 let x = dialectgen::validate::cases::random_bits(&mut rng, a.bits());
                 let y = dialectgen::validate::cases::random_bits(&mut rng, a.bits());
                 let run = |p: &num_bigint::BigUint, q: &num_bigint::BigUint| {
-                    let args = super::program::arguments(self, &[p.clone(), q.clone()], &[], &|v, _| v.into());
+                    let args = arguments(self, &[p.clone(), q.clone()], &[], &|v, _| v.into());
                     dialectgen::eval::Machine::new(&mut dialectgen::eval::Concrete, self.semantics()).run(&args).ok()
                 };
                 let xy = run(&x, &y);
@@ -263,6 +263,16 @@ pub struct Grammar {
     pub version: u64,
     /// Concrete evaluations of the candidates, remembered across searches.
     pub evaluations: super::evaluations::Evaluations,
+}
+
+impl super::evaluations::Evaluated for Candidate {
+    fn semantics(&self) -> &Semantics {
+        Candidate::semantics(self)
+    }
+
+    fn lane_prefix(&self) -> Option<&super::lane_prefix::LanePrefix> {
+        Candidate::lane_prefix(self)
+    }
 }
 
 const DATABASE: &str = include_str!("../../../generated/class-database.json");
@@ -496,4 +506,17 @@ fn class_candidates(
         });
     }
     Ok(candidates)
+}
+
+/// A candidate's arguments in its semantics' order: operand values as
+/// given, immediates made by `imm(value, width)`.
+pub fn arguments<T: Clone>(c: &Candidate, operands: &[T], imms: &[u32], imm: &dyn Fn(u32, u32) -> T) -> Vec<T> {
+    let mut args: Vec<Option<T>> = vec![None; c.semantics().args.len()];
+    for ((pos, _), v) in c.operands.iter().zip(operands) {
+        args[*pos] = Some(v.clone());
+    }
+    for ((pos, _, _), &v) in c.immediates.iter().zip(imms) {
+        args[*pos] = Some(imm(v, c.semantics().args[*pos].width));
+    }
+    args.into_iter().map(|a| a.expect("every argument bound")).collect()
 }

@@ -32,25 +32,6 @@ fn as_signed(n: u32, signed: bool) -> u32 {
     }
 }
 
-/// Bits that hold every one of `xs` exactly, and whether any is negative.
-pub fn constant_width(xs: &[BigInt]) -> (u32, bool) {
-    let signed = xs.iter().any(|x| x.sign() == num_bigint::Sign::Minus);
-    let bits = xs
-        .iter()
-        .map(|x| {
-            if signed {
-                // Two's complement: the bits of x (or of -x-1) plus a sign.
-                let m = if x.sign() == num_bigint::Sign::Minus { -x - 1 } else { x.clone() };
-                m.bits() as u32 + 1
-            } else {
-                x.bits() as u32
-            }
-        })
-        .max()
-        .unwrap_or(1);
-    (bits.max(1), signed)
-}
-
 impl<D: Domain> Evaluator<'_, D> {
     /// `x` (elements `n` bits wide) extended to `to` bits.
     pub(super) fn widen(&mut self, x: &Val<D::Bv>, signed: bool, to: u32) -> Val<D::Bv> {

@@ -3,6 +3,7 @@
 //! last step computing the window's root. Evaluated concretely for
 //! screening and symbolically (Z3) for the proof, from the same code.
 
+pub use super::grammar::arguments;
 use super::grammar::{Candidate, Grammar};
 use dialectgen::eval::domain::Domain;
 use dialectgen::eval::{Concrete, Machine};
@@ -252,19 +253,6 @@ fn fetch<'a, T>(s: &Source, leaves: &'a [T], values: &'a [T]) -> &'a T {
         Source::Leaf(l) => &leaves[*l],
         Source::Step(k) => &values[*k],
     }
-}
-
-/// A candidate's arguments in its semantics' order: operand values as
-/// given, immediates made by `imm(value, width)`.
-pub fn arguments<T: Clone>(c: &Candidate, operands: &[T], imms: &[u32], imm: &dyn Fn(u32, u32) -> T) -> Vec<T> {
-    let mut args: Vec<Option<T>> = vec![None; c.semantics().args.len()];
-    for ((pos, _), v) in c.operands.iter().zip(operands) {
-        args[*pos] = Some(v.clone());
-    }
-    for ((pos, _, _), &v) in c.immediates.iter().zip(imms) {
-        args[*pos] = Some(imm(v, c.semantics().args[*pos].width));
-    }
-    args.into_iter().map(|a| a.expect("every argument bound")).collect()
 }
 
 #[cfg(test)]

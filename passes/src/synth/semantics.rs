@@ -132,7 +132,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         let w = ty.elem_bits;
         let lanes: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, w)).collect();
         let v = self.pack(lanes, ty.clone());
-        let (n, signed) = super::narrow::constant_width(xs);
+        let (n, signed) = super::types::constant_width(xs);
         if n < w && !self.wide {
             let narrow: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, n)).collect();
             let narrow = self.pack(narrow, ty.with_elem(n));

@@ -50,6 +50,25 @@ impl fmt::Display for Ty {
     }
 }
 
+/// Bits that hold every one of `xs` exactly, and whether any is negative.
+pub fn constant_width(xs: &[num_bigint::BigInt]) -> (u32, bool) {
+    let signed = xs.iter().any(|x| x.sign() == num_bigint::Sign::Minus);
+    let bits = xs
+        .iter()
+        .map(|x| {
+            if signed {
+                // Two's complement: the bits of x (or of -x-1) plus a sign.
+                let m = if x.sign() == num_bigint::Sign::Minus { -x - 1 } else { x.clone() };
+                m.bits() as u32 + 1
+            } else {
+                x.bits() as u32
+            }
+        })
+        .max()
+        .unwrap_or(1);
+    (bits.max(1), signed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
