@@ -2,6 +2,7 @@
 //! numbers (widths, element sizes, counts, offsets).
 
 pub mod canon;
+pub mod class;
 pub mod cross_isa;
 pub mod engine;
 pub mod identity;

@@ -11,7 +11,7 @@
 mod features;
 mod shape;
 
-use super::engine::{member_semantics, SimilarityClass};
+use super::class::{member_semantics, SimilarityClass};
 use crate::sema::ir::ArgKind;
 use crate::sema::print::semantics_to_string;
 use features::{features, reads_any_argument, Op, ShiftBy, Sign};
