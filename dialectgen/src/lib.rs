@@ -11,6 +11,7 @@ pub mod isa;
 pub mod llvm_ir;
 pub mod llvm_snippet;
 pub mod movement;
+pub mod progress;
 pub mod sema;
 pub mod validate;
 pub mod vendor_hash;
