@@ -1,66 +1,26 @@
 //! `hydride gen`: from vendor data to every generated file, in one call.
 //!
-//! Each registered ISA ([`crate::isa::registry`]) reads, validates and
+//! Each registered ISA ([`crate::isa::registry::all`]) reads, validates and
 //! classifies its instructions and designs its dialect; this module writes
 //! what they give, the `autollvm` dialect over their classes, the class
 //! summary, the op variant table and the dialects' round-trip tests.
 
-use crate::design::{build, ods, render::render, render::render_value, DialectDesign};
 use crate::classify::cross_isa::{classify_across, prefixed};
 use crate::classify::engine::SimilarityClass;
-use crate::isa::{registry, IsaOutput, Progress};
+use crate::design::{build, ods, render::render, render::render_value, DialectDesign};
+use crate::isa::registry;
+use crate::isa::{IsaOutput, Progress};
 use crate::sema::ir::Semantics;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Written into every generated file's header.
-pub const GENERATED_BY: &str = "hydride gen --isa-data <vendor data>";
-
-pub struct GenOptions {
-    pub isa_data: PathBuf,
-    /// `isa-specs/`: per ISA, reviewed corrections and recorded evidence.
-    pub specs_dir: PathBuf,
-    /// Validate by execution; without, classify what parses.
-    pub validate: bool,
-    /// Recorded hardware verdicts to use instead of `isa-specs/<isa>/`'s
-    /// (ISAs validated on the host); `no_record` uses none.
-    pub record: Option<PathBuf>,
-    pub no_record: bool,
-    /// Reuse validation verdicts cached here.
-    pub cache_dir: Option<PathBuf>,
-    pub jobs: Option<usize>,
-    pub timeout_ms: u32,
-    pub templates: PathBuf,
-    pub out: PathBuf,
-    pub lit_dir: PathBuf,
-    /// The C compiler (clang-22).
-    pub compiler: PathBuf,
-}
+pub use crate::gen_options::{GenError, GenOptions, GENERATED_BY};
+pub use crate::gen_tables::{class_database, one_entry_per_line};
 
 pub struct GenSummary {
     /// Per ISA: its output.
     pub isas: Vec<(&'static str, IsaOutput)>,
     pub autollvm_ops: usize,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum GenError {
-    #[error("{isa}: {source}")]
-    Isa { isa: &'static str, source: Box<dyn std::error::Error + Send + Sync> },
-    #[error(transparent)]
-    Render(#[from] crate::design::render::RenderError),
-    #[error(transparent)]
-    Json(#[from] serde_json::Error),
-    #[error("writing {path}: {source}")]
-    Write { path: String, source: std::io::Error },
-    #[error("no vendor data at {} for {} (every registered ISA needs its folder; set --isa-data or HYDRIDE_ISA_DATA)", .dir.display(), .missing.join(", "))]
-    MissingVendorData { dir: PathBuf, missing: Vec<&'static str> },
-}
-
-impl GenError {
-    pub fn isa(isa: &'static str, e: impl std::error::Error + Send + Sync + 'static) -> GenError {
-        GenError::Isa { isa, source: Box::new(e) }
-    }
 }
 
 pub fn write(path: &Path, text: &str) -> Result<(), GenError> {
@@ -78,7 +38,7 @@ pub fn provenance(vendor_hash: &str) -> String {
 }
 
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary, GenError> {
-    let names: Vec<&'static str> = registry().iter().map(|isa| isa.name()).collect();
+    let names: Vec<&'static str> = registry::all().iter().map(|isa| isa.name()).collect();
     let missing: Vec<&'static str> = names.iter().copied().filter(|n| !opts.isa_data.join(n).is_dir()).collect();
     if !missing.is_empty() {
         return Err(GenError::MissingVendorData { dir: opts.isa_data.clone(), missing });
@@ -89,7 +49,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     // Every file's header names the command and the vendor data it came from.
     let write = |path: &Path, text: &str| write(path, &text.replace(GENERATED_BY, &header));
     let mut isas = Vec::new();
-    for isa in registry() {
+    for isa in registry::all() {
         let out = isa.generate(opts, progress)?;
         for (rel, text) in &out.files {
             write(&opts.out.join(rel), text)?;
@@ -189,49 +149,10 @@ fn lowering_table(files: &[(String, String)]) -> ods::LlvmIntrinsics {
         .collect()
 }
 
-/// `{"_generated_by": …, "key": value, …}`, one entry per line.
-pub fn one_entry_per_line<'a, T: serde::Serialize + 'a>(
-    entries: impl IntoIterator<Item = (String, &'a T)>,
-) -> Result<String, GenError> {
-    let mut out = format!("{{\"_generated_by\": {GENERATED_BY:?}");
-    for (key, value) in entries {
-        out.push_str(&format!(",\n{key:?}: {}", serde_json::to_string(value)?));
-    }
-    out.push_str("\n}\n");
-    Ok(out)
-}
-
 /// `{"dialect.op": [variant, …], …}`, one op per line: what the plugin's
 /// compiled verifier and the one-to-one lowering read.
 fn variant_table(designs: &[&DialectDesign]) -> Result<String, GenError> {
     one_entry_per_line(
         designs.iter().flat_map(|d| d.ops.iter().map(move |op| (format!("{}.{}", d.name, op.name), &op.variants))),
     )
-}
-
-/// A class database: one class per line, each member with what it lowers to.
-pub fn class_database<L: serde::Serialize>(
-    isa: &str,
-    extra: &[(&str, &str)],
-    classes: &[crate::classify::engine::SimilarityClass],
-    lowering: impl Fn(&str) -> Option<L>,
-) -> Result<String, GenError> {
-    let mut db = format!("{{\"_generated_by\": {GENERATED_BY:?}, \"isa\": {isa:?}");
-    for (k, v) in extra {
-        db.push_str(&format!(", {k:?}: {v:?}"));
-    }
-    db.push_str(", \"classes\": [\n");
-    for (i, c) in classes.iter().enumerate() {
-        let mut value = serde_json::to_value(c)?;
-        if let Some(members) = value.get_mut("members").and_then(|m| m.as_array_mut()) {
-            for m in members {
-                let name = m["intrinsic"].as_str().unwrap_or_default().to_string();
-                m["lowering"] = serde_json::to_value(lowering(&name))?;
-            }
-        }
-        db.push_str(&serde_json::to_string(&value)?);
-        db.push_str(if i + 1 < classes.len() { ",\n" } else { "\n" });
-    }
-    db.push_str("]}\n");
-    Ok(db)
 }

@@ -6,6 +6,8 @@ pub mod classify;
 pub mod design;
 pub mod eval;
 pub mod fnv;
+pub mod gen_options;
+pub mod gen_tables;
 pub mod generate;
 pub mod isa;
 pub mod llvm_ir;

@@ -6,7 +6,7 @@
 
 use dialectgen::eval::smt::Smt;
 use hydride::synth::block::Dataflow;
-use hydride::synth::search::eval_window;
+use hydride::synth::screen::eval_window;
 use z3::ast::BV;
 
 mod common;

@@ -13,7 +13,7 @@ use dialectgen::eval::Concrete;
 mod common;
 
 use hydride::synth::block::{BlockOp, Dataflow};
-use hydride::synth::search::eval_window;
+use hydride::synth::screen::eval_window;
 use hydride::synth::types::Ty;
 use num_bigint::BigUint;
 use std::fmt::Write as _;

@@ -1,10 +1,10 @@
 //! `hydride`: the command-line front of the dialect generator. The ISAs and
-//! their front-end commands come from the registry (`dialectgen::isa`).
+//! their front-end commands come from the registry (`dialectgen::isa::registry`).
 
 use anyhow::{bail, Context, Result};
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use dialectgen::isa::cli::{repository_path, RecordArgs};
-use dialectgen::isa::{by_name, registry};
+use dialectgen::isa::registry::{self, by_name};
 use dialectgen::progress::StageBars;
 use std::path::PathBuf;
 
@@ -88,7 +88,7 @@ struct GenArgs {
 fn isa_command() -> clap::Command {
     let about = "Parse an ISA's vendor pseudocode into semantics and, with --validate, \
                  check every instruction by execution (see each ISA's --help)";
-    registry().into_iter().fold(
+    registry::all().into_iter().fold(
         clap::Command::new("isa").about(about).subcommand_required(true).arg_required_else_help(true),
         |cmd, isa| cmd.subcommand(isa.front_end_command(clap::Command::new(isa.name()))),
     )
@@ -96,7 +96,7 @@ fn isa_command() -> clap::Command {
 
 /// `hydride record <isa>`.
 fn record_command() -> clap::Command {
-    let names: Vec<&'static str> = registry().into_iter().map(|isa| isa.name()).collect();
+    let names: Vec<&'static str> = registry::all().into_iter().map(|isa| isa.name()).collect();
     let isa = clap::Arg::new("isa").required(true).value_parser(clap::builder::PossibleValuesParser::new(names));
     RecordArgs::augment_args(clap::Command::new("record").arg(isa)).about(
         "Validate every instruction this host executes and write the verdicts, with hashes \
@@ -143,7 +143,7 @@ fn record(m: &ArgMatches, bars: &StageBars) -> Result<()> {
 
 /// `hydride host`: the first registered ISA this machine executes natively.
 fn host(json: bool) -> Result<()> {
-    let Some(report) = registry().into_iter().find_map(|isa| isa.host()) else {
+    let Some(report) = registry::all().into_iter().find_map(|isa| isa.host()) else {
         bail!("this machine executes none of the registered ISAs natively")
     };
     if json {

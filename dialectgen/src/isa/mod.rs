@@ -1,17 +1,18 @@
 //! The ISA seam. Each instruction set is a folder here holding its front
 //! end (spec reader, binding to semantics), its test harness and runner,
-//! and what it contributes to `hydride gen`; [`registry`] lists them. The
+//! and what it contributes to `hydride gen`; [`registry::all`] lists them. The
 //! rest of the generator (semantics IR, evaluator, classifier, dialect
 //! design, validation vectors) speaks only of instructions and classes.
 
 pub mod arm;
 pub mod cli;
 pub mod hvx;
+pub mod registry;
 pub mod x86;
 
 use crate::classify::engine::{ClassStats, SimilarityClass};
 use crate::design::DialectDesign;
-use crate::generate::{GenError, GenOptions};
+use crate::gen_options::{GenError, GenOptions};
 use crate::sema::ir::Semantics;
 
 /// Reports progress of long work: `(stage, done, total)`.
@@ -63,14 +64,4 @@ pub trait Isa: Sync {
     fn host(&self) -> Option<cli::HostReport> {
         None
     }
-}
-
-/// The registered ISA called `name`.
-pub fn by_name(name: &str) -> Option<&'static dyn Isa> {
-    registry().into_iter().find(|isa| isa.name() == name)
-}
-
-/// Every instruction set hydride knows, in generation order.
-pub fn registry() -> Vec<&'static dyn Isa> {
-    vec![&x86::X86, &arm::Arm, &hvx::generate::Hvx]
 }

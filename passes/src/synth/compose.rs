@@ -20,7 +20,7 @@
 //! from, so programs made only of them are not searched.
 
 use super::program::{Program, Source, Step, StepOp, Swizzle};
-use super::search::{assignments, leaf_options, Screen, FEW_IMMEDIATES};
+use super::screen::{assignments, leaf_options, Screen, FEW_IMMEDIATES};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use std::collections::HashMap;

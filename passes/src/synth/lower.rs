@@ -296,7 +296,7 @@ fn memo_or_synthesize(
         // samples (an entry a fault wrote is not trusted); one that differs
         // is searched and proved again, and its entry replaced.
         match &o {
-            Outcome::Found(program) if !super::search::agrees_on_fresh_samples(flow, lifted, grammar, program) => {}
+            Outcome::Found(program) if !super::screen::agrees_on_fresh_samples(flow, lifted, grammar, program) => {}
             _ => return o,
         }
     }
@@ -558,7 +558,7 @@ fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize> {
         })
         .filter(|(_, c)| c.allowed_on(target))
         .filter(|(i, _)| {
-            super::search::agrees_on_fresh_samples(&flow, &window, grammar, &Program::single(*i, &[0, 1], vec![]))
+            super::screen::agrees_on_fresh_samples(&flow, &window, grammar, &Program::single(*i, &[0, 1], vec![]))
         })
         .min_by_key(|(_, c)| c.cost)
         .map(|(i, _)| i)
@@ -685,7 +685,7 @@ fn products_program(
     // below holds for the program as `chain_program` strings it from the
     // pairs, and this checks that it computes the chain as `paired_block` has it.
     let extra: Vec<_> = weights.iter().map(|(_, v, _)| v.clone()).collect();
-    if !super::search::agrees_on_fresh_samples_reading(flow, &lifted, grammar, &program, &extra) {
+    if !super::screen::agrees_on_fresh_samples_reading(flow, &lifted, grammar, &program, &extra) {
         return Err("the program differs from the chain on samples (please report this chain)".into());
     }
     // The proof, in two parts: each pair's program equals its window at

@@ -819,8 +819,8 @@ mod tests {
             };
             let chain_in: Vec<BigUint> = window.leaves.iter().map(|v| bytes(*v)).collect();
             let paired_in: Vec<BigUint> = paired.leaves.iter().map(|v| bytes(*v)).collect();
-            let a = super::super::search::eval_window(&mut Concrete, &flow, &window, &chain_in).unwrap().0.bits;
-            let b = super::super::search::eval_window(&mut Concrete, &paired_flow, &paired, &paired_in).unwrap().0.bits;
+            let a = super::super::screen::eval_window(&mut Concrete, &flow, &window, &chain_in).unwrap().0.bits;
+            let b = super::super::screen::eval_window(&mut Concrete, &paired_flow, &paired, &paired_in).unwrap().0.bits;
             assert_eq!(a, b, "{arrangement:?}, seed {seed}");
         }
     }

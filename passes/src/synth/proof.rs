@@ -10,7 +10,8 @@ use super::cut_points::{element_of, share_equal_subterms};
 use super::grammar::Grammar;
 use super::program::Program;
 use super::proof_failure::ProofFailure;
-use super::search::{eval_window, eval_window_with};
+pub use super::proof_pieces::LeafElements;
+use super::screen::{eval_window, eval_window_with};
 use super::types::Ty;
 use dialectgen::eval::domain::Domain;
 use dialectgen::eval::smt::Smt;
@@ -248,16 +249,6 @@ pub fn windows_equal(
     }
     let own: Vec<LeafElements> = (0..types.len()).map(|i| LeafElements { source: i, first: 0 }).collect();
     windows_equal_reading((lf, lw, &own), (rf, rw, &own), ms)
-}
-
-/// Where a window's leaf comes from: the elements `first, first + 1, …` of
-/// input `source` (a row of memory, say). Leaves of either window that name
-/// the same source element read the same input element, so two windows that
-/// read overlapping parts of memory through different loads can be compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LeafElements {
-    pub source: usize,
-    pub first: u32,
 }
 
 /// [`windows_equal`] where each window's leaves are given as the input

@@ -26,7 +26,6 @@
 use super::attr::Attr;
 use super::block::{BlockOp, Dataflow, Window};
 use super::pieces::LANE_WISE;
-use super::proof::LeafElements;
 use super::proof_failure::ProofFailure;
 use super::types::Ty;
 use num_bigint::BigInt;
@@ -38,6 +37,16 @@ pub const PIECE_BITS: u32 = 2048;
 /// The widest value a proof takes whole (64 registers of 512 bits); a
 /// wider window that cannot be cut is not proved.
 pub const WHOLE_BITS: u32 = 32_768;
+
+/// Where a window's leaf comes from: the elements `first, first + 1, …` of
+/// input `source` (a row of memory, say). Leaves of either window that name
+/// the same source element read the same input element, so two windows that
+/// read overlapping parts of memory through different loads can be compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeafElements {
+    pub source: usize,
+    pub first: u32,
+}
 
 /// One side of a proof: a window's dataflow, the window and where its
 /// leaves' elements come from.

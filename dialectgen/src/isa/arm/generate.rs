@@ -57,13 +57,13 @@ impl crate::isa::Isa for Arm {
 
     fn generate(
         &self,
-        opts: &crate::generate::GenOptions,
+        opts: &crate::gen_options::GenOptions,
         progress: &dyn crate::isa::Progress,
-    ) -> Result<crate::isa::IsaOutput, crate::generate::GenError> {
-        let err = |e: ArmGenError| crate::generate::GenError::isa("arm", e);
+    ) -> Result<crate::isa::IsaOutput, crate::gen_options::GenError> {
+        let err = |e: ArmGenError| crate::gen_options::GenError::isa("arm", e);
         let corrections_path = opts.specs_dir.join("arm").join("corrections.yaml");
         let corrections = if corrections_path.exists() {
-            Corrections::load(&corrections_path).map_err(|e| crate::generate::GenError::isa("arm", e))?
+            Corrections::load(&corrections_path).map_err(|e| crate::gen_options::GenError::isa("arm", e))?
         } else {
             Corrections::default()
         };
@@ -72,7 +72,7 @@ impl crate::isa::Isa for Arm {
             opts.validate.then(|| HarnessConfig::new(opts.compiler.clone(), scratch.path().to_path_buf(), opts.jobs));
         if let Some(h) = &harness {
             if !h.runner.available() {
-                return Err(crate::generate::GenError::isa(
+                return Err(crate::gen_options::GenError::isa(
                     "arm",
                     std::io::Error::other("qemu-aarch64 is not installed (scripts/setup installs qemu-user)"),
                 ));
@@ -83,11 +83,11 @@ impl crate::isa::Isa for Arm {
             &corrections,
             harness.as_ref(),
             opts.timeout_ms,
-            crate::generate::GENERATED_BY,
+            crate::gen_options::GENERATED_BY,
             &|s, d, t| progress.update(s, d, t),
         )
         .map_err(err)?;
-        let lowerings = crate::generate::one_entry_per_line(g.lowerings.iter().map(|(k, v)| (k.clone(), v)))?;
+        let lowerings = crate::gen_tables::one_entry_per_line(g.lowerings.iter().map(|(k, v)| (k.clone(), v)))?;
         Ok(crate::isa::IsaOutput {
             semantics: g.semantics,
             classes: g.classes,
@@ -148,7 +148,7 @@ pub fn generate(
     let coverage = super::lowering::coverage(&intrinsics, &lowered);
     let dialect = build::target_dialect("hydride_arm", "AArch64 NEON", &semantics, generated_by);
     // The database names what each member becomes; the IR itself is in the lowering table only.
-    let db = crate::generate::class_database("arm", &[], &classes, |n| {
+    let db = crate::gen_tables::class_database("arm", &[], &classes, |n| {
         lowered.get(n).map(|l| super::lowering::ArmLowering {
             snippet: None,
             snippet_per_immediate: None,

@@ -15,4 +15,3 @@ pub mod report;
 pub mod scope;
 pub mod validate;
 
-pub use generate::Arm;

@@ -9,7 +9,7 @@ use super::report;
 use super::validate::{self, HvxOutcome};
 use crate::classify::engine::{classify, Numbers};
 use crate::design::build;
-use crate::generate::{GenError, GenOptions};
+use crate::gen_options::{GenError, GenOptions};
 use crate::sema::ir::Semantics;
 use std::collections::BTreeMap;
 
@@ -98,17 +98,17 @@ impl crate::isa::Isa for Hvx {
             "hydride_hvx",
             "Hexagon HVX (128-byte vectors)",
             &semantics,
-            crate::generate::GENERATED_BY,
+            crate::gen_options::GENERATED_BY,
         );
         let intrinsics: BTreeMap<String, String> =
             semantics.iter().map(|s| (s.name.clone(), llvm_intrinsic(&s.name))).collect();
         let costs: BTreeMap<&str, u32> = fe.in_scope.iter().map(|t| (t.def.tag.as_str(), t.def.cost())).collect();
         let lowering = |n: &str| Some(HvxLowering { llvm_intrinsic: intrinsics.get(n)?.clone(), cost: *costs.get(n)? });
-        let db = crate::generate::class_database("hvx", &[], &classes, lowering)
+        let db = crate::gen_tables::class_database("hvx", &[], &classes, lowering)
             .map_err(|e| err(std::io::Error::other(e.to_string())))?;
         let calls: BTreeMap<String, String> =
             intrinsics.iter().map(|(k, v)| (format!("hydride_hvx.{}", build::op_name(k)), v.clone())).collect();
-        let calls = crate::generate::one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?;
+        let calls = crate::gen_tables::one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?;
         Ok(crate::isa::IsaOutput {
             semantics,
             classes,

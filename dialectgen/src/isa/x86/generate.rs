@@ -6,7 +6,8 @@
 use super::survey::{survey, SurveyOptions};
 use crate::classify::engine::classify;
 use crate::design::build;
-use crate::generate::{class_database, one_entry_per_line, GenError, GenOptions, GENERATED_BY};
+use crate::gen_options::{GenError, GenOptions, GENERATED_BY};
+use crate::gen_tables::{class_database, one_entry_per_line};
 use crate::isa::x86::validate::record::Record;
 use crate::isa::x86::validate::ValidationConfig;
 use crate::isa::{Isa, IsaOutput, Progress};

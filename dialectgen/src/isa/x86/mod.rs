@@ -15,7 +15,6 @@ pub mod signature;
 pub mod survey;
 pub mod validate;
 
-pub use generate::X86;
 
 use crate::sema::ir::{Semantics, RESULT_TOP};
 use corrections::Corrections;

@@ -5,9 +5,10 @@
 //!
 //! A file that does not parse is ignored and rewritten, never trusted.
 
+use super::config::ValidationConfig;
 use super::evidence::Evidence;
 use super::guide_types::CallSignature;
-use super::{Outcome, ValidationConfig};
+use super::outcome::Outcome;
 use crate::sema::ir::Semantics;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -5,10 +5,10 @@
 //! writes the C test program and the C types of the call), and of the
 //! results the hardware returned.
 
-use super::cases::TestCase;
 use super::guide_types::CallSignature;
 use crate::eval::{Concrete, Machine};
 use crate::sema::ir::{ArgKind, Semantics};
+use crate::validate::cases::TestCase;
 use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

@@ -5,101 +5,29 @@
 //! and every result is compared bit for bit with the concrete interpreter.
 
 pub mod cache;
+pub mod config;
 pub mod evidence;
 pub mod guide_types;
 pub mod harness;
+pub mod outcome;
 pub mod record;
 
 use crate::validate::{blame_compile_errors, cases};
 
 use crate::eval::{Concrete, Machine};
 use crate::isa::x86::guide::GuideEntry;
-use crate::isa::x86::host::Host;
 use crate::sema::ir::Semantics;
 use cases::TestCase;
 use evidence::Evidence;
 use guide_types::CallSignature;
 use num_bigint::BigUint;
 use rayon::prelude::*;
-use record::{Record, Verdict, Vouch};
-use std::path::{Path, PathBuf};
+use record::{Verdict, Vouch};
+use std::path::Path;
+
+pub use config::ValidationConfig;
+pub use outcome::{Outcome, ValidationError};
 use std::process::Command;
-
-#[derive(Clone, Debug)]
-pub struct ValidationConfig {
-    /// C compiler with `immintrin.h` (clang-22).
-    pub compiler: PathBuf,
-    pub compiler_flags: Vec<String>,
-    pub jobs: usize,
-    /// Random cases for intrinsics without an immediate (edge cases are added).
-    pub random_cases: usize,
-    /// Cases per immediate value.
-    pub cases_per_immediate: usize,
-    /// Intrinsics per compiled program.
-    pub batch_size: usize,
-    /// Keep the generated C programs here (a temporary directory otherwise).
-    pub work_dir: Option<PathBuf>,
-    /// Reuse verdicts stored here by earlier runs (and store new ones).
-    pub cache_dir: Option<PathBuf>,
-    /// Recorded hardware verdicts: checked against what this host finds, and
-    /// taken for what it cannot execute.
-    pub record: Option<std::sync::Arc<Record>>,
-    /// What this machine executes (default: [`Host::get`]); `compiler_flags`
-    /// must not let the compiler use more.
-    pub host: Host,
-}
-
-impl Default for ValidationConfig {
-    /// The defaults for this machine ([`Host::get`]).
-    fn default() -> Self {
-        ValidationConfig::for_host(Host::get().clone())
-    }
-}
-
-impl ValidationConfig {
-    /// The defaults for `host`: compiled for what it executes.
-    pub fn for_host(host: Host) -> ValidationConfig {
-        ValidationConfig {
-            compiler: PathBuf::from("clang-22"),
-            compiler_flags: ["-O1".to_string(), "-w".to_string()].into_iter().chain(host.clang_flags()).collect(),
-            jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            random_cases: 48,
-            cases_per_immediate: 4,
-            batch_size: 64,
-            work_dir: None,
-            cache_dir: None,
-            record: None,
-            host,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
-    /// The semantics agree with the hardware: this host's, or (`by_record`
-    /// names the run) the recorded verdict of a machine that executed it.
-    Validated {
-        evidence: Evidence,
-        by_record: Option<String>,
-    },
-    /// The semantics disagree with the hardware, or this host with the record.
-    Mismatch {
-        detail: String,
-        evidence: Option<Evidence>,
-    },
-    Failed {
-        stage: &'static str,
-        reason: String,
-    },
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ValidationError {
-    #[error("cannot run the C compiler `{compiler}`: {source}")]
-    Compiler { compiler: String, source: std::io::Error },
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-}
 
 struct Item<'a> {
     entry: &'a GuideEntry,

@@ -225,8 +225,8 @@ impl Record {
     /// unchanged entry keeps the run that first recorded it); entries of
     /// intrinsics the host could not execute are kept; entries of names not
     /// in `outcomes` (no longer modelled) are dropped.
-    pub fn update(&mut self, outcomes: &[(String, super::Outcome)], run: Run) -> Update {
-        use super::Outcome;
+    pub fn update(&mut self, outcomes: &[(String, super::outcome::Outcome)], run: Run) -> Update {
+        use super::outcome::Outcome;
         let run = self.run_id(run);
         let names: std::collections::BTreeSet<&str> = outcomes.iter().map(|(n, _)| n.as_str()).collect();
         let before = self.entries.len();
