@@ -65,12 +65,42 @@ pub fn validate(
     let temp = tempfile::tempdir()?;
     let dir = cfg.work_dir.clone().unwrap_or_else(|| temp.path().to_path_buf());
     std::fs::create_dir_all(&dir)?;
-    let host = &cfg.host;
     let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
+    let runnable = settle_unrunnable(items, cfg, &mut outcomes);
+    let cache = cfg.cache_dir.as_ref().map(|d| cache::VerdictCache::new(d, cfg, &cfg.host.flags_string()));
+    let built = fresh_items(items, runnable, cache.as_ref(), cfg, &mut outcomes);
+    let done = std::sync::atomic::AtomicUsize::new(items.len() - built.len());
+    progress(done.load(std::sync::atomic::Ordering::Relaxed));
+    let calls: std::collections::HashMap<usize, CallSignature> =
+        built.iter().map(|(i, it)| (*i, it.call.clone())).collect();
+    let results = run_batches(batches_of(built, cfg), cfg, &dir, &done, progress);
+    for (i, o) in results.into_iter().flatten() {
+        if let Some(c) = &cache {
+            c.put(items[i].1, &calls[&i], &o);
+        }
+        outcomes[i] = Some(o);
+    }
+    if let Some(record) = &cfg.record {
+        hold_to_record(record, &mut outcomes, items);
+    }
+    Ok(outcomes
+        .into_iter()
+        .map(|o| o.unwrap_or(Outcome::Failed { stage: "harness", reason: "not run".into() }))
+        .collect())
+}
+
+/// Settles the intrinsics this host cannot run: those needing CPU features
+/// it lacks go to the record ([`by_record`]), those with more than one
+/// immediate fail. The indices of the rest, which can run here.
+fn settle_unrunnable(
+    items: &[(&GuideEntry, &Semantics)],
+    cfg: &ValidationConfig,
+    outcomes: &mut [Option<Outcome>],
+) -> Vec<usize> {
     let mut runnable = Vec::new();
     let mut elsewhere = Vec::new();
     for (i, (entry, sema)) in items.iter().enumerate() {
-        if let Some(missing) = host.missing(&entry.cpuids) {
+        if let Some(missing) = cfg.host.missing(&entry.cpuids) {
             elsewhere.push((i, missing));
         } else if sema.args.iter().filter(|a| a.kind == crate::sema::ir::ArgKind::Immediate).count() > 1 {
             outcomes[i] = Some(Outcome::Failed { stage: "harness", reason: "more than one immediate".into() });
@@ -83,29 +113,39 @@ pub fn validate(
     for (i, o) in vouched {
         outcomes[i] = Some(o);
     }
-    let cache = cfg.cache_dir.as_ref().map(|d| cache::VerdictCache::new(d, cfg, &host.flags_string()));
+    runnable
+}
+
+/// The runnable intrinsics the verdict cache does not answer, with their
+/// call signatures and test vectors; cached verdicts go to `outcomes`.
+fn fresh_items<'a>(
+    items: &[(&'a GuideEntry, &'a Semantics)],
+    runnable: Vec<usize>,
+    cache: Option<&cache::VerdictCache>,
+    cfg: &ValidationConfig,
+    outcomes: &mut [Option<Outcome>],
+) -> Vec<(usize, Item<'a>)> {
     let mut fresh = Vec::new();
     for i in runnable {
         let (entry, sema) = items[i];
         let call = CallSignature::new(entry, sema);
-        match cache.as_ref().and_then(|c| c.get(sema, &call)) {
+        match cache.and_then(|c| c.get(sema, &call)) {
             Some(o) => outcomes[i] = Some(o),
             None => fresh.push((i, call)),
         }
     }
-    let built: Vec<(usize, Item)> = fresh
+    fresh
         .into_par_iter()
         .map(|(i, call)| {
             let (entry, sema) = items[i];
             let cases = cases::generate(sema, cfg.random_cases, cfg.cases_per_immediate);
             (i, Item { entry, sema, call, cases })
         })
-        .collect();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs.max(1)).build().expect("thread pool");
-    let done = std::sync::atomic::AtomicUsize::new(items.len() - built.len());
-    progress(done.load(std::sync::atomic::Ordering::Relaxed));
-    let calls: std::collections::HashMap<usize, CallSignature> =
-        built.iter().map(|(i, it)| (*i, it.call.clone())).collect();
+        .collect()
+}
+
+/// The items in order, in batches of at most `cfg.batch_size`.
+fn batches_of<'a>(built: Vec<(usize, Item<'a>)>, cfg: &ValidationConfig) -> Vec<Vec<(usize, Item<'a>)>> {
     let mut batches: Vec<Vec<(usize, Item)>> = Vec::new();
     for item in built {
         match batches.last_mut() {
@@ -113,48 +153,54 @@ pub fn validate(
             _ => batches.push(vec![item]),
         }
     }
-    let results: Vec<Vec<(usize, Outcome)>> = pool.install(|| {
+    batches
+}
+
+/// Every batch's outcomes, the batches run on `cfg.jobs` threads; `done`
+/// counts the intrinsics finished and `progress` hears of it.
+fn run_batches(
+    batches: Vec<Vec<(usize, Item)>>,
+    cfg: &ValidationConfig,
+    dir: &Path,
+    done: &std::sync::atomic::AtomicUsize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<Vec<(usize, Outcome)>> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs.max(1)).build().expect("thread pool");
+    pool.install(|| {
         batches
             .into_par_iter()
             .enumerate()
             .map(|(b, batch)| {
                 let n = batch.len();
-                let r = run_batch(b, batch, cfg, &dir);
+                let r = run_batch(b, batch, cfg, dir);
                 let n = done.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
                 progress(n);
                 r
             })
             .collect()
-    });
-    for (i, o) in results.into_iter().flatten() {
-        if let Some(c) = &cache {
-            c.put(items[i].1, &calls[&i], &o);
-        }
-        outcomes[i] = Some(o);
-    }
-    if let Some(record) = &cfg.record {
-        for (o, (entry, sema)) in outcomes.iter_mut().zip(items) {
-            let (verdict, evidence) = match o {
-                Some(Outcome::Validated { evidence, by_record: None }) => (Verdict::Validated, evidence.clone()),
-                Some(Outcome::Mismatch { evidence: Some(evidence), .. }) => (Verdict::Mismatch, evidence.clone()),
-                Some(Outcome::Failed { stage, reason }) if *stage != "unvalidated" => {
-                    let semantics = evidence::semantics_sha256(sema);
-                    if let Some(why) = record.failed_here(&entry.name, &semantics, stage, reason) {
-                        *o = Some(Outcome::Mismatch { detail: format!("{}: {why}", entry.name), evidence: None });
-                    }
-                    continue;
+    })
+}
+
+/// Holds this host's verdicts to the validation record: a verdict or failure
+/// the record disagrees with becomes a mismatch.
+fn hold_to_record(record: &record::Record, outcomes: &mut [Option<Outcome>], items: &[(&GuideEntry, &Semantics)]) {
+    for (o, (entry, sema)) in outcomes.iter_mut().zip(items) {
+        let (verdict, evidence) = match o {
+            Some(Outcome::Validated { evidence, by_record: None }) => (Verdict::Validated, evidence.clone()),
+            Some(Outcome::Mismatch { evidence: Some(evidence), .. }) => (Verdict::Mismatch, evidence.clone()),
+            Some(Outcome::Failed { stage, reason }) if *stage != "unvalidated" => {
+                let semantics = evidence::semantics_sha256(sema);
+                if let Some(why) = record.failed_here(&entry.name, &semantics, stage, reason) {
+                    *o = Some(Outcome::Mismatch { detail: format!("{}: {why}", entry.name), evidence: None });
                 }
-                _ => continue,
-            };
-            if let Some(why) = record.disagreement(&entry.name, &verdict, &evidence) {
-                *o = Some(Outcome::Mismatch { detail: format!("{}: {why}", entry.name), evidence: Some(evidence) });
+                continue;
             }
+            _ => continue,
+        };
+        if let Some(why) = record.disagreement(&entry.name, &verdict, &evidence) {
+            *o = Some(Outcome::Mismatch { detail: format!("{}: {why}", entry.name), evidence: Some(evidence) });
         }
     }
-    Ok(outcomes
-        .into_iter()
-        .map(|o| o.unwrap_or(Outcome::Failed { stage: "harness", reason: "not run".into() }))
-        .collect())
 }
 
 /// The verdict for an intrinsic this host cannot execute: the record's, if
@@ -191,20 +237,50 @@ fn by_record(entry: &GuideEntry, sema: &Semantics, cfg: &ValidationConfig, missi
 
 fn run_batch(b: usize, mut batch: Vec<(usize, Item)>, cfg: &ValidationConfig, dir: &Path) -> Vec<(usize, Outcome)> {
     let mut out = Vec::new();
-    let mut live: Vec<&mut (usize, Item)> = batch.iter_mut().collect();
-    // Compile, dropping intrinsics the compiler rejects.
     let exe = dir.join(format!("batch{b}"));
+    let live = match compile_batch(b, batch.iter_mut().collect(), cfg, dir, &exe, &mut out) {
+        Ok(live) => live,
+        Err(failed) => return failed,
+    };
+    if live.is_empty() {
+        return out;
+    }
+    let results = match run_compiled(b, &live, dir, &exe, &mut out) {
+        Ok(results) => results,
+        Err(failed) => return failed,
+    };
+    let compared: Vec<(usize, Outcome)> = live
+        .par_iter()
+        .zip(results.par_iter())
+        .filter_map(|((i, it), r)| r.as_ref().map(|r| (*i, compare(it, r))))
+        .collect();
+    out.extend(compared);
+    out
+}
+
+/// Compiles the batch's test program to `exe`, dropping intrinsics the
+/// compiler rejects (into `out`) or narrowing their immediates, and
+/// retrying. The intrinsics compiled; `Err` holds the whole batch's
+/// outcomes when it cannot be compiled at all.
+fn compile_batch<'b, 'a>(
+    b: usize,
+    mut live: Vec<&'b mut (usize, Item<'a>)>,
+    cfg: &ValidationConfig,
+    dir: &Path,
+    exe: &Path,
+    out: &mut Vec<(usize, Outcome)>,
+) -> Result<Vec<&'b mut (usize, Item<'a>)>, Vec<(usize, Outcome)>> {
     for attempt in 0..6 {
         let calls: Vec<CallSignature> = live.iter().map(|(_, it)| it.call.clone()).collect();
         let src = harness::c_program(&calls);
         let c_path = dir.join(format!("batch{b}.c"));
         if let Err(e) = std::fs::write(&c_path, &src) {
-            return all_failed(live.iter().map(|(i, _)| *i), "harness", &e.to_string());
+            return Err(all_failed(live.iter().map(|(i, _)| *i), "harness", &e.to_string()));
         }
-        let result = Command::new(&cfg.compiler).args(&cfg.compiler_flags).arg("-o").arg(&exe).arg(&c_path).output();
+        let result = Command::new(&cfg.compiler).args(&cfg.compiler_flags).arg("-o").arg(exe).arg(&c_path).output();
         let result = match result {
             Ok(r) => r,
-            Err(e) => return all_failed(live.iter().map(|(i, _)| *i), "compile", &e.to_string()),
+            Err(e) => return Err(all_failed(live.iter().map(|(i, _)| *i), "compile", &e.to_string())),
         };
         if result.status.success() {
             break;
@@ -213,7 +289,7 @@ fn run_batch(b: usize, mut batch: Vec<(usize, Item)>, cfg: &ValidationConfig, di
         let blamed = blame_compile_errors(&src, &stderr, &c_path);
         if blamed.is_empty() || attempt == 5 {
             let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("compile failed").to_string();
-            return all_failed(live.iter().map(|(i, _)| *i), "compile", &first);
+            return Err(all_failed(live.iter().map(|(i, _)| *i), "compile", &first));
         }
         let mut keep = Vec::new();
         for (k, it) in live.into_iter().enumerate() {
@@ -225,30 +301,32 @@ fn run_batch(b: usize, mut batch: Vec<(usize, Item)>, cfg: &ValidationConfig, di
         }
         live = keep;
         if live.is_empty() {
-            return out;
+            break;
         }
     }
-    // Run; after a crash, blame the running test and go on with the rest.
+    Ok(live)
+}
+
+/// Runs the compiled test program over every intrinsic's vectors: the CPU's
+/// results per intrinsic, `None` for one whose run crashed (its failure goes
+/// to `out`; the rest run again). `Err` holds the whole batch's outcomes
+/// when the program fails without a test to blame.
+#[allow(clippy::type_complexity)]
+fn run_compiled(
+    b: usize,
+    live: &[&mut (usize, Item)],
+    dir: &Path,
+    exe: &Path,
+    out: &mut Vec<(usize, Outcome)>,
+) -> Result<Vec<Option<Vec<Vec<u8>>>>, Vec<(usize, Outcome)>> {
     let mut results: Vec<Option<Vec<Vec<u8>>>> = vec![None; live.len()];
     let mut pending: Vec<usize> = (0..live.len()).collect();
     while !pending.is_empty() {
-        let mut input = Vec::new();
-        for &k in &pending {
-            let it = &live[k].1;
-            for case in &it.cases {
-                input.extend_from_slice(&(k as u32).to_le_bytes());
-                input.extend_from_slice(&case.imm.unwrap_or(0).to_le_bytes());
-                for (a, (arg, v)) in it.sema.args.iter().zip(&case.args).enumerate() {
-                    if Some(a) != it.call.imm_index {
-                        input.extend_from_slice(&le_bytes(v, arg.width / 8));
-                    }
-                }
-            }
-        }
+        let input = batch_input(live, &pending);
         let in_path = dir.join(format!("batch{b}.in"));
         let out_path = dir.join(format!("batch{b}.out"));
         let status =
-            std::fs::write(&in_path, &input).and_then(|_| Command::new(&exe).arg(&in_path).arg(&out_path).status());
+            std::fs::write(&in_path, &input).and_then(|_| Command::new(exe).arg(&in_path).arg(&out_path).status());
         let bytes = std::fs::read(&out_path).unwrap_or_default();
         let mut pos = 0;
         let mut finished = Vec::new();
@@ -278,17 +356,30 @@ fn run_batch(b: usize, mut batch: Vec<(usize, Item)>, cfg: &ValidationConfig, di
             }
             (s, None) => {
                 let why = format!("test program failed: {s:?}");
-                return all_failed(live.iter().map(|(i, _)| *i), "run", &why);
+                return Err(all_failed(live.iter().map(|(i, _)| *i), "run", &why));
             }
         }
     }
-    let compared: Vec<(usize, Outcome)> = live
-        .par_iter()
-        .zip(results.par_iter())
-        .filter_map(|((i, it), r)| r.as_ref().map(|r| (*i, compare(it, r))))
-        .collect();
-    out.extend(compared);
-    out
+    Ok(results)
+}
+
+/// The test program's input for the `pending` intrinsics: per case, the
+/// intrinsic's index, the immediate, and the other arguments, little-endian.
+fn batch_input(live: &[&mut (usize, Item)], pending: &[usize]) -> Vec<u8> {
+    let mut input = Vec::new();
+    for &k in pending {
+        let it = &live[k].1;
+        for case in &it.cases {
+            input.extend_from_slice(&(k as u32).to_le_bytes());
+            input.extend_from_slice(&case.imm.unwrap_or(0).to_le_bytes());
+            for (a, (arg, v)) in it.sema.args.iter().zip(&case.args).enumerate() {
+                if Some(a) != it.call.imm_index {
+                    input.extend_from_slice(&le_bytes(v, arg.width / 8));
+                }
+            }
+        }
+    }
+    input
 }
 
 fn le_bytes(v: &BigUint, n: u32) -> Vec<u8> {
