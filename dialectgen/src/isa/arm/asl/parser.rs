@@ -189,22 +189,7 @@ impl Parser {
             return self.if_stmt();
         }
         if self.at_word("for") {
-            self.i += 1;
-            let var = self.ident()?;
-            self.expect_punct("=")?;
-            let from = self.expr()?;
-            let down = if self.at_word("downto") {
-                true
-            } else {
-                self.expect_word("to")?;
-                false
-            };
-            if down {
-                self.i += 1;
-            }
-            let to = self.expr()?;
-            let body = self.body()?;
-            return Ok(StmtKind::For { var, from, to, down, body });
+            return self.for_stmt();
         }
         if self.at_word("case") {
             return self.case_stmt();
@@ -228,37 +213,10 @@ impl Parser {
             return Ok(if undefined { StmtKind::Undefined } else { StmtKind::Unpredictable });
         }
         if self.at_word("SEE") {
-            self.i += 1;
-            let mut what = String::new();
-            while !self.at_punct(";") && !matches!(self.peek(), Tok::Newline | Tok::Eof) {
-                match self.bump() {
-                    Tok::Ident(s) | Tok::Str(s) => what.push_str(&s),
-                    Tok::Punct(p) if p != "(" && p != ")" => what.push_str(p),
-                    _ => {}
-                }
-            }
-            self.end_simple()?;
-            return Ok(StmtKind::See(what));
+            return self.see_stmt();
         }
         if let Some(ty) = self.try_type()? {
-            let mut vars = Vec::new();
-            loop {
-                let name = self.ident()?;
-                let init = if self.at_punct("=") {
-                    self.i += 1;
-                    Some(self.expr()?)
-                } else {
-                    None
-                };
-                vars.push((name, init));
-                if self.at_punct(",") {
-                    self.i += 1;
-                    continue;
-                }
-                break;
-            }
-            self.end_simple()?;
-            return Ok(StmtKind::Decl { ty, vars });
+            return self.decl_stmt(ty);
         }
         let target = self.expr()?;
         if self.at_punct("=") {
@@ -269,6 +227,64 @@ impl Parser {
         }
         self.end_simple()?;
         Ok(StmtKind::Call(target))
+    }
+
+    /// `for var = from to|downto to` and its body.
+    fn for_stmt(&mut self) -> Result<StmtKind, ParseError> {
+        self.i += 1;
+        let var = self.ident()?;
+        self.expect_punct("=")?;
+        let from = self.expr()?;
+        let down = if self.at_word("downto") {
+            true
+        } else {
+            self.expect_word("to")?;
+            false
+        };
+        if down {
+            self.i += 1;
+        }
+        let to = self.expr()?;
+        let body = self.body()?;
+        Ok(StmtKind::For { var, from, to, down, body })
+    }
+
+    /// `SEE "…";`: the words and strings up to the `;`, parentheses dropped.
+    fn see_stmt(&mut self) -> Result<StmtKind, ParseError> {
+        self.i += 1;
+        let mut what = String::new();
+        while !self.at_punct(";") && !matches!(self.peek(), Tok::Newline | Tok::Eof) {
+            match self.bump() {
+                Tok::Ident(s) | Tok::Str(s) => what.push_str(&s),
+                Tok::Punct(p) if p != "(" && p != ")" => what.push_str(p),
+                _ => {}
+            }
+        }
+        self.end_simple()?;
+        Ok(StmtKind::See(what))
+    }
+
+    /// The variables of a declaration of type `ty`, each with its initial
+    /// value if any: `bits(4) a, b = x;`.
+    fn decl_stmt(&mut self, ty: Type) -> Result<StmtKind, ParseError> {
+        let mut vars = Vec::new();
+        loop {
+            let name = self.ident()?;
+            let init = if self.at_punct("=") {
+                self.i += 1;
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            vars.push((name, init));
+            if self.at_punct(",") {
+                self.i += 1;
+                continue;
+            }
+            break;
+        }
+        self.end_simple()?;
+        Ok(StmtKind::Decl { ty, vars })
     }
 
     /// A type at the start of a declaration: `bits(N) x`, `integer x`,
