@@ -467,147 +467,177 @@ impl Translator<'_> {
     }
 
     fn call(&mut self, f: &str, args: &[A], want: Option<u32>) -> R<PV> {
-        let arity = |n: usize| -> R<()> {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(TranslateError::Unsupported { span: self.span, message: format!("`{f}` takes {n} arguments") })
-            }
-        };
         match f {
             "UInt" | "SInt" => {
-                arity(1)?;
+                self.arity(f, args, 1)?;
                 let (v, w) = self.bits_arg(&args[0], f)?;
                 self.to_int(v, w, f == "SInt")
             }
-            "Int" => {
-                arity(2)?;
-                let (v, w) = self.bits_arg(&args[0], f)?;
-                let unsigned = self.bool_arg(&args[1], f)?;
-                match v {
-                    // The signedness stays a number, so that signed and unsigned
-                    // forms of an instruction share one template.
-                    PV::S(e, _) => {
-                        let range = if unsigned {
-                            bits_range(w)
-                        } else {
-                            let half = pow2(w - 1);
-                            Some((-half.clone(), half - 1))
-                        };
-                        Ok(PV::S(call("AsInteger", vec![e, int(u8::from(unsigned))]), Ty::Int(range)))
-                    }
-                    k => self.to_int(k, w, !unsigned),
-                }
-            }
-            "Zeros" | "Ones" => {
-                let w = match args.first() {
-                    Some(a) => self.const_width(a)?,
-                    None => match want {
-                        Some(w) => w,
-                        None => return self.unsupported(format!("`{f}()` with no width here")),
-                    },
-                };
-                let v = if f == "Ones" { (BigUint::one() << w) - 1u8 } else { BigUint::zero() };
-                Ok(PV::K(Const::Bits { value: v, width: w }))
-            }
-            "ZeroExtend" | "SignExtend" => {
-                let (v, w) = self.bits_arg(&args[0], f)?;
-                let n = match args.get(1) {
-                    Some(a) => self.const_width(a)?,
-                    None => want.map_or_else(|| self.unsupported(format!("`{f}` with no width here")), Ok)?,
-                };
-                let signed = f == "SignExtend";
-                match v {
-                    PV::K(Const::Bits { value, width }) => {
-                        let i = if signed { sint(&value, width) } else { uint(&value) };
-                        Ok(PV::K(Const::bits(to_bits(&i, n), n)))
-                    }
-                    PV::S(e, _) if signed => {
-                        let _ = w;
-                        Ok(PV::S(zext(call("SignExtend", vec![e, int(n)]), n), Ty::Bits(n)))
-                    }
-                    PV::S(e, _) => Ok(PV::S(zext(e, n), Ty::Bits(n))),
-                    PV::K(_) => self.unsupported(format!("`{f}` of a non-bits constant")),
-                }
-            }
-            "HighestSetBit" | "LowestSetBit" => {
-                arity(1)?;
-                match self.expr(&args[0], None)? {
-                    PV::K(Const::Bits { value, width }) => {
-                        let bits: Vec<u32> = (0..width).filter(|i| value.bit(u64::from(*i))).collect();
-                        let r = if f == "HighestSetBit" { bits.last() } else { bits.first() };
-                        Ok(PV::K(Const::Int(r.map_or(BigInt::from(-1), |b| BigInt::from(*b)))))
-                    }
-                    _ => self.unsupported(format!("`{f}` of register contents")),
-                }
-            }
-            "Min" | "Max" => {
-                arity(2)?;
-                let a = self.expr(&args[0], None)?;
-                let b = self.expr(&args[1], None)?;
-                if let (PV::K(Const::Int(x)), PV::K(Const::Int(y))) = (&a, &b) {
-                    return Ok(PV::K(Const::Int(if f == "Min" { x.min(y).clone() } else { x.max(y).clone() })));
-                }
-                let (x, tx) = self.to_ir(a)?;
-                let (y, ty) = self.to_ir(b)?;
-                let r = match (tx, ty) {
-                    (Ty::Int(p), Ty::Int(q)) => range_union(&p, &q),
-                    _ => return self.unsupported(format!("`{f}` needs integers")),
-                };
-                Ok(PV::S(call(f, vec![x, y]), Ty::Int(r)))
-            }
-            "Abs" => {
-                arity(1)?;
-                match self.expr(&args[0], None)? {
-                    PV::K(Const::Int(i)) => Ok(PV::K(Const::Int(i.abs()))),
-                    PV::S(e, Ty::Int(r)) => {
-                        let r = r.map(|(lo, hi)| (BigInt::zero(), lo.abs().max(hi.abs())));
-                        Ok(PV::S(call("Abs", vec![e]), Ty::Int(r)))
-                    }
-                    _ => self.unsupported("`Abs` needs an integer"),
-                }
-            }
-            "BitCount" | "CountLeadingZeroBits" | "CountLeadingSignBits" => {
-                arity(1)?;
-                let (v, w) = self.bits_arg(&args[0], f)?;
-                let (e, _) = self.to_ir(v)?;
-                let ir = match f {
-                    "BitCount" => "PopCount",
-                    "CountLeadingZeroBits" => "CountLeadingZeros",
-                    _ => "CountLeadingSignBits",
-                };
-                Ok(PV::S(call(ir, vec![e]), Ty::Int(Some((BigInt::zero(), BigInt::from(w))))))
-            }
+            "Int" => self.int_call(f, args),
+            "Zeros" | "Ones" => self.fill_call(f, args, want),
+            "ZeroExtend" | "SignExtend" => self.extend_call(f, args, want),
+            "HighestSetBit" | "LowestSetBit" => self.set_bit_call(f, args),
+            "Min" | "Max" => self.min_max_call(f, args),
+            "Abs" => self.abs_call(f, args),
+            "BitCount" | "CountLeadingZeroBits" | "CountLeadingSignBits" => self.count_call(f, args),
             "LSL" | "LSR" | "ROL" | "ROR" => {
-                arity(2)?;
+                self.arity(f, args, 2)?;
                 let (v, w) = self.bits_arg(&args[0], f)?;
                 let s = self.expr(&args[1], None)?;
                 self.bit_shift(f, v, w, s)
             }
-            "Reduce" => {
-                arity(3)?;
-                let op = match self.expr(&args[0], None)? {
-                    PV::K(Const::Enum(e)) => e,
-                    _ => return self.unsupported("`Reduce` needs a constant operation"),
-                };
-                let (v, w) = self.bits_arg(&args[1], f)?;
-                let esize = self.const_width(&args[2])?;
-                self.reduce(&op, v, w, esize)
-            }
+            "Reduce" => self.reduce_call(f, args),
             "SatQ" | "SignedSatQ" | "UnsignedSatQ" => self.sat_call(f, args).map(|(v, _)| v),
-            "IsZero" | "IsOnes" => {
-                arity(1)?;
-                let (v, w) = self.bits_arg(&args[0], f)?;
-                let target = if f == "IsZero" { BigUint::zero() } else { (BigUint::one() << w) - 1u8 };
-                match v {
-                    PV::K(Const::Bits { value, .. }) => Ok(PV::K(Const::Bool(value == target))),
-                    PV::S(e, _) => Ok(PV::S(bin(BinOp::Eq, e, E::Int(BigInt::from(target))), Ty::Bool)),
-                    _ => unreachable!("bits_arg gives bits"),
-                }
-            }
+            "IsZero" | "IsOnes" => self.all_same_call(f, args),
             // Architecture extensions: the modelled machine has them all.
             _ if f.starts_with("Have") && f.ends_with("Ext") && args.is_empty() => Ok(PV::K(Const::Bool(true))),
             _ => self.inline_call(f, args),
+        }
+    }
+
+    /// Fails unless the call to `f` has `n` arguments.
+    fn arity(&self, f: &str, args: &[A], n: usize) -> R<()> {
+        if args.len() == n {
+            Ok(())
+        } else {
+            Err(TranslateError::Unsupported { span: self.span, message: format!("`{f}` takes {n} arguments") })
+        }
+    }
+
+    /// `Int(x, unsigned)`: the bits read as an integer.
+    fn int_call(&mut self, f: &str, args: &[A]) -> R<PV> {
+        self.arity(f, args, 2)?;
+        let (v, w) = self.bits_arg(&args[0], f)?;
+        let unsigned = self.bool_arg(&args[1], f)?;
+        match v {
+            // The signedness stays a number, so that signed and unsigned
+            // forms of an instruction share one template.
+            PV::S(e, _) => {
+                let range = if unsigned {
+                    bits_range(w)
+                } else {
+                    let half = pow2(w - 1);
+                    Some((-half.clone(), half - 1))
+                };
+                Ok(PV::S(call("AsInteger", vec![e, int(u8::from(unsigned))]), Ty::Int(range)))
+            }
+            k => self.to_int(k, w, !unsigned),
+        }
+    }
+
+    /// `Zeros(n)` or `Ones(n)`, the width given or wanted here.
+    fn fill_call(&mut self, f: &str, args: &[A], want: Option<u32>) -> R<PV> {
+        let w = match args.first() {
+            Some(a) => self.const_width(a)?,
+            None => match want {
+                Some(w) => w,
+                None => return self.unsupported(format!("`{f}()` with no width here")),
+            },
+        };
+        let v = if f == "Ones" { (BigUint::one() << w) - 1u8 } else { BigUint::zero() };
+        Ok(PV::K(Const::Bits { value: v, width: w }))
+    }
+
+    /// `ZeroExtend(x, n)` or `SignExtend(x, n)`, the width given or wanted here.
+    fn extend_call(&mut self, f: &str, args: &[A], want: Option<u32>) -> R<PV> {
+        let (v, w) = self.bits_arg(&args[0], f)?;
+        let n = match args.get(1) {
+            Some(a) => self.const_width(a)?,
+            None => want.map_or_else(|| self.unsupported(format!("`{f}` with no width here")), Ok)?,
+        };
+        let signed = f == "SignExtend";
+        match v {
+            PV::K(Const::Bits { value, width }) => {
+                let i = if signed { sint(&value, width) } else { uint(&value) };
+                Ok(PV::K(Const::bits(to_bits(&i, n), n)))
+            }
+            PV::S(e, _) if signed => {
+                let _ = w;
+                Ok(PV::S(zext(call("SignExtend", vec![e, int(n)]), n), Ty::Bits(n)))
+            }
+            PV::S(e, _) => Ok(PV::S(zext(e, n), Ty::Bits(n))),
+            PV::K(_) => self.unsupported(format!("`{f}` of a non-bits constant")),
+        }
+    }
+
+    /// `HighestSetBit(x)` or `LowestSetBit(x)` of a constant (-1 when none is set).
+    fn set_bit_call(&mut self, f: &str, args: &[A]) -> R<PV> {
+        self.arity(f, args, 1)?;
+        match self.expr(&args[0], None)? {
+            PV::K(Const::Bits { value, width }) => {
+                let bits: Vec<u32> = (0..width).filter(|i| value.bit(u64::from(*i))).collect();
+                let r = if f == "HighestSetBit" { bits.last() } else { bits.first() };
+                Ok(PV::K(Const::Int(r.map_or(BigInt::from(-1), |b| BigInt::from(*b)))))
+            }
+            _ => self.unsupported(format!("`{f}` of register contents")),
+        }
+    }
+
+    /// `Min(a, b)` or `Max(a, b)` of integers.
+    fn min_max_call(&mut self, f: &str, args: &[A]) -> R<PV> {
+        self.arity(f, args, 2)?;
+        let a = self.expr(&args[0], None)?;
+        let b = self.expr(&args[1], None)?;
+        if let (PV::K(Const::Int(x)), PV::K(Const::Int(y))) = (&a, &b) {
+            return Ok(PV::K(Const::Int(if f == "Min" { x.min(y).clone() } else { x.max(y).clone() })));
+        }
+        let (x, tx) = self.to_ir(a)?;
+        let (y, ty) = self.to_ir(b)?;
+        let r = match (tx, ty) {
+            (Ty::Int(p), Ty::Int(q)) => range_union(&p, &q),
+            _ => return self.unsupported(format!("`{f}` needs integers")),
+        };
+        Ok(PV::S(call(f, vec![x, y]), Ty::Int(r)))
+    }
+
+    /// `Abs(x)` of an integer.
+    fn abs_call(&mut self, f: &str, args: &[A]) -> R<PV> {
+        self.arity(f, args, 1)?;
+        match self.expr(&args[0], None)? {
+            PV::K(Const::Int(i)) => Ok(PV::K(Const::Int(i.abs()))),
+            PV::S(e, Ty::Int(r)) => {
+                let r = r.map(|(lo, hi)| (BigInt::zero(), lo.abs().max(hi.abs())));
+                Ok(PV::S(call("Abs", vec![e]), Ty::Int(r)))
+            }
+            _ => self.unsupported("`Abs` needs an integer"),
+        }
+    }
+
+    /// `BitCount(x)`, `CountLeadingZeroBits(x)` or `CountLeadingSignBits(x)`:
+    /// an integer from 0 to the width.
+    fn count_call(&mut self, f: &str, args: &[A]) -> R<PV> {
+        self.arity(f, args, 1)?;
+        let (v, w) = self.bits_arg(&args[0], f)?;
+        let (e, _) = self.to_ir(v)?;
+        let ir = match f {
+            "BitCount" => "PopCount",
+            "CountLeadingZeroBits" => "CountLeadingZeros",
+            _ => "CountLeadingSignBits",
+        };
+        Ok(PV::S(call(ir, vec![e]), Ty::Int(Some((BigInt::zero(), BigInt::from(w))))))
+    }
+
+    /// `Reduce(op, x, esize)`: the elements of `x` combined by a constant operation.
+    fn reduce_call(&mut self, f: &str, args: &[A]) -> R<PV> {
+        self.arity(f, args, 3)?;
+        let op = match self.expr(&args[0], None)? {
+            PV::K(Const::Enum(e)) => e,
+            _ => return self.unsupported("`Reduce` needs a constant operation"),
+        };
+        let (v, w) = self.bits_arg(&args[1], f)?;
+        let esize = self.const_width(&args[2])?;
+        self.reduce(&op, v, w, esize)
+    }
+
+    /// `IsZero(x)` or `IsOnes(x)`: whether every bit is 0, or every bit is 1.
+    fn all_same_call(&mut self, f: &str, args: &[A]) -> R<PV> {
+        self.arity(f, args, 1)?;
+        let (v, w) = self.bits_arg(&args[0], f)?;
+        let target = if f == "IsZero" { BigUint::zero() } else { (BigUint::one() << w) - 1u8 };
+        match v {
+            PV::K(Const::Bits { value, .. }) => Ok(PV::K(Const::Bool(value == target))),
+            PV::S(e, _) => Ok(PV::S(bin(BinOp::Eq, e, E::Int(BigInt::from(target))), Ty::Bool)),
+            _ => unreachable!("bits_arg gives bits"),
         }
     }
 
