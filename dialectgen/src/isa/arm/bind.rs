@@ -354,70 +354,7 @@ pub fn semantics(spec: &Spec, i: &Intrinsic, decoded: &Decoded) -> Result<Semant
         .collect();
     let widths = width_names(body);
     for k in varying.keys() {
-        // Field values themselves vary too; only decode results are used by execute blocks.
-        if let Some(f) = enc.fields.iter().find(|f| &f.name == *k) {
-            // A field the execute block reads directly (`imm6`): the immediate
-            // itself when the field holds its value.
-            let holds_imm = decoded.per_value.iter().all(|(v, env)| match (v, env.get(*k)) {
-                (Some(v), Some(Const::Bits { value, .. })) => BigUint::from(*v as u64) == *value,
-                _ => false,
-            });
-            match (&imm, holds_imm) {
-                (Some(imm), true) => {
-                    let e = Expr::Call {
-                        func: "ZeroExtend".into(),
-                        args: vec![Expr::var(imm), Expr::int(i64::from(f.width))],
-                    };
-                    consts.insert((*k).clone(), PV::S(e, Ty::Bits(f.width)));
-                }
-                _ => {
-                    consts.remove(*k);
-                }
-            }
-            continue;
-        }
-        let Some(imm) = &imm else {
-            return Err(BindFailure::new("decode", format!("`{k}` varies without an immediate")));
-        };
-        let fitted = if widths.contains(k.as_str()) { None } else { affine(&decoded.per_value, k) };
-        let Some((a, b)) = fitted else {
-            // Not a function of the immediate we can write down (`idxdsize`,
-            // the width of the register holding the indexed element): the
-            // largest value reads enough for every immediate. Validation tries them all.
-            let widest = decoded
-                .per_value
-                .iter()
-                .filter_map(|(_, env)| match env.get(*k) {
-                    Some(Const::Int(i)) => Some(i.clone()),
-                    _ => None,
-                })
-                .max();
-            match widest {
-                Some(w) => {
-                    consts.insert((*k).clone(), PV::K(Const::Int(w)));
-                }
-                None => {
-                    consts.remove(*k);
-                }
-            }
-            continue;
-        };
-        let values: Vec<BigInt> = decoded
-            .per_value
-            .iter()
-            .filter_map(|(_, env)| match env.get(*k) {
-                Some(Const::Int(i)) => Some(i.clone()),
-                _ => None,
-            })
-            .collect();
-        let lo = values.iter().min().cloned().unwrap_or_default();
-        let hi = values.iter().max().cloned().unwrap_or_default();
-        let e = Expr::binary(
-            crate::sema::ir::BinOp::Add,
-            Expr::binary(crate::sema::ir::BinOp::Mul, Expr::Int(a), Expr::var(imm)),
-            Expr::Int(b),
-        );
-        consts.insert((*k).clone(), PV::S(e, Ty::Int(Some((lo, hi)))));
+        varying_constant(k, decoded, enc, imm.as_ref(), &widths, &mut consts)?;
     }
     let body_ir = run_execute(body, &consts, &regs, &spec.library).map_err(|e| {
         let mut f = spec.translate_failure("translate", e);
@@ -425,8 +362,89 @@ pub fn semantics(spec: &Spec, i: &Intrinsic, decoded: &Decoded) -> Result<Semant
         f
     })?;
     let mut body_ir = body_ir;
-    let top = crate::sema::ir::Expr::int(i64::from(result.width) - 1);
-    body_ir.push(crate::sema::ir::Stmt {
+    body_ir.push(result_assignment(result.width));
+    let sema = Semantics { name: i.name.clone(), args, result, functions: Vec::new(), body: body_ir };
+    crate::eval::typing::infer_types(&sema).map_err(|e| BindFailure {
+        stage: "type",
+        message: e.to_string(),
+        location: None,
+    })?;
+    Ok(sema)
+}
+
+/// The constant the execute block sees for `k`, a decode value that varies
+/// with the immediate: an expression of the immediate, or the largest value
+/// when it is no function of it we can write down; removed when neither.
+fn varying_constant(
+    k: &String,
+    decoded: &Decoded,
+    enc: &Encoding,
+    imm: Option<&String>,
+    widths: &std::collections::HashSet<String>,
+    consts: &mut HashMap<String, PV>,
+) -> Result<(), BindFailure> {
+    // Field values themselves vary too; only decode results are used by execute blocks.
+    if let Some(f) = enc.fields.iter().find(|f| &f.name == k) {
+        // A field the execute block reads directly (`imm6`): the immediate
+        // itself when the field holds its value.
+        let holds_imm = decoded.per_value.iter().all(|(v, env)| match (v, env.get(k)) {
+            (Some(v), Some(Const::Bits { value, .. })) => BigUint::from(*v as u64) == *value,
+            _ => false,
+        });
+        match (imm, holds_imm) {
+            (Some(imm), true) => {
+                let e =
+                    Expr::Call { func: "ZeroExtend".into(), args: vec![Expr::var(imm), Expr::int(i64::from(f.width))] };
+                consts.insert(k.clone(), PV::S(e, Ty::Bits(f.width)));
+            }
+            _ => {
+                consts.remove(k);
+            }
+        }
+        return Ok(());
+    }
+    let Some(imm) = imm else {
+        return Err(BindFailure::new("decode", format!("`{k}` varies without an immediate")));
+    };
+    let fitted = if widths.contains(k.as_str()) { None } else { affine(&decoded.per_value, k) };
+    let Some((a, b)) = fitted else {
+        // Not a function of the immediate we can write down (`idxdsize`,
+        // the width of the register holding the indexed element): the
+        // largest value reads enough for every immediate. Validation tries them all.
+        match int_values(decoded, k).max() {
+            Some(w) => {
+                consts.insert(k.clone(), PV::K(Const::Int(w)));
+            }
+            None => {
+                consts.remove(k);
+            }
+        }
+        return Ok(());
+    };
+    let values: Vec<BigInt> = int_values(decoded, k).collect();
+    let lo = values.iter().min().cloned().unwrap_or_default();
+    let hi = values.iter().max().cloned().unwrap_or_default();
+    let e = Expr::binary(
+        crate::sema::ir::BinOp::Add,
+        Expr::binary(crate::sema::ir::BinOp::Mul, Expr::Int(a), Expr::var(imm)),
+        Expr::Int(b),
+    );
+    consts.insert(k.clone(), PV::S(e, Ty::Int(Some((lo, hi)))));
+    Ok(())
+}
+
+/// The integer values the decode gives `k`, per immediate value.
+fn int_values<'a>(decoded: &'a Decoded, k: &'a str) -> impl Iterator<Item = BigInt> + 'a {
+    decoded.per_value.iter().filter_map(move |(_, env)| match env.get(k) {
+        Some(Const::Int(i)) => Some(i.clone()),
+        _ => None,
+    })
+}
+
+/// `result = dest[width-1:0]`: the result read from the destination register.
+fn result_assignment(width: u32) -> crate::sema::ir::Stmt {
+    let top = crate::sema::ir::Expr::int(i64::from(width) - 1);
+    crate::sema::ir::Stmt {
         span: Default::default(),
         kind: crate::sema::ir::StmtKind::Assign {
             place: crate::sema::ir::Place { var: RESULT.to_string(), range: None },
@@ -436,12 +454,5 @@ pub fn semantics(spec: &Spec, i: &Intrinsic, decoded: &Decoded) -> Result<Semant
                 lo: Box::new(Expr::int(0)),
             },
         },
-    });
-    let sema = Semantics { name: i.name.clone(), args, result, functions: Vec::new(), body: body_ir };
-    crate::eval::typing::infer_types(&sema).map_err(|e| BindFailure {
-        stage: "type",
-        message: e.to_string(),
-        location: None,
-    })?;
-    Ok(sema)
+    }
 }

@@ -83,6 +83,43 @@ pub fn run(
         .map_err(|source| FrontEndError::Library { path: sources.library.clone(), source })?;
     let spec = Spec::new(instr_file, library);
     let total = all.len();
+    let Scoped { in_scope, excluded, corrected_out } = scope_intrinsics(all, corrections, filter);
+    let Assembly { lines, owners, mut asm_fail } = assembly_lines(&in_scope);
+    let words = assembly::encode(&lines).map_err(|e| FrontEndError::Assembler(e.to_string()))?;
+    let mut per: BTreeMap<usize, Vec<(Option<i64>, u32)>> = BTreeMap::new();
+    let mut first_line: BTreeMap<usize, String> = BTreeMap::new();
+    for ((k, v), (line, w)) in owners.iter().zip(lines.iter().zip(words)) {
+        first_line.entry(*k).or_insert_with(|| line.clone());
+        match w {
+            Ok(w) => per.entry(*k).or_default().push((*v, w)),
+            Err(e) => {
+                asm_fail.entry(*k).or_insert_with(|| ("assemble", format!("`{line}`: {e}")));
+            }
+        }
+    }
+    let bound: Vec<Bound> = in_scope
+        .into_par_iter()
+        .enumerate()
+        .map(|(k, i)| {
+            let assembly = first_line.get(&k).cloned();
+            match asm_fail.get(&k) {
+                Some((stage, e)) => unassembled(i, assembly, *stage, e),
+                None => bind(&spec, i, assembly, per.get(&k).cloned().unwrap_or_default()),
+            }
+        })
+        .collect();
+    Ok(ArmFrontEnd { sources: sources.clone(), total, excluded, corrected_out, bound })
+}
+
+/// The intrinsics matching the filter, corrected, and sorted into those in
+/// scope, those out of scope (with why), and those a correction excludes.
+struct Scoped {
+    in_scope: Vec<Intrinsic>,
+    excluded: Vec<(Intrinsic, Exclusion)>,
+    corrected_out: Vec<(Intrinsic, String)>,
+}
+
+fn scope_intrinsics(all: Vec<Intrinsic>, corrections: &Corrections, filter: Option<&str>) -> Scoped {
     let mut excluded = Vec::new();
     let mut corrected_out = Vec::new();
     let mut in_scope = Vec::new();
@@ -107,10 +144,22 @@ pub fn run(
             Err(e) => excluded.push((i, e)),
         }
     }
-    // Every immediate value of every intrinsic, assembled in one call.
+    Scoped { in_scope, excluded, corrected_out }
+}
+
+/// Every immediate value of every in-scope intrinsic as an assembly line,
+/// for assembling in one call.
+struct Assembly {
+    lines: Vec<String>,
+    /// Per line, the intrinsic's index and the immediate value.
+    owners: Vec<(usize, Option<i64>)>,
+    /// Per intrinsic, why it has no instruction words: stage and message.
+    asm_fail: BTreeMap<usize, (&'static str, String)>,
+}
+
+fn assembly_lines(in_scope: &[Intrinsic]) -> Assembly {
     let mut lines = Vec::new();
     let mut owners: Vec<(usize, Option<i64>)> = Vec::new();
-    // Per intrinsic, why it has no instruction words: stage and message.
     let mut asm_fail: BTreeMap<usize, (&'static str, String)> = BTreeMap::new();
     for (k, i) in in_scope.iter().enumerate() {
         let immediates: Vec<&str> = i.args.iter().filter(|a| a.range.is_some()).map(|a| a.name.as_str()).collect();
@@ -142,60 +191,41 @@ pub fn run(
             }
         }
     }
-    let words = assembly::encode(&lines).map_err(|e| FrontEndError::Assembler(e.to_string()))?;
-    let mut per: BTreeMap<usize, Vec<(Option<i64>, u32)>> = BTreeMap::new();
-    let mut first_line: BTreeMap<usize, String> = BTreeMap::new();
-    for ((k, v), (line, w)) in owners.iter().zip(lines.iter().zip(words)) {
-        first_line.entry(*k).or_insert_with(|| line.clone());
-        match w {
-            Ok(w) => per.entry(*k).or_default().push((*v, w)),
-            Err(e) => {
-                asm_fail.entry(*k).or_insert_with(|| ("assemble", format!("`{line}`: {e}")));
-            }
+    Assembly { lines, owners, asm_fail }
+}
+
+/// An intrinsic that has no instruction words, failed at `stage`.
+fn unassembled(intrinsic: Intrinsic, assembly: Option<String>, stage: &'static str, message: &str) -> Bound {
+    let f = BindFailure { stage, message: message.to_string(), location: None };
+    Bound {
+        intrinsic,
+        assembly,
+        encoding: None,
+        instruction: None,
+        words: Vec::new(),
+        register_mask: 0,
+        result: Err(f),
+    }
+}
+
+/// An intrinsic bound through its instruction words to an encoding, and its
+/// semantics translated.
+fn bind(spec: &Spec, i: Intrinsic, assembly: Option<String>, words: Vec<(Option<i64>, u32)>) -> Bound {
+    match decode_words(spec, &words) {
+        Err(f) => {
+            Bound { intrinsic: i, assembly, encoding: None, instruction: None, words, register_mask: 0, result: Err(f) }
+        }
+        Ok(d) => {
+            let enc = &spec.instrs.encodings[d.encoding];
+            let encoding = Some(enc.name.clone());
+            let instruction = Some(spec.instrs.instructions[enc.instruction].name.clone());
+            let register_mask = !enc
+                .fields
+                .iter()
+                .filter(|f| matches!(f.name.as_str(), "Rd" | "Rn" | "Rm" | "Ra" | "Rt"))
+                .fold(0u32, |m, f| m | (((1u64 << f.width) - 1) << f.lo) as u32);
+            let result = semantics(spec, &i, &d);
+            Bound { intrinsic: i, assembly, encoding, instruction, words, register_mask, result }
         }
     }
-    let bound: Vec<Bound> = in_scope
-        .into_par_iter()
-        .enumerate()
-        .map(|(k, i)| {
-            let assembly = first_line.get(&k).cloned();
-            if let Some((stage, e)) = asm_fail.get(&k) {
-                let f = BindFailure { stage, message: e.clone(), location: None };
-                return Bound {
-                    intrinsic: i,
-                    assembly,
-                    encoding: None,
-                    instruction: None,
-                    words: Vec::new(),
-                    register_mask: 0,
-                    result: Err(f),
-                };
-            }
-            let words = per.get(&k).cloned().unwrap_or_default();
-            match decode_words(&spec, &words) {
-                Err(f) => Bound {
-                    intrinsic: i,
-                    assembly,
-                    encoding: None,
-                    instruction: None,
-                    words,
-                    register_mask: 0,
-                    result: Err(f),
-                },
-                Ok(d) => {
-                    let enc = &spec.instrs.encodings[d.encoding];
-                    let encoding = Some(enc.name.clone());
-                    let instruction = Some(spec.instrs.instructions[enc.instruction].name.clone());
-                    let register_mask = !enc
-                        .fields
-                        .iter()
-                        .filter(|f| matches!(f.name.as_str(), "Rd" | "Rn" | "Rm" | "Ra" | "Rt"))
-                        .fold(0u32, |m, f| m | (((1u64 << f.width) - 1) << f.lo) as u32);
-                    let result = semantics(&spec, &i, &d);
-                    Bound { intrinsic: i, assembly, encoding, instruction, words, register_mask, result }
-                }
-            }
-        })
-        .collect();
-    Ok(ArmFrontEnd { sources: sources.clone(), total, excluded, corrected_out, bound })
 }
