@@ -109,12 +109,57 @@ pub fn forms(i: &Intrinsic) -> Vec<&'static str> {
 /// Builds the report; `outcomes` holds one verdict per intrinsic with
 /// semantics, in order (empty when not validated).
 pub fn build(front: &ArmFrontEnd, outcomes: &[Option<ArmOutcome>]) -> ArmReport {
+    let mut r = scope_report(front);
+    let mut encodings = std::collections::BTreeSet::new();
+    let mut bodies = std::collections::BTreeSet::new();
+    for (k, b) in front.bound.iter().enumerate() {
+        let i = &b.intrinsic;
+        let buckets = Buckets::of(i);
+        buckets.bump(&mut r, &|c| c.in_scope += 1);
+        let (status, via) = match (&b.result, outcomes.get(k).cloned().flatten()) {
+            (Err(f), _) => {
+                r.failures.push(Failure {
+                    name: i.name.clone(),
+                    stage: f.stage.to_string(),
+                    reason: f.message.clone(),
+                    location: f.location.clone(),
+                });
+                (f.stage.to_string(), None)
+            }
+            (Ok(_), o) => {
+                r.semantics += 1;
+                buckets.bump(&mut r, &|c| c.semantics += 1);
+                let (status, via) = validation_status(&mut r, &buckets, b, o);
+                // Only a validated intrinsic has a `via`.
+                if via.is_some() {
+                    encodings.insert(b.encoding.clone());
+                    bodies.insert(b.instruction.clone());
+                }
+                (status, via)
+            }
+        };
+        r.mapping.push(Mapping {
+            intrinsic: i.name.clone(),
+            assembly: b.assembly.clone(),
+            encoding: b.encoding.clone(),
+            execute: b.instruction.clone(),
+            status,
+            via,
+        });
+    }
+    r.encodings = encodings.len();
+    r.execute_bodies = bodies.len();
+    r
+}
+
+/// The report with the front end's totals and exclusions, nothing counted yet.
+fn scope_report(front: &ArmFrontEnd) -> ArmReport {
     let mut excluded: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (i, e) in &front.excluded {
         excluded.entry(e.key().to_string()).or_default().push(i.name.clone());
     }
     let excluded_by_correction = front.corrected_out.iter().map(|(i, r)| (i.name.clone(), r.clone())).collect();
-    let mut r = ArmReport {
+    ArmReport {
         isa: "arm",
         total_intrinsics: front.total,
         in_scope: front.bound.len(),
@@ -131,82 +176,68 @@ pub fn build(front: &ArmFrontEnd, outcomes: &[Option<ArmOutcome>]) -> ArmReport 
         failures: Vec::new(),
         mismatches: Vec::new(),
         mapping: Vec::new(),
-    };
-    let mut encodings = std::collections::BTreeSet::new();
-    let mut bodies = std::collections::BTreeSet::new();
-    for (k, b) in front.bound.iter().enumerate() {
-        let i = &b.intrinsic;
-        let group = i.group.split('|').next().unwrap_or("").to_string();
-        let keys: Vec<String> = forms(i).into_iter().map(String::from).collect();
-        let bump = |r: &mut ArmReport, f: &dyn Fn(&mut Counts)| {
-            f(r.by_group.entry(group.clone()).or_default());
-            for key in &keys {
-                f(r.by_form.entry(key.clone()).or_default());
-            }
-        };
-        bump(&mut r, &|c| c.in_scope += 1);
-        let mut via = None;
-        let status = match (&b.result, outcomes.get(k).cloned().flatten()) {
-            (Err(f), _) => {
-                r.failures.push(Failure {
-                    name: i.name.clone(),
-                    stage: f.stage.to_string(),
-                    reason: f.message.clone(),
-                    location: f.location.clone(),
-                });
-                f.stage.to_string()
-            }
-            (Ok(_), o) => {
-                r.semantics += 1;
-                bump(&mut r, &|c| c.semantics += 1);
-                match o {
-                    None => "not_validated".to_string(),
-                    Some(ArmOutcome::Validated { via: v, .. }) => {
-                        r.validated += 1;
-                        bump(&mut r, &|c| c.validated += 1);
-                        if v == Via::InlineAsm {
-                            r.validated_via_inline_asm += 1;
-                        }
-                        via = Some(if v == Via::InlineAsm { "inline_asm" } else { "intrinsic" }.to_string());
-                        encodings.insert(b.encoding.clone());
-                        bodies.insert(b.instruction.clone());
-                        "validated".to_string()
-                    }
-                    Some(ArmOutcome::Mismatch { detail }) => {
-                        r.mismatched += 1;
-                        bump(&mut r, &|c| c.mismatched += 1);
-                        r.mismatches.push(Failure {
-                            name: i.name.clone(),
-                            stage: "mismatch".into(),
-                            reason: detail,
-                            location: None,
-                        });
-                        "mismatch".to_string()
-                    }
-                    Some(ArmOutcome::Failed { stage, reason }) => {
-                        r.failures.push(Failure {
-                            name: i.name.clone(),
-                            stage: stage.to_string(),
-                            reason,
-                            location: None,
-                        });
-                        stage.to_string()
-                    }
-                }
-            }
-        };
-        r.mapping.push(Mapping {
-            intrinsic: i.name.clone(),
-            assembly: b.assembly.clone(),
-            encoding: b.encoding.clone(),
-            execute: b.instruction.clone(),
-            status,
-            via,
-        });
     }
-    r.encodings = encodings.len();
-    r.execute_bodies = bodies.len();
-    r
+}
+
+/// The counts an intrinsic adds to: its group's and each of its forms'.
+struct Buckets {
+    group: String,
+    forms: Vec<String>,
+}
+
+impl Buckets {
+    fn of(i: &Intrinsic) -> Buckets {
+        let group = i.group.split('|').next().unwrap_or("").to_string();
+        let forms = forms(i).into_iter().map(String::from).collect();
+        Buckets { group, forms }
+    }
+
+    /// Applies `f` to the group's counts and to every form's.
+    fn bump(&self, r: &mut ArmReport, f: &dyn Fn(&mut Counts)) {
+        f(r.by_group.entry(self.group.clone()).or_default());
+        for key in &self.forms {
+            f(r.by_form.entry(key.clone()).or_default());
+        }
+    }
+}
+
+/// Counts the validation outcome of an intrinsic with semantics; its
+/// mapping status (`validated`, `mismatch`, `not_validated` or the failing
+/// stage) and, when validated, how the instruction was executed.
+fn validation_status(
+    r: &mut ArmReport,
+    buckets: &Buckets,
+    b: &super::front::Bound,
+    o: Option<ArmOutcome>,
+) -> (String, Option<String>) {
+    let i = &b.intrinsic;
+    match o {
+        None => ("not_validated".to_string(), None),
+        Some(ArmOutcome::Validated { via: v, .. }) => {
+            r.validated += 1;
+            buckets.bump(r, &|c| c.validated += 1);
+            if v == Via::InlineAsm {
+                r.validated_via_inline_asm += 1;
+            }
+            let via = Some(if v == Via::InlineAsm { "inline_asm" } else { "intrinsic" }.to_string());
+            ("validated".to_string(), via)
+        }
+        Some(ArmOutcome::Mismatch { detail }) => {
+            r.mismatched += 1;
+            buckets.bump(r, &|c| c.mismatched += 1);
+            r.mismatches.push(Failure {
+                name: i.name.clone(),
+                stage: "mismatch".into(),
+                reason: detail,
+                location: None,
+            });
+            ("mismatch".to_string(), None)
+        }
+        Some(ArmOutcome::Failed { stage, reason }) => {
+            r.failures.push(Failure { name: i.name.clone(), stage: stage.to_string(), reason, location: None });
+            (stage.to_string(), None)
+        }
+    }
 }
 
 impl ArmReport {
