@@ -125,47 +125,26 @@ fn run_batch(b: usize, idx: &[usize], items: &[HarnessItem], cfg: &HarnessConfig
         if live.is_empty() {
             return done;
         }
-        let src = c_program(&live, items);
-        if let Err(e) = std::fs::write(&c_path, &src) {
-            done.extend(live.iter().map(|(k, _)| (*k, Err(fail("compile", e.to_string())))));
-            return done;
-        }
-        let out = Command::new(&cfg.clang)
-            .args(CLANG_FLAGS)
-            .args(["-O1", "-w", "-nostdlib", "-static", "-fuse-ld=lld", "-o"])
-            .arg(&exe)
-            .arg(&c_path)
-            .output();
-        let out = match out {
-            Ok(o) => o,
-            Err(e) => {
-                done.extend(
-                    live.iter()
-                        .map(|(k, _)| (*k, Err(fail("compile", format!("cannot run {}: {e}", cfg.clang.display()))))),
-                );
+        match compile(&live, items, cfg, &c_path, &exe) {
+            Compiled::Failed(failed) => {
+                done.extend(failed);
                 return done;
             }
-        };
-        if !out.status.success() {
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            let blamed = crate::validate::blame_compile_errors(&src, &stderr, &c_path);
-            if blamed.is_empty() {
-                let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("compile failed").to_string();
-                done.extend(live.iter().map(|(k, _)| (*k, Err(fail("compile", first.clone())))));
-                return done;
-            }
-            for (k, msg) in blamed {
-                match via.get(&k) {
-                    Some(Via::Intrinsic) => {
-                        via.insert(k, Via::InlineAsm);
-                    }
-                    _ => {
-                        via.remove(&k);
-                        done.push((k, Err(fail("compile", msg))));
+            Compiled::Blamed(blamed) => {
+                for (k, msg) in blamed {
+                    match via.get(&k) {
+                        Some(Via::Intrinsic) => {
+                            via.insert(k, Via::InlineAsm);
+                        }
+                        _ => {
+                            via.remove(&k);
+                            done.push((k, Err(fail("compile", msg))));
+                        }
                     }
                 }
+                continue;
             }
-            continue;
+            Compiled::Built => {}
         }
         let functions = match disassemble(&cfg.objdump, &exe) {
             Ok(f) => f,
@@ -174,30 +153,7 @@ fn run_batch(b: usize, idx: &[usize], items: &[HarnessItem], cfg: &HarnessConfig
                 return done;
             }
         };
-        let mut retry = false;
-        for (k, v) in &live {
-            let words = functions.get(&format!("t{k}")).map(Vec::as_slice).unwrap_or_default();
-            let missing: Vec<&Expected> =
-                items[*k].expected.iter().filter(|e| !words.iter().any(|w| w & e.mask == e.word & e.mask)).collect();
-            if missing.is_empty() {
-                continue;
-            }
-            if *v == Via::Intrinsic {
-                via.insert(*k, Via::InlineAsm);
-            } else {
-                via.remove(k);
-                let e = missing[0];
-                done.push((
-                    *k,
-                    Err(fail(
-                        "disassembly",
-                        format!("instruction {:#010x} (immediate {:?}) not found in the test function", e.word, e.imm),
-                    )),
-                ));
-            }
-            retry = true;
-        }
-        if retry {
+        if demote_missing(&live, items, &functions, &mut via, &mut done) {
             continue;
         }
         done.extend(run_checked(&live, items, cfg, &exe));
@@ -205,6 +161,86 @@ fn run_batch(b: usize, idx: &[usize], items: &[HarnessItem], cfg: &HarnessConfig
     }
     done.extend(via.keys().map(|k| (*k, Err(fail("compile", "no program could be built")))));
     done
+}
+
+/// How compiling a batch's program went.
+enum Compiled {
+    /// The program is built.
+    Built,
+    /// The compiler rejected these items, with its messages.
+    Blamed(Vec<(usize, String)>),
+    /// Nothing could be built: every item's outcome.
+    Failed(Vec<(usize, Outcome)>),
+}
+
+/// Writes the test program for `live` to `c_path` and compiles it to `exe`.
+fn compile(live: &[(usize, Via)], items: &[HarnessItem], cfg: &HarnessConfig, c_path: &Path, exe: &Path) -> Compiled {
+    let src = c_program(live, items);
+    if let Err(e) = std::fs::write(c_path, &src) {
+        return Compiled::Failed(live.iter().map(|(k, _)| (*k, Err(fail("compile", e.to_string())))).collect());
+    }
+    let out = Command::new(&cfg.clang)
+        .args(CLANG_FLAGS)
+        .args(["-O1", "-w", "-nostdlib", "-static", "-fuse-ld=lld", "-o"])
+        .arg(exe)
+        .arg(c_path)
+        .output();
+    let out = match out {
+        Ok(o) => o,
+        Err(e) => {
+            return Compiled::Failed(
+                live.iter()
+                    .map(|(k, _)| (*k, Err(fail("compile", format!("cannot run {}: {e}", cfg.clang.display())))))
+                    .collect(),
+            );
+        }
+    };
+    if out.status.success() {
+        return Compiled::Built;
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let blamed = crate::validate::blame_compile_errors(&src, &stderr, c_path);
+    if blamed.is_empty() {
+        let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("compile failed").to_string();
+        return Compiled::Failed(live.iter().map(|(k, _)| (*k, Err(fail("compile", first.clone())))).collect());
+    }
+    Compiled::Blamed(blamed)
+}
+
+/// Moves to inline asm the items whose test function lacks an expected
+/// instruction word, and fails those already in inline asm; true when any
+/// item was moved or failed (the batch is rebuilt).
+fn demote_missing(
+    live: &[(usize, Via)],
+    items: &[HarnessItem],
+    functions: &BTreeMap<String, Vec<u32>>,
+    via: &mut BTreeMap<usize, Via>,
+    done: &mut Vec<(usize, Outcome)>,
+) -> bool {
+    let mut retry = false;
+    for (k, v) in live {
+        let words = functions.get(&format!("t{k}")).map(Vec::as_slice).unwrap_or_default();
+        let missing: Vec<&Expected> =
+            items[*k].expected.iter().filter(|e| !words.iter().any(|w| w & e.mask == e.word & e.mask)).collect();
+        if missing.is_empty() {
+            continue;
+        }
+        if *v == Via::Intrinsic {
+            via.insert(*k, Via::InlineAsm);
+        } else {
+            via.remove(k);
+            let e = missing[0];
+            done.push((
+                *k,
+                Err(fail(
+                    "disassembly",
+                    format!("instruction {:#010x} (immediate {:?}) not found in the test function", e.word, e.imm),
+                )),
+            ));
+        }
+        retry = true;
+    }
+    retry
 }
 
 /// Runs the program; after a crash, blames the running test and reruns the rest.
@@ -383,9 +419,34 @@ fn c_program(live: &[(usize, Via)], items: &[HarnessItem]) -> String {
 /// register role; a destination that is also an input is read and written.
 fn inline_asm(i: &Intrinsic, imm: Option<i64>, names: &[Option<String>]) -> String {
     let roles = super::bind::argument_roles(i);
+    let dest_input = roles.iter().position(|r| *r == Some('d'));
+    let (template, by_element) = asm_template(i, imm);
+    let mnemonic = i.instructions.first().map(|m| m.to_lowercase()).unwrap_or_default();
+    // Scalars travel in 64-bit SIMD temporaries: clang cannot put an 8- or
+    // 16-bit integer in a SIMD register for an asm operand.
+    let mut pre = String::new();
+    let mut post = String::new();
+    let scalar_ret = !is_vector(&i.ret);
+    let r = if scalar_ret { "rs" } else { "r" };
+    if scalar_ret {
+        pre.push_str("uint64x1_t rs; __builtin_memset(&rs, 0, sizeof rs); ");
+        post = " __builtin_memcpy(&r, &rs, sizeof r);".to_string();
+    }
+    if let Some(p) = dest_input {
+        if let Some(n) = &names[p] {
+            pre.push_str(&format!("__builtin_memcpy(&{r}, &{n}, sizeof {n}); "));
+        }
+    }
+    let out = format!("[d] \"{}\"({r})", if dest_input.is_some() { "+w" } else { "=w" });
+    let ins = asm_inputs(i, &roles, names, by_element, &mut pre);
+    format!("{pre}__asm__ volatile(\"{mnemonic} {}\" : {out} : {});{post}", template.join(", "), ins.join(", "))
+}
+
+/// The instruction's operands as an asm template (registers as named
+/// operands, immediates as values), and whether one is indexed by element.
+fn asm_template(i: &Intrinsic, imm: Option<i64>) -> (Vec<String>, bool) {
     let imms: Vec<(String, i64)> =
         i.args.iter().filter(|a| a.range.is_some()).map(|a| (a.name.clone(), imm.unwrap_or(0))).collect();
-    let dest_input = roles.iter().position(|r| *r == Some('d'));
     let mut template = Vec::new();
     let mut by_element = false;
     for op in i.operands.split(',') {
@@ -405,41 +466,43 @@ fn inline_asm(i: &Intrinsic, imm: Option<i64>, names: &[Option<String>]) -> Stri
             });
             continue;
         };
-        let t = op.trim_start_matches('{').trim_end_matches('}');
-        let (reg, index) = match t.split_once('[') {
-            Some((r, idx)) => (r, Some(idx.trim_end_matches(']'))),
-            None => (t, None),
-        };
-        let mut text = match reg.split_once('.') {
-            Some((_, arr)) => format!("%[{role}].{}", arr.to_lowercase()),
-            None => format!("%{}[{role}]", reg.chars().next().unwrap_or('d').to_ascii_lowercase()),
-        };
-        if let Some(idx) = index {
-            let v = idx.parse::<i64>().ok().or(imm).unwrap_or(0);
-            text.push_str(&format!("[{v}]"));
-        }
-        if op.starts_with('{') {
-            text = format!("{{{text}}}");
-        }
-        template.push(text);
+        template.push(register_operand(op, role, imm));
     }
-    let mnemonic = i.instructions.first().map(|m| m.to_lowercase()).unwrap_or_default();
-    // Scalars travel in 64-bit SIMD temporaries: clang cannot put an 8- or
-    // 16-bit integer in a SIMD register for an asm operand.
-    let mut pre = String::new();
-    let mut post = String::new();
-    let scalar_ret = !is_vector(&i.ret);
-    let r = if scalar_ret { "rs" } else { "r" };
-    if scalar_ret {
-        pre.push_str("uint64x1_t rs; __builtin_memset(&rs, 0, sizeof rs); ");
-        post = " __builtin_memcpy(&r, &rs, sizeof r);".to_string();
+    (template, by_element)
+}
+
+/// A register operand (`Vd.4S`, `Vm.H[1]`, `{Vn.16B}`) as an asm template
+/// operand of `role`; an element index not written takes the immediate.
+fn register_operand(op: &str, role: char, imm: Option<i64>) -> String {
+    let t = op.trim_start_matches('{').trim_end_matches('}');
+    let (reg, index) = match t.split_once('[') {
+        Some((r, idx)) => (r, Some(idx.trim_end_matches(']'))),
+        None => (t, None),
+    };
+    let mut text = match reg.split_once('.') {
+        Some((_, arr)) => format!("%[{role}].{}", arr.to_lowercase()),
+        None => format!("%{}[{role}]", reg.chars().next().unwrap_or('d').to_ascii_lowercase()),
+    };
+    if let Some(idx) = index {
+        let v = idx.parse::<i64>().ok().or(imm).unwrap_or(0);
+        text.push_str(&format!("[{v}]"));
     }
-    if let Some(p) = dest_input {
-        if let Some(n) = &names[p] {
-            pre.push_str(&format!("__builtin_memcpy(&{r}, &{n}, sizeof {n}); "));
-        }
+    if op.starts_with('{') {
+        text = format!("{{{text}}}");
     }
-    let out = format!("[d] \"{}\"({r})", if dest_input.is_some() { "+w" } else { "=w" });
+    text
+}
+
+/// The asm input operands, one per source register role; arguments that
+/// cannot be bound directly are copied into SIMD temporaries (declared in
+/// `pre`).
+fn asm_inputs(
+    i: &Intrinsic,
+    roles: &[Option<char>],
+    names: &[Option<String>],
+    by_element: bool,
+    pre: &mut String,
+) -> Vec<String> {
     let mut ins: Vec<String> = Vec::new();
     for (p, (role, n)) in roles.iter().zip(names).enumerate() {
         let (Some(role), Some(n)) = (role, n) else { continue };
@@ -465,7 +528,7 @@ fn inline_asm(i: &Intrinsic, imm: Option<i64>, names: &[Option<String>]) -> Stri
         let c = if by_lane { "x" } else { "w" };
         ins.push(format!("[{role}] \"{c}\"({v})"));
     }
-    format!("{pre}__asm__ volatile(\"{mnemonic} {}\" : {out} : {});{post}", template.join(", "), ins.join(", "))
+    ins
 }
 
 const PRELUDE: &str = r#"#include <arm_neon.h>
