@@ -288,68 +288,25 @@ impl Translator {
         body: &CStmt,
         out: &mut Vec<Stmt>,
     ) -> T<()> {
-        let unsupported = |t: &Self, what: &str| t.fail(span, format!("unsupported `for` loop: {what}"));
-        let (var, from) = match init.map(|s| &s.kind) {
-            Some(CStmtKind::Decl(ty, name, Some(e))) => {
-                self.locals.insert(name.clone(), Local { ty: *ty, range: None });
-                (name.clone(), e)
-            }
-            Some(CStmtKind::Expr(CExpr { kind: CExprKind::Assign(None, place, e), .. })) => match &place.kind {
-                CExprKind::Name(n) => (n.clone(), e.as_ref()),
-                _ => return unsupported(self, "the initializer must set a variable"),
-            },
-            _ => return unsupported(self, "no initializer"),
-        };
-        let Some(mut from) = const_value(from) else { return unsupported(self, "the start is not constant") };
+        let (var, from) = self.loop_start(span, init)?;
+        let Some(mut from) = const_value(from) else { return self.unsupported_loop(span, "the start is not constant") };
         // `for (v = A; (v >>= 1) > 0; )`: the step happens before each test.
         let stepped_cond;
-        let (cond, step) = match (cond.map(|c| &c.kind), step) {
-            (Some(CExprKind::Binary(op, l, bound)), None) => match &l.kind {
-                CExprKind::Assign(Some(sop), p, by) if matches!(&p.kind, CExprKind::Name(n) if *n == var) => {
-                    let first = CExpr {
-                        span,
-                        kind: CExprKind::Binary(
-                            *sop,
-                            Box::new(CExpr { span, kind: CExprKind::Int(from.clone(), INT) }),
-                            by.clone(),
-                        ),
-                    };
-                    let Some(f) = const_value(&first) else { return unsupported(self, "the step is not constant") };
-                    from = f;
-                    stepped_cond = CExpr { span, kind: CExprKind::Binary(*op, p.clone(), bound.clone()) };
-                    (Some(&stepped_cond), Some(l.as_ref()))
-                }
-                _ => (cond, step),
-            },
-            _ => (cond, step),
+        let (cond, step) = match self.step_in_condition(span, &var, &from, cond, step)? {
+            Some((first, c, s)) => {
+                from = first;
+                stepped_cond = c;
+                (Some(&stepped_cond), Some(s))
+            }
+            None => (cond, step),
         };
         if let Some(CExprKind::Assign(Some(CBinary::Shl | CBinary::Shr | CBinary::Mul), p, _)) = step.map(|s| &s.kind) {
             if matches!(&p.kind, CExprKind::Name(n) if *n == var) {
                 return self.unrolled_loop(span, &var, from, cond, step.expect("matched"), body, out);
             }
         }
-        let (op, bound) = match cond.map(|c| &c.kind) {
-            Some(CExprKind::Binary(op @ (CBinary::Lt | CBinary::Le), l, r)) if matches!(&l.kind, CExprKind::Name(n) if *n == var) => {
-                (*op, r.as_ref())
-            }
-            _ => return unsupported(self, "the condition must be `var < N` or `var <= N`"),
-        };
-        let Some(mut last) = const_value(bound) else { return unsupported(self, "the bound is not constant") };
-        if op == CBinary::Lt {
-            last -= 1;
-        }
-        // `var += S` keeps its stride even when S is 1, so that the byte
-        // form of an operation reads like its halfword and word forms.
-        let (stride, written_stride) = match step.map(|s| &s.kind) {
-            Some(CExprKind::Step(p, 1)) if matches!(&p.kind, CExprKind::Name(n) if *n == var) => (BigInt::one(), false),
-            Some(CExprKind::Assign(Some(CBinary::Add), p, by)) if matches!(&p.kind, CExprKind::Name(n) if *n == var) => {
-                match const_value(by) {
-                    Some(s) if s.is_positive() => (s, true),
-                    _ => return unsupported(self, "the step is not a positive constant"),
-                }
-            }
-            _ => return unsupported(self, "the step must be `var++` or `var += S`"),
-        };
+        let last = self.loop_last(span, &var, cond)?;
+        let (stride, written_stride) = self.loop_stride(span, &var, step)?;
         let stepped = written_stride || !stride.is_one();
         let count = if last < from { BigInt::zero() } else { (&last - &from) / &stride + 1 };
         let top: BigInt = &from + (&count - 1) * &stride;
@@ -380,6 +337,94 @@ impl Translator {
             },
         });
         Ok(())
+    }
+
+    /// The failure of a `for` loop this translation does not handle.
+    fn unsupported_loop<X>(&self, span: Span, what: &str) -> T<X> {
+        self.fail(span, format!("unsupported `for` loop: {what}"))
+    }
+
+    /// The loop variable and its start, from the initializer (`int v = A` or
+    /// `v = A`); a declared variable becomes a local.
+    fn loop_start<'e>(&mut self, span: Span, init: Option<&'e CStmt>) -> T<(String, &'e CExpr)> {
+        match init.map(|s| &s.kind) {
+            Some(CStmtKind::Decl(ty, name, Some(e))) => {
+                self.locals.insert(name.clone(), Local { ty: *ty, range: None });
+                Ok((name.clone(), e))
+            }
+            Some(CStmtKind::Expr(CExpr { kind: CExprKind::Assign(None, place, e), .. })) => match &place.kind {
+                CExprKind::Name(n) => Ok((n.clone(), e.as_ref())),
+                _ => self.unsupported_loop(span, "the initializer must set a variable"),
+            },
+            _ => self.unsupported_loop(span, "no initializer"),
+        }
+    }
+
+    /// A loop with no step whose condition steps the variable
+    /// (`(v >>= 1) > 0`): the start after the first step, the condition
+    /// without the step, and the step.
+    fn step_in_condition<'e>(
+        &self,
+        span: Span,
+        var: &str,
+        from: &BigInt,
+        cond: Option<&'e CExpr>,
+        step: Option<&'e CExpr>,
+    ) -> T<Option<(BigInt, CExpr, &'e CExpr)>> {
+        let (Some(CExprKind::Binary(op, l, bound)), None) = (cond.map(|c| &c.kind), step) else { return Ok(None) };
+        match &l.kind {
+            CExprKind::Assign(Some(sop), p, by) if matches!(&p.kind, CExprKind::Name(n) if *n == var) => {
+                let first = CExpr {
+                    span,
+                    kind: CExprKind::Binary(
+                        *sop,
+                        Box::new(CExpr { span, kind: CExprKind::Int(from.clone(), INT) }),
+                        by.clone(),
+                    ),
+                };
+                let Some(f) = const_value(&first) else {
+                    return self.unsupported_loop(span, "the step is not constant");
+                };
+                let stepped_cond = CExpr { span, kind: CExprKind::Binary(*op, p.clone(), bound.clone()) };
+                Ok(Some((f, stepped_cond, l.as_ref())))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The last value of the loop variable, from `var < N` or `var <= N`.
+    fn loop_last(&self, span: Span, var: &str, cond: Option<&CExpr>) -> T<BigInt> {
+        let (op, bound) = match cond.map(|c| &c.kind) {
+            Some(CExprKind::Binary(op @ (CBinary::Lt | CBinary::Le), l, r)) if matches!(&l.kind, CExprKind::Name(n) if *n == var) => {
+                (*op, r.as_ref())
+            }
+            _ => return self.unsupported_loop(span, "the condition must be `var < N` or `var <= N`"),
+        };
+        let Some(mut last) = const_value(bound) else {
+            return self.unsupported_loop(span, "the bound is not constant");
+        };
+        if op == CBinary::Lt {
+            last -= 1;
+        }
+        Ok(last)
+    }
+
+    /// The stride of `var++` or `var += S`, and whether it is written out.
+    /// `var += S` keeps its stride even when S is 1, so that the byte form
+    /// of an operation reads like its halfword and word forms.
+    fn loop_stride(&self, span: Span, var: &str, step: Option<&CExpr>) -> T<(BigInt, bool)> {
+        match step.map(|s| &s.kind) {
+            Some(CExprKind::Step(p, 1)) if matches!(&p.kind, CExprKind::Name(n) if *n == var) => {
+                Ok((BigInt::one(), false))
+            }
+            Some(CExprKind::Assign(Some(CBinary::Add), p, by)) if matches!(&p.kind, CExprKind::Name(n) if *n == var) => {
+                match const_value(by) {
+                    Some(s) if s.is_positive() => Ok((s, true)),
+                    _ => self.unsupported_loop(span, "the step is not a positive constant"),
+                }
+            }
+            _ => self.unsupported_loop(span, "the step must be `var++` or `var += S`"),
+        }
     }
 
     /// A loop whose counter is not stepped by addition (`offset <<= 1`),
@@ -761,74 +806,12 @@ impl Translator {
 
     /// The IR's built-ins, as the macro table's bodies call them.
     fn builtin(&mut self, span: Span, name: &str, args: &[CExpr]) -> T<Typed> {
-        let arity = |t: &Self, n: usize| -> T<()> {
-            if args.len() == n {
-                Ok(())
-            } else {
-                t.fail(span, format!("`{name}` takes {n} arguments, got {}", args.len()))
-            }
-        };
-        let width = |t: &Self, e: &CExpr| -> T<u32> {
-            match const_value(e).and_then(|w| w.to_u32()) {
-                Some(w) if (1..=64).contains(&w) => Ok(w),
-                _ => t.fail(e.span, format!("`{name}` needs a constant width")),
-            }
-        };
         match name {
-            "sizeof" => {
-                // `sizeof(R.t[0])`: the bytes of a lane type.
-                arity(self, 1)?;
-                let lane = match &args[0].kind {
-                    CExprKind::Index(base, _) => match &base.kind {
-                        CExprKind::Member(_, field) => lane_type(field),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                match lane {
-                    Some(t) => Ok(self.literal(BigInt::from(t.width / 8), CType::new(64, false))),
-                    None => self.fail(span, "`sizeof` of something other than a lane"),
-                }
-            }
-            "Saturate" | "SaturateU" => {
-                arity(self, 2)?;
-                let w = width(self, &args[1])?;
-                let x = self.expr(&args[0])?;
-                let sat = CType::new(w, name == "Saturate");
-                let ty = [INT, LLONG, CType::new(64, false)]
-                    .into_iter()
-                    .find(|t| t.min() <= sat.min() && sat.max() <= t.max())
-                    .unwrap_or(LLONG);
-                // One built-in for both: signed and unsigned saturation differ in a number.
-                let ir =
-                    call("SaturateAs", vec![x.ir, Expr::int(i64::from(w)), Expr::int(i64::from(name == "SaturateU"))]);
-                Ok(Typed { ir, ty, lo: sat.min(), hi: sat.max() })
-            }
-            "ZeroExtendLow" | "SignExtendLow" => {
-                // The low N bits of a value, zero- or sign-extended to `long
-                // long` (`fZXTN`, `fSXTN`): the value itself when it already
-                // lies in that range, so that an operation reads the same
-                // whether it names its extension or its operand type does.
-                arity(self, 2)?;
-                let n = width(self, &args[0])?;
-                let x = self.expr(&args[1])?;
-                let signed = name == "SignExtendLow";
-                let ty = CType::common(x.ty, LLONG);
-                let lane = CType::new(n, signed);
-                if lane.min() <= x.lo && x.hi <= lane.max() {
-                    return Ok(self.convert(x, ty));
-                }
-                let mask = self.literal((BigInt::one() << n) - 1, LLONG);
-                let low = self.binary(span, CBinary::BitAnd, x, mask)?;
-                if !signed {
-                    return Ok(low);
-                }
-                let top = self.literal(BigInt::one() << (n - 1), LLONG);
-                let flipped = self.binary(span, CBinary::BitXor, low, top.clone())?;
-                self.binary(span, CBinary::Sub, flipped, top)
-            }
+            "sizeof" => self.sizeof_builtin(span, name, args),
+            "Saturate" | "SaturateU" => self.saturate_builtin(span, name, args),
+            "ZeroExtendLow" | "SignExtendLow" => self.extend_low_builtin(span, name, args),
             "CountLeadingZeros" => {
-                arity(self, 1)?;
+                self.builtin_arity(span, name, args, 1)?;
                 let x = self.expr(&args[0])?;
                 if x.ty.signed {
                     return self.fail(span, "`CountLeadingZeros` needs an unsigned operand (cast it)");
@@ -838,7 +821,7 @@ impl Translator {
                 Ok(Typed { ir: call(name, vec![x.ir]), ty: INT, lo: BigInt::zero(), hi: BigInt::from(w) })
             }
             "PopCount" => {
-                arity(self, 1)?;
+                self.builtin_arity(span, name, args, 1)?;
                 let x = self.expr(&args[0])?;
                 let w = x.ty.width;
                 let x = self.exact_width(x, CType::new(w, false));
@@ -846,5 +829,78 @@ impl Translator {
             }
             _ => self.fail(span, format!("unknown function `{name}`")),
         }
+    }
+
+    /// Fails unless the built-in `name` has `n` arguments.
+    fn builtin_arity(&self, span: Span, name: &str, args: &[CExpr], n: usize) -> T<()> {
+        if args.len() == n {
+            Ok(())
+        } else {
+            self.fail(span, format!("`{name}` takes {n} arguments, got {}", args.len()))
+        }
+    }
+
+    /// A built-in's constant width argument, 1 to 64.
+    fn builtin_width(&self, name: &str, e: &CExpr) -> T<u32> {
+        match const_value(e).and_then(|w| w.to_u32()) {
+            Some(w) if (1..=64).contains(&w) => Ok(w),
+            _ => self.fail(e.span, format!("`{name}` needs a constant width")),
+        }
+    }
+
+    /// `sizeof(R.t[0])`: the bytes of a lane type.
+    fn sizeof_builtin(&mut self, span: Span, name: &str, args: &[CExpr]) -> T<Typed> {
+        self.builtin_arity(span, name, args, 1)?;
+        let lane = match &args[0].kind {
+            CExprKind::Index(base, _) => match &base.kind {
+                CExprKind::Member(_, field) => lane_type(field),
+                _ => None,
+            },
+            _ => None,
+        };
+        match lane {
+            Some(t) => Ok(self.literal(BigInt::from(t.width / 8), CType::new(64, false))),
+            None => self.fail(span, "`sizeof` of something other than a lane"),
+        }
+    }
+
+    /// `Saturate(x, N)` or `SaturateU(x, N)`: `x` saturated to N bits, in the
+    /// narrowest of `int`, `long long` and `unsigned long long` holding them.
+    fn saturate_builtin(&mut self, span: Span, name: &str, args: &[CExpr]) -> T<Typed> {
+        self.builtin_arity(span, name, args, 2)?;
+        let w = self.builtin_width(name, &args[1])?;
+        let x = self.expr(&args[0])?;
+        let sat = CType::new(w, name == "Saturate");
+        let ty = [INT, LLONG, CType::new(64, false)]
+            .into_iter()
+            .find(|t| t.min() <= sat.min() && sat.max() <= t.max())
+            .unwrap_or(LLONG);
+        // One built-in for both: signed and unsigned saturation differ in a number.
+        let ir = call("SaturateAs", vec![x.ir, Expr::int(i64::from(w)), Expr::int(i64::from(name == "SaturateU"))]);
+        Ok(Typed { ir, ty, lo: sat.min(), hi: sat.max() })
+    }
+
+    /// `ZeroExtendLow(N, x)` or `SignExtendLow(N, x)`: the low N bits of a
+    /// value, zero- or sign-extended to `long long` (`fZXTN`, `fSXTN`); the
+    /// value itself when it already lies in that range, so that an operation
+    /// reads the same whether it names its extension or its operand type does.
+    fn extend_low_builtin(&mut self, span: Span, name: &str, args: &[CExpr]) -> T<Typed> {
+        self.builtin_arity(span, name, args, 2)?;
+        let n = self.builtin_width(name, &args[0])?;
+        let x = self.expr(&args[1])?;
+        let signed = name == "SignExtendLow";
+        let ty = CType::common(x.ty, LLONG);
+        let lane = CType::new(n, signed);
+        if lane.min() <= x.lo && x.hi <= lane.max() {
+            return Ok(self.convert(x, ty));
+        }
+        let mask = self.literal((BigInt::one() << n) - 1, LLONG);
+        let low = self.binary(span, CBinary::BitAnd, x, mask)?;
+        if !signed {
+            return Ok(low);
+        }
+        let top = self.literal(BigInt::one() << (n - 1), LLONG);
+        let flipped = self.binary(span, CBinary::BitXor, low, top.clone())?;
+        self.binary(span, CBinary::Sub, flipped, top)
     }
 }
