@@ -57,6 +57,21 @@ fn malformed(op: &BlockOp, what: &str) -> SemaError {
     SemaError::Malformed { op: op.name.clone(), what: what.into() }
 }
 
+/// The size of the dimension a `vector.multi_reduction` reduces: the
+/// innermost of a 2-D vector, the only one it reads.
+fn reduced_inner_dim<B>(op: &BlockOp, src: &Val<B>) -> Result<u32, SemaError> {
+    let name = op.name.as_str();
+    let dims = op
+        .attribute("reduction_dims")
+        .and_then(Attr::ints)
+        .map(<[i64]>::to_vec)
+        .ok_or_else(|| malformed(op, "its dims"))?;
+    if src.ty.dims.len() != 2 || dims != [1] {
+        return Err(SemaError::Unsupported(format!("{name} over dims {dims:?} of {}", src.ty)));
+    }
+    Ok(src.ty.dims[1])
+}
+
 fn unsigned_bits(x: &BigInt, width: u32) -> BigUint {
     let m = BigInt::from(1) << width;
     let r = ((x % &m) + &m) % &m;
@@ -192,31 +207,10 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         let w = ty.elem_bits;
         let name = op.name.as_str();
         match name {
-            // The full product at twice the width: low half, high half.
             "arith.mulsi_extended" | "arith.mului_extended" => {
-                let signed = name == "arith.mulsi_extended";
-                let (mut low, mut high) = (Vec::new(), Vec::new());
-                let (xs, ys) = (self.lanes(&args[0]), self.lanes(&args[1]));
-                for (x, y) in xs.iter().zip(&ys) {
-                    let (x, y) = if signed {
-                        (self.dom.sign_extend(x, w, w), self.dom.sign_extend(y, w, w))
-                    } else {
-                        (self.dom.zero_extend(x, w, w), self.dom.zero_extend(y, w, w))
-                    };
-                    let p = self.dom.binary(BvBinOp::Mul, &x, &y, 2 * w);
-                    low.push(self.dom.extract(&p, 2 * w, w - 1, 0));
-                    high.push(self.dom.extract(&p, 2 * w, 2 * w - 1, w));
-                }
-                return Ok(vec![self.pack(low, ty.clone()), self.pack(high, ty)]);
+                return Ok(self.extended_product(args, ty, name == "arith.mulsi_extended"));
             }
-            // Even elements, odd elements.
-            "vector.deinterleave" => {
-                let lanes = self.lanes(&args[0]);
-                let even = lanes.iter().step_by(2).cloned().collect();
-                let odd = lanes.iter().skip(1).step_by(2).cloned().collect();
-                let second = result_ty(1)?;
-                return Ok(vec![self.pack(even, ty), self.pack(odd, second)]);
-            }
+            "vector.deinterleave" => return Ok(self.deinterleave(args, ty, result_ty(1)?)),
             _ => {}
         }
         let v = match name {
@@ -228,271 +222,324 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 self.constant(&xs, &ty)
             }
             "arith.addi" | "arith.subi" | "arith.muli" | "arith.andi" | "arith.ori" | "arith.xori" => {
-                let o = match name {
-                    "arith.addi" => BvBinOp::Add,
-                    "arith.subi" => BvBinOp::Sub,
-                    "arith.muli" => BvBinOp::Mul,
-                    "arith.andi" => BvBinOp::And,
-                    "arith.ori" => BvBinOp::Or,
-                    _ => BvBinOp::Xor,
-                };
-                self.lanewise(args, ty, &mut |e, x| e.dom.binary(o, &x[0], &x[1], w))
+                self.ring_or_bitwise(name, args, ty)
             }
-            "arith.shli" | "arith.shrsi" | "arith.shrui" => {
-                let o = match name {
-                    "arith.shli" => BvBinOp::Shl,
-                    "arith.shrsi" => BvBinOp::AShr,
-                    _ => BvBinOp::LShr,
-                };
-                // A shift by the width or more is poison in its own lane
-                // only, not undefined behaviour of the whole window: the
-                // other lanes must still be computed. The bitvector shift's
-                // value (zero, or the sign) stands for it, so a program must
-                // give that value there too: stricter than poison, never
-                // looser.
-                if self.wide && name == "arith.shli" {
-                    // `x << k` is `x * (1 << k)` for every `k` (both zero
-                    // from the width on): a product, as sums of monomials
-                    // read it.
-                    self.lanewise(args, ty, &mut |e, x| {
-                        let one = e.literal_int(&BigInt::from(1), w);
-                        let power = e.dom.binary(BvBinOp::Shl, &one, &x[1], w);
-                        e.dom.binary(BvBinOp::Mul, &x[0], &power, w)
-                    })
-                } else {
-                    self.lanewise(args, ty, &mut |e, x| e.dom.binary(o, &x[0], &x[1], w))
-                }
-            }
-            "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" => {
-                let signed = name.ends_with("si");
-                let o = match name {
-                    "arith.divsi" => BvBinOp::SDiv,
-                    "arith.divui" => BvBinOp::UDiv,
-                    "arith.remsi" => BvBinOp::SRem,
-                    _ => BvBinOp::URem,
-                };
-                self.lanewise(args, ty, &mut |e, x| {
-                    e.require_division_defined(&x[0], &x[1], w, signed);
-                    e.dom.binary(o, &x[0], &x[1], w)
-                })
-            }
+            "arith.shli" | "arith.shrsi" | "arith.shrui" => self.shift(name, args, ty),
+            "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" => self.division(name, args, ty),
             "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" => {
                 let (max, signed) = (name.contains("max"), name.ends_with("si"));
                 self.lanewise(args, ty, &mut |e, x| e.extreme(max, signed, &x[0], &x[1], w))
             }
-            "arith.extsi" | "arith.extui" | "arith.trunci" => {
-                let from = args[0].ty.elem_bits;
-                let mut v = self.lanewise(args, ty, &mut |e, x| match name {
-                    "arith.extsi" => e.dom.sign_extend(&x[0], from, w - from),
-                    "arith.extui" => e.dom.zero_extend(&x[0], from, w - from),
-                    _ => e.dom.extract(&x[0], from, w - 1, 0),
-                });
-                if name != "arith.trunci" && !self.wide {
-                    let mut narrow = args[0].clone();
-                    narrow.extended_from = None;
-                    v.extended_from = Some(Box::new((narrow, name == "arith.extsi")));
-                }
-                v
-            }
-            "arith.cmpi" => {
-                let p = op
-                    .attribute("predicate")
-                    .and_then(|a| i64::try_from(a.int()?).ok())
-                    .ok_or_else(|| malformed(op, "its predicate"))?;
-                let aw = args[0].ty.elem_bits;
-                self.lanewise(args, ty, &mut |e, x| {
-                    let (a, b) = (&x[0], &x[1]);
-                    let one = e.dom.literal(&BigUint::from(1u8), 1);
-                    let (c, swap, negate) = match p {
-                        0 => (BvCmp::Eq, false, false),
-                        1 => (BvCmp::Eq, false, true),
-                        2 => (BvCmp::Slt, false, false),
-                        3 => (BvCmp::Sle, false, false),
-                        4 => (BvCmp::Slt, true, false),
-                        5 => (BvCmp::Sle, true, false),
-                        6 => (BvCmp::Ult, false, false),
-                        7 => (BvCmp::Ule, false, false),
-                        8 => (BvCmp::Ult, true, false),
-                        _ => (BvCmp::Ule, true, false),
-                    };
-                    let r = if swap { e.dom.compare(c, b, a, aw) } else { e.dom.compare(c, a, b, aw) };
-                    if negate {
-                        e.dom.binary(BvBinOp::Xor, &r, &one, 1)
-                    } else {
-                        r
-                    }
-                })
-            }
-            "arith.select" => {
-                if args[0].ty.dims.is_empty() && !ty.dims.is_empty() {
-                    // One condition for the whole vector.
-                    let (t, f) = (args[1].bits.clone(), args[2].bits.clone());
-                    let bits = self.dom.ite(&args[0].bits, &t, &f, ty.bits());
-                    Val::new(bits, ty)
-                } else {
-                    self.lanewise(args, ty, &mut |e, x| e.dom.ite(&x[0], &x[1], &x[2], w))
-                }
-            }
+            "arith.extsi" | "arith.extui" | "arith.trunci" => self.extension(name, args, ty),
+            "arith.cmpi" => self.comparison(op, args, ty)?,
+            "arith.select" => self.select(args, ty),
             "vector.shape_cast" | "vector.bitcast" => Val::new(args[0].bits.clone(), ty),
-            "vector.broadcast" => {
-                if !args[0].ty.dims.is_empty() {
-                    return Err(SemaError::Unsupported(format!("{name} of a vector")));
-                }
-                let lanes = vec![args[0].bits.clone(); ty.lanes() as usize];
-                self.pack(lanes, ty)
-            }
+            "vector.broadcast" => self.broadcast(name, args, ty)?,
             "vector.contract" => self.contract(op, args, &ty)?,
-            "vector.multi_reduction" | "vector.reduction" => {
-                let k = op.attribute("kind").and_then(Attr::kind).ok_or_else(|| malformed(op, "its kind"))?.to_string();
-                let src = &args[0];
-                let lanes = self.lanes(src);
-                // Reduce the innermost dimension (all of a 1-D vector).
-                let inner = if name == "vector.reduction" {
-                    src.ty.lanes()
-                } else {
-                    let dims = op
-                        .attribute("reduction_dims")
-                        .and_then(Attr::ints)
-                        .map(<[i64]>::to_vec)
-                        .ok_or_else(|| malformed(op, "its dims"))?;
-                    if src.ty.dims.len() != 2 || dims != [1] {
-                        return Err(SemaError::Unsupported(format!("{name} over dims {dims:?} of {}", src.ty)));
-                    }
-                    src.ty.dims[1]
-                };
-                // The accumulator first, then the elements in order (the
-                // order instruction pseudocode sums in; all kinds here are
-                // associative and commutative).
-                let init_lanes = match args.get(1) {
-                    Some(init) if !init.ty.dims.is_empty() => Some(self.lanes(init)),
-                    Some(init) => Some(vec![init.bits.clone()]),
-                    None => None,
-                };
-                let mut out = Vec::new();
-                for (g, group) in lanes.chunks(inner as usize).enumerate() {
-                    let (mut acc, rest) = match &init_lanes {
-                        Some(init) => (init[g].clone(), group),
-                        None => (group[0].clone(), &group[1..]),
-                    };
-                    for x in rest {
-                        acc = self
-                            .combine(&k, &acc, x, w)
-                            .ok_or_else(|| SemaError::Unsupported(format!("{name} <{k}>")))?;
-                    }
-                    out.push(acc);
-                }
-                self.pack(out, ty)
-            }
-            "vector.shuffle" => {
-                let mask = op
-                    .attribute("mask")
-                    .and_then(Attr::ints)
-                    .map(<[i64]>::to_vec)
-                    .ok_or_else(|| malformed(op, "its mask"))?;
-                let mut all = self.lanes(&args[0]);
-                all.extend(self.lanes(&args[1]));
-                let lanes = mask
-                    .iter()
-                    .map(|&m| {
-                        all.get(m as usize)
-                            .cloned()
-                            .ok_or_else(|| SemaError::Unsupported("poison shuffle lanes".into()))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                self.pack(lanes, ty)
-            }
+            "vector.multi_reduction" | "vector.reduction" => self.reduction(op, args, ty)?,
+            "vector.shuffle" => self.shuffle(op, args, ty)?,
             "vector.interleave" => {
                 let (a, b) = (self.lanes(&args[0]), self.lanes(&args[1]));
                 let lanes = a.into_iter().zip(b).flat_map(|(x, y)| [x, y]).collect();
                 self.pack(lanes, ty)
             }
-            "arith.ceildivsi" | "arith.floordivsi" => {
-                let ceil = name == "arith.ceildivsi";
-                self.lanewise(args, ty, &mut |e, x| {
-                    e.require_division_defined(&x[0], &x[1], w, true);
-                    let zero = e.dom.literal(&BigUint::from(0u8), w);
-                    let one1 = e.dom.literal(&BigUint::from(1u8), 1);
-                    let q = e.dom.binary(BvBinOp::SDiv, &x[0], &x[1], w);
-                    let r = e.dom.binary(BvBinOp::SRem, &x[0], &x[1], w);
-                    let r_zero = e.dom.compare(BvCmp::Eq, &r, &zero, w);
-                    let a_neg = e.dom.compare(BvCmp::Slt, &x[0], &zero, w);
-                    let b_neg = e.dom.compare(BvCmp::Slt, &x[1], &zero, w);
-                    let differ = e.dom.binary(BvBinOp::Xor, &a_neg, &b_neg, 1);
-                    // Round away from the truncated quotient when inexact:
-                    // up for ceil with equal signs, down for floor with different.
-                    let wanted = if ceil { e.dom.binary(BvBinOp::Xor, &differ, &one1, 1) } else { differ };
-                    let inexact = e.dom.binary(BvBinOp::Xor, &r_zero, &one1, 1);
-                    let adjust = e.dom.binary(BvBinOp::And, &wanted, &inexact, 1);
-                    let step = e.dom.literal(&BigUint::from(1u8), w);
-                    let moved = if ceil {
-                        e.dom.binary(BvBinOp::Add, &q, &step, w)
-                    } else {
-                        e.dom.binary(BvBinOp::Sub, &q, &step, w)
-                    };
-                    e.dom.ite(&adjust, &moved, &q, w)
-                })
-            }
-            "vector.extract" | "vector.insert" => {
-                let pos = op
-                    .attribute("static_position")
-                    .and_then(Attr::ints)
-                    .map(<[i64]>::to_vec)
-                    .ok_or_else(|| malformed(op, "its position"))?;
-                let (vector, dest) =
-                    if name == "vector.extract" { (&args[0], None) } else { (&args[1], Some(&args[0])) };
-                let dims = &vector.ty.dims;
-                if pos.len() > dims.len()
-                    || pos.iter().zip(dims).any(|(p, d)| *p < 0 || *p >= i64::from(*d))
-                    || args.len() > 2
-                {
-                    return Err(SemaError::Unsupported(format!("{name} at a dynamic position")));
-                }
-                let inner: u32 = dims[pos.len()..].iter().product();
-                let mut offset = 0u32;
-                for (k, p) in pos.iter().enumerate() {
-                    offset += (*p as u32) * dims[k + 1..].iter().product::<u32>();
-                }
-                let mut lanes = self.lanes(vector);
-                let (o, n) = (offset as usize, inner as usize);
-                match dest {
-                    None => {
-                        let part = lanes[o..o + n].to_vec();
-                        self.pack(part, ty)
-                    }
-                    Some(value) => {
-                        let part = self.lanes(value);
-                        lanes.splice(o..o + n, part);
-                        self.pack(lanes, ty)
-                    }
-                }
-            }
-            "vector.insert_strided_slice" | "vector.extract_strided_slice" => {
-                let insert = name == "vector.insert_strided_slice";
-                let whole = if insert { &args[1] } else { &args[0] };
-                let offsets = op
-                    .attribute("offsets")
-                    .and_then(Attr::ints)
-                    .map(<[i64]>::to_vec)
-                    .ok_or_else(|| malformed(op, "its offsets"))?;
-                let strides =
-                    op.attribute("strides").and_then(Attr::ints).map(<[i64]>::to_vec).unwrap_or_else(|| vec![1]);
-                if offsets.len() != 1 || whole.ty.dims.len() != 1 || strides != [1] {
-                    return Err(SemaError::Unsupported(format!("{name} of {}", whole.ty)));
-                }
-                let o = offsets[0] as usize;
-                let mut lanes = self.lanes(whole);
-                if insert {
-                    let part = self.lanes(&args[0]);
-                    let n = part.len();
-                    lanes.splice(o..o + n, part);
-                } else {
-                    lanes = lanes[o..o + ty.lanes() as usize].to_vec();
-                }
-                self.pack(lanes, ty)
-            }
+            "arith.ceildivsi" | "arith.floordivsi" => self.rounded_division(name == "arith.ceildivsi", args, ty),
+            "vector.extract" | "vector.insert" => self.extract_or_insert(op, args, ty)?,
+            "vector.insert_strided_slice" | "vector.extract_strided_slice" => self.strided_slice(op, args, ty)?,
             _ => return Err(SemaError::Unsupported(name.to_string())),
         };
         Ok(vec![v])
+    }
+
+    /// `arith.mulsi_extended` / `arith.mului_extended`: the full product at
+    /// twice the width, as its low half and its high half.
+    fn extended_product(&mut self, args: &[Val<D::Bv>], ty: Ty, signed: bool) -> Vec<Val<D::Bv>> {
+        let w = ty.elem_bits;
+        let (mut low, mut high) = (Vec::new(), Vec::new());
+        let (xs, ys) = (self.lanes(&args[0]), self.lanes(&args[1]));
+        for (x, y) in xs.iter().zip(&ys) {
+            let (x, y) = if signed {
+                (self.dom.sign_extend(x, w, w), self.dom.sign_extend(y, w, w))
+            } else {
+                (self.dom.zero_extend(x, w, w), self.dom.zero_extend(y, w, w))
+            };
+            let p = self.dom.binary(BvBinOp::Mul, &x, &y, 2 * w);
+            low.push(self.dom.extract(&p, 2 * w, w - 1, 0));
+            high.push(self.dom.extract(&p, 2 * w, 2 * w - 1, w));
+        }
+        vec![self.pack(low, ty.clone()), self.pack(high, ty)]
+    }
+
+    /// `vector.deinterleave`: the even elements, then the odd elements.
+    fn deinterleave(&mut self, args: &[Val<D::Bv>], ty: Ty, second: Ty) -> Vec<Val<D::Bv>> {
+        let lanes = self.lanes(&args[0]);
+        let even = lanes.iter().step_by(2).cloned().collect();
+        let odd = lanes.iter().skip(1).step_by(2).cloned().collect();
+        vec![self.pack(even, ty), self.pack(odd, second)]
+    }
+
+    /// `arith.addi`, `subi`, `muli`, `andi`, `ori`, `xori`: one bitvector
+    /// operation per lane.
+    fn ring_or_bitwise(&mut self, name: &str, args: &[Val<D::Bv>], ty: Ty) -> Val<D::Bv> {
+        let w = ty.elem_bits;
+        let o = match name {
+            "arith.addi" => BvBinOp::Add,
+            "arith.subi" => BvBinOp::Sub,
+            "arith.muli" => BvBinOp::Mul,
+            "arith.andi" => BvBinOp::And,
+            "arith.ori" => BvBinOp::Or,
+            _ => BvBinOp::Xor,
+        };
+        self.lanewise(args, ty, &mut |e, x| e.dom.binary(o, &x[0], &x[1], w))
+    }
+
+    /// `arith.shli`, `shrsi`, `shrui`, lane by lane.
+    fn shift(&mut self, name: &str, args: &[Val<D::Bv>], ty: Ty) -> Val<D::Bv> {
+        let w = ty.elem_bits;
+        let o = match name {
+            "arith.shli" => BvBinOp::Shl,
+            "arith.shrsi" => BvBinOp::AShr,
+            _ => BvBinOp::LShr,
+        };
+        // A shift by the width or more is poison in its own lane
+        // only, not undefined behaviour of the whole window: the
+        // other lanes must still be computed. The bitvector shift's
+        // value (zero, or the sign) stands for it, so a program must
+        // give that value there too: stricter than poison, never
+        // looser.
+        if self.wide && name == "arith.shli" {
+            // `x << k` is `x * (1 << k)` for every `k` (both zero
+            // from the width on): a product, as sums of monomials
+            // read it.
+            self.lanewise(args, ty, &mut |e, x| {
+                let one = e.literal_int(&BigInt::from(1), w);
+                let power = e.dom.binary(BvBinOp::Shl, &one, &x[1], w);
+                e.dom.binary(BvBinOp::Mul, &x[0], &power, w)
+            })
+        } else {
+            self.lanewise(args, ty, &mut |e, x| e.dom.binary(o, &x[0], &x[1], w))
+        }
+    }
+
+    /// `arith.divsi`, `divui`, `remsi`, `remui`, lane by lane, each lane
+    /// required to be defined.
+    fn division(&mut self, name: &str, args: &[Val<D::Bv>], ty: Ty) -> Val<D::Bv> {
+        let w = ty.elem_bits;
+        let signed = name.ends_with("si");
+        let o = match name {
+            "arith.divsi" => BvBinOp::SDiv,
+            "arith.divui" => BvBinOp::UDiv,
+            "arith.remsi" => BvBinOp::SRem,
+            _ => BvBinOp::URem,
+        };
+        self.lanewise(args, ty, &mut |e, x| {
+            e.require_division_defined(&x[0], &x[1], w, signed);
+            e.dom.binary(o, &x[0], &x[1], w)
+        })
+    }
+
+    /// `arith.ceildivsi` (`ceil`) or `arith.floordivsi`: the truncated
+    /// quotient, moved by one when inexact and rounded the other way.
+    fn rounded_division(&mut self, ceil: bool, args: &[Val<D::Bv>], ty: Ty) -> Val<D::Bv> {
+        let w = ty.elem_bits;
+        self.lanewise(args, ty, &mut |e, x| {
+            e.require_division_defined(&x[0], &x[1], w, true);
+            let zero = e.dom.literal(&BigUint::from(0u8), w);
+            let one1 = e.dom.literal(&BigUint::from(1u8), 1);
+            let q = e.dom.binary(BvBinOp::SDiv, &x[0], &x[1], w);
+            let r = e.dom.binary(BvBinOp::SRem, &x[0], &x[1], w);
+            let r_zero = e.dom.compare(BvCmp::Eq, &r, &zero, w);
+            let a_neg = e.dom.compare(BvCmp::Slt, &x[0], &zero, w);
+            let b_neg = e.dom.compare(BvCmp::Slt, &x[1], &zero, w);
+            let differ = e.dom.binary(BvBinOp::Xor, &a_neg, &b_neg, 1);
+            // Round away from the truncated quotient when inexact:
+            // up for ceil with equal signs, down for floor with different.
+            let wanted = if ceil { e.dom.binary(BvBinOp::Xor, &differ, &one1, 1) } else { differ };
+            let inexact = e.dom.binary(BvBinOp::Xor, &r_zero, &one1, 1);
+            let adjust = e.dom.binary(BvBinOp::And, &wanted, &inexact, 1);
+            let step = e.dom.literal(&BigUint::from(1u8), w);
+            let moved =
+                if ceil { e.dom.binary(BvBinOp::Add, &q, &step, w) } else { e.dom.binary(BvBinOp::Sub, &q, &step, w) };
+            e.dom.ite(&adjust, &moved, &q, w)
+        })
+    }
+
+    /// `arith.extsi`, `extui`, `trunci`, lane by lane; an extension
+    /// remembers the value it extends (see [`Val::extended_from`]).
+    fn extension(&mut self, name: &str, args: &[Val<D::Bv>], ty: Ty) -> Val<D::Bv> {
+        let w = ty.elem_bits;
+        let from = args[0].ty.elem_bits;
+        let mut v = self.lanewise(args, ty, &mut |e, x| match name {
+            "arith.extsi" => e.dom.sign_extend(&x[0], from, w - from),
+            "arith.extui" => e.dom.zero_extend(&x[0], from, w - from),
+            _ => e.dom.extract(&x[0], from, w - 1, 0),
+        });
+        if name != "arith.trunci" && !self.wide {
+            let mut narrow = args[0].clone();
+            narrow.extended_from = None;
+            v.extended_from = Some(Box::new((narrow, name == "arith.extsi")));
+        }
+        v
+    }
+
+    /// `arith.cmpi`: its predicate, lane by lane, as a 1-bit lane.
+    fn comparison(&mut self, op: &BlockOp, args: &[Val<D::Bv>], ty: Ty) -> Result<Val<D::Bv>, SemaError> {
+        let p = op
+            .attribute("predicate")
+            .and_then(|a| i64::try_from(a.int()?).ok())
+            .ok_or_else(|| malformed(op, "its predicate"))?;
+        let aw = args[0].ty.elem_bits;
+        Ok(self.lanewise(args, ty, &mut |e, x| {
+            let (a, b) = (&x[0], &x[1]);
+            let one = e.dom.literal(&BigUint::from(1u8), 1);
+            let (c, swap, negate) = match p {
+                0 => (BvCmp::Eq, false, false),
+                1 => (BvCmp::Eq, false, true),
+                2 => (BvCmp::Slt, false, false),
+                3 => (BvCmp::Sle, false, false),
+                4 => (BvCmp::Slt, true, false),
+                5 => (BvCmp::Sle, true, false),
+                6 => (BvCmp::Ult, false, false),
+                7 => (BvCmp::Ule, false, false),
+                8 => (BvCmp::Ult, true, false),
+                _ => (BvCmp::Ule, true, false),
+            };
+            let r = if swap { e.dom.compare(c, b, a, aw) } else { e.dom.compare(c, a, b, aw) };
+            if negate {
+                e.dom.binary(BvBinOp::Xor, &r, &one, 1)
+            } else {
+                r
+            }
+        }))
+    }
+
+    /// `arith.select`: lane by lane, or the whole vector on one condition.
+    fn select(&mut self, args: &[Val<D::Bv>], ty: Ty) -> Val<D::Bv> {
+        let w = ty.elem_bits;
+        if args[0].ty.dims.is_empty() && !ty.dims.is_empty() {
+            // One condition for the whole vector.
+            let (t, f) = (args[1].bits.clone(), args[2].bits.clone());
+            let bits = self.dom.ite(&args[0].bits, &t, &f, ty.bits());
+            Val::new(bits, ty)
+        } else {
+            self.lanewise(args, ty, &mut |e, x| e.dom.ite(&x[0], &x[1], &x[2], w))
+        }
+    }
+
+    /// `vector.broadcast` of a scalar to every lane.
+    fn broadcast(&mut self, name: &str, args: &[Val<D::Bv>], ty: Ty) -> Result<Val<D::Bv>, SemaError> {
+        if !args[0].ty.dims.is_empty() {
+            return Err(SemaError::Unsupported(format!("{name} of a vector")));
+        }
+        let lanes = vec![args[0].bits.clone(); ty.lanes() as usize];
+        Ok(self.pack(lanes, ty))
+    }
+
+    /// `vector.reduction` (all of a 1-D vector) or `vector.multi_reduction`
+    /// (the innermost dimension of a 2-D one), from the accumulator if
+    /// there is one.
+    fn reduction(&mut self, op: &BlockOp, args: &[Val<D::Bv>], ty: Ty) -> Result<Val<D::Bv>, SemaError> {
+        let name = op.name.as_str();
+        let w = ty.elem_bits;
+        let k = op.attribute("kind").and_then(Attr::kind).ok_or_else(|| malformed(op, "its kind"))?.to_string();
+        let src = &args[0];
+        let lanes = self.lanes(src);
+        let inner = if name == "vector.reduction" { src.ty.lanes() } else { reduced_inner_dim(op, src)? };
+        // The accumulator first, then the elements in order (the
+        // order instruction pseudocode sums in; all kinds here are
+        // associative and commutative).
+        let init_lanes = match args.get(1) {
+            Some(init) if !init.ty.dims.is_empty() => Some(self.lanes(init)),
+            Some(init) => Some(vec![init.bits.clone()]),
+            None => None,
+        };
+        let mut out = Vec::new();
+        for (g, group) in lanes.chunks(inner as usize).enumerate() {
+            let (mut acc, rest) = match &init_lanes {
+                Some(init) => (init[g].clone(), group),
+                None => (group[0].clone(), &group[1..]),
+            };
+            for x in rest {
+                acc = self.combine(&k, &acc, x, w).ok_or_else(|| SemaError::Unsupported(format!("{name} <{k}>")))?;
+            }
+            out.push(acc);
+        }
+        Ok(self.pack(out, ty))
+    }
+
+    /// `vector.shuffle`: the lanes of both operands its mask picks.
+    fn shuffle(&mut self, op: &BlockOp, args: &[Val<D::Bv>], ty: Ty) -> Result<Val<D::Bv>, SemaError> {
+        let mask =
+            op.attribute("mask").and_then(Attr::ints).map(<[i64]>::to_vec).ok_or_else(|| malformed(op, "its mask"))?;
+        let mut all = self.lanes(&args[0]);
+        all.extend(self.lanes(&args[1]));
+        let lanes = mask
+            .iter()
+            .map(|&m| all.get(m as usize).cloned().ok_or_else(|| SemaError::Unsupported("poison shuffle lanes".into())))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(self.pack(lanes, ty))
+    }
+
+    /// `vector.extract` / `vector.insert` at a static position: the lanes
+    /// it names, or the vector with them replaced.
+    fn extract_or_insert(&mut self, op: &BlockOp, args: &[Val<D::Bv>], ty: Ty) -> Result<Val<D::Bv>, SemaError> {
+        let name = op.name.as_str();
+        let pos = op
+            .attribute("static_position")
+            .and_then(Attr::ints)
+            .map(<[i64]>::to_vec)
+            .ok_or_else(|| malformed(op, "its position"))?;
+        let (vector, dest) = if name == "vector.extract" { (&args[0], None) } else { (&args[1], Some(&args[0])) };
+        let dims = &vector.ty.dims;
+        if pos.len() > dims.len() || pos.iter().zip(dims).any(|(p, d)| *p < 0 || *p >= i64::from(*d)) || args.len() > 2
+        {
+            return Err(SemaError::Unsupported(format!("{name} at a dynamic position")));
+        }
+        let inner: u32 = dims[pos.len()..].iter().product();
+        let mut offset = 0u32;
+        for (k, p) in pos.iter().enumerate() {
+            offset += (*p as u32) * dims[k + 1..].iter().product::<u32>();
+        }
+        let mut lanes = self.lanes(vector);
+        let (o, n) = (offset as usize, inner as usize);
+        Ok(match dest {
+            None => {
+                let part = lanes[o..o + n].to_vec();
+                self.pack(part, ty)
+            }
+            Some(value) => {
+                let part = self.lanes(value);
+                lanes.splice(o..o + n, part);
+                self.pack(lanes, ty)
+            }
+        })
+    }
+
+    /// `vector.insert_strided_slice` / `vector.extract_strided_slice` of a
+    /// 1-D vector with unit stride.
+    fn strided_slice(&mut self, op: &BlockOp, args: &[Val<D::Bv>], ty: Ty) -> Result<Val<D::Bv>, SemaError> {
+        let name = op.name.as_str();
+        let insert = name == "vector.insert_strided_slice";
+        let whole = if insert { &args[1] } else { &args[0] };
+        let offsets = op
+            .attribute("offsets")
+            .and_then(Attr::ints)
+            .map(<[i64]>::to_vec)
+            .ok_or_else(|| malformed(op, "its offsets"))?;
+        let strides = op.attribute("strides").and_then(Attr::ints).map(<[i64]>::to_vec).unwrap_or_else(|| vec![1]);
+        if offsets.len() != 1 || whole.ty.dims.len() != 1 || strides != [1] {
+            return Err(SemaError::Unsupported(format!("{name} of {}", whole.ty)));
+        }
+        let o = offsets[0] as usize;
+        let mut lanes = self.lanes(whole);
+        if insert {
+            let part = self.lanes(&args[0]);
+            let n = part.len();
+            lanes.splice(o..o + n, part);
+        } else {
+            lanes = lanes[o..o + ty.lanes() as usize].to_vec();
+        }
+        Ok(self.pack(lanes, ty))
     }
 
     /// `vector.contract` with `add` over maps whose results are dimensions:
