@@ -15,6 +15,7 @@ pub mod limits;
 pub mod lower;
 pub mod memo_text;
 pub mod narrow;
+mod one_step;
 pub mod outcome;
 pub mod pieces;
 pub mod plan;
