@@ -1,6 +1,7 @@
 //! `lower-to-autollvm`: replacing `arith`/`vector` dataflow by autollvm class
 //! ops, each replacement proved equal by Z3.
 
+mod apply_rules;
 pub mod attr;
 pub mod block;
 pub mod cache;
@@ -14,12 +15,15 @@ pub mod lane_prefix;
 pub mod limits;
 pub mod lower;
 pub mod memo_text;
+mod memoized;
 pub mod narrow;
 mod one_step;
+mod options;
 pub mod outcome;
 pub mod pieces;
 pub mod plan;
 pub mod products;
+mod products_lowering;
 pub mod program;
 pub mod proof;
 pub mod proof_failure;

@@ -1,0 +1,320 @@
+//! A chain of multiply-accumulates by constants lowered two products at a
+//! time ([`super::products`]): each pair's program searched once at
+//! representative weights, the chain's program strung from them, proved
+//! in two parts and kept where it costs less than LLVM's chain.
+
+use super::block::{Dataflow, Window};
+use super::grammar::{Grammar, Target};
+use super::memoized::{program_of_block, proved_once};
+use super::options::Options;
+use super::plan::{new_ops_reading, NewOp, Ref};
+use super::products::{add_window, chain_program, pair_window, paired_block, pairs};
+use super::products::{weight_constants, Arrangement, Layout, LinearForm, PairProgram};
+use super::program::{Program, Source, Step, StepOp};
+use super::proof::{sums_equal_reading, LeafElements};
+use super::types::Ty;
+use std::collections::BTreeSet;
+
+/// The target's cheapest instruction adding two vectors of type `ty` lane
+/// by lane, as its candidate index: the grammar's two-operand
+/// instructions of that type checked against `a + b` on samples (the
+/// search gives a lone add, which LLVM makes of `arith.addi` as well, no
+/// program of its own). Whatever program reads it is proved before use.
+fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize> {
+    let (ops, root) = add_window(ty);
+    let flow = Dataflow::new(&ops);
+    let window = flow.close((0..ops.len()).collect(), root);
+    grammar
+        .candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            c.result == *ty
+                && c.immediates.is_empty()
+                && c.operands.len() == 2
+                && c.operands.iter().all(|(_, t)| t == ty)
+        })
+        .filter(|(_, c)| c.allowed_on(target))
+        .filter(|(i, _)| {
+            super::screen::agrees_on_fresh_samples(&flow, &window, grammar, &Program::single(*i, &[0, 1], vec![]))
+        })
+        .min_by_key(|(_, c)| c.cost)
+        .map(|(i, _)| i)
+}
+
+/// The weights a pair's program is searched at (see [`by_products`]).
+const REPRESENTATIVE_PAIR: [(usize, i64); 2] = [(0, 3), (0, -5)];
+
+/// A chain of multiply-accumulates by constants ending at `root`, two
+/// products at a time ([`super::products`]): the program, proved, as new
+/// ops, and the chain's ops it replaces. `None` where the chain is not a
+/// sum of products, its pairs have no program, or the whole is no cheaper.
+pub(super) fn by_products(
+    flow: &Dataflow,
+    root: usize,
+    consumed: &BTreeSet<usize>,
+    grammar: &Grammar,
+    options: &Options,
+    deadline: std::time::Instant,
+) -> Option<Result<(Vec<NewOp>, Vec<usize>), String>> {
+    use super::products::linear_form;
+    let form = linear_form(flow, root)?;
+    if form.ops.iter().any(|p| consumed.contains(p)) {
+        return None;
+    }
+    let n = form.terms.len();
+    Some(
+        products_program(flow, root, form, grammar, options, deadline)
+            .map_err(|why| format!("as a sum of {n} products by constants, two at a time: {why}")),
+    )
+}
+
+/// [`by_products`] for the chain `form` ending at `root`: the new ops and
+/// the ops they replace, or why not.
+fn products_program(
+    flow: &Dataflow,
+    root: usize,
+    form: LinearForm,
+    grammar: &Grammar,
+    options: &Options,
+    deadline: std::time::Instant,
+) -> Result<(Vec<NewOp>, Vec<usize>), String> {
+    worth_pairing(flow, &form)?;
+    let target = options.limits.target;
+    let register = target.register_bits();
+    let arrangement = Arrangement::of_isa(target.isa());
+    let layout = Layout::of(&form, register, arrangement).ok_or(match arrangement {
+        Arrangement::LaneUnpack => "no layout: pairs need inputs of whole 128-bit lanes of bytes, sums of 16 or 32 bits, and half the sum in a register",
+        Arrangement::Halves => "no layout: pairs need inputs of bytes, sums of 16 bits, and two inputs in a register",
+    })?;
+    let elem_bits = layout.elem_bits;
+    let pairs = pairs(&form.terms, elem_bits / 2, arrangement)
+        .ok_or("a weight or a pair's sum does not fit a pairwise multiply-add")?;
+    // The target's instructions of a pair's width: none, no search.
+    if !grammar.candidates.iter().any(|c| c.result.bits() == layout.chain_bits() && c.allowed_on(target)) {
+        return Err(format!("the target has no instruction of a pair's {} bits", layout.chain_bits()));
+    }
+    let (first, next) = pair_programs(&layout, grammar, options, deadline)?;
+    let window = flow.close(form.ops.clone(), root);
+    let lifted = flow.lift_constants(&window);
+    // Where the chain holds each input's products apart, the target's add
+    // sums them at the end.
+    let result_ty = Ty { dims: vec![form.lanes], elem_bits };
+    let add = match arrangement {
+        Arrangement::LaneUnpack => None,
+        Arrangement::Halves => {
+            Some(adder(grammar, target, &result_ty).ok_or("no program of the target adds the two inputs' products")?)
+        }
+    };
+    let program = chain_program(&lifted.leaves, &pairs, &layout, &first, &next, add)
+        .ok_or("a pair's program reads other values")?;
+    // Each sibling chain (another chain reading its inputs) as the same
+    // pairs' programs would compute it.
+    let sibling_cost = |f: &LinearForm| -> Option<usize> {
+        let inputs: Vec<usize> = f.terms.iter().map(|(v, _)| *v).collect();
+        let pairs = super::products::pairs(&f.terms, elem_bits / 2, arrangement)?;
+        (Layout::of(f, register, arrangement).as_ref() == Some(&layout)).then_some(())?;
+        Some(chain_program(&inputs, &pairs, &layout, &first, &next, add)?.cost(grammar))
+    };
+    let llvm = super::products::LlvmChain::of_isa(target.isa());
+    chain_pays(flow, root, &form, program.cost(grammar), (register, llvm), sibling_cost)?;
+    let weights = weight_constants(&pairs, &layout);
+    // The program against the chain on samples first: the two-part proof
+    // below holds for the program as `chain_program` strings it from the
+    // pairs, and this checks that it computes the chain as `paired_block` has it.
+    let extra: Vec<_> = weights.iter().map(|(_, v, _)| v.clone()).collect();
+    if !super::screen::agrees_on_fresh_samples_reading(flow, &lifted, grammar, &program, &extra) {
+        return Err("the program differs from the chain on samples (please report this chain)".into());
+    }
+    // The proof, in two parts: each pair's program equals its window at
+    // that pair's weights (the search proved it at representative ones), and the
+    // chain equals the pairs' windows strung together as the program
+    // strings their programs.
+    prove_pairs(&pairs, &layout, (&first, &next), grammar, options)?;
+    prove_chain_is_pairs(flow, &window, &form, (&pairs, &layout), &program, grammar, options)?;
+    let mut new: Vec<NewOp> = weights
+        .into_iter()
+        .map(|(ty, _, value)| NewOp {
+            op: "arith.constant".into(),
+            attributes: vec![("value".into(), value)],
+            operands: vec![],
+            result: ty,
+        })
+        .collect();
+    let count = lifted.leaves.len();
+    let leaf = |l: usize| if l < count { Ref::Value(lifted.leaves[l]) } else { Ref::Step(l - count) };
+    new.extend(new_ops_reading(grammar, &program, &leaf, new.len()));
+    Ok((new, window.ops))
+}
+
+/// Why the chain `form` is not worth pairing, if it is not.
+fn worth_pairing(flow: &Dataflow, form: &LinearForm) -> Result<(), String> {
+    // Inputs that are lanes moved from other values (halves of a
+    // deinterleave) are left alone: interleaving them again undoes what
+    // LLVM folds into its extensions (average_pool at AVX-512: slower).
+    let moved = |v: usize| {
+        flow.defining_op(v).is_some_and(|p| {
+            matches!(flow.ops[p].name.as_str(), "vector.deinterleave" | "vector.shuffle" | "vector.interleave")
+        })
+    };
+    if form.terms.iter().any(|(v, _)| moved(*v)) {
+        return Err("an input is lanes moved from another value".into());
+    }
+    // A sum of extensions alone has no products to pair: LLVM's adds of its
+    // extensions (the loads folded into them) are as cheap (box_blur3x3 at
+    // x86-avx2, paired, ran slower).
+    if form.terms.iter().all(|(_, w)| w.abs() == 1) {
+        return Err("every weight is 1 or -1, no product to pair".into());
+    }
+    Ok(())
+}
+
+/// The programs of a chain's first pair and of each pair after it (which
+/// adds into the chain). One search per pair shape and target, at
+/// representative weights (one positive, one negative: no program that
+/// holds for one sign alone); the proof of each pair at its own weights
+/// follows.
+fn pair_programs(
+    layout: &Layout,
+    grammar: &Grammar,
+    options: &Options,
+    deadline: std::time::Instant,
+) -> Result<(PairProgram, PairProgram), String> {
+    let (elem_bits, arrangement) = (layout.elem_bits, layout.arrangement);
+    let pair_program = |accumulate: bool| -> Option<PairProgram> {
+        let (ops, root) = pair_window(&layout.weights(&REPRESENTATIVE_PAIR), elem_bits, arrangement, accumulate);
+        program_of_block(&ops, root, grammar, options, deadline)
+            .map(|(program, lifted)| PairProgram { program, leaf_values: lifted.leaves })
+    };
+    let first = pair_program(false).ok_or("no program of the target computes a pair's window")?;
+    // Without an instruction that adds a pair into the chain, the pair's
+    // program then the target's add (`vpmaddwd` then `vpaddd` at x86-avx2).
+    let next = pair_program(true)
+        .or_else(|| {
+            let target = options.limits.target;
+            let add = adder(grammar, target, &Ty { dims: vec![layout.chain_bits() / elem_bits], elem_bits })?;
+            let mut steps = first.program.steps.clone();
+            let (pair, sum) = (Source::Step(steps.len() - 1), Source::Leaf(first.leaf_values.len()));
+            steps.push(Step { op: StepOp::Instr { candidate: add, immediates: vec![] }, operands: vec![sum, pair] });
+            let mut leaf_values = first.leaf_values.clone();
+            leaf_values.push(2);
+            Some(PairProgram { program: Program { steps }, leaf_values })
+        })
+        .ok_or("no program of the target adds a pair into the chain")?;
+    Ok((first, next))
+}
+
+/// Proves the chain `form` (its window `window`) equal to its pairs'
+/// windows strung together as `program` strings their programs.
+fn prove_chain_is_pairs(
+    flow: &Dataflow,
+    window: &Window,
+    form: &LinearForm,
+    (pairs, layout): (&[[(usize, i64); 2]], &Layout),
+    program: &Program,
+    grammar: &Grammar,
+    options: &Options,
+) -> Result<(), String> {
+    let inputs = flow.type_of(form.terms[0].0).ok_or("an input has no type")?;
+    let (paired_ops, paired_root) = paired_block(pairs, layout, &inputs);
+    let paired_flow = Dataflow::new(&paired_ops);
+    let paired = paired_flow.close((0..paired_ops.len()).collect(), paired_root);
+    let sources = |w: &Window| -> Option<Vec<LeafElements>> {
+        w.leaves
+            .iter()
+            .map(|v| window.leaves.iter().position(|l| l == v).map(|source| LeafElements { source, first: 0 }))
+            .collect()
+    };
+    let (own, theirs) = sources(window).zip(sources(&paired)).ok_or("the pairs read other inputs")?;
+    let what = format!("sum of products {:016x}: {}", grammar.version, program.describe(grammar));
+    proved_once(options, &what, flow, window, || {
+        sums_equal_reading((flow, window, &own), (&paired_flow, &paired, &theirs), options.limits.proof_ms)
+    })
+    .map_err(|e| format!("the chain is not proved equal to its pairs: {e}"))
+}
+
+/// Whether a chain's program (`program` instructions, and the loads it
+/// needs that LLVM's chain does not) costs less than the chain's ops in
+/// registers of the target as LLVM computes them (`llvm`), less the
+/// extensions that stay for readers outside it; the reason not,
+/// otherwise. Where those readers are chains too (a Sobel filter's other
+/// gradient), the chains are weighed together, each sibling at
+/// `sibling_cost`: each is rewritten where all of them cost less as
+/// programs.
+fn chain_pays(
+    flow: &Dataflow,
+    root: usize,
+    form: &LinearForm,
+    program: usize,
+    (register, llvm): (u32, super::products::LlvmChain),
+    sibling_cost: impl Fn(&LinearForm) -> Option<usize>,
+) -> Result<(), String> {
+    use super::products::{chains_cost, sibling_chains};
+    let cost = program + llvm.program_loads(flow, &[(root, form)], register);
+    let computing = chains_cost(flow, &[(root, form)], register, llvm);
+    if cost < computing {
+        return Ok(());
+    }
+    let alone =
+        format!("the program costs {cost} instructions, not fewer than the chain's {computing} in target registers");
+    let Some(siblings) = sibling_chains(flow, form, root).filter(|s| !s.is_empty()) else {
+        return Err(alone);
+    };
+    let Some(costs) = siblings.iter().map(|(_, f)| sibling_cost(f)).collect::<Option<Vec<usize>>>() else {
+        return Err(alone);
+    };
+    let mut chains = vec![(root, form)];
+    chains.extend(siblings.iter().map(|(r, f)| (*r, f)));
+    let together = program + llvm.program_loads(flow, &chains, register) + costs.iter().sum::<usize>();
+    let theirs = chains_cost(flow, &chains, register, llvm);
+    if together < theirs {
+        return Ok(());
+    }
+    Err(format!(
+        "{alone}; with the {} chains sharing its inputs, {together}, not fewer than their {theirs}",
+        siblings.len()
+    ))
+}
+
+/// Proves each pair's program (`first` for the first pair, `next` for the
+/// rest) equal to its window at that pair's weights: the search proved
+/// them at representative weights. Where the pair window's weights are an
+/// input, the search's proof holds for every pair and nothing is left.
+fn prove_pairs(
+    pairs: &[[(usize, i64); 2]],
+    layout: &Layout,
+    (first, next): (&PairProgram, &PairProgram),
+    grammar: &Grammar,
+    options: &Options,
+) -> Result<(), String> {
+    let (elem_bits, arrangement) = (layout.elem_bits, layout.arrangement);
+    if arrangement.any_weights() {
+        return Ok(());
+    }
+    for (k, pair) in pairs.iter().enumerate() {
+        let used = if k == 0 { first } else { next };
+        let (ops, root) = pair_window(&layout.weights(pair), elem_bits, arrangement, k > 0);
+        let pair_flow = Dataflow::new(&ops);
+        let pair_window = pair_flow.close((0..ops.len()).collect(), root);
+        let lifted = pair_flow.lift_constants(&pair_window);
+        // The program's leaves in the order of this window's.
+        let mut program = used.program.clone();
+        for step in &mut program.steps {
+            for o in &mut step.operands {
+                if let Source::Leaf(l) = o {
+                    *l = lifted
+                        .leaves
+                        .iter()
+                        .position(|v| Some(v) == used.leaf_values.get(*l))
+                        .ok_or("a pair's program reads other values")?;
+                }
+            }
+        }
+        let what = format!("pair of products {:016x}: {}", grammar.version, program.describe(grammar));
+        proved_once(options, &what, &pair_flow, &pair_window, || {
+            super::search::prove(&pair_flow, &lifted, grammar, &options.limits, &program)
+        })
+        .map_err(|e| format!("pair {k}'s program not proved: {e}"))?;
+    }
+    Ok(())
+}
