@@ -19,6 +19,7 @@ mod memoized;
 pub mod narrow;
 mod one_step;
 mod options;
+pub mod pair_windows;
 pub mod outcome;
 pub mod pieces;
 pub mod plan;
