@@ -37,46 +37,12 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         Err(e) => return Outcome::Unchanged(Unchanged::Unsupported(e.to_string())),
     };
     let variable = leaf_types.len() - constants.len();
-    let mut inputs = samples(&leaf_types[..variable], 12);
-    for s in &mut inputs {
-        s.extend(constants.iter().cloned());
-    }
-    let mut expected = Vec::new();
-    for s in &inputs {
-        let mut dom = Concrete;
-        match eval_window(&mut dom, flow, window, s) {
-            Ok((v, defined)) => {
-                let ok = defined.iter().all(|d| *d == BigUint::from(1u8));
-                expected.push(ok.then_some(v.bits));
-            }
-            Err(e) => return Outcome::Unchanged(Unchanged::Unsupported(e.to_string())),
-        }
-    }
-    let mut types = leaf_types.clone();
-    for &pos in &window.ops {
-        types.extend(flow.ops[pos].result_types.iter().flatten().cloned());
-    }
-    let sizes = |f: fn(&Ty) -> u32| {
-        let mut v: Vec<u32> = types.iter().map(f).collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+    let (inputs, expected) = match sampled(flow, window, &leaf_types[..variable], &constants) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Unchanged(Unchanged::Unsupported(e)),
     };
-    let (elem_bits, value_bits) = (sizes(|t| t.elem_bits), sizes(|t| t.bits()));
-    // A program must be cheaper than the window as written (one instruction
-    // per op that computes, and one per sum a contraction makes), or, for a
-    // window of one op, as cheap and a single instruction. A tie with more
-    // ops is no gain: LLVM may well do better with the ops (a product by a
-    // power of two is a shift).
-    let window_cost: usize = window
-        .ops
-        .iter()
-        .map(|&p| match flow.ops[p].name.as_str() {
-            "arith.constant" | "vector.shape_cast" | "vector.bitcast" => 0,
-            "vector.contract" => flow.ops[p].result_types.first().cloned().flatten().map_or(1, |t| t.lanes() as usize),
-            _ => 1,
-        })
-        .sum();
+    let (elem_bits, value_bits) = sizes(flow, window, &leaf_types);
+    let window_cost = window_cost(flow, window);
     let screen = Screen {
         max_cost: window_cost.max(1),
         grammar,
@@ -100,6 +66,89 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         )));
     }
     let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
+    let mut survivors = screened(&screen, &root_ty, window_cost, trace);
+    if survivors.is_empty() {
+        if screen.out_of_time.load(std::sync::atomic::Ordering::Relaxed) {
+            return timed_out(limits, "screening candidates");
+        }
+        let matrix = root_ty.dims.len() == 2 && root_ty.dims.iter().all(|&d| d >= 2);
+        return Outcome::Unchanged(Unchanged::NoCandidate { transpose_too: matrix });
+    }
+    let cheapest = survivors.iter().map(|p| p.cost(grammar)).min().unwrap_or(0);
+    survivors.retain(|p| {
+        let cost = p.cost(grammar);
+        cost < window_cost || (cost == window_cost && window_cost == 1 && p.steps.len() == 1)
+    });
+    if survivors.is_empty() {
+        return Outcome::Unchanged(Unchanged::NotCheaper { cheapest, window: window_cost });
+    }
+    proved(flow, window, &screen, &constants, survivors, trace)
+}
+
+/// A window's samples (each leaf's value) and its value on each, where
+/// it is defined.
+type Samples = (Vec<Vec<BigUint>>, Vec<Option<BigUint>>);
+
+/// The window's samples (the variable leaves of types `variable` random
+/// and at edges, then the constants) and its value on each, where it is
+/// defined; or why it cannot be evaluated.
+fn sampled(flow: &Dataflow, window: &Window, variable: &[Ty], constants: &[BigUint]) -> Result<Samples, String> {
+    let mut inputs = samples(variable, 12);
+    for s in &mut inputs {
+        s.extend(constants.iter().cloned());
+    }
+    let mut expected = Vec::new();
+    for s in &inputs {
+        let mut dom = Concrete;
+        match eval_window(&mut dom, flow, window, s) {
+            Ok((v, defined)) => {
+                let ok = defined.iter().all(|d| *d == BigUint::from(1u8));
+                expected.push(ok.then_some(v.bits));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Ok((inputs, expected))
+}
+
+/// The element sizes and the value sizes the window's leaves and ops have,
+/// each in increasing order.
+fn sizes(flow: &Dataflow, window: &Window, leaf_types: &[Ty]) -> (Vec<u32>, Vec<u32>) {
+    let mut types = leaf_types.to_vec();
+    for &pos in &window.ops {
+        types.extend(flow.ops[pos].result_types.iter().flatten().cloned());
+    }
+    let sizes = |f: fn(&Ty) -> u32| {
+        let mut v: Vec<u32> = types.iter().map(f).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    (sizes(|t| t.elem_bits), sizes(|t| t.bits()))
+}
+
+/// The window's cost as written. A program must be cheaper than the
+/// window as written (one instruction per op that computes, and one per
+/// sum a contraction makes), or, for a window of one op, as cheap and a
+/// single instruction. A tie with more ops is no gain: LLVM may well do
+/// better with the ops (a product by a power of two is a shift).
+fn window_cost(flow: &Dataflow, window: &Window) -> usize {
+    window
+        .ops
+        .iter()
+        .map(|&p| match flow.ops[p].name.as_str() {
+            "arith.constant" | "vector.shape_cast" | "vector.bitcast" => 0,
+            "vector.contract" => flow.ops[p].result_types.first().cloned().flatten().map_or(1, |t| t.lanes() as usize),
+            _ => 1,
+        })
+        .sum()
+}
+
+/// The programs that agree with the window on the samples: of one
+/// instruction; else of two or three steps; else a matrix result computed
+/// transposed.
+fn screened(screen: &Screen, root_ty: &Ty, window_cost: usize, trace: bool) -> Vec<Program> {
+    let (grammar, limits) = (screen.grammar, screen.limits);
     let one = |(ci, c): (usize, &Candidate)| -> Vec<Program> {
         let t0 = std::time::Instant::now();
         let out = screen.single(ci, c);
@@ -119,44 +168,44 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     }
     // Two steps cost at least one instruction: no gain over a window of one op.
     if survivors.is_empty() && limits.evaluations > 0 && window_cost >= 2 && !screen.expired() {
-        survivors = super::compose::two_steps(&screen);
+        survivors = super::compose::two_steps(screen);
         if trace {
             eprintln!("hydride: two steps: {:?} in all; {} survive", screen.started.elapsed(), survivors.len());
         }
     }
     if survivors.is_empty() && limits.evaluations > 0 && window_cost >= 2 && !screen.expired() {
-        survivors = transposed(&screen, &root_ty);
+        survivors = transposed(screen, root_ty);
         if trace {
             eprintln!("hydride: transposed: {:?} in all; {} survive", screen.started.elapsed(), survivors.len());
         }
     }
-    let timed_out = |what: &str| {
-        let why = format!("time limit of {} ms reached while {what}", limits.window_ms);
-        Outcome::Unchanged(Unchanged::OutOfBudget { budget: Budget::Window, why })
-    };
-    if survivors.is_empty() {
-        if screen.out_of_time.load(std::sync::atomic::Ordering::Relaxed) {
-            return timed_out("screening candidates");
-        }
-        let matrix = root_ty.dims.len() == 2 && root_ty.dims.iter().all(|&d| d >= 2);
-        return Outcome::Unchanged(Unchanged::NoCandidate { transpose_too: matrix });
-    }
-    let cheapest = survivors.iter().map(|p| p.cost(grammar)).min().unwrap_or(0);
-    survivors.retain(|p| {
-        let cost = p.cost(grammar);
-        cost < window_cost || (cost == window_cost && window_cost == 1 && p.steps.len() == 1)
-    });
-    if survivors.is_empty() {
-        return Outcome::Unchanged(Unchanged::NotCheaper { cheapest, window: window_cost });
-    }
+    survivors
+}
+
+/// The window's time limit reached while doing `what`.
+fn timed_out(limits: &Limits, what: &str) -> Outcome {
+    let why = format!("time limit of {} ms reached while {what}", limits.window_ms);
+    Outcome::Unchanged(Unchanged::OutOfBudget { budget: Budget::Window, why })
+}
+
+/// The first program of the survivors' shortlist Z3 proves equal to the
+/// window, or why none was.
+fn proved(
+    flow: &Dataflow,
+    window: &Window,
+    screen: &Screen,
+    constants: &[BigUint],
+    survivors: Vec<Program>,
+    trace: bool,
+) -> Outcome {
+    let (grammar, limits) = (screen.grammar, screen.limits);
     let mut unproved = Vec::new();
     for program in shortlist(grammar, survivors, limits) {
         if screen.expired() {
-            return timed_out("proving candidates");
+            return timed_out(limits, "proving candidates");
         }
         let proving = std::time::Instant::now();
-        let claim =
-            Claim { flow, window, leaf_types: &screen.leaf_types, constants: &constants, grammar, program: &program };
+        let claim = Claim { flow, window, leaf_types: &screen.leaf_types, constants, grammar, program: &program };
         let verdict = claim.prove(limits.proof_ms);
         if trace {
             eprintln!("hydride: proof of {} took {:?}: {verdict:?}", program.describe(grammar), proving.elapsed());
