@@ -144,83 +144,11 @@ fn piece_mask(mask: &[i64], lanes: u32, pieces: u32) -> Option<Vec<i64>> {
 pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Split)> {
     let ops: Vec<&BlockOp> = window.ops.iter().map(|&p| &flow.ops[p]).collect();
     for op in &ops {
-        let known = LANE_WISE.contains(&op.name.as_str())
-            || op.name == "vector.shuffle"
-            || op.name == ROWS_REDUCED
-            || op.name == DEINTERLEAVE;
-        let results = if op.name == DEINTERLEAVE { 2 } else { 1 };
-        if !known || op.results.len() != results || !op.unmodelled_vectors.is_empty() {
-            return None;
-        }
-        for t in op.operand_types.iter().chain(&op.result_types) {
-            if t.as_ref()?.dims.is_empty() {
-                return None;
-            }
-        }
-        // Lane-wise ops over one lane count (a shape_cast keeps the count),
-        // shuffles of two operands of one lane count.
-        if op.name == "vector.shuffle" {
-            let lanes: Vec<u32> = op.operand_types.iter().flatten().map(Ty::lanes).collect();
-            if lanes.len() != 2 || lanes[0] != lanes[1] {
-                return None;
-            }
-        } else if op.name == ROWS_REDUCED {
-            rows_reduced(op)?;
-        } else if op.name == DEINTERLEAVE {
-            // 1-D, each result half the operand's lanes.
-            let source = op.operand_types.first()?.as_ref()?;
-            let halves = op
-                .result_types
-                .iter()
-                .all(|t| t.as_ref().is_some_and(|t| t.dims.len() == 1 && 2 * t.lanes() == source.lanes()));
-            if source.dims.len() != 1 || !halves {
-                return None;
-            }
-        } else {
-            let lanes: Vec<u32> = op.operand_types.iter().chain(&op.result_types).flatten().map(Ty::lanes).collect();
-            if lanes.windows(2).any(|w| w[0] != w[1]) {
-                return None;
-            }
-        }
+        independent_pieces(op)?;
     }
-    // A result that feeds a reshape or a reduction stays whole: LLVM fuses a
-    // widening product into the reduction after it (`smlal`, `vpmaddwd`),
-    // which pieces would hide behind their concatenation.
-    // Reshapes are followed to what reads their results.
-    let result = flow.ops[window.root].results[0];
-    let whole = |op: &BlockOp| LANE_WISE.contains(&op.name.as_str()) || CONSUMERS.contains(&op.name.as_str());
-    let mut reads = vec![result];
-    while let Some(v) = reads.pop() {
-        for op in flow.ops.iter().filter(|op| op.operands.contains(&v)) {
-            if op.name == "vector.shape_cast" {
-                reads.extend(op.results.iter().copied());
-            } else if !whole(op) {
-                return None;
-            }
-        }
-    }
-    // The piece is sized by what crosses its boundary: the leaves and the
-    // result each fit a register.
+    stays_whole_after(flow, window)?;
     let root_ty = flow.ops[window.root].result_types[0].clone()?;
-    if root_ty.bits() <= register_bits {
-        return None;
-    }
-    let mut boundary = vec![root_ty.bits()];
-    for v in &window.leaves {
-        boundary.push(flow.type_of(*v)?.bits());
-    }
-    let pieces = boundary.iter().map(|b| b.div_ceil(register_bits)).max()?.next_power_of_two();
-    let lane_counts = ops.iter().flat_map(|op| op.operand_types.iter().chain(&op.result_types)).flatten();
-    if pieces < 2 || lane_counts.map(Ty::lanes).any(|l| l % pieces != 0 || l / pieces < 2) {
-        return None;
-    }
-    // Where a deinterleave halves the lanes, pieces sized by the operand
-    // leave each piece's result half a register: `umaxp` of a piece with
-    // itself, where one `umaxp` of two registers computes two pieces.
-    // Cut only where every piece of the result fills a register.
-    if ops.iter().any(|op| op.name == DEINTERLEAVE) && root_ty.bits() / pieces < register_bits {
-        return None;
-    }
+    let pieces = piece_count(flow, window, &ops, &root_ty, register_bits)?;
     // Every value's lanes are cut evenly as its row-major flattening; with
     // a reduction of each row, n-D values keep their shape with their rows
     // cut (the same cut of their lanes), and the leaves and the result,
@@ -245,33 +173,130 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
             return None;
         }
     }
-    let mut out = Vec::new();
-    for (i, op) in ops.iter().enumerate() {
-        let mut op = (*op).clone();
-        op.index = i;
-        if op.name == "vector.shuffle" {
-            let lanes = op.operand_types.first()?.as_ref()?.lanes();
-            let mask = op.attributes.iter_mut().find(|(n, _)| n == "mask")?;
-            let Attr::Ints(m) = &mask.1 else { return None };
-            mask.1 = Attr::Ints(piece_mask(m, lanes, pieces)?);
-        }
-        op.operand_types = op.operand_types.iter().map(scaled).collect();
-        op.result_types = op.result_types.iter().map(scaled).collect();
-        if op.name == "arith.constant" {
-            let all = op.result_types.first()?.as_ref()?.lanes() * pieces;
-            let value = op.attributes.iter_mut().find(|(n, _)| n == "value")?;
-            let Attr::Elements(xs) = &value.1 else { return None };
-            let piece = (all / pieces) as usize;
-            let first = &xs[..piece];
-            if xs.len() != all as usize || xs.chunks(piece).any(|c| c != first) {
-                return None;
-            }
-            value.1 = Attr::Elements(first.to_vec());
-        }
-        out.push(op);
-    }
+    let out = ops.iter().enumerate().map(|(i, op)| op_piece(op, i, pieces, &scaled)).collect::<Option<Vec<_>>>()?;
     let root = window.ops.iter().position(|&p| p == window.root)?;
     Some((out, root, Split { pieces }))
+}
+
+/// `Some` where `op`'s pieces are independent: a lane-wise op over one
+/// lane count (a shape_cast keeps the count), a shuffle of two operands of
+/// one lane count, a reduction of rows, or a 1-D deinterleave, on vectors.
+fn independent_pieces(op: &BlockOp) -> Option<()> {
+    let known = LANE_WISE.contains(&op.name.as_str())
+        || op.name == "vector.shuffle"
+        || op.name == ROWS_REDUCED
+        || op.name == DEINTERLEAVE;
+    let results = if op.name == DEINTERLEAVE { 2 } else { 1 };
+    if !known || op.results.len() != results || !op.unmodelled_vectors.is_empty() {
+        return None;
+    }
+    for t in op.operand_types.iter().chain(&op.result_types) {
+        if t.as_ref()?.dims.is_empty() {
+            return None;
+        }
+    }
+    // Lane-wise ops over one lane count (a shape_cast keeps the count),
+    // shuffles of two operands of one lane count.
+    if op.name == "vector.shuffle" {
+        let lanes: Vec<u32> = op.operand_types.iter().flatten().map(Ty::lanes).collect();
+        if lanes.len() != 2 || lanes[0] != lanes[1] {
+            return None;
+        }
+    } else if op.name == ROWS_REDUCED {
+        rows_reduced(op)?;
+    } else if op.name == DEINTERLEAVE {
+        // 1-D, each result half the operand's lanes.
+        let source = op.operand_types.first()?.as_ref()?;
+        let halves = op
+            .result_types
+            .iter()
+            .all(|t| t.as_ref().is_some_and(|t| t.dims.len() == 1 && 2 * t.lanes() == source.lanes()));
+        if source.dims.len() != 1 || !halves {
+            return None;
+        }
+    } else {
+        let lanes: Vec<u32> = op.operand_types.iter().chain(&op.result_types).flatten().map(Ty::lanes).collect();
+        if lanes.windows(2).any(|w| w[0] != w[1]) {
+            return None;
+        }
+    }
+    Some(())
+}
+
+/// `Some` where nothing after the window needs its result whole. A result
+/// that feeds a reshape or a reduction stays whole: LLVM fuses a widening
+/// product into the reduction after it (`smlal`, `vpmaddwd`), which pieces
+/// would hide behind their concatenation. Reshapes are followed to what
+/// reads their results.
+fn stays_whole_after(flow: &Dataflow, window: &Window) -> Option<()> {
+    let result = flow.ops[window.root].results[0];
+    let whole = |op: &BlockOp| LANE_WISE.contains(&op.name.as_str()) || CONSUMERS.contains(&op.name.as_str());
+    let mut reads = vec![result];
+    while let Some(v) = reads.pop() {
+        for op in flow.ops.iter().filter(|op| op.operands.contains(&v)) {
+            if op.name == "vector.shape_cast" {
+                reads.extend(op.results.iter().copied());
+            } else if !whole(op) {
+                return None;
+            }
+        }
+    }
+    Some(())
+}
+
+/// How many pieces the window (its ops `ops`, its result of type
+/// `root_ty`) is cut into: a power of two, at least 2, each piece of
+/// every value at least two lanes. The piece is sized by what crosses its
+/// boundary: the leaves and the result each fit a register.
+fn piece_count(flow: &Dataflow, window: &Window, ops: &[&BlockOp], root_ty: &Ty, register_bits: u32) -> Option<u32> {
+    if root_ty.bits() <= register_bits {
+        return None;
+    }
+    let mut boundary = vec![root_ty.bits()];
+    for v in &window.leaves {
+        boundary.push(flow.type_of(*v)?.bits());
+    }
+    let pieces = boundary.iter().map(|b| b.div_ceil(register_bits)).max()?.next_power_of_two();
+    let lane_counts = ops.iter().flat_map(|op| op.operand_types.iter().chain(&op.result_types)).flatten();
+    if pieces < 2 || lane_counts.map(Ty::lanes).any(|l| l % pieces != 0 || l / pieces < 2) {
+        return None;
+    }
+    // Where a deinterleave halves the lanes, pieces sized by the operand
+    // leave each piece's result half a register: `umaxp` of a piece with
+    // itself, where one `umaxp` of two registers computes two pieces.
+    // Cut only where every piece of the result fills a register.
+    if ops.iter().any(|op| op.name == DEINTERLEAVE) && root_ty.bits() / pieces < register_bits {
+        return None;
+    }
+    Some(pieces)
+}
+
+/// The first of `pieces` pieces of `op`, at position `i`: its types
+/// `scaled`, a shuffle's mask and a constant's value cut to the first
+/// piece (a constant must repeat in every piece).
+fn op_piece(op: &BlockOp, i: usize, pieces: u32, scaled: &dyn Fn(&Option<Ty>) -> Option<Ty>) -> Option<BlockOp> {
+    let mut op = op.clone();
+    op.index = i;
+    if op.name == "vector.shuffle" {
+        let lanes = op.operand_types.first()?.as_ref()?.lanes();
+        let mask = op.attributes.iter_mut().find(|(n, _)| n == "mask")?;
+        let Attr::Ints(m) = &mask.1 else { return None };
+        mask.1 = Attr::Ints(piece_mask(m, lanes, pieces)?);
+    }
+    op.operand_types = op.operand_types.iter().map(scaled).collect();
+    op.result_types = op.result_types.iter().map(scaled).collect();
+    if op.name == "arith.constant" {
+        let all = op.result_types.first()?.as_ref()?.lanes() * pieces;
+        let value = op.attributes.iter_mut().find(|(n, _)| n == "value")?;
+        let Attr::Elements(xs) = &value.1 else { return None };
+        let piece = (all / pieces) as usize;
+        let first = &xs[..piece];
+        if xs.len() != all as usize || xs.chunks(piece).any(|c| c != first) {
+            return None;
+        }
+        value.1 = Attr::Elements(first.to_vec());
+    }
+    Some(op)
 }
 
 /// How a narrow window is widened: every value's lanes times `factor`.
