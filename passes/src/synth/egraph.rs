@@ -193,30 +193,7 @@ pub fn by_rules<'r>(
         return None;
     }
     let (expr, ids) = expression(flow, window, lifted)?;
-    let mut symbols: Vec<String> = expr.as_ref().iter().map(|n| n.op.to_string()).collect();
-    symbols.sort();
-    symbols.dedup();
-    let all_occur = |p: &Pattern, symbols: &[String]| {
-        let mut needed = Vec::new();
-        ops_of(p, &mut needed);
-        needed.iter().all(|o| symbols.binary_search_by(|s| s.as_str().cmp(o)).is_ok())
-    };
-    // Equalities whose left side can match, and the ops their right sides add.
-    let mut rewrites: Vec<Rewrite<SymbolLang, ()>> = Vec::new();
-    let applicable: Vec<&Equality> = equalities.iter().filter(|e| all_occur(&e.lhs, &symbols)).collect();
-    for e in applicable {
-        rewrites.extend(equality(e));
-        let mut added = Vec::new();
-        ops_of(&e.rhs, &mut added);
-        symbols.extend(added.into_iter().map(str::to_string));
-    }
-    symbols.sort();
-    symbols.dedup();
-    rewrites.extend(commutativity(&symbols));
-    // Only rules whose pattern's ops all occur can match.
-    rewrites.extend(
-        rules.iter().enumerate().filter(|(_, r)| all_occur(&r.lhs, &symbols)).filter_map(|(i, r)| rewrite(i, r)),
-    );
+    let rewrites = applicable_rewrites(&expr, rules, equalities);
     if !rewrites.iter().any(|r| r.name.as_str().starts_with("rule")) {
         return None;
     }
@@ -262,7 +239,50 @@ pub fn by_rules<'r>(
             }
         }
     }
-    // The ops replaced: the window's, but those computing a value read as an input.
+    let ops = replaced_ops(flow, window, lifted, &variables);
+    let mut leaves = variables;
+    leaves.extend(constants);
+    Some(Ruled { program, leaves, ops, rule: rules.get(index)? })
+}
+
+/// The rewrites that can apply to `expr`: the equalities whose left side
+/// can match, commutativity of the ops it has or they add, and the rules
+/// whose pattern's ops all occur.
+fn applicable_rewrites(
+    expr: &RecExpr<SymbolLang>,
+    rules: &[Rule],
+    equalities: &[Equality],
+) -> Vec<Rewrite<SymbolLang, ()>> {
+    let mut symbols: Vec<String> = expr.as_ref().iter().map(|n| n.op.to_string()).collect();
+    symbols.sort();
+    symbols.dedup();
+    let all_occur = |p: &Pattern, symbols: &[String]| {
+        let mut needed = Vec::new();
+        ops_of(p, &mut needed);
+        needed.iter().all(|o| symbols.binary_search_by(|s| s.as_str().cmp(o)).is_ok())
+    };
+    // Equalities whose left side can match, and the ops their right sides add.
+    let mut rewrites: Vec<Rewrite<SymbolLang, ()>> = Vec::new();
+    let applicable: Vec<&Equality> = equalities.iter().filter(|e| all_occur(&e.lhs, &symbols)).collect();
+    for e in applicable {
+        rewrites.extend(equality(e));
+        let mut added = Vec::new();
+        ops_of(&e.rhs, &mut added);
+        symbols.extend(added.into_iter().map(str::to_string));
+    }
+    symbols.sort();
+    symbols.dedup();
+    rewrites.extend(commutativity(&symbols));
+    // Only rules whose pattern's ops all occur can match.
+    rewrites.extend(
+        rules.iter().enumerate().filter(|(_, r)| all_occur(&r.lhs, &symbols)).filter_map(|(i, r)| rewrite(i, r)),
+    );
+    rewrites
+}
+
+/// The ops a program over `variables` replaces: the window's, but those
+/// computing a value read as an input.
+fn replaced_ops(flow: &Dataflow, window: &Window, lifted: &Window, variables: &[usize]) -> Vec<usize> {
     let mut kept: Vec<usize> = Vec::new();
     let mut stack: Vec<usize> = variables.iter().filter(|v| !lifted.leaves.contains(v)).copied().collect();
     while let Some(v) = stack.pop() {
@@ -273,10 +293,7 @@ pub fn by_rules<'r>(
             }
         }
     }
-    let ops = window.ops.iter().copied().filter(|p| !kept.contains(p)).collect();
-    let mut leaves = variables;
-    leaves.extend(constants);
-    Some(Ruled { program, leaves, ops, rule: rules.get(index)? })
+    window.ops.iter().copied().filter(|p| !kept.contains(p)).collect()
 }
 
 /// Leaf numbers at and above this name constants (renumbered at the end).
