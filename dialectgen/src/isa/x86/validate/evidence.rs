@@ -45,6 +45,10 @@ pub fn semantics_sha256(sema: &Semantics) -> String {
 
 /// The code that turns a call and its vectors into a C test program and
 /// reads its results: a change to it is a change to what the hardware was asked.
+/// Any change to these two files' text, a reformatting or a split function
+/// included, makes every recorded verdict stale: a host that cannot execute
+/// an extension then leaves its instructions unvalidated (and `hydride gen`
+/// without them) until `hydride record x86` runs on one that can.
 const HARNESS_CODE: &[&str] = &[include_str!("harness.rs"), include_str!("guide_types.rs")];
 
 pub fn harness_sha256(call: &CallSignature) -> String {

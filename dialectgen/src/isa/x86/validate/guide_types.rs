@@ -1,7 +1,7 @@
 //! The C-level view of an intrinsic that the test harness needs.
 
-use crate::isa::x86::guide::GuideEntry;
 use crate::sema::ir::{ArgKind, Semantics};
+use crate::isa::x86::guide::GuideEntry;
 
 #[derive(Clone, Debug)]
 pub struct CArg {
@@ -42,8 +42,7 @@ impl CallSignature {
             ret_c_type: c_type(&entry.ret.c_type),
             ret_width: sema.result.width,
             imm_index,
-            imm_values: imm_index
-                .map(|_| crate::validate::cases::immediate_values(crate::validate::cases::FULL_IMMEDIATE_BITS)),
+            imm_values: imm_index.map(|_| super::cases::immediate_values(super::cases::FULL_IMMEDIATE_BITS)),
         }
     }
 

@@ -8,13 +8,50 @@
 use super::guide_types::CallSignature;
 use std::fmt::Write as _;
 
-/// A C program testing `tests`: a C function per intrinsic (unpack
-/// arguments, call, store the result), their tables, and `main`.
+/// A C function per intrinsic: unpack arguments, call, store the result.
 pub fn c_program(tests: &[CallSignature]) -> String {
     let mut s = String::new();
     s.push_str("#include <immintrin.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\n");
     for (k, t) in tests.iter().enumerate() {
-        test_function(&mut s, k, t);
+        let _ = writeln!(s, "/* {} */", t.name);
+        let _ = writeln!(s, "static void t{k}(const uint8_t *in, uint8_t *out, unsigned imm) {{");
+        let mut offset = 0;
+        let mut call_args = Vec::new();
+        for (i, a) in t.args.iter().enumerate() {
+            if Some(i) == t.imm_index {
+                call_args.push(None);
+                continue;
+            }
+            let bytes = a.width / 8;
+            let _ = writeln!(s, "  {} a{i}; memcpy(&a{i}, in + {offset}, {bytes});", a.c_type);
+            offset += bytes;
+            call_args.push(Some(format!("a{i}")));
+        }
+        let call = |imm: Option<u32>| -> String {
+            let args: Vec<String> = call_args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| match a {
+                    Some(a) => a.clone(),
+                    None => format!("({}){}", t.args[i].c_type, imm.unwrap_or(0)),
+                })
+                .collect();
+            format!("{}({})", t.name, args.join(", "))
+        };
+        let _ = writeln!(s, "  {} r;", t.ret_c_type);
+        match t.imm_values.as_deref() {
+            None => {
+                let _ = writeln!(s, "  (void)imm;\n  r = {};", call(None));
+            }
+            Some(values) => {
+                let _ = writeln!(s, "  switch (imm) {{");
+                for v in values {
+                    let _ = writeln!(s, "  case {v}: r = {}; break;", call(Some(*v)));
+                }
+                let _ = writeln!(s, "  default: abort();\n  }}");
+            }
+        }
+        let _ = writeln!(s, "  memcpy(out, &r, {});\n}}\n", t.ret_width / 8);
     }
     s.push_str("typedef void (*test_fn)(const uint8_t *, uint8_t *, unsigned);\n");
     let _ = writeln!(
@@ -32,58 +69,8 @@ pub fn c_program(tests: &[CallSignature]) -> String {
         "static const unsigned OUT_SIZE[] = {{ {} }};",
         tests.iter().map(|t| (t.ret_width / 8).to_string()).collect::<Vec<_>>().join(", ")
     );
-    s.push_str(MAIN);
-    s
-}
-
-/// The C function `t{k}` testing one intrinsic: unpack the arguments from
-/// `in`, call (through a `switch` over the immediate's values when it has
-/// one), and store the result in `out`.
-fn test_function(s: &mut String, k: usize, t: &CallSignature) {
-    let _ = writeln!(s, "/* {} */", t.name);
-    let _ = writeln!(s, "static void t{k}(const uint8_t *in, uint8_t *out, unsigned imm) {{");
-    let mut offset = 0;
-    let mut call_args = Vec::new();
-    for (i, a) in t.args.iter().enumerate() {
-        if Some(i) == t.imm_index {
-            call_args.push(None);
-            continue;
-        }
-        let bytes = a.width / 8;
-        let _ = writeln!(s, "  {} a{i}; memcpy(&a{i}, in + {offset}, {bytes});", a.c_type);
-        offset += bytes;
-        call_args.push(Some(format!("a{i}")));
-    }
-    let call = |imm: Option<u32>| -> String {
-        let args: Vec<String> = call_args
-            .iter()
-            .enumerate()
-            .map(|(i, a)| match a {
-                Some(a) => a.clone(),
-                None => format!("({}){}", t.args[i].c_type, imm.unwrap_or(0)),
-            })
-            .collect();
-        format!("{}({})", t.name, args.join(", "))
-    };
-    let _ = writeln!(s, "  {} r;", t.ret_c_type);
-    match t.imm_values.as_deref() {
-        None => {
-            let _ = writeln!(s, "  (void)imm;\n  r = {};", call(None));
-        }
-        Some(values) => {
-            let _ = writeln!(s, "  switch (imm) {{");
-            for v in values {
-                let _ = writeln!(s, "  case {v}: r = {}; break;", call(Some(*v)));
-            }
-            let _ = writeln!(s, "  default: abort();\n  }}");
-        }
-    }
-    let _ = writeln!(s, "  memcpy(out, &r, {});\n}}\n", t.ret_width / 8);
-}
-
-/// The test program's `main`: reads `[u32 test][u32 imm][argument bytes]`
-/// records from the input file and writes each result with one `write`.
-const MAIN: &str = r#"
+    s.push_str(
+        r#"
 int main(int argc, char **argv) {
   if (argc != 3) return 2;
   FILE *f = fopen(argv[1], "rb");
@@ -111,4 +98,7 @@ int main(int argc, char **argv) {
   }
   return 0;
 }
-"#;
+"#,
+    );
+    s
+}
