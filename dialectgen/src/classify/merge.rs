@@ -17,7 +17,7 @@ use super::proof::{prove_equal, prove_equal_then_by_slices, Verdict};
 use super::template::{hole_index, instantiate, signature_len};
 use crate::eval::machine::Machine;
 use crate::eval::Concrete;
-use crate::sema::ir::{Expr, Semantics};
+use crate::sema::ir::{ArgKind, Expr, Semantics};
 use crate::validate::cases::{random_bits, Rng};
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
@@ -281,19 +281,46 @@ fn combinations(per_hole: &[Vec<Fit>], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
     out
 }
 
-/// An instruction's results on a few random inputs, computed once and
-/// only as far as candidates need them: most candidates differ on the
-/// first input, and every host offered the instruction reuses them.
+/// An instruction's results on a few random inputs and on edge inputs,
+/// computed once and only as far as candidates need them: most candidates
+/// differ on the first input, and every host offered the instruction reuses
+/// them. The edge inputs (each lane the smallest or largest signed value,
+/// all ones, zero, one or the smallest plus one, combined across arguments
+/// so every pair meets in some lane) reject, before a proof is tried, the
+/// candidates that differ only where lanes saturate, wrap or round.
 pub struct Samples {
     inputs: Vec<Vec<BigUint>>,
+    /// `inputs[..random]` are random; the rest are edge inputs.
+    random: usize,
     outputs: Vec<std::sync::OnceLock<Option<BigUint>>>,
+}
+
+/// The lane values of the edge inputs, in the order [`edge_value`] gives them.
+const EDGE_VALUES: usize = 6;
+
+/// Edge lane value `n` (of [`EDGE_VALUES`]) at `width` bits: the smallest
+/// and largest signed values, all ones, zero, one, the smallest plus one
+/// (each cut to `width` bits: a one-bit lane takes only 0 and 1).
+fn edge_value(width: u32, n: usize) -> BigUint {
+    let one = BigUint::from(1u8);
+    let all_ones = (&one << width) - &one;
+    let min = &one << (width - 1);
+    let value = match n {
+        0 => min,
+        1 => &min - &one,
+        2 => all_ones.clone(),
+        3 => BigUint::zero(),
+        4 => one,
+        _ => min + one,
+    };
+    value & all_ones
 }
 
 impl Samples {
     /// The inputs, in `instruction`'s argument order.
     pub fn new(instruction: &Semantics) -> Samples {
         let mut rng = Rng::new(0x5eed);
-        let inputs: Vec<Vec<BigUint>> = (0..4)
+        let mut inputs: Vec<Vec<BigUint>> = (0..4)
             .map(|_| {
                 instruction
                     .args
@@ -302,21 +329,52 @@ impl Samples {
                     .collect()
             })
             .collect();
+        let random = inputs.len();
+        let edges: Vec<Vec<BigUint>> = (0..EDGE_VALUES).map(|k| edge_input(instruction, &inputs[0], k)).collect();
+        inputs.extend(edges);
         let outputs = inputs.iter().map(|_| std::sync::OnceLock::new()).collect();
-        Samples { inputs, outputs }
+        Samples { inputs, random, outputs }
     }
 
     /// Whether `candidate` computes what `instruction` (the instruction these
     /// samples were made for) computes on every sample; argument `k` of
-    /// `candidate` is argument `order[k]` of `instruction`.
+    /// `candidate` is argument `order[k]` of `instruction`. On an edge input
+    /// only a difference between two results counts: where either side does
+    /// not evaluate, the proof decides.
     fn agree(&self, instruction: &Semantics, candidate: &Semantics, order: &[usize]) -> bool {
-        self.inputs.iter().zip(&self.outputs).all(|(args, out)| {
+        self.inputs.iter().zip(&self.outputs).enumerate().all(|(n, (args, out))| {
             let x = out.get_or_init(|| Machine::new(&mut Concrete, instruction).run(args).ok());
+            if n >= self.random && x.is_none() {
+                return true;
+            }
             let b_args: Vec<BigUint> = order.iter().map(|&i| args[i].clone()).collect();
             let y = Machine::new(&mut Concrete, candidate).run(&b_args);
-            matches!((x, y), (Some(x), Ok(y)) if *x == y)
+            match (x, y) {
+                (Some(x), Ok(y)) => *x == y,
+                _ => n >= self.random,
+            }
         })
     }
+}
+
+/// Edge input `k`: lane `i` of argument `j` holds edge value
+/// `(i + j·k) mod EDGE_VALUES` (see [`edge_value`]) at the argument's
+/// element width; immediates keep their value in `first` (a random input).
+fn edge_input(instruction: &Semantics, first: &[BigUint], k: usize) -> Vec<BigUint> {
+    instruction
+        .args
+        .iter()
+        .enumerate()
+        .map(|(j, x)| {
+            if x.imm_bits.is_some() || x.kind == ArgKind::Immediate || x.width == 0 {
+                return first[j].clone();
+            }
+            let w = if x.elem.width == 0 || x.width % x.elem.width != 0 { x.width } else { x.elem.width };
+            (0..x.width / w)
+                .rev()
+                .fold(BigUint::zero(), |acc, i| (acc << w) | edge_value(w, (i as usize + j * k) % EDGE_VALUES))
+        })
+        .collect()
 }
 
 /// A class offered as host to other instructions: its template and, per
@@ -531,6 +589,45 @@ fn permutations(xs: &mut Vec<usize>, from: usize, visit: &mut dyn FnMut(&[usize]
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edge_values_stay_within_their_lane() {
+        let all: Vec<u32> = (0..EDGE_VALUES).map(|n| u32::try_from(edge_value(8, n)).unwrap()).collect();
+        assert_eq!(all, [0x80, 0x7f, 0xff, 0, 1, 0x81]);
+        for n in 0..EDGE_VALUES {
+            assert!(edge_value(1, n) <= BigUint::from(1u8), "value {n} of a one-bit lane");
+        }
+    }
+
+    #[test]
+    fn edge_inputs_meet_every_pair_of_values_in_some_lane() {
+        let arg = |name: &str| crate::sema::ir::Arg {
+            name: name.into(),
+            kind: ArgKind::Vector,
+            width: 64,
+            elem: crate::sema::ir::ElemType { width: 8, signed: true },
+            imm_bits: None,
+            imm_range: None,
+        };
+        let sema = Semantics {
+            name: "pair".into(),
+            args: vec![arg("a"), arg("b")],
+            result: arg("r"),
+            functions: vec![],
+            body: vec![],
+        };
+        let first = vec![BigUint::zero(), BigUint::zero()];
+        let lanes = |x: &BigUint| {
+            (0..8).map(|i| u32::try_from((x >> (8 * i)) & BigUint::from(0xffu32)).unwrap()).collect::<Vec<_>>()
+        };
+        let mut pairs = std::collections::BTreeSet::new();
+        for k in 0..EDGE_VALUES {
+            let input = edge_input(&sema, &first, k);
+            assert!(input.iter().all(|x| x.bits() <= 64));
+            pairs.extend(lanes(&input[0]).into_iter().zip(lanes(&input[1])));
+        }
+        assert_eq!(pairs.len(), EDGE_VALUES * EDGE_VALUES);
+    }
 
     fn v(xs: &[i64]) -> Vec<BigInt> {
         xs.iter().map(|&x| BigInt::from(x)).collect()
