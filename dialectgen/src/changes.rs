@@ -56,6 +56,15 @@ impl Snapshot {
         }
     }
 
+    /// Adds the ops of dialect `prefix`, one per class, each standing for
+    /// the class's members.
+    pub fn add_class_ops(&mut self, prefix: &str, classes: &[SimilarityClass]) {
+        for class in classes {
+            let members = class.members.iter().map(|m| m.intrinsic.clone()).collect();
+            self.ops.insert(format!("{prefix}.{}", class.name), members);
+        }
+    }
+
     /// Adds target ops, each standing for its own instruction.
     pub fn add_ops(&mut self, ops: impl IntoIterator<Item = String>) {
         for op in ops {
@@ -64,7 +73,8 @@ impl Snapshot {
     }
 
     /// Reads a `generated/` tree: each ISA's `class-database.json`, and the
-    /// ops of `op-variants.json` (autollvm stands for x86's classes).
+    /// combined classes of `class-database.json` (autollvm's ops) and the
+    /// target ops of `op-variants.json`.
     pub fn read(generated: &Path) -> Result<Snapshot, ChangesError> {
         let load = |path: &Path| -> Result<serde_json::Value, ChangesError> {
             let text = std::fs::read_to_string(path)
@@ -84,7 +94,14 @@ impl Snapshot {
             let path = generated.join(isa).join("class-database.json");
             let db: Database = serde_json::from_value(load(&path)?)
                 .map_err(|source| ChangesError::Json { path: path.display().to_string(), source })?;
-            snapshot.add_classes(isa, &db.classes, (isa == "x86").then_some("autollvm"));
+            snapshot.add_classes(isa, &db.classes, None);
+        }
+        // autollvm's ops stand for the classes of every ISA's instructions together.
+        let combined = generated.join("class-database.json");
+        if combined.is_file() {
+            let db: Database = serde_json::from_value(load(&combined)?)
+                .map_err(|source| ChangesError::Json { path: combined.display().to_string(), source })?;
+            snapshot.add_class_ops("autollvm", &db.classes);
         }
         let variants = load(&generated.join("op-variants.json"))?;
         let ops = variants.as_object().into_iter().flat_map(|m| m.keys());
