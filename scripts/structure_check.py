@@ -35,7 +35,8 @@ out), an edge goes from a file's module to the module named by each `use` and
 path in its non-test code that starts with `crate::`, `self::`, `super::`, a
 child module or a module brought in by a `use` (reduced to the longest prefix
 that is a module file). `mod x;` is not an edge; a child's `super::..` is one
-(to its parent). Cycles are the strongly connected components of more than one
+(to its parent), except `super::name` where the parent only imports module
+`name` (an edge to that module). Cycles are the strongly connected components of more than one
 module (Tarjan). The report also gives, as information, how many would remain
 without the edges from modules to their ancestors.
 """
@@ -626,94 +627,108 @@ def build_crate(name: str, files: list[str], rust: dict[str, RustFile]) -> Crate
             children.setdefault(m[:-1], set()).add(m[-1])
     crate = Crate(name, modules, children, {m: {} for m in modules})
 
-    for mod, f in modules.items():
-        rf = rust[f]
-        if rf.whole_file_test:
-            continue
-        code = list(rf.lexed.code)
-        for s, e in rf.test_spans:
-            _blank(code, s, e + 1)
-        code_s = "".join(code)
+    # Each module's `use` aliases (name -> module), for a child's
+    # `super::name` that reaches a module through its parent's import.
+    module_aliases: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
 
-        # inline modules (`mod x { .. }`): scope for `self`/`super`
-        inline = []
-        for m in _INLINE_MOD.finditer(code_s):
-            brace = m.end() - 1
-            inline.append((brace, match_close(code_s, brace), m.group(1)))
-
-        def scope_at(offset: int) -> tuple[str, ...]:
-            s = mod
-            for a, b, n in sorted(inline):
-                if a < offset < b:
-                    s = s + (n,)
-            return s
-
-        def is_module(p: tuple[str, ...]) -> bool:
-            return p in modules
-
-        def absolute(segs: list[str], scope: tuple[str, ...], aliases: dict[str, tuple[str, ...]]):
-            if not segs:
-                return None
-            s0 = segs[0]
-            if s0 == "crate":
-                return tuple(segs[1:])
-            if s0 == "self":
-                return scope + tuple(segs[1:])
-            if s0 == "super":
-                k = 0
-                while k < len(segs) and segs[k] == "super":
-                    k += 1
-                if k > len(scope):
-                    return None
-                return scope[: len(scope) - k] + tuple(segs[k:])
-            if s0 in aliases:
-                return aliases[s0] + tuple(segs[1:])
-            if is_module(scope + (s0,)):
-                return scope + tuple(segs)
-            return None
-
-        def reduce(p: tuple[str, ...]) -> tuple[str, ...]:
-            while p not in modules:
-                p = p[:-1]
-            return p
-
-        def add_edge(target: tuple[str, ...], offset: int) -> None:
-            if target == mod:
+    def scan(mod: tuple[str, ...], f: str, record: bool) -> None:
+            rf = rust[f]
+            if rf.whole_file_test:
                 return
-            where = f"{f}:{rf.lexed.line_of(offset)}"
-            crate.edges[mod].setdefault(target, []).append(where)
+            code = list(rf.lexed.code)
+            for s, e in rf.test_spans:
+                _blank(code, s, e + 1)
+            code_s = "".join(code)
 
-        uses = list(_USE.finditer(code_s))
-        aliases: dict[str, tuple[str, ...]] = {}
-        resolved_uses = []
-        # two rounds: a `use` may name an alias brought by another `use`
-        for _round in range(2):
+            # inline modules (`mod x { .. }`): scope for `self`/`super`
+            inline = []
+            for m in _INLINE_MOD.finditer(code_s):
+                brace = m.end() - 1
+                inline.append((brace, match_close(code_s, brace), m.group(1)))
+
+            def scope_at(offset: int) -> tuple[str, ...]:
+                s = mod
+                for a, b, n in sorted(inline):
+                    if a < offset < b:
+                        s = s + (n,)
+                return s
+
+            def is_module(p: tuple[str, ...]) -> bool:
+                return p in modules
+
+            def absolute(segs: list[str], scope: tuple[str, ...], aliases: dict[str, tuple[str, ...]]):
+                if not segs:
+                    return None
+                s0 = segs[0]
+                if s0 == "crate":
+                    return tuple(segs[1:])
+                if s0 == "self":
+                    return scope + tuple(segs[1:])
+                if s0 == "super":
+                    k = 0
+                    while k < len(segs) and segs[k] == "super":
+                        k += 1
+                    if k > len(scope):
+                        return None
+                    ancestor = scope[: len(scope) - k]
+                    # `super::name` where the ancestor only imports `name` is that module.
+                    through = module_aliases.get(ancestor, {})
+                    if k < len(segs) and not is_module(ancestor + (segs[k],)) and segs[k] in through:
+                        return through[segs[k]] + tuple(segs[k + 1 :])
+                    return ancestor + tuple(segs[k:])
+                if s0 in aliases:
+                    return aliases[s0] + tuple(segs[1:])
+                if is_module(scope + (s0,)):
+                    return scope + tuple(segs)
+                return None
+
+            def reduce(p: tuple[str, ...]) -> tuple[str, ...]:
+                while p not in modules:
+                    p = p[:-1]
+                return p
+
+            def add_edge(target: tuple[str, ...], offset: int) -> None:
+                if target == mod or not record:
+                    return
+                where = f"{f}:{rf.lexed.line_of(offset)}"
+                crate.edges[mod].setdefault(target, []).append(where)
+
+            uses = list(_USE.finditer(code_s))
+            aliases: dict[str, tuple[str, ...]] = {}
             resolved_uses = []
-            for u in uses:
-                scope = scope_at(u.start())
-                for segs, alias, glob in parse_use_tree(u.group(1)):
-                    p = absolute(segs, scope, aliases)
-                    if p is None:
-                        continue
-                    resolved_uses.append((p, u.start()))
-                    if glob:
-                        if p in modules:
-                            for c in children.get(p, ()):
-                                aliases.setdefault(c, p + (c,))
-                    elif p in modules and (alias or segs[-1]) not in ("self", "super", "crate"):
-                        aliases.setdefault(alias or segs[-1], p)
-        for p, at in resolved_uses:
-            add_edge(reduce(p), at)
+            # two rounds: a `use` may name an alias brought by another `use`
+            for _round in range(2):
+                resolved_uses = []
+                for u in uses:
+                    scope = scope_at(u.start())
+                    for segs, alias, glob in parse_use_tree(u.group(1)):
+                        p = absolute(segs, scope, aliases)
+                        if p is None:
+                            continue
+                        resolved_uses.append((p, u.start()))
+                        if glob:
+                            if p in modules:
+                                for c in children.get(p, ()):
+                                    aliases.setdefault(c, p + (c,))
+                        elif p in modules and (alias or segs[-1]) not in ("self", "super", "crate"):
+                            aliases.setdefault(alias or segs[-1], p)
+            module_aliases[mod] = aliases
+            for p, at in resolved_uses:
+                add_edge(reduce(p), at)
 
-        rest = list(code_s)
-        for u in uses:
-            _blank(rest, u.start(), u.end())
-        rest_s = "".join(rest)
-        for m in _PATH.finditer(rest_s):
-            segs = [s.strip() for s in m.group(1).split("::")]
-            p = absolute(segs, scope_at(m.start()), aliases)
-            if p is not None:
-                add_edge(reduce(p), m.start())
+            rest = list(code_s)
+            for u in uses:
+                _blank(rest, u.start(), u.end())
+            rest_s = "".join(rest)
+            for m in _PATH.finditer(rest_s):
+                segs = [s.strip() for s in m.group(1).split("::")]
+                p = absolute(segs, scope_at(m.start()), aliases)
+                if p is not None:
+                    add_edge(reduce(p), m.start())
+
+    for _pass in (False, True):
+        for mod, f in modules.items():
+            scan(mod, f, _pass)
     return crate
 
 
