@@ -114,17 +114,23 @@ impl<D: Domain> Machine<'_, D> {
     /// `WrapAs(x, width, flag)`: C's conversion to an integer type of `width`
     /// bits, the value modulo 2^width, read as unsigned when the flag is non-zero.
     fn wrap_as(&mut self, name: &str, args: &[Value<D::Bv>]) -> R<Value<D::Bv>> {
-        self.arity(name, args, 3)?;
-        let (Some(w), Some(flag)) = (self.literal_int(&args[1])?, self.literal_int(&args[2])?) else {
-            return self.invalid("`WrapAs` needs a constant width and signedness");
-        };
-        let w = match w.to_u32() {
-            Some(w) if w > 0 && w <= 4096 => w,
-            _ => return self.invalid("`WrapAs` width out of range"),
-        };
+        let (w, signed) = self.width_and_signedness(name, args, 4096)?;
         let b = self.to_bits(&args[0])?;
         let bv = resize(self.dom, &b, w);
-        Ok(Value::Bits(Bits { bv, width: w, signed: flag.is_zero() }))
+        Ok(Value::Bits(Bits { bv, width: w, signed }))
+    }
+
+    /// The constant width (1 to `max_width`) and signedness (signed when
+    /// the flag is zero) of `name(x, width, flag)`.
+    fn width_and_signedness(&mut self, name: &str, args: &[Value<D::Bv>], max_width: u32) -> R<(u32, bool)> {
+        self.arity(name, args, 3)?;
+        let (Some(w), Some(flag)) = (self.literal_int(&args[1])?, self.literal_int(&args[2])?) else {
+            return self.invalid(format!("`{name}` needs a constant width and signedness"));
+        };
+        match w.to_u32() {
+            Some(w) if w > 0 && w <= max_width => Ok((w, flag.is_zero())),
+            _ => self.invalid(format!("`{name}` width out of range")),
+        }
     }
 
     /// `NarrowAs(x, width, flag, saturate)`: `WrapAs` (saturate 0) or
@@ -141,15 +147,8 @@ impl<D: Domain> Machine<'_, D> {
     /// `SaturateAs(x, width, flag)`: saturate to `width` bits, unsigned when
     /// the flag is non-zero.
     fn saturate_as(&mut self, name: &str, args: &[Value<D::Bv>]) -> R<Value<D::Bv>> {
-        self.arity(name, args, 3)?;
-        let (Some(w), Some(flag)) = (self.literal_int(&args[1])?, self.literal_int(&args[2])?) else {
-            return self.invalid("`SaturateAs` needs a constant width and signedness");
-        };
-        let w = match w.to_u32() {
-            Some(w) if w > 0 && w <= 512 => w,
-            _ => return self.invalid("`SaturateAs` width out of range"),
-        };
-        self.saturate(&args[0], w, flag.is_zero())
+        let (w, signed) = self.width_and_signedness(name, args, 512)?;
+        self.saturate(&args[0], w, signed)
     }
 
     /// `Abs(x)`: exact on integers, unsigned bits of the magnitude on signed

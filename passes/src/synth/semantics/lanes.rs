@@ -2,7 +2,7 @@
 //! reductions, shuffles, extracts and inserts, strided slices and
 //! contractions.
 
-use super::{malformed, reduced_inner_dim, Evaluator, SemaError, Val};
+use super::{int_list, malformed, reduced_inner_dim, Evaluator, SemaError, Val};
 use crate::synth::attr::Attr;
 use crate::synth::block::BlockOp;
 use crate::synth::types::Ty;
@@ -52,8 +52,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
 
     /// `vector.shuffle`: the lanes of both operands its mask picks.
     pub(super) fn shuffle(&mut self, op: &BlockOp, args: &[Val<D::Bv>], ty: Ty) -> Result<Val<D::Bv>, SemaError> {
-        let mask =
-            op.attribute("mask").and_then(Attr::ints).map(<[i64]>::to_vec).ok_or_else(|| malformed(op, "its mask"))?;
+        let mask = int_list(op, "mask", "its mask")?;
         let mut all = self.lanes(&args[0]);
         all.extend(self.lanes(&args[1]));
         let lanes = mask
@@ -72,11 +71,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         ty: Ty,
     ) -> Result<Val<D::Bv>, SemaError> {
         let name = op.name.as_str();
-        let pos = op
-            .attribute("static_position")
-            .and_then(Attr::ints)
-            .map(<[i64]>::to_vec)
-            .ok_or_else(|| malformed(op, "its position"))?;
+        let pos = int_list(op, "static_position", "its position")?;
         let (vector, dest) = if name == "vector.extract" { (&args[0], None) } else { (&args[1], Some(&args[0])) };
         let dims = &vector.ty.dims;
         if pos.len() > dims.len() || pos.iter().zip(dims).any(|(p, d)| *p < 0 || *p >= i64::from(*d)) || args.len() > 2
@@ -109,11 +104,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         let name = op.name.as_str();
         let insert = name == "vector.insert_strided_slice";
         let whole = if insert { &args[1] } else { &args[0] };
-        let offsets = op
-            .attribute("offsets")
-            .and_then(Attr::ints)
-            .map(<[i64]>::to_vec)
-            .ok_or_else(|| malformed(op, "its offsets"))?;
+        let offsets = int_list(op, "offsets", "its offsets")?;
         let strides = op.attribute("strides").and_then(Attr::ints).map(<[i64]>::to_vec).unwrap_or_else(|| vec![1]);
         if offsets.len() != 1 || whole.ty.dims.len() != 1 || strides != [1] {
             return Err(SemaError::Unsupported(format!("{name} of {}", whole.ty)));

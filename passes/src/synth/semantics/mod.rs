@@ -59,15 +59,17 @@ fn malformed(op: &BlockOp, what: &str) -> SemaError {
     SemaError::Malformed { op: op.name.clone(), what: what.into() }
 }
 
+/// The integer list `op` must carry as attribute `attr`; `what` names it
+/// in the error when it is missing.
+fn int_list(op: &BlockOp, attr: &str, what: &str) -> Result<Vec<i64>, SemaError> {
+    op.attribute(attr).and_then(Attr::ints).map(<[i64]>::to_vec).ok_or_else(|| malformed(op, what))
+}
+
 /// The size of the dimension a `vector.multi_reduction` reduces: the
 /// innermost of a 2-D vector, the only one it reads.
 fn reduced_inner_dim<B>(op: &BlockOp, src: &Val<B>) -> Result<u32, SemaError> {
     let name = op.name.as_str();
-    let dims = op
-        .attribute("reduction_dims")
-        .and_then(Attr::ints)
-        .map(<[i64]>::to_vec)
-        .ok_or_else(|| malformed(op, "its dims"))?;
+    let dims = int_list(op, "reduction_dims", "its dims")?;
     if src.ty.dims.len() != 2 || dims != [1] {
         return Err(SemaError::Unsupported(format!("{name} over dims {dims:?} of {}", src.ty)));
     }
@@ -427,7 +429,6 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             self.lanewise(args, ty, &mut |e, x| e.dom.ite(&x[0], &x[1], &x[2], w))
         }
     }
-
 }
 
 /// Whether synthesis can read this op: its name is [`supported`] and its
