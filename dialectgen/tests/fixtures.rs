@@ -61,6 +61,34 @@ fn types_are_inferred() {
     assert_eq!(types.iter().find(|t| t.name == "b").unwrap().width, 0, "loop counter is an integer");
 }
 
+/// A loop that runs on input bits is unrolled, but within a total budget:
+/// a helper whose loop reads the whole 512-bit input instead of its lane
+/// (a parameter misnamed) is an error at once, not minutes of terms.
+#[test]
+fn input_dependent_loops_are_unrolled_within_a_total_budget() {
+    let operation = "DEFINE COUNT(x) {\n\tcount := 0\n\tDO WHILE a > 0\n\t\tcount += a[0]\n\t\ta >>= 1\n\tOD\n\tRETURN count\n}\nFOR j := 0 to 63\n\ti := j*8\n\tdst[i+7:i] := COUNT(a[i+7:i])\nENDFOR\n";
+    let parsed = dialectgen::isa::x86::pseudocode::parse_operation(operation).expect("parses");
+    let mut vector = dialectgen::sema::ir::Arg::scalar("a", 512);
+    vector.kind = dialectgen::sema::ir::ArgKind::Vector;
+    vector.elem.width = 8;
+    let mut result = vector.clone();
+    result.name = "dst".into();
+    let sema = Semantics {
+        name: "whole_register_loop".into(),
+        args: vec![vector],
+        result,
+        functions: parsed.functions,
+        body: parsed.body,
+    };
+    let error = infer_types(&sema).expect_err("unrolling 64 loops of 512 iterations is over the budget");
+    assert!(error.to_string().contains("unrolled more than"), "{error}");
+    // The same loop over its own lane (8 iterations per lane) is typed.
+    let own_lane = operation.replace("DEFINE COUNT(x)", "DEFINE COUNT(a)");
+    let parsed = dialectgen::isa::x86::pseudocode::parse_operation(&own_lane).expect("parses");
+    let sema = Semantics { functions: parsed.functions, body: parsed.body, ..sema };
+    infer_types(&sema).expect("a loop over its lane's 8 bits types");
+}
+
 #[test]
 fn z3_formula_agrees_with_interpreter() {
     let s = survey_report();

@@ -56,6 +56,11 @@ impl EvalError {
 const STEP_LIMIT: u64 = 50_000_000;
 pub(crate) const CALL_DEPTH_LIMIT: u32 = 32;
 const SYMBOLIC_UNROLL_LIMIT: u32 = 600;
+/// Input-dependent loop iterations unrolled in one run, over all its loops:
+/// one bit at a time over a whole 512-bit register is 512, and a loop
+/// that shifts a full register per lane (a corrupt definition) is bounded
+/// by an error, not by minutes of terms.
+const SYMBOLIC_UNROLL_TOTAL: u32 = 2048;
 /// Counted loops and bit positions are bounded well above any vector
 /// register (a few thousand bits), so that a corrupt bound costs an error,
 /// not gigabytes of terms `2^20` bits wide.
@@ -67,6 +72,8 @@ pub struct Machine<'a, D: Domain> {
     pub(crate) sema: &'a Semantics,
     pub(crate) span: Span,
     steps: u64,
+    /// Input-dependent loop iterations unrolled so far (see [`SYMBOLIC_UNROLL_TOTAL`]).
+    unrolled: u32,
     pub(crate) depth: u32,
     /// Trips the next `FOR` loop may run (see [`Machine::run_prefix`]).
     trip_cap: Option<i64>,
@@ -82,7 +89,7 @@ pub type VarWidth = (String, u32, bool);
 
 impl<'a, D: Domain> Machine<'a, D> {
     pub fn new(dom: &'a mut D, sema: &'a Semantics) -> Self {
-        Machine { dom, sema, span: Span::default(), steps: 0, depth: 0, trip_cap: None, written: None }
+        Machine { dom, sema, span: Span::default(), steps: 0, unrolled: 0, depth: 0, trip_cap: None, written: None }
     }
 
     pub(crate) fn invalid<T>(&self, message: impl Into<String>) -> R<T> {
@@ -332,6 +339,12 @@ impl<'a, D: Domain> Machine<'a, D> {
     ) -> R<Flow<D::Bv>> {
         if budget == 0 {
             return self.symbolic(format!("loop not bounded within {SYMBOLIC_UNROLL_LIMIT} iterations"));
+        }
+        self.unrolled += 1;
+        if self.unrolled > SYMBOLIC_UNROLL_TOTAL {
+            return self.symbolic(format!(
+                "input-dependent loops unrolled more than {SYMBOLIC_UNROLL_TOTAL} iterations in all"
+            ));
         }
         let span = self.span;
         let mut then_env = env.clone();
