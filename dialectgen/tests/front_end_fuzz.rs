@@ -416,18 +416,17 @@ fn hvx_semantics_fail_located() {
         return common::skip("no HVX vendor data");
     }
     let macros = MacroTable::load(&repo().join("isa-specs/hvx/macros.yaml"), Some("f")).expect("macro table loads");
-    let fe = front::run(&sources, &macros, &[]).expect("front end runs");
-    let sample: Vec<_> = fe.in_scope.iter().filter(|t| t.binding.is_some()).step_by(7).collect();
+    let bound = front::bindings(&sources).expect("definitions read");
+    let sample: Vec<_> = bound.iter().step_by(7).collect();
     let mut rng = Rng::new(seed(), "hvx semantics");
     let mut failures = Failures::default();
     for case in 0..cases() {
-        let t = sample[rng.below(sample.len())];
-        let text = mutate(&mut rng, &t.def.semantics);
-        let binding = t.binding.as_ref().expect("bound");
-        failures.check("hvx-semantics", case, &format!("{}\n{text}", t.def.tag), || {
-            match front::translate(&t.def.tag, &text, binding, &macros, Arith::C).0 {
+        let (def, binding) = sample[rng.below(sample.len())];
+        let text = mutate(&mut rng, &def.semantics);
+        failures.check("hvx-semantics", case, &format!("{}\n{text}", def.tag), || {
+            match front::translate(&def.tag, &text, binding, &macros, Arith::C).0 {
                 Ok(_) => Ok(()),
-                Err(f) if f.tag == t.def.tag && f.at.is_some() => Ok(()),
+                Err(f) if f.tag == def.tag && f.at.is_some() => Ok(()),
                 Err(f) => Err(format!("{} {}: no position: {}", f.tag, f.stage, f.message)),
             }
         });

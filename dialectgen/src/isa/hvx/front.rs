@@ -204,29 +204,35 @@ pub fn run(
     macros: &MacroTable,
     corrections: &[DefinitionCorrection],
 ) -> Result<FrontEnd, FrontEndError> {
-    let defs = data::read_definitions(&sources.definitions)?;
+    run_only(sources, macros, corrections, &|_| true)
+}
+
+/// [`run`] over the definitions `wanted` accepts (by tag); the others are
+/// neither in scope nor excluded, and `total` counts the wanted ones.
+pub fn run_only(
+    sources: &HvxSources,
+    macros: &MacroTable,
+    corrections: &[DefinitionCorrection],
+    wanted: &(dyn Fn(&str) -> bool + Sync),
+) -> Result<FrontEnd, FrontEndError> {
+    let mut defs = data::read_definitions(&sources.definitions)?;
+    defs.retain(|d| wanted(&d.tag));
     let info = data::read_instr_info(&sources.instr_info)?;
     let total = defs.len();
     // Each definition apart, in parallel; the order stays the definitions'.
     let outcomes: Vec<Result<Translated, (String, Exclusion)>> = defs
         .into_par_iter()
         .map(|def| {
-            if let Some(x) = scope::exclusion(&def, info.get(&def.tag)) {
-                return Err((def.tag.clone(), x));
-            }
-            let i = &info[&def.tag];
-            let binding = match bind::bind(&def, i) {
+            let binding = match scoped(&def, &info)? {
                 Ok(b) => b,
-                Err(e) => {
-                    let fault =
-                        Fault { tag: def.tag.clone(), stage: "bind", at: None, token: None, message: e.to_string() };
+                Err(fault) => {
                     return Ok(Translated {
                         def,
                         corrected: false,
                         binding: None,
                         result: Err(fault),
                         macros_used: Vec::new(),
-                    });
+                    })
                 }
             };
             let correction = corrections.iter().find(|c| c.tag == def.tag);
@@ -245,4 +251,27 @@ pub fn run(
         }
     }
     Ok(FrontEnd { in_scope, excluded, info, total })
+}
+
+/// The definitions in scope whose operands bind, with their bindings, in
+/// the definitions' order: what translation starts from, without translating.
+pub fn bindings(sources: &HvxSources) -> Result<Vec<(Definition, Binding)>, FrontEndError> {
+    let defs = data::read_definitions(&sources.definitions)?;
+    let info = data::read_instr_info(&sources.instr_info)?;
+    Ok(defs.into_iter().filter_map(|def| scoped(&def, &info).ok()?.ok().map(|b| (def, b))).collect())
+}
+
+/// A definition out of scope (`Err`, with the reason), or in scope with its
+/// operands bound or the bind stage's fault.
+fn scoped(def: &Definition, info: &BTreeMap<String, InstrInfo>) -> Result<Result<Binding, Fault>, (String, Exclusion)> {
+    if let Some(x) = scope::exclusion(def, info.get(&def.tag)) {
+        return Err((def.tag.clone(), x));
+    }
+    Ok(bind::bind(def, &info[&def.tag]).map_err(|e| Fault {
+        tag: def.tag.clone(),
+        stage: "bind",
+        at: None,
+        token: None,
+        message: e.to_string(),
+    }))
 }
