@@ -11,7 +11,7 @@ irdl.dialect @autollvm {
   //     1:
   //       dst[bit:0] := a1[bit_2:(bit + 1)]
   //     ESAC
-  irdl.operation @permute_imm_a076 {
+  irdl.operation @permute_imm_unary {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi32>
@@ -93,7 +93,7 @@ irdl.dialect @autollvm {
   //     3:
   //       dst[bit:384] := a2[bit_3:0]
   //     ESAC
-  irdl.operation @permute_imm_8023 {
+  irdl.operation @permute_imm_binary {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi32>
@@ -160,7 +160,7 @@ irdl.dialect @autollvm {
   //       v1 := 0
   //     FI
   //     RETURN v0
-  irdl.operation @and_not_cmp_eq_eff3 {
+  irdl.operation @and_not_cmp_eq_binary {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -189,7 +189,7 @@ irdl.dialect @autollvm {
   //       v1 := 0
   //     FI
   //     RETURN v1
-  irdl.operation @and_not_cmp_eq_732b {
+  irdl.operation @and_not_cmp_eq_binary_732b {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -241,7 +241,7 @@ irdl.dialect @autollvm {
   //   Members (4): x86/_mm256_setzero_si256, x86/_mm512_setzero_epi32, x86/_mm512_setzero_si512, x86/_mm_setzero_si128.
   //   Semantics with the class parameters as named values:
   //     dst[RESULT_TOP:0] := 0
-  irdl.operation @zero_dcd7 {
+  irdl.operation @zero {
     %r_0 = irdl.is vector<16xi32>
     %r_1 = irdl.is vector<2xi64>
     %r_2 = irdl.is vector<4xi64>
@@ -267,7 +267,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
   //       dst[((result_elem_width + -1) + (result_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))):(result_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))] := (AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
   //     ENDFOR
-  irdl.operation @move_53ab {
+  irdl.operation @move_binary_53ab {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<32xi32>
     %o0_2 = irdl.is vector<64xi16>
@@ -1103,7 +1103,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := a2[((v0 * 8) + 7):((v0 * 8) + 0)]
   //       FI
   //     ENDFOR
-  irdl.operation @select_b533 {
+  irdl.operation @select_ternary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<4xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -1136,7 +1136,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a0[(a0_elem_width + -1):0]
   //     ENDFOR
-  irdl.operation @broadcast_f7a0 {
+  irdl.operation @broadcast {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -1204,7 +1204,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
   //     ENDFOR
-  irdl.operation @cmp_eq_6a5d {
+  irdl.operation @cmp_eq_binary {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<4xi64>
@@ -1245,7 +1245,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
   //     ENDFOR
-  irdl.operation @cmp_gt_s_a708 {
+  irdl.operation @cmp_gt_s_binary {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<4xi64>
@@ -2157,7 +2157,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[v0] := a0[((v0 * 8) + 7)]
   //     ENDFOR
-  irdl.operation @move_0381 {
+  irdl.operation @move_unary_to_i1 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -2734,7 +2734,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 3
   //       dst[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 0)] := f0(a0[bit_4:0], a1[((v0 * 2) + 1):((v0 * 2) + 0)])
   //     ENDFOR
-  irdl.operation @permute_imm_narrow_42f0 {
+  irdl.operation @permute_imm_narrow {
     %o0_0 = irdl.is vector<4xi32>
     %o0_1 = irdl.is vector<4xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -2774,7 +2774,7 @@ irdl.dialect @autollvm {
   //       v1 := (a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)] * a0_elem_width)
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a1[(v1 + (a0_elem_width + -1)):v1]
   //     ENDFOR
-  irdl.operation @permute_var_widen_5eaf {
+  irdl.operation @permute_var_widen_binary {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -2971,7 +2971,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := a1[((v1 * 8) + 7):(v1 * 8)]
   //       FI
   //     ENDFOR
-  irdl.operation @permute_var_widen_2273 {
+  irdl.operation @permute_var_widen_binary_x2 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -3022,7 +3022,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v1 * 16)) + 79):(((v0 * 128) + (v1 * 16)) + 64)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 79):((v0 * 128) + 64)]
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @shr_by_imm_u_narrow_in_lanes_b8f0 {
+  irdl.operation @shr_by_imm_u_narrow_in_lanes {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -3162,7 +3162,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to loop_bound
   //       dst[((v1 * 128) + 127):((v1 * 128) + 0)] := (a1[((v1 * 128) + 127):((v1 * 128) + 0)] << (v0 * 8))
   //     ENDFOR
-  irdl.operation @shl_8a09 {
+  irdl.operation @shl_unary {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -3336,7 +3336,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := 0
   //       FI
   //     ENDFOR
-  irdl.operation @shl_c90b {
+  irdl.operation @shl_binary {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -3649,7 +3649,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to loop_bound
   //       dst[((v1 * 128) + 127):((v1 * 128) + 0)] := (a1[((v1 * 128) + 127):((v1 * 128) + 0)] >> (v0 * 8))
   //     ENDFOR
-  irdl.operation @shr_u_e582 {
+  irdl.operation @shr_u_unary {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -3823,7 +3823,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := 0
   //       FI
   //     ENDFOR
-  irdl.operation @shr_u_574c {
+  irdl.operation @shr_u_binary {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -4435,7 +4435,7 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := a0[bit:0]
   //     dst[bit_2:(bit + 1)] := a1[bit:0]
-  irdl.operation @mask_move_1364 {
+  irdl.operation @mask_move_binary {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -4537,7 +4537,7 @@ irdl.dialect @autollvm {
   //     v3 := ((v1 << 128) OR v2)
   //     v0 := ZeroExtend(v3[((((8 * a2) + 0) + 128) - 1):((8 * a2) + 0)], 128)
   //     dst := v0[127:0]
-  irdl.operation @or_shl_1e33 {
+  irdl.operation @or_shl_binary_imm_u {
     %o0 = irdl.is vector<16xi8>
     %o1 = irdl.is vector<16xi8>
     %o2 = irdl.is vector<16xi8>
@@ -4562,7 +4562,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * bit) + bit_2):((v0 * bit) + 0)] := a0[bit_2:0]
   //     ENDFOR
-  irdl.operation @broadcast_0902 {
+  irdl.operation @broadcast_with_scalar {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0_2 = irdl.is i64
@@ -5254,7 +5254,7 @@ irdl.dialect @autollvm {
   //       v1 := (a0_elem_width * a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)])
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (bit + 1))] ? a1[(v1 + (a0_elem_width + -1)):v1] : a2[(v1 + (a0_elem_width + -1)):v1])
   //     ENDFOR
-  irdl.operation @permute_var_widen_d434 {
+  irdl.operation @permute_var_widen_ternary {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi8>
     %o0_2 = irdl.is vector<32xi16>
@@ -5963,7 +5963,7 @@ irdl.dialect @autollvm {
   //     ELSE
   //       dst := 0
   //     FI
-  irdl.operation @or_cmp_eq_43ef {
+  irdl.operation @or_cmp_eq {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -6029,7 +6029,7 @@ irdl.dialect @autollvm {
   //     ELSE
   //       dst := 0
   //     FI
-  irdl.operation @and_not_cmp_eq_865b {
+  irdl.operation @and_not_cmp_eq_binary_with_mask {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -6054,7 +6054,7 @@ irdl.dialect @autollvm {
   //   Members (5): x86/_cvtmask32_u32, x86/_cvtmask64_u64, x86/_cvtmask8_u32, x86/_cvtmask16_u32, x86/_mm512_mask2int.
   //   Semantics with the class parameters as named values:
   //     dst := ZeroExtend(a0[bit:0], result_width)
-  irdl.operation @extend_u_336d {
+  irdl.operation @extend_u {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -6318,7 +6318,7 @@ irdl.dialect @autollvm {
   //       v1 := ((v0 % constant) * a0_elem_width)
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a0[(v1 + (a0_elem_width + -1)):v1]
   //     ENDFOR
-  irdl.operation @move_e79d {
+  irdl.operation @move_unary {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<4xi64>
@@ -6379,7 +6379,7 @@ irdl.dialect @autollvm {
   //     3:
   //       dst[127:0] := a1[511:384]
   //     ESAC
-  irdl.operation @permute_imm_6ef0 {
+  irdl.operation @permute_imm_unary_to_i128 {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -6508,7 +6508,7 @@ irdl.dialect @autollvm {
   //       FI
   //     ENDFOR
   //     dst[bit:v0] := a2[bit:v0]
-  irdl.operation @select_53ed {
+  irdl.operation @select_ternary_with_mask {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -6589,7 +6589,7 @@ irdl.dialect @autollvm {
   //       FI
   //     ENDFOR
   //     dst[bit:v0] := 0
-  irdl.operation @select_4b32 {
+  irdl.operation @select_binary {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -6654,7 +6654,7 @@ irdl.dialect @autollvm {
   //       v1 := (a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)] * a0_elem_width)
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (bit + 1))] ? a1[(v1 + (a0_elem_width + -1)):v1] : a2[(v1 + (a0_elem_width + -1)):v1])
   //     ENDFOR
-  irdl.operation @permute_var_widen_c3aa {
+  irdl.operation @permute_var_widen_ternary_c3aa {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<4xi64>
@@ -6714,7 +6714,7 @@ irdl.dialect @autollvm {
   //       v1 := (a0[((v0 * 64) + 0)] * 64)
   //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a0[((v0 * 64) + 1)] ? a1[(v1 + 63):v1] : a2[(v1 + 63):v1])
   //     ENDFOR
-  irdl.operation @permute_var_e970 {
+  irdl.operation @permute_var_ternary {
     %o0 = irdl.is vector<2xi64>
     %o1 = irdl.is vector<2xi64>
     %o2 = irdl.is vector<2xi64>
@@ -6741,7 +6741,7 @@ irdl.dialect @autollvm {
   //         dst[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] := a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]
   //       FI
   //     ENDFOR
-  irdl.operation @select_583b {
+  irdl.operation @select_ternary_with_mask_583b {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -6823,7 +6823,7 @@ irdl.dialect @autollvm {
   //         dst[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] := 0
   //       FI
   //     ENDFOR
-  irdl.operation @select_1a41 {
+  irdl.operation @select_binary_1a41 {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -6891,7 +6891,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[7:0])
   //     ENDFOR
-  irdl.operation @rotate_a6ed {
+  irdl.operation @rotate {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -6948,7 +6948,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @funnel_shift_d6fa {
+  irdl.operation @funnel_shift_binary_d6fa {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -7068,7 +7068,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @funnel_shift_c69f {
+  irdl.operation @funnel_shift_binary_c69f {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<32xi32>
@@ -7135,7 +7135,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)] := a3[v2[2:0]]
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @permute_var_45e4 {
+  irdl.operation @permute_var_ternary_imm {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -7198,7 +7198,7 @@ irdl.dialect @autollvm {
   //       RETURN dst[127:0]
   //     END
   //     dst[127:0] := f0(a0[127:0], a1[127:0])
-  irdl.operation @move_b8af {
+  irdl.operation @move_binary_b8af {
     %o0 = irdl.is vector<2xi64>
     %o1 = irdl.is vector<2xi64>
     %o2 = irdl.is vector<2xi64>
@@ -7221,7 +7221,7 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[127:0] := a0[((a1[0] * 128) + 127):(a1[0] * 128)]
   //     dst[255:128] := a2[((a1[1] * 128) + 127):(a1[1] * 128)]
-  irdl.operation @move_9c21 {
+  irdl.operation @move_binary_imm {
     %o0_0 = irdl.is vector<4xi64>
     %o0_1 = irdl.is vector<8xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -7251,7 +7251,7 @@ irdl.dialect @autollvm {
   //   Members (1): x86/_mm512_kmov.
   //   Semantics with the class parameters as named values:
   //     dst[15:0] := a0[15:0]
-  irdl.operation @mask_move_2cae {
+  irdl.operation @mask_move_unary {
     %o0 = irdl.is vector<16xi1>
     %r = irdl.is vector<16xi1>
     irdl.operands(a0: %o0)
@@ -7528,7 +7528,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := v2[7:0]
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @permute_var_6b73 {
+  irdl.operation @permute_var_binary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -7572,7 +7572,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> (a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND (a0_elem_width + -1)))
   //     ENDFOR
-  irdl.operation @funnel_shift_1185 {
+  irdl.operation @funnel_shift_ternary {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -7650,7 +7650,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> a2[bit_2:0])
   //     ENDFOR
-  irdl.operation @funnel_shift_bfc2 {
+  irdl.operation @funnel_shift_binary_imm {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -7734,7 +7734,7 @@ irdl.dialect @autollvm {
   //       v1[bit:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << (a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND (a0_elem_width + -1)))
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[bit:a0_elem_width]
   //     ENDFOR
-  irdl.operation @or_shl_b02b {
+  irdl.operation @or_shl_ternary {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -7813,7 +7813,7 @@ irdl.dialect @autollvm {
   //       v1[bit:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << a2[bit_2:0])
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[bit:a0_elem_width]
   //     ENDFOR
-  irdl.operation @or_shl_27ac {
+  irdl.operation @or_shl_binary_imm {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -8166,7 +8166,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @permute_var_ea5a {
+  irdl.operation @permute_var_binary_imm {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -8226,7 +8226,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @permute_var_b3a9 {
+  irdl.operation @permute_var_binary_imm_b3a9 {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -8408,7 +8408,7 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := a0[bit:0]
   //     dst[127:(bit + 1)] := 0
-  irdl.operation @move_31c1 {
+  irdl.operation @move_unary_with_scalar {
     %o0_0 = irdl.is i32
     %o0_1 = irdl.is i64
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -8434,7 +8434,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @move_606a {
+  irdl.operation @move_unary_to_i64 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -8542,7 +8542,7 @@ irdl.dialect @autollvm {
   //       v2 := 0
   //     FI
   //     dst := v2
-  irdl.operation @and_not_cmp_eq_fa02 {
+  irdl.operation @and_not_cmp_eq_unary {
     %o0 = irdl.is vector<2xi64>
     %r = irdl.is i32
     irdl.operands(a0: %o0)
@@ -8753,7 +8753,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_8079 {
+  irdl.operation @add_binary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<4xi16>
@@ -8808,7 +8808,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_7f5a {
+  irdl.operation @add_binary_7f5a {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<4xi16>
@@ -8861,7 +8861,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_sat_scalar_2834 {
+  irdl.operation @add_sat_scalar {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0_2 = irdl.is i64
@@ -8903,7 +8903,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_sat_3813 {
+  irdl.operation @add_sat {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -9143,7 +9143,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_or_sub_or_mul_u_dd85 {
+  irdl.operation @add_or_sub_or_mul_u {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<4xi16>
@@ -9214,7 +9214,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[127:0]
-  irdl.operation @add_or_sub_or_mul_widen_300c {
+  irdl.operation @add_or_sub_or_mul_widen {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -9277,7 +9277,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_acc_sat_s_bdbb {
+  irdl.operation @dot_acc_sat_s_binary {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -9326,7 +9326,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_sat_s_scalar_0113 {
+  irdl.operation @dot_sat_s_scalar_binary {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -9427,7 +9427,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_sat_s_scalar_c8c3 {
+  irdl.operation @dot_sat_s_scalar_ternary_2way {
     %o0_0 = irdl.is i32
     %o0_1 = irdl.is i64
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -9467,7 +9467,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[127:0]
-  irdl.operation @mul_widen_90d0 {
+  irdl.operation @mul_widen {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<4xi16>
@@ -9524,7 +9524,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[127:0]
-  irdl.operation @mul_sat_s_widen_e26c {
+  irdl.operation @mul_sat_s_widen {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -9605,7 +9605,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @sub_cb05 {
+  irdl.operation @sub_binary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<4xi16>
@@ -9734,7 +9734,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @cmp_eq_0695 {
+  irdl.operation @cmp_eq_unary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -9976,7 +9976,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @cmp_gt_s_a646 {
+  irdl.operation @cmp_gt_s_unary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10122,7 +10122,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[(result_width + -1):0]
-  irdl.operation @sad_f516 {
+  irdl.operation @sad_binary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<4xi16>
@@ -10192,7 +10192,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[(a0_width + -1):0]
-  irdl.operation @sad_cac9 {
+  irdl.operation @sad_ternary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10271,7 +10271,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_or_shift_sat_eb05 {
+  irdl.operation @add_or_shift_sat {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10337,7 +10337,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_or_shift_sat_scalar_8251 {
+  irdl.operation @add_or_shift_sat_scalar {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0_2 = irdl.is i64
@@ -10499,7 +10499,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_shr_by_imm_4e69 {
+  irdl.operation @add_shr_by_imm_unary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10554,7 +10554,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_by_imm_scalar_3088 {
+  irdl.operation @add_shr_by_imm_scalar_unary {
     %o0 = irdl.is i64
     %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
@@ -10648,7 +10648,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_shr_by_imm_0ef4 {
+  irdl.operation @add_shr_by_imm_unary_0ef4 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10704,7 +10704,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_by_imm_scalar_a542 {
+  irdl.operation @add_shr_by_imm_scalar_unary_a542 {
     %o0 = irdl.is i64
     %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
@@ -10728,7 +10728,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_shr_by_imm_54a3 {
+  irdl.operation @add_shr_by_imm_binary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10792,7 +10792,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_by_imm_scalar_c7aa {
+  irdl.operation @add_shr_by_imm_scalar_binary {
     %o0 = irdl.is i64
     %o1 = irdl.is i64
     %r = irdl.is i64
@@ -10818,7 +10818,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_shr_by_imm_2b2e {
+  irdl.operation @add_shr_by_imm_binary_2b2e {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10883,7 +10883,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_by_imm_scalar_e0a3 {
+  irdl.operation @add_shr_by_imm_scalar_binary_e0a3 {
     %o0 = irdl.is i64
     %o1 = irdl.is i64
     %r = irdl.is i64
@@ -11009,7 +11009,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_by_imm_u_narrow_e7b2 {
+  irdl.operation @add_shr_by_imm_u_narrow {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -11051,7 +11051,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0[127:64] := ZeroExtend(v2, 64)
   //     dst := v0[127:0]
-  irdl.operation @add_shr_by_imm_u_narrow_high_e852 {
+  irdl.operation @add_shr_by_imm_u_narrow_high {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<8xi8>
@@ -11097,7 +11097,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_sat_by_imm_su_narrow_efff {
+  irdl.operation @add_shr_sat_by_imm_su_narrow {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -11139,7 +11139,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[(result_width + -1):0]
-  irdl.operation @add_shr_sat_by_imm_su_scalar_3355 {
+  irdl.operation @add_shr_sat_by_imm_su_scalar {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0_2 = irdl.is i64
@@ -11177,7 +11177,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0[127:64] := ZeroExtend(v2, 64)
   //     dst := v0[127:0]
-  irdl.operation @add_shr_sat_by_imm_su_narrow_high_ecaa {
+  irdl.operation @add_shr_sat_by_imm_su_narrow_high {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<8xi8>
@@ -11352,7 +11352,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_sat_by_imm_narrow_8d7f {
+  irdl.operation @add_shr_sat_by_imm_narrow {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -11397,7 +11397,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[(result_width + -1):0]
-  irdl.operation @add_shr_sat_by_imm_scalar_83f0 {
+  irdl.operation @add_shr_sat_by_imm_scalar {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0_2 = irdl.is i64
@@ -11438,7 +11438,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0[127:64] := ZeroExtend(v2, 64)
   //     dst := v0[127:0]
-  irdl.operation @add_shr_sat_by_imm_narrow_high_be47 {
+  irdl.operation @add_shr_sat_by_imm_narrow_high {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<8xi8>
@@ -12237,7 +12237,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_or_sub_or_mul_u_5da3 {
+  irdl.operation @add_or_sub_or_mul_u_imm {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -12304,7 +12304,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[127:0]
-  irdl.operation @add_or_sub_or_mul_widen_a503 {
+  irdl.operation @add_or_sub_or_mul_widen_imm {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -12373,7 +12373,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[127:0]
-  irdl.operation @dot_acc_sat_s_widen_0731 {
+  irdl.operation @dot_acc_sat_s_widen_imm {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -12535,7 +12535,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @mul_u_7915 {
+  irdl.operation @mul_u_imm {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -12636,7 +12636,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[127:0]
-  irdl.operation @mul_widen_db08 {
+  irdl.operation @mul_widen_imm {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -12737,7 +12737,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[127:0]
-  irdl.operation @mul_sat_s_widen_39f0 {
+  irdl.operation @mul_sat_s_widen_imm {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -12836,7 +12836,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_acc_sat_s_f542 {
+  irdl.operation @dot_acc_sat_s_binary_f542 {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -12883,7 +12883,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_acc_sat_s_a056 {
+  irdl.operation @dot_acc_sat_s_binary_imm {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -12940,7 +12940,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_acc_sat_s_scalar_73b9 {
+  irdl.operation @dot_acc_sat_s_scalar_binary {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -13405,7 +13405,7 @@ irdl.dialect @autollvm {
   //     v3 := (v1 AND v2)
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[63:0]
-  irdl.operation @and_ee1d {
+  irdl.operation @and_with_scalar {
     %o0 = irdl.is i64
     %o1 = irdl.is i64
     %r = irdl.is i64
@@ -13459,7 +13459,7 @@ irdl.dialect @autollvm {
   //     v3 := ZeroExtend(18446744073709551615, 64)
   //     v0 := ZeroExtend((v1 XOR ((v2 XOR v4) AND v3)), 128)
   //     dst := v0[63:0]
-  irdl.operation @and_xor_bed8 {
+  irdl.operation @and_xor_binary {
     %o0 = irdl.is vector<1xi64>
     %o1 = irdl.is vector<1xi64>
     %r = irdl.is i64
@@ -13495,7 +13495,7 @@ irdl.dialect @autollvm {
   //     v3 := (v1 OR v2)
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @or_not_9827 {
+  irdl.operation @or_not {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -13563,7 +13563,7 @@ irdl.dialect @autollvm {
   //     v3 := v0[(a0_width + -1):0]
   //     v0 := ZeroExtend((v1 XOR ((v2 XOR v4) AND v3)), 128)
   //     dst := v0[(a0_width + -1):0]
-  irdl.operation @and_xor_a5d6 {
+  irdl.operation @and_xor_ternary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -13621,7 +13621,7 @@ irdl.dialect @autollvm {
   //     v3 := v0[63:0]
   //     v0 := ZeroExtend((v1 XOR ((v2 XOR v4) AND v3)), 128)
   //     dst := v0[63:0]
-  irdl.operation @and_xor_0597 {
+  irdl.operation @and_xor_ternary_of_i64 {
     %o0 = irdl.is vector<1xi64>
     %o1 = irdl.is vector<1xi64>
     %o2 = irdl.is vector<1xi64>
@@ -13646,7 +13646,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @extend_u_4020 {
+  irdl.operation @extend_u_unary_to_i8 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<8xi8>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -13675,7 +13675,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[(result_width + -1):0]
-  irdl.operation @extend_u_b45a {
+  irdl.operation @extend_u_unary_imm {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -13730,7 +13730,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @extend_u_scalar_4604 {
+  irdl.operation @extend_u_scalar_imm_to_i64 {
     %o0 = irdl.is vector<1xi64>
     %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
@@ -13750,7 +13750,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[127:0]
-  irdl.operation @extend_u_a184 {
+  irdl.operation @extend_u_unary_imm_to_i64 {
     %o0 = irdl.is vector<1xi64>
     %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
@@ -13770,7 +13770,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[(a0_elem_width + -1):0]
-  irdl.operation @extend_u_scalar_8f8d {
+  irdl.operation @extend_u_scalar_imm {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -13814,7 +13814,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @extend_u_scalar_640d {
+  irdl.operation @extend_u_scalar {
     %o0 = irdl.is vector<2xi64>
     %r = irdl.is i64
     %a0_0 = irdl.is 63 : i32
@@ -13843,7 +13843,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_widen_2eb7 {
+  irdl.operation @add_widen_unary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -13897,7 +13897,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_widen_scalar_2a78 {
+  irdl.operation @add_widen_scalar_unary {
     %o0 = irdl.is vector<2xi32>
     %r = irdl.is i64
     %a0_0 = irdl.is 0 : i32
@@ -13927,7 +13927,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_widen_f5d4 {
+  irdl.operation @add_widen_binary {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi16>
@@ -13988,7 +13988,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_widen_scalar_ef3f {
+  irdl.operation @add_widen_scalar_binary {
     %o0 = irdl.is vector<1xi64>
     %o1 = irdl.is vector<2xi32>
     %r = irdl.is i64
@@ -14074,7 +14074,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit_2:0]
-  irdl.operation @add_8c40 {
+  irdl.operation @add_unary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -14116,7 +14116,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2[bit_3:0], 128)
   //     dst := v0[bit_3:0]
-  irdl.operation @add_35da {
+  irdl.operation @add_unary_2way {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -14161,7 +14161,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2[bit_2:0], 128)
   //     dst := v0[bit_2:0]
-  irdl.operation @min_max_f213 {
+  irdl.operation @min_max_unary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -14231,7 +14231,7 @@ irdl.dialect @autollvm {
   //     v3 := ((v1 << 64) OR v2)
   //     v0 := ZeroExtend(v3[63:0], 128)
   //     dst := v0[63:0]
-  irdl.operation @or_shl_5bec {
+  irdl.operation @or_shl_imm {
     %o0 = irdl.is vector<1xi64>
     %o1 = irdl.is vector<1xi64>
     %r = irdl.is i64
@@ -14257,7 +14257,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @extend_u_5b74 {
+  irdl.operation @extend_u_unary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<4xi16>
@@ -14305,7 +14305,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @extend_u_e82d {
+  irdl.operation @extend_u_binary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -14388,7 +14388,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @or_shl_c5a4 {
+  irdl.operation @or_shl {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -14464,7 +14464,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @extend_var_index_u_4a39 {
+  irdl.operation @extend_var_index_u_binary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<8xi8>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -14504,7 +14504,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @extend_var_index_u_af45 {
+  irdl.operation @extend_var_index_u_ternary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<8xi8>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -14546,7 +14546,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_acc_sat_s_ac7a {
+  irdl.operation @dot_acc_sat_s_ternary {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -14608,7 +14608,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_acc_sat_s_4c85 {
+  irdl.operation @dot_acc_sat_s_ternary_imm {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -14678,7 +14678,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_sat_s_scalar_8f9b {
+  irdl.operation @dot_sat_s_scalar_ternary_4way {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -14725,7 +14725,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_acc_sat_s_scalar_e12c {
+  irdl.operation @dot_acc_sat_s_scalar_ternary {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -14785,7 +14785,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_acc_s_widen_ce27 {
+  irdl.operation @dot_acc_s_widen_x4 {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -14834,7 +14834,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_acc_s_widen_f8ca {
+  irdl.operation @dot_acc_s_widen_imm {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -14876,7 +14876,7 @@ irdl.dialect @autollvm {
   //     v3 := ZeroExtend(a2, 128)[127:0]
   //     v0 := ZeroExtend(((v2 XOR v1) XOR v3), 128)
   //     dst := v0[127:0]
-  irdl.operation @xor_cbf3 {
+  irdl.operation @xor_ternary {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -14914,7 +14914,7 @@ irdl.dialect @autollvm {
   //     v2 := ZeroExtend(a1, 128)[127:0]
   //     v0 := ZeroExtend((v2 XOR ((ZeroExtend(((v1[127:64] << 1) OR (v1[127:64] >> 63)), 64) << 64) OR ZeroExtend(((v1[63:0] << 1) OR (v1[63:0] >> 63)), 64))), 128)
   //     dst := v0[127:0]
-  irdl.operation @funnel_shift_f05b {
+  irdl.operation @funnel_shift {
     %o0 = irdl.is vector<2xi64>
     %o1 = irdl.is vector<2xi64>
     %r = irdl.is vector<2xi64>
@@ -14930,7 +14930,7 @@ irdl.dialect @autollvm {
   //     v3 := (v2 XOR v1)
   //     v0 := ZeroExtend(((ZeroExtend(((v3[127:64] >> ZeroExtend(a2, 6)) OR ShiftInt(v3[127:64], (64 - ZeroExtend(a2, 6)), 64)), 64) << 64) OR ZeroExtend(((v3[63:0] >> ZeroExtend(a2, 6)) OR ShiftInt(v3[63:0], (64 - ZeroExtend(a2, 6)), 64)), 64)), 128)
   //     dst := v0[127:0]
-  irdl.operation @funnel_shift_b59e {
+  irdl.operation @funnel_shift_imm {
     %o0 = irdl.is vector<2xi64>
     %o1 = irdl.is vector<2xi64>
     %r = irdl.is vector<2xi64>
@@ -14999,7 +14999,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[127:0]
-  irdl.operation @add_mul_widen_e36d {
+  irdl.operation @add_mul_widen {
     %o0 = irdl.is vector<4xi32>
     %o1 = irdl.is vector<16xi8>
     %o2 = irdl.is vector<16xi8>
@@ -15033,7 +15033,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_mul_widen_24ac {
+  irdl.operation @add_mul_widen_imm {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -15076,7 +15076,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to 127
   //       dst[((v1 * 8) + 7):((v1 * 8) + 0)] := ((WrapAs((v1 + v0), 32, 1) 5 128) ? AsInteger(a1[(7 + (8 * WrapAs(((v1 + v0) - 128), 32, 1))):(8 * WrapAs(((v1 + v0) - 128), 32, 1))], 1) : AsInteger(a2[(7 + (8 * WrapAs((v1 + v0), 32, 1))):(8 * WrapAs((v1 + v0), 32, 1))], 1))
   //     ENDFOR
-  irdl.operation @move_cfd6 {
+  irdl.operation @move_ternary {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<128xi8>
@@ -15091,7 +15091,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to 127
   //       dst[((v1 * 8) + 7):((v1 * 8) + 0)] := ((WrapAs((v1 + v0), 32, 1) 5 128) ? AsInteger(a1[(7 + (8 * WrapAs(((v1 + v0) - 128), 32, 1))):(8 * WrapAs(((v1 + v0) - 128), 32, 1))], 1) : AsInteger(a2[(7 + (8 * WrapAs((v1 + v0), 32, 1))):(8 * WrapAs((v1 + v0), 32, 1))], 1))
   //     ENDFOR
-  irdl.operation @move_ef2c {
+  irdl.operation @move_ternary_ef2c {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<128xi8>
@@ -15105,7 +15105,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 127
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := ((WrapAs((v0 + a0), 32, 1) 5 128) ? AsInteger(a1[(7 + (8 * WrapAs(((v0 + a0) - 128), 32, 1))):(8 * WrapAs(((v0 + a0) - 128), 32, 1))], 1) : AsInteger(a2[(7 + (8 * WrapAs((v0 + a0), 32, 1))):(8 * WrapAs((v0 + a0), 32, 1))], 1))
   //     ENDFOR
-  irdl.operation @move_ca12 {
+  irdl.operation @move_binary_imm_ca12 {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is vector<128xi8>
     %r = irdl.is vector<128xi8>
@@ -15121,7 +15121,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to 127
   //       dst[((v1 * 8) + 7):((v1 * 8) + 0)] := ((WrapAs((v1 + v0), 32, 1) 5 128) ? AsInteger(a1[(7 + (8 * WrapAs(((v1 + v0) - 128), 32, 1))):(8 * WrapAs(((v1 + v0) - 128), 32, 1))], 1) : AsInteger(a2[(7 + (8 * WrapAs((v1 + v0), 32, 1))):(8 * WrapAs((v1 + v0), 32, 1))], 1))
   //     ENDFOR
-  irdl.operation @move_8c20 {
+  irdl.operation @move_binary_imm_8c20 {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is vector<128xi8>
     %r = irdl.is vector<128xi8>
@@ -15136,7 +15136,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 127
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := AsInteger(a0[(7 + (8 * (127 AND WrapAs((v0 + a1), 32, 0)))):(8 * (127 AND WrapAs((v0 + a1), 32, 0)))], 1)
   //     ENDFOR
-  irdl.operation @move_63f6 {
+  irdl.operation @move_binary_u {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is i32
     %r = irdl.is vector<128xi8>
@@ -15217,7 +15217,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * result_elem_width) + (v1 * 1024)) + (result_elem_width + -1)):(((v0 * result_elem_width) + (v1 * 1024)) + 0)] := WrapAs((AsInteger(a0[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)], width) >> ((v1 * a0_elem_width) + 0)), a0_elem_width, width)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_5df8 {
+  irdl.operation @dot_acc_unary {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -15247,7 +15247,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (WrapAs((AsInteger(a0[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)], width) >> 0), a0_elem_width, width) * WrapAs((WrapAs(a1, 32, 0) >> WrapAs((8 * (((v0 * 2) + 0) % 4)), 32, 0)), 8, 0))
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (AsInteger(dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)], 0) + (WrapAs((AsInteger(a0[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)], width) >> a0_elem_width), a0_elem_width, width) * WrapAs((WrapAs(a1, 32, 0) >> WrapAs((8 * (((v0 * 2) + 1) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
-  irdl.operation @dot_eff6 {
+  irdl.operation @dot_with_scalar {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -15280,7 +15280,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) + (WrapAs((AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) >> ((v1 * a1_elem_width) + 0)), a1_elem_width, width) * WrapAs((WrapAs(a2, 32, 0) >> WrapAs((8 * ((((v0 * 2) + (v1 * 1)) + 0) % 4)), 32, 0)), 8, 0)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_46cb {
+  irdl.operation @dot_acc_ternary_with_scalar_6way {
     %o0_0 = irdl.is vector<32xi32>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -15316,7 +15316,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * result_elem_width) + (v1 * 1024)) + (result_elem_width + -1)):(((v0 * result_elem_width) + (v1 * 1024)) + 0)] := (AsInteger(dst[(((v0 * result_elem_width) + (v1 * 1024)) + (result_elem_width + -1)):(((v0 * result_elem_width) + (v1 * 1024)) + 0)], 0) + (WrapAs((AsInteger(a0[(((v0 * result_elem_width) + (v1 * 1024)) + (result_elem_width + -1)):(((v0 * result_elem_width) + (v1 * 1024)) + 0)], width) >> ((v1 * shift) + a0_elem_width)), a0_elem_width, width) * WrapAs((WrapAs(a1, 32, 0) >> WrapAs((8 * (((v0 * 2) + 1) % 4)), 32, 0)), 8, 0)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_round_56f2 {
+  irdl.operation @dot_round_with_scalar_12way {
     %o0_0 = irdl.is vector<128xi16>
     %o0_1 = irdl.is vector<256xi8>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -15355,7 +15355,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + 1023)):((v0 * a0_elem_width) + 1024)] := (AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + 1023)):((v0 * a0_elem_width) + 1024)], 0) + (WrapAs((AsInteger(a1[(((v0 * a0_elem_width) + (v2 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v2 * 1024)) + 0)], width) >> ((v2 * shift) + a1_elem_width)), a1_elem_width, width) * WrapAs((WrapAs(a2, 32, 0) >> WrapAs((8 * ((((v0 * 2) + (v2 * 1)) + 0) % 4)), 32, 0)), 8, 0)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_0874 {
+  irdl.operation @dot_acc_ternary_with_scalar_12way_0874 {
     %o0_0 = irdl.is vector<128xi16>
     %o0_1 = irdl.is vector<64xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -15393,7 +15393,7 @@ irdl.dialect @autollvm {
   //       v1 := WrapAs((v1 + (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> 16), 16, 0) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> 16), 16, 0))), 64, 0)
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := SaturateAs(v1, 32, 0)
   //     ENDFOR
-  irdl.operation @dot_sat_s_9da1 {
+  irdl.operation @dot_sat_s {
     %o0 = irdl.is vector<64xi16>
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<32xi32>
@@ -15458,7 +15458,7 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := SaturateAs(v1, 32, 0)
   //     ENDFOR
-  irdl.operation @mul_high_sat_0e42 {
+  irdl.operation @mul_high_sat {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is i32
     %o2 = irdl.is vector<64xi16>
@@ -15481,7 +15481,7 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := SaturateAs(v1, 32, 0)
   //     ENDFOR
-  irdl.operation @dot_acc_sat_8341 {
+  irdl.operation @dot_acc_sat_5way_8341 {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is i32
     %o2 = irdl.is vector<128xi16>
@@ -15503,7 +15503,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * result_elem_width) + (v1 * 1024)) + (result_elem_width + -1)):(((v0 * result_elem_width) + (v1 * 1024)) + 0)] := (AsInteger(dst[(((v0 * result_elem_width) + (v1 * 1024)) + (result_elem_width + -1)):(((v0 * result_elem_width) + (v1 * 1024)) + 0)], 0) + WrapAs((AsInteger(a0[((v0 * result_elem_width) + (result_elem_width + 1023)):((v0 * result_elem_width) + 1024)], width) >> ((v1 * a0_elem_width) + 0)), a0_elem_width, width))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_round_07c3 {
+  irdl.operation @dot_round_with_scalar_14way {
     %o0_0 = irdl.is vector<128xi16>
     %o0_1 = irdl.is vector<256xi8>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -15544,7 +15544,7 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + 1023)):((v0 * a0_elem_width) + 1024)] := (AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + 1023)):((v0 * a0_elem_width) + 1024)], 0) + WrapAs((AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + 1023)):((v0 * a0_elem_width) + 1024)], width) >> a1_elem_width), a1_elem_width, width))
   //     ENDFOR
-  irdl.operation @dot_acc_f78b {
+  irdl.operation @dot_acc_ternary_with_scalar_12way_f78b {
     %o0_0 = irdl.is vector<128xi16>
     %o0_1 = irdl.is vector<64xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -15583,7 +15583,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((a0 >> ((v1 * 8) + 8)), 8, width) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> ((v1 * 8) + 8)), 8, 1)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_round_9f8e {
+  irdl.operation @dot_round_with_scalar_6way {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<128xi8>
     %r = irdl.is vector<32xi32>
@@ -15603,7 +15603,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((a1 >> ((v1 * 8) + 0)), 8, width) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> ((v1 * 8) + 0)), 8, 1)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_316a {
+  irdl.operation @mul_high_ternary_with_scalar_to_i32 {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is i32
     %o2 = irdl.is vector<128xi8>
@@ -15624,7 +15624,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width_2) + (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 8) + 8)), 8, width) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], width_2) >> ((v1 * 8) + 8)), 8, width_2)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_round_5840 {
+  irdl.operation @dot_round {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is vector<128xi8>
     %r = irdl.is vector<32xi32>
@@ -15647,7 +15647,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 8) + 0)), 8, width) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 8) + 0)), 8, width)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_0546 {
+  irdl.operation @mul_high_ternary_to_i32 {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<128xi8>
@@ -15672,7 +15672,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, width)))
   //       dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - a1), 32, 1)))), 8, width)))
   //     ENDFOR
-  irdl.operation @dot_round_4dfe {
+  irdl.operation @dot_round_imm {
     %o0 = irdl.is vector<256xi8>
     %o1 = irdl.is i32
     %r = irdl.is vector<64xi32>
@@ -15698,7 +15698,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) * WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, width)))
   //       dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) * WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - a2), 32, 1)))), 8, width)))
   //     ENDFOR
-  irdl.operation @dot_acc_round_a490 {
+  irdl.operation @dot_acc_round_imm {
     %o0 = irdl.is vector<64xi32>
     %o1 = irdl.is vector<256xi8>
     %o2 = irdl.is i32
@@ -15720,7 +15720,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)] := (AsInteger(dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) + (((WrapAs((AsInteger(a0[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> ((v1 * -16) + 16)), 16, 1) - WrapAs((a1 >> 16), 16, 1)) 1 0) ? -(WrapAs((AsInteger(a0[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> ((v1 * -16) + 16)), 16, 1) - WrapAs((a1 >> 16), 16, 1)) : (WrapAs((AsInteger(a0[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> ((v1 * -16) + 16)), 16, 1) - WrapAs((a1 >> 16), 16, 1))))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_round_su_65d3 {
+  irdl.operation @dot_acc_round_su_binary {
     %o0 = irdl.is vector<128xi16>
     %o1 = irdl.is i32
     %r = irdl.is vector<64xi32>
@@ -15739,7 +15739,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a1[(((v0 * 32) + (v2 * 1024)) + 31):(((v0 * 32) + (v2 * 1024)) + 0)], 1) >> ((v2 * -16) + 16)), 16, 1) - WrapAs((a2 >> ((v2 * 16) + 0)), 16, 1)) 1 0) ? -(WrapAs((AsInteger(a1[(((v0 * 32) + (v2 * 1024)) + 31):(((v0 * 32) + (v2 * 1024)) + 0)], 1) >> ((v2 * -16) + 16)), 16, 1) - WrapAs((a2 >> ((v2 * 16) + 0)), 16, 1)) : (WrapAs((AsInteger(a1[(((v0 * 32) + (v2 * 1024)) + 31):(((v0 * 32) + (v2 * 1024)) + 0)], 1) >> ((v2 * -16) + 16)), 16, 1) - WrapAs((a2 >> ((v2 * 16) + 0)), 16, 1))))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_round_su_d690 {
+  irdl.operation @dot_acc_round_su_ternary {
     %o0 = irdl.is vector<64xi32>
     %o1 = irdl.is vector<128xi16>
     %o2 = irdl.is i32
@@ -15760,7 +15760,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, 1))))
   //       dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - a1), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - a1), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - a1), 32, 1)))), 8, 1))))
   //     ENDFOR
-  irdl.operation @dot_acc_round_su_5fc7 {
+  irdl.operation @dot_acc_round_su_binary_imm {
     %o0 = irdl.is vector<256xi8>
     %o1 = irdl.is i32
     %r = irdl.is vector<64xi32>
@@ -15783,7 +15783,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, 1))))
   //       dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - a2), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - a2), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - a2), 32, 1)))), 8, 1))))
   //     ENDFOR
-  irdl.operation @dot_acc_round_su_5407 {
+  irdl.operation @dot_acc_round_su_ternary_imm {
     %o0 = irdl.is vector<64xi32>
     %o1 = irdl.is vector<256xi8>
     %o2 = irdl.is i32
@@ -15829,7 +15829,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (WrapAs(AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0), 32, 0) << (a1 AND (a0_elem_width + -1)))
   //     ENDFOR
-  irdl.operation @shl_1311 {
+  irdl.operation @shl_binary_with_scalar {
     %o0_0 = irdl.is vector<32xi32>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -15917,7 +15917,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 127
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (WrapAs(AsInteger(a0[((v0 * 8) + 7):((v0 * 8) + 0)], 1), 32, 0) >> (7 AND a1))
   //     ENDFOR
-  irdl.operation @shr_s_8c41 {
+  irdl.operation @shr_s_with_scalar_to_i8 {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is i32
     %r = irdl.is vector<128xi8>
@@ -15937,7 +15937,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (4294967295 AND (v5 >> 32))
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (4294967295 AND v5)
   //     ENDFOR
-  irdl.operation @funnel_shift_round_ca27 {
+  irdl.operation @funnel_shift_round_ternary {
     %o0 = irdl.is vector<64xi32>
     %o1 = irdl.is vector<32xi32>
     %o2 = irdl.is vector<32xi32>
@@ -15953,7 +15953,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (((-1 - (65535 << 0)) AND AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) OR ((65535 AND (WrapAs(AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0), 32, 0) >> v1)) << 0))
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (((-1 - (65535 << 16)) AND AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) OR ((65535 AND (WrapAs(AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], 0), 32, 0) >> v1)) << 16))
   //     ENDFOR
-  irdl.operation @funnel_shift_5468 {
+  irdl.operation @funnel_shift_ternary_with_scalar {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<32xi32>
     %o2 = irdl.is vector<32xi32>
@@ -16123,7 +16123,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) + (WrapAs(AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0), 32, 0) >> (a2 AND (a0_elem_width + -1))))
   //     ENDFOR
-  irdl.operation @add_shr_s_733a {
+  irdl.operation @add_shr_s_with_scalar {
     %o0_0 = irdl.is vector<32xi32>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -16215,7 +16215,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) >> 1)
   //     ENDFOR
-  irdl.operation @sub_shr_9810 {
+  irdl.operation @sub_shr {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<32xi32>
     %o0_2 = irdl.is vector<64xi16>
@@ -16249,7 +16249,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) 6 AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) ? (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) : (AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)))
   //     ENDFOR
-  irdl.operation @sub_d49d {
+  irdl.operation @sub_binary_d49d {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<32xi32>
     %o0_2 = irdl.is vector<64xi16>
@@ -16283,7 +16283,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := SaturateAs(((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0) + AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) + (1 AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * 4) + 0) >> 5))):(32 * (((v0 * 4) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * 4) + 0))))), 32, 0)
   //     ENDFOR
-  irdl.operation @mul_high_sat_s_fa70 {
+  irdl.operation @mul_high_sat_s_ternary_with_mask {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is vector<32xi32>
     %o2 = irdl.is vector<128xi1>
@@ -16319,7 +16319,7 @@ irdl.dialect @autollvm {
   //       dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND ((v0 * 4) + 0)))) AND AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0))
   //       dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0) OR (WrapAs((15 AND v1), 32, 1) << (31 AND ((v0 * 4) + 0))))
   //     ENDFOR
-  irdl.operation @funnel_shift_9d3a {
+  irdl.operation @funnel_shift_ternary_with_mask {
     %o0 = irdl.is vector<128xi1>
     %o1 = irdl.is vector<32xi32>
     %o2 = irdl.is vector<32xi32>
@@ -16391,7 +16391,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 127
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := SaturateAs((AsInteger(a0[((v0 * 8) + 7):((v0 * 8) + 0)], 1) - AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 0)), 8, 1)
   //     ENDFOR
-  irdl.operation @sub_sat_u_68ee {
+  irdl.operation @sub_sat_u_to_i8 {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is vector<128xi8>
     %r = irdl.is vector<128xi8>
@@ -16406,7 +16406,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * result_elem_width) + (v1 * 1024)) + (result_elem_width + -1)):(((v0 * result_elem_width) + (v1 * 1024)) + 0)] := (WrapAs((AsInteger(a0[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)], width) >> ((v1 * a0_elem_width) + 0)), a0_elem_width, width) + WrapAs((AsInteger(a1[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)], width) >> ((v1 * a0_elem_width) + 0)), a0_elem_width, width))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_d59b {
+  irdl.operation @dot_acc_binary {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -16475,7 +16475,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)] := ((WrapAs((AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) >> ((v1 * a1_elem_width) + 0)), a1_elem_width, width) + WrapAs((AsInteger(a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) >> ((v1 * a1_elem_width) + 0)), a1_elem_width, width)) + AsInteger(dst[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], 0))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_a4e7 {
+  irdl.operation @dot_acc_ternary_4way {
     %o0_0 = irdl.is vector<128xi16>
     %o0_1 = irdl.is vector<64xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -16559,7 +16559,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) AND ((((255 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 0))) OR (65280 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 1)))) OR (16711680 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 2)))) OR (4278190080 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 3))))) OR (AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) AND (constant_2 AND (4294967295 - ((((255 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 0))) OR (65280 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 1)))) OR (16711680 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 2)))) OR (4278190080 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 3))))))))
   //     ENDFOR
-  irdl.operation @mul_high_s_7015 {
+  irdl.operation @mul_high_s_ternary_with_mask {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<32xi32>
     %o0_2 = irdl.is vector<64xi16>
@@ -16655,7 +16655,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) AND (constant AND (4294967295 - ((((255 * (1 AND ((constant_2 AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 0))) OR (65280 * (1 AND ((constant_2 AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 1)))) OR (16711680 * (1 AND ((constant_2 AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 2)))) OR (4278190080 * (1 AND ((constant_2 AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 3))))))) OR (AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) AND ((((255 * (1 AND ((constant_2 AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 0))) OR (65280 * (1 AND ((constant_2 AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 1)))) OR (16711680 * (1 AND ((constant_2 AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 2)))) OR (4278190080 * (1 AND ((constant_2 AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 3))))))
   //     ENDFOR
-  irdl.operation @mul_high_s_661c {
+  irdl.operation @mul_high_s_ternary_with_mask_661c {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<32xi32>
     %o0_2 = irdl.is vector<64xi16>
@@ -16731,7 +16731,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * result_elem_width) + (v1 * 1024)) + (result_elem_width + -1)):(((v0 * result_elem_width) + (v1 * 1024)) + 0)] := (WrapAs((AsInteger(a0[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)], width) >> ((v1 * a0_elem_width) + 0)), a0_elem_width, width) * WrapAs((AsInteger(a1[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)], width_2) >> ((v1 * a0_elem_width) + 0)), a0_elem_width, width_2))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_cf5b {
+  irdl.operation @dot_5way {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -16769,7 +16769,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)] := (AsInteger(dst[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], width) + (WrapAs((AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width_2) >> ((v1 * a1_elem_width) + 0)), a1_elem_width, width_2) * WrapAs((AsInteger(a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width_3) >> ((v1 * a1_elem_width) + 0)), a1_elem_width, width_3)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_b9e6 {
+  irdl.operation @dot_acc_ternary_5way {
     %o0_0 = irdl.is vector<128xi16>
     %o0_1 = irdl.is vector<64xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -16812,7 +16812,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 16) + (v1 * 1024)) + 15):(((v0 * 16) + (v1 * 1024)) + 0)] := ((WrapAs((AsInteger(a0[((v0 * 16) + 1039):((v0 * 16) + 1024)], 1) >> ((v1 * 8) + 0)), 8, 1) * WrapAs((AsInteger(a1[((v0 * 16) + 1039):((v0 * 16) + 1024)], 1) >> ((v1 * 8) + 0)), 8, width)) + (WrapAs((AsInteger(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 1) >> ((v1 * 8) + 0)), 8, 1) * WrapAs((AsInteger(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 1) >> ((v1 * 8) + 0)), 8, width)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_c6db {
+  irdl.operation @dot_10way {
     %o0 = irdl.is vector<256xi8>
     %o1 = irdl.is vector<256xi8>
     %r = irdl.is vector<128xi16>
@@ -16842,7 +16842,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := ((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> 0), 16, 1)) >> 16)
   //     ENDFOR
-  irdl.operation @mul_high_su_1638 {
+  irdl.operation @mul_high_su_binary {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<32xi32>
@@ -16855,7 +16855,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := SaturateAs(((constant + ((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> 16), 16, 0)) >> 14)) >> 1), 32, 0)
   //     ENDFOR
-  irdl.operation @mul_high_sat_s_a9cb {
+  irdl.operation @mul_high_sat_s_binary {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<32xi32>
@@ -16891,7 +16891,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (((-1 - (65535 << 0)) AND AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) OR ((65535 AND (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> 16)) << 0))
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (((-1 - (65535 << 16)) AND AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) OR ((65535 AND (65535 AND v1)) << 16))
   //     ENDFOR
-  irdl.operation @mul_high_s_6e07 {
+  irdl.operation @mul_high_s_ternary {
     %o0 = irdl.is vector<256xi8>
     %o1 = irdl.is vector<32xi32>
     %o2 = irdl.is vector<64xi16>
@@ -16906,7 +16906,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := SaturateAs(((constant + ((AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 0) + (AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> 16), 16, 0))) >> 14)) >> 1), 32, 0)
   //     ENDFOR
-  irdl.operation @mul_high_sat_s_7336 {
+  irdl.operation @mul_high_sat_s_ternary {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is vector<32xi32>
     %o2 = irdl.is vector<64xi16>
@@ -16924,7 +16924,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := ((WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> 0), 16, 0) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> 16), 16, 0)) << 16)
   //     ENDFOR
-  irdl.operation @mul_high_s_9d6e {
+  irdl.operation @mul_high_s_binary {
     %o0 = irdl.is vector<64xi16>
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<32xi32>
@@ -16937,7 +16937,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> shift), 16, width))
   //     ENDFOR
-  irdl.operation @mul_high_e9d2 {
+  irdl.operation @mul_high_binary {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<32xi32>
@@ -16958,7 +16958,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 0) + (AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> 0), 16, width)))
   //     ENDFOR
-  irdl.operation @mul_high_9a5d {
+  irdl.operation @mul_high_ternary {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is vector<32xi32>
     %o2 = irdl.is vector<64xi16>
@@ -16978,7 +16978,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 16) + (v1 * 1024)) + 15):(((v0 * 16) + (v1 * 1024)) + 0)] := (WrapAs((AsInteger(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 1) >> ((v1 * 8) + 0)), 8, 1) * WrapAs((WrapAs(a1, 32, 0) >> WrapAs((8 * ((((v0 * 2) + (v1 * 1)) + 0) % 4)), 32, 0)), 8, width))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_09cb {
+  irdl.operation @dot_with_scalar_6way {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is i32
     %r = irdl.is vector<128xi16>
@@ -16998,7 +16998,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 16) + (v1 * 1024)) + 15):(((v0 * 16) + (v1 * 1024)) + 0)] := (AsInteger(dst[(((v0 * 16) + (v1 * 1024)) + 15):(((v0 * 16) + (v1 * 1024)) + 0)], width) + (WrapAs((AsInteger(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 1) >> ((v1 * 8) + 0)), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> WrapAs((8 * ((((v0 * 2) + (v1 * 1)) + 0) % 4)), 32, 0)), 8, width)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_fa67 {
+  irdl.operation @mul_high_ternary_with_scalar_to_i16 {
     %o0 = irdl.is vector<128xi16>
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is i32
@@ -17018,7 +17018,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * result_elem_width) + (v1 * 1024)) + (result_elem_width + -1)):(((v0 * result_elem_width) + (v1 * 1024)) + 0)] := ((WrapAs((a0 >> ((v1 * 16) + 8)), 8, width) * WrapAs((AsInteger(a1[((v0 * result_elem_width) + (result_elem_width + 1023)):((v0 * result_elem_width) + 1024)], width_2) >> ((v1 * a1_elem_width) + 0)), a1_elem_width, width_3)) + (WrapAs((a0 >> ((v1 * 16) + 0)), 8, width) * WrapAs((AsInteger(a1[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)], width_2) >> ((v1 * a1_elem_width) + 0)), a1_elem_width, width_3)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_round_eaf9 {
+  irdl.operation @dot_round_with_scalar_10way {
     %o0 = irdl.is i32
     %o1_0 = irdl.is vector<128xi16>
     %o1_1 = irdl.is vector<256xi8>
@@ -17057,7 +17057,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)] := (((WrapAs((a1 >> ((v1 * 16) + 8)), 8, width) * WrapAs((AsInteger(a2[((v0 * a0_elem_width) + (a0_elem_width + 1023)):((v0 * a0_elem_width) + 1024)], width_2) >> ((v1 * a2_elem_width) + 0)), a2_elem_width, width_3)) + (WrapAs((a1 >> ((v1 * 16) + 0)), 8, width) * WrapAs((AsInteger(a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width_2) >> ((v1 * a2_elem_width) + 0)), a2_elem_width, width_3))) + AsInteger(dst[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], width))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_round_fba8 {
+  irdl.operation @dot_acc_round {
     %o0_0 = irdl.is vector<128xi16>
     %o0_1 = irdl.is vector<64xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -17098,7 +17098,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)] := (WrapAs((a0 >> ((v1 * 16) + 0)), 16, width) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 16) + 0)), 16, width))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_cad2 {
+  irdl.operation @dot_with_scalar_5way {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<64xi32>
@@ -17118,7 +17118,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)] := (AsInteger(dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], width) + (WrapAs((a1 >> ((v1 * 16) + 0)), 16, width) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 16) + 0)), 16, width)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_sat_8ebb {
+  irdl.operation @dot_acc_sat_5way_8ebb {
     %o0 = irdl.is vector<64xi32>
     %o1 = irdl.is i32
     %o2 = irdl.is vector<64xi16>
@@ -17139,7 +17139,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)] := SaturateAs((AsInteger(dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 0) + (WrapAs((a1 >> ((v1 * 16) + 0)), 16, 0) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> ((v1 * 16) + 0)), 16, 0))), 32, 0)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_sat_s_9c3d {
+  irdl.operation @mul_high_sat_s_ternary_with_scalar_to_i32 {
     %o0 = irdl.is vector<64xi32>
     %o1 = irdl.is i32
     %o2 = irdl.is vector<64xi16>
@@ -17155,7 +17155,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (((-1 - (65535 << ((v1 * 16) + 0))) AND AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) OR ((65535 AND SaturateAs(WrapAs((SaturateAs(((WrapAs((a0 >> ((v1 * 16) + 0)), 16, 0) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> ((v1 * 16) + 0)), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0)) << ((v1 * 16) + 0)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_sat_s_d91d {
+  irdl.operation @mul_high_sat_s_binary_with_scalar {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<64xi16>
@@ -17170,7 +17170,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (((-1 - (65535 << ((v1 * 16) + 0))) AND AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) OR ((65535 AND SaturateAs(WrapAs((SaturateAs((32768 + ((WrapAs((a0 >> ((v1 * 16) + 0)), 16, 0) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0) >> ((v1 * 16) + 0)), 16, 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)) << ((v1 * 16) + 0)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_sat_s_301f {
+  irdl.operation @dot_sat_s_with_scalar {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<64xi16>
@@ -17183,7 +17183,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) * WrapAs((WrapAs(a1, 32, 0) >> WrapAs((shift * (v0 % shift_2)), 32, 0)), shift, width))
   //     ENDFOR
-  irdl.operation @dot_af28 {
+  irdl.operation @dot_with_scalar_3way {
     %o0_0 = irdl.is vector<32xi32>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -17217,7 +17217,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) + (AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) * WrapAs((WrapAs(a2, 32, 0) >> WrapAs((shift * (v0 % shift_2)), 32, 0)), shift, width)))
   //     ENDFOR
-  irdl.operation @dot_acc_fbde {
+  irdl.operation @dot_acc_ternary_with_scalar_3way {
     %o0_0 = irdl.is vector<32xi32>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -17265,7 +17265,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 127
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (((1 AND (WrapAs(AsInteger(a0[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0), 32, 0) >> (31 AND v0))) predicate 0) ? (WrapAs(a1, 32, 0) >> WrapAs((8 * (v0 % 4)), 32, 0)) : 0)
   //     ENDFOR
-  irdl.operation @shr_s_9576 {
+  irdl.operation @shr_s_with_scalar_with_mask {
     %o0 = irdl.is vector<128xi1>
     %o1 = irdl.is i32
     %r = irdl.is vector<128xi8>
@@ -17283,7 +17283,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 127
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (AsInteger(dst[((v0 * 8) + 7):((v0 * 8) + 0)], 1) OR (((1 AND (WrapAs(AsInteger(a1[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0), 32, 0) >> (31 AND v0))) predicate 0) ? (WrapAs(a2, 32, 0) >> WrapAs((8 * (v0 % 4)), 32, 0)) : 0))
   //     ENDFOR
-  irdl.operation @dot_acc_s_87bf {
+  irdl.operation @dot_acc_s_with_scalar {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is vector<128xi1>
     %o2 = irdl.is i32
@@ -17303,7 +17303,7 @@ irdl.dialect @autollvm {
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND v0))) AND AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0))
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := (AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0) OR (WrapAs((1 AND v1), 32, 1) << (31 AND v0)))
   //     ENDFOR
-  irdl.operation @dot_acc_su_to_mask_5ece {
+  irdl.operation @dot_acc_su_to_mask_binary {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is i32
     %r = irdl.is vector<128xi1>
@@ -17319,7 +17319,7 @@ irdl.dialect @autollvm {
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND v0))) AND AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0))
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := (AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0) OR (WrapAs((1 AND v1), 32, 1) << (31 AND v0)))
   //     ENDFOR
-  irdl.operation @dot_acc_su_to_mask_da3d {
+  irdl.operation @dot_acc_su_to_mask_ternary {
     %o0 = irdl.is vector<128xi1>
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is i32
@@ -17333,7 +17333,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 127
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (((1 AND (WrapAs(AsInteger(a0[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0), 32, 0) >> (31 AND v0))) predicate 0) ? AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 0) : 0)
   //     ENDFOR
-  irdl.operation @select_4eb3 {
+  irdl.operation @select_binary_with_mask {
     %o0 = irdl.is vector<128xi1>
     %o1 = irdl.is vector<128xi8>
     %r = irdl.is vector<128xi8>
@@ -17437,7 +17437,7 @@ irdl.dialect @autollvm {
   //       dst[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))] := ((-1 - (WrapAs(constant, 32, 0) << (31 AND ((v0 * bit) + 0)))) AND AsInteger(dst[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0))
   //       dst[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))] := (AsInteger(dst[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0) OR (WrapAs((constant AND v1), 32, 1) << (31 AND ((v0 * bit) + 0))))
   //     ENDFOR
-  irdl.operation @funnel_shift_to_mask_82ba {
+  irdl.operation @funnel_shift_to_mask {
     %o0 = irdl.is vector<128xi1>
     %o1_0 = irdl.is vector<128xi8>
     %o1_1 = irdl.is vector<32xi32>
@@ -17542,7 +17542,7 @@ irdl.dialect @autollvm {
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND v0))) AND AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0))
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := (AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0) OR (WrapAs((1 AND v1), 32, 1) << (31 AND v0)))
   //     ENDFOR
-  irdl.operation @mask_dot_su_fe36 {
+  irdl.operation @mask_dot_su_unary_with_scalar {
     %o0 = irdl.is i32
     %r = irdl.is vector<128xi1>
     irdl.operands(a0: %o0)
@@ -17556,7 +17556,7 @@ irdl.dialect @autollvm {
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND v0))) AND AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0))
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := (AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0) OR (WrapAs((1 AND v1), 32, 1) << (31 AND v0)))
   //     ENDFOR
-  irdl.operation @mask_dot_su_9802 {
+  irdl.operation @mask_dot_su_binary_9802 {
     %o0 = irdl.is vector<128xi1>
     %o1 = irdl.is vector<128xi1>
     %r = irdl.is vector<128xi1>
@@ -17578,7 +17578,7 @@ irdl.dialect @autollvm {
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND v0))) AND AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0))
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := (AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0) OR (WrapAs((1 AND v1), 32, 1) << (31 AND v0)))
   //     ENDFOR
-  irdl.operation @mask_dot_su_53ef {
+  irdl.operation @mask_dot_su_binary_53ef {
     %o0 = irdl.is vector<128xi1>
     %o1 = irdl.is vector<128xi1>
     %r = irdl.is vector<128xi1>
@@ -17591,7 +17591,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 127
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (((1 AND (WrapAs(AsInteger(a0[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0), 32, 0) >> (31 AND v0))) 4 0) ? AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 1) : AsInteger(a2[((v0 * 8) + 7):((v0 * 8) + 0)], 1))
   //     ENDFOR
-  irdl.operation @select_a91a {
+  irdl.operation @select_ternary_a91a {
     %o0 = irdl.is vector<128xi1>
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<128xi8>
@@ -17607,7 +17607,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 8) + (v1 * 1024)) + 7):(((v0 * 8) + (v1 * 1024)) + 0)] := (((1 AND (WrapAs(AsInteger(a0[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0), 32, 0) >> (31 AND v0))) ((v1 * -4) + 4) 0) ? AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 1) : AsInteger(a2[((v0 * 8) + 7):((v0 * 8) + 0)], 1))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @select_19ad {
+  irdl.operation @select_ternary_19ad {
     %o0 = irdl.is vector<128xi1>
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<128xi8>
@@ -17664,7 +17664,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)] := (((-1 - (constant << 0)) AND AsInteger(dst[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1)) OR ((constant AND WrapAs((AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> shift), a0_elem_width, 1)) << 0))
   //       dst[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)] := (((-1 - (constant << a0_elem_width)) AND AsInteger(dst[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1)) OR ((constant AND WrapAs((AsInteger(a1[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> shift), a0_elem_width, 1)) << a0_elem_width))
   //     ENDFOR
-  irdl.operation @funnel_shift_bc22 {
+  irdl.operation @funnel_shift_binary {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -17878,7 +17878,7 @@ irdl.dialect @autollvm {
   //   Members (1): hvx/V6_extractw.
   //   Semantics with the class parameters as named values:
   //     dst[31:0] := AsInteger(a0[(31 + (32 * ((a1 AND 127) >> 2))):(32 * ((a1 AND 127) >> 2))], 1)
-  irdl.operation @move_scalar_e978 {
+  irdl.operation @move_scalar_binary {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is i32
     %r = irdl.is vector<4xi8>
@@ -17890,7 +17890,7 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[1023:0] := a0
   //     dst[31:0] := a1
-  irdl.operation @move_2170 {
+  irdl.operation @move_binary {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is i32
     %r = irdl.is vector<32xi32>
@@ -17941,7 +17941,7 @@ irdl.dialect @autollvm {
   //     FOR v4 := 0 to 127
   //       v0[(7 + (8 * v4)):(8 * v4)] := AsInteger(dst[(7 + (8 * v4)):(8 * v4)], 1)
   //     ENDFOR
-  irdl.operation @select_3aec {
+  irdl.operation @select_binary_u {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is vector<128xi8>
     %r = irdl.is vector<128xi8>
@@ -18034,7 +18034,7 @@ irdl.dialect @autollvm {
   //       v3 := AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 1)
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (((224 AND v3) 0 WrapAs((v1 << 5), 32, 1)) ? (WrapAs(AsInteger(a2[(15 + (16 * (v3 % WrapAs(64, 32, 1)))):(16 * (v3 % WrapAs(64, 32, 1)))], 0), 32, 0) >> WrapAs((8 * v2), 32, 0)) : 0)
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_e272 {
+  irdl.operation @mul_high_var_index_s_ternary_to_i8_e272 {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<128xi8>
@@ -18052,7 +18052,7 @@ irdl.dialect @autollvm {
   //       v3 := AsInteger(a2[((v0 * 8) + 7):((v0 * 8) + 0)], 1)
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (AsInteger(dst[((v0 * 8) + 7):((v0 * 8) + 0)], 0) OR (((224 AND v3) 0 WrapAs((v1 << 5), 32, 1)) ? (WrapAs(AsInteger(a3[(15 + (16 * (v3 % WrapAs(64, 32, 1)))):(16 * (v3 % WrapAs(64, 32, 1)))], 0), 32, 0) >> WrapAs((8 * v2), 32, 0)) : 0))
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_0269 {
+  irdl.operation @mul_high_var_index_s_4ary {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is i32
     %o2 = irdl.is vector<128xi8>
@@ -18072,7 +18072,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 16) + (v3 * 1024)) + 15):(((v0 * 16) + (v3 * 1024)) + 0)] := (((240 AND v4) 0 WrapAs((v1 << 4), 32, 1)) ? (WrapAs(AsInteger(a2[(31 + (32 * (v4 % WrapAs(32, 32, 1)))):(32 * (v4 % WrapAs(32, 32, 1)))], 0), 32, 0) >> WrapAs((16 * v2), 32, 0)) : 0)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_fd2c {
+  irdl.operation @mul_high_var_index_s_ternary_to_i16_fd2c {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<64xi16>
@@ -18110,7 +18110,7 @@ irdl.dialect @autollvm {
   //       v3 := AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 1)
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (((224 AND v3) 0 WrapAs((v1 << 5), 32, 1)) ? (WrapAs(AsInteger(a2[(15 + (16 * (v3 % WrapAs(64, 32, 1)))):(16 * (v3 % WrapAs(64, 32, 1)))], 0), 32, 0) >> WrapAs((8 * v2), 32, 0)) : 0)
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_5b1d {
+  irdl.operation @mul_high_var_index_s_binary_to_i8 {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is vector<128xi8>
     %r = irdl.is vector<128xi8>
@@ -18129,7 +18129,7 @@ irdl.dialect @autollvm {
   //       v3 := AsInteger(a2[((v0 * 8) + 7):((v0 * 8) + 0)], 1)
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (AsInteger(dst[((v0 * 8) + 7):((v0 * 8) + 0)], 0) OR (((224 AND v3) 0 WrapAs((v1 << 5), 32, 1)) ? (WrapAs(AsInteger(a3[(15 + (16 * (v3 % WrapAs(64, 32, 1)))):(16 * (v3 % WrapAs(64, 32, 1)))], 0), 32, 0) >> WrapAs((8 * v2), 32, 0)) : 0))
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_5a40 {
+  irdl.operation @mul_high_var_index_s_ternary_imm_to_i8 {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<128xi8>
@@ -18150,7 +18150,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 16) + (v3 * 1024)) + 15):(((v0 * 16) + (v3 * 1024)) + 0)] := (((240 AND v4) 0 WrapAs((v1 << 4), 32, 1)) ? (WrapAs(AsInteger(a2[(31 + (32 * (v4 % WrapAs(32, 32, 1)))):(32 * (v4 % WrapAs(32, 32, 1)))], 0), 32, 0) >> WrapAs((16 * v2), 32, 0)) : 0)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_cd8a {
+  irdl.operation @mul_high_var_index_s_binary_to_i16 {
     %o0 = irdl.is vector<128xi8>
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<128xi16>
@@ -18171,7 +18171,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 16) + (v3 * 1024)) + 15):(((v0 * 16) + (v3 * 1024)) + 0)] := (AsInteger(dst[(((v0 * 16) + (v3 * 1024)) + 15):(((v0 * 16) + (v3 * 1024)) + 0)], 0) OR (((240 AND v4) 0 WrapAs((v1 << 4), 32, 1)) ? (WrapAs(AsInteger(a3[(31 + (32 * (v4 % WrapAs(32, 32, 1)))):(32 * (v4 % WrapAs(32, 32, 1)))], 0), 32, 0) >> WrapAs((16 * v2), 32, 0)) : 0))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_37d0 {
+  irdl.operation @mul_high_var_index_s_ternary_imm_to_i16 {
     %o0 = irdl.is vector<128xi16>
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<64xi16>
@@ -18191,7 +18191,7 @@ irdl.dialect @autollvm {
   //       v3 := ((31 AND v3) OR WrapAs((v1 << 5), 32, 1))
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (WrapAs(AsInteger(a2[(15 + (16 * (v3 % WrapAs(64, 32, 1)))):(16 * (v3 % WrapAs(64, 32, 1)))], 0), 32, 0) >> WrapAs((8 * v2), 32, 0))
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_bc79 {
+  irdl.operation @mul_high_var_index_s_ternary_to_i8_bc79 {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<128xi8>
@@ -18211,7 +18211,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 16) + (v3 * 1024)) + 15):(((v0 * 16) + (v3 * 1024)) + 0)] := (WrapAs(AsInteger(a2[(31 + (32 * (v4 % WrapAs(32, 32, 1)))):(32 * (v4 % WrapAs(32, 32, 1)))], 0), 32, 0) >> WrapAs((16 * v2), 32, 0))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_7e67 {
+  irdl.operation @mul_high_var_index_s_ternary_to_i16_7e67 {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<64xi16>
@@ -18226,7 +18226,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 63
   //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := SaturateAs(((((AsInteger(dst[((v0 * 16) + 15):((v0 * 16) + 0)], 0) * AsInteger(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 0)) << 1) + (WrapAs((WrapAs(a2, 64, 0) >> (16 * (3 AND (AsInteger(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 0) >> 14)))), 16, 0) << 15)) >> 16), 16, 0)
   //     ENDFOR
-  irdl.operation @dot_acc_sat_ce6d {
+  irdl.operation @dot_acc_sat_2way {
     %o0 = irdl.is vector<64xi16>
     %o1 = irdl.is vector<64xi16>
     %o2 = irdl.is i64
@@ -18241,7 +18241,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 63
   //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := SaturateAs((((AsInteger(dst[((v0 * 16) + 15):((v0 * 16) + 0)], 0) * AsInteger(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 1)) + (WrapAs((WrapAs(a2, 64, 0) >> (16 * (3 AND (AsInteger(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 1) >> 14)))), 16, 1) << 15)) >> 16), 16, 0)
   //     ENDFOR
-  irdl.operation @mul_high_sat_su_d08c {
+  irdl.operation @mul_high_sat_su {
     %o0 = irdl.is vector<64xi16>
     %o1 = irdl.is vector<64xi16>
     %o2 = irdl.is i64
@@ -18270,7 +18270,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 63
   //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (WrapAs(a0, 64, 0) >> (16 * (3 AND (AsInteger(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 0) >> 14))))
   //     ENDFOR
-  irdl.operation @mul_high_s_020a {
+  irdl.operation @mul_high_s_binary_with_scalar {
     %o0 = irdl.is i64
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<64xi16>
@@ -18283,7 +18283,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (WrapAs((a0 >> 0), 16, 1) * WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 0), 16, 1))
   //     ENDFOR
-  irdl.operation @mul_high_su_b637 {
+  irdl.operation @mul_high_su_binary_with_scalar {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<64xi16>
     %r = irdl.is vector<32xi32>
@@ -18297,7 +18297,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 1) + (WrapAs((a1 >> 0), 16, 1) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 0), 16, 1)))
   //     ENDFOR
-  irdl.operation @mul_high_su_3357 {
+  irdl.operation @mul_high_su_ternary {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is i32
     %o2 = irdl.is vector<64xi16>

@@ -26,7 +26,7 @@ class Autollvm_Op<string mnemonic, list<Trait> traits = []>
   }];
 }
 
-def Autollvm_permute_imm_a076Op : Autollvm_Op<"permute_imm_a076", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_unaryOp : Autollvm_Op<"permute_imm_unary", [AttrSizedOperandSegments]> {
   let summary = "14 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (14): x86/_mm256_extractf128_si256, x86/_mm256_extracti128_si256, x86/_mm512_extracti32x8_epi32, x86/_mm512_mask_extracti32x8_epi32 (merge masking), x86/_mm512_maskz_extracti32x8_epi32 (zero masking), x86/_mm256_extracti64x2_epi64, x86/_mm256_mask_extracti64x2_epi64 (merge masking), x86/_mm256_maskz_extracti64x2_epi64 (zero masking), x86/_mm256_extracti32x4_epi32, x86/_mm256_mask_extracti32x4_epi32 (merge masking), x86/_mm256_maskz_extracti32x4_epi32 (zero masking), x86/_mm512_extracti64x4_epi64, x86/_mm512_mask_extracti64x4_epi64 (merge masking), x86/_mm512_maskz_extracti64x4_epi64 (zero masking).
@@ -94,7 +94,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_imm_8023Op : Autollvm_Op<"permute_imm_8023", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_binaryOp : Autollvm_Op<"permute_imm_binary", [AttrSizedOperandSegments]> {
   let summary = "20 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (20): x86/_mm256_insertf128_si256, x86/_mm256_inserti128_si256, x86/_mm512_inserti32x8, x86/_mm512_mask_inserti32x8 (merge masking), x86/_mm512_maskz_inserti32x8 (zero masking), x86/_mm256_inserti64x2, x86/_mm256_mask_inserti64x2 (merge masking), x86/_mm256_maskz_inserti64x2 (zero masking), x86/_mm512_inserti64x2, x86/_mm512_mask_inserti64x2 (merge masking), x86/_mm512_maskz_inserti64x2 (zero masking), x86/_mm256_inserti32x4, x86/_mm256_mask_inserti32x4 (merge masking), x86/_mm256_maskz_inserti32x4 (zero masking), x86/_mm512_inserti32x4, x86/_mm512_mask_inserti32x4 (merge masking), x86/_mm512_maskz_inserti32x4 (zero masking), x86/_mm512_inserti64x4, x86/_mm512_mask_inserti64x4 (merge masking), x86/_mm512_maskz_inserti64x4 (zero masking).
@@ -134,7 +134,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_not_cmp_eq_eff3Op : Autollvm_Op<"and_not_cmp_eq_eff3"> {
+def Autollvm_and_not_cmp_eq_binaryOp : Autollvm_Op<"and_not_cmp_eq_binary"> {
   let summary = "3 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (3): x86/_mm256_testz_si256, x86/_mm_testz_si128, x86/_mm_test_all_zeros.
@@ -163,7 +163,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_not_cmp_eq_732bOp : Autollvm_Op<"and_not_cmp_eq_732b"> {
+def Autollvm_and_not_cmp_eq_binary_732bOp : Autollvm_Op<"and_not_cmp_eq_binary_732b"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_testc_si256, x86/_mm_testc_si128.
@@ -225,7 +225,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_zero_dcd7Op : Autollvm_Op<"zero_dcd7"> {
+def Autollvm_zeroOp : Autollvm_Op<"zero"> {
   let summary = "4 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (4): x86/_mm256_setzero_si256, x86/_mm512_setzero_epi32, x86/_mm512_setzero_si512, x86/_mm_setzero_si128.
@@ -243,7 +243,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_53abOp : Autollvm_Op<"move_53ab"> {
+def Autollvm_move_binary_53abOp : Autollvm_Op<"move_binary_53ab"> {
   let summary = "6 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (6): x86/_mm256_set_m128i, x86/_mm256_setr_m128i, hvx/V6_vpackeb, hvx/V6_vpackeh, hvx/V6_vpackob, hvx/V6_vpackoh.
@@ -548,7 +548,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_b533Op : Autollvm_Op<"select_b533"> {
+def Autollvm_select_ternaryOp : Autollvm_Op<"select_ternary"> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_blendv_epi8, x86/_mm_blendv_epi8.
@@ -576,7 +576,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_broadcast_f7a0Op : Autollvm_Op<"broadcast_f7a0", [AttrSizedOperandSegments]> {
+def Autollvm_broadcastOp : Autollvm_Op<"broadcast", [AttrSizedOperandSegments]> {
   let summary = "38 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (38): x86/_mm_broadcastb_epi8, x86/_mm256_broadcastb_epi8, x86/_mm_broadcastd_epi32, x86/_mm256_broadcastd_epi32, x86/_mm_broadcastq_epi64, x86/_mm256_broadcastq_epi64, x86/_mm_broadcastsi128_si256, x86/_mm256_broadcastsi128_si256, x86/_mm_broadcastw_epi16, x86/_mm256_broadcastw_epi16, x86/_mm256_mask_broadcastb_epi8 (merge masking), x86/_mm256_maskz_broadcastb_epi8 (zero masking), x86/_mm512_broadcastb_epi8, x86/_mm512_mask_broadcastb_epi8 (merge masking), x86/_mm512_maskz_broadcastb_epi8 (zero masking), x86/_mm_mask_broadcastb_epi8 (merge masking), x86/_mm_maskz_broadcastb_epi8 (zero masking), x86/_mm256_mask_broadcastw_epi16 (merge masking), x86/_mm256_maskz_broadcastw_epi16 (zero masking), x86/_mm512_broadcastw_epi16, x86/_mm512_mask_broadcastw_epi16 (merge masking), x86/_mm512_maskz_broadcastw_epi16 (zero masking), x86/_mm_mask_broadcastw_epi16 (merge masking), x86/_mm_maskz_broadcastw_epi16 (zero masking), x86/_mm256_mask_broadcastd_epi32 (merge masking), x86/_mm256_maskz_broadcastd_epi32 (zero masking), x86/_mm_mask_broadcastd_epi32 (merge masking), x86/_mm_maskz_broadcastd_epi32 (zero masking), x86/_mm256_mask_broadcastq_epi64 (merge masking), x86/_mm256_maskz_broadcastq_epi64 (zero masking), x86/_mm_mask_broadcastq_epi64 (merge masking), x86/_mm_maskz_broadcastq_epi64 (zero masking), x86/_mm512_broadcastd_epi32, x86/_mm512_mask_broadcastd_epi32 (merge masking), x86/_mm512_maskz_broadcastd_epi32 (zero masking), x86/_mm512_broadcastq_epi64, x86/_mm512_mask_broadcastq_epi64 (merge masking), x86/_mm512_maskz_broadcastq_epi64 (zero masking).
@@ -603,7 +603,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_eq_6a5dOp : Autollvm_Op<"cmp_eq_6a5d"> {
+def Autollvm_cmp_eq_binaryOp : Autollvm_Op<"cmp_eq_binary"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): x86/_mm256_cmpeq_epi8, x86/_mm256_cmpeq_epi16, x86/_mm256_cmpeq_epi32, x86/_mm256_cmpeq_epi64.
@@ -626,7 +626,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_gt_s_a708Op : Autollvm_Op<"cmp_gt_s_a708"> {
+def Autollvm_cmp_gt_s_binaryOp : Autollvm_Op<"cmp_gt_s_binary"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): x86/_mm256_cmpgt_epi8, x86/_mm256_cmpgt_epi16, x86/_mm256_cmpgt_epi32, x86/_mm256_cmpgt_epi64.
@@ -985,7 +985,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_0381Op : Autollvm_Op<"move_0381"> {
+def Autollvm_move_unary_to_i1Op : Autollvm_Op<"move_unary_to_i1"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_movemask_epi8, x86/_mm_movemask_epi8.
@@ -1279,7 +1279,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_imm_narrow_42f0Op : Autollvm_Op<"permute_imm_narrow_42f0", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_narrowOp : Autollvm_Op<"permute_imm_narrow", [AttrSizedOperandSegments]> {
   let summary = "7 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (7): x86/_mm256_permute4x64_epi64, x86/_mm256_mask_permutex_epi64 (merge masking), x86/_mm256_maskz_permutex_epi64 (zero masking), x86/_mm256_permutex_epi64, x86/_mm_mask_shuffle_epi32 (merge masking), x86/_mm_maskz_shuffle_epi32 (zero masking), x86/_mm_shuffle_epi32.
@@ -1321,7 +1321,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_widen_5eafOp : Autollvm_Op<"permute_var_widen_5eaf", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_widen_binaryOp : Autollvm_Op<"permute_var_widen_binary", [AttrSizedOperandSegments]> {
   let summary = "33 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (33): x86/_mm256_permutevar8x32_epi32, x86/_mm256_mask_permutexvar_epi16 (merge masking), x86/_mm256_maskz_permutexvar_epi16 (zero masking), x86/_mm256_permutexvar_epi16, x86/_mm512_mask_permutexvar_epi16 (merge masking), x86/_mm512_maskz_permutexvar_epi16 (zero masking), x86/_mm512_permutexvar_epi16, x86/_mm_mask_permutexvar_epi16 (merge masking), x86/_mm_maskz_permutexvar_epi16 (zero masking), x86/_mm_permutexvar_epi16, x86/_mm256_mask_permutexvar_epi32 (merge masking), x86/_mm256_maskz_permutexvar_epi32 (zero masking), x86/_mm256_permutexvar_epi32, x86/_mm256_mask_permutexvar_epi64 (merge masking), x86/_mm256_maskz_permutexvar_epi64 (zero masking), x86/_mm256_permutexvar_epi64, x86/_mm512_mask_permutexvar_epi32 (merge masking), x86/_mm512_maskz_permutexvar_epi32 (zero masking), x86/_mm512_permutexvar_epi32, x86/_mm512_mask_permutexvar_epi64 (merge masking), x86/_mm512_maskz_permutexvar_epi64 (zero masking), x86/_mm512_permutexvar_epi64, x86/_mm512_mask_permutevar_epi32 (merge masking), x86/_mm512_permutevar_epi32, x86/_mm512_permutexvar_epi8, x86/_mm512_mask_permutexvar_epi8 (merge masking), x86/_mm512_maskz_permutexvar_epi8 (zero masking), x86/_mm256_permutexvar_epi8, x86/_mm256_mask_permutexvar_epi8 (merge masking), x86/_mm256_maskz_permutexvar_epi8 (zero masking), x86/_mm_permutexvar_epi8, x86/_mm_mask_permutexvar_epi8 (merge masking), x86/_mm_maskz_permutexvar_epi8 (zero masking).
@@ -1426,7 +1426,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_widen_2273Op : Autollvm_Op<"permute_var_widen_2273", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_widen_binary_x2Op : Autollvm_Op<"permute_var_widen_binary_x2", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_shuffle_epi8, x86/_mm256_mask_shuffle_epi8 (merge masking), x86/_mm256_maskz_shuffle_epi8 (zero masking), x86/_mm512_mask_shuffle_epi8 (merge masking), x86/_mm512_maskz_shuffle_epi8 (zero masking), x86/_mm512_shuffle_epi8, x86/_mm_mask_shuffle_epi8 (merge masking), x86/_mm_maskz_shuffle_epi8 (zero masking), x86/_mm_shuffle_epi8.
@@ -1459,7 +1459,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_by_imm_u_narrow_in_lanes_b8f0Op : Autollvm_Op<"shr_by_imm_u_narrow_in_lanes_b8f0", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_u_narrow_in_lanesOp : Autollvm_Op<"shr_by_imm_u_narrow_in_lanes", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_shufflehi_epi16, x86/_mm256_mask_shufflehi_epi16 (merge masking), x86/_mm256_maskz_shufflehi_epi16 (zero masking), x86/_mm512_mask_shufflehi_epi16 (merge masking), x86/_mm512_maskz_shufflehi_epi16 (zero masking), x86/_mm512_shufflehi_epi16, x86/_mm_mask_shufflehi_epi16 (merge masking), x86/_mm_maskz_shufflehi_epi16 (zero masking), x86/_mm_shufflehi_epi16.
@@ -1550,7 +1550,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shl_8a09Op : Autollvm_Op<"shl_8a09"> {
+def Autollvm_shl_unaryOp : Autollvm_Op<"shl_unary"> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): x86/_mm256_slli_si256, x86/_mm256_bslli_epi128, x86/_mm512_bslli_epi128, x86/_mm_slli_si128, x86/_mm_bslli_si128.
@@ -1640,7 +1640,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shl_c90bOp : Autollvm_Op<"shl_c90b", [AttrSizedOperandSegments]> {
+def Autollvm_shl_binaryOp : Autollvm_Op<"shl_binary", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): x86/_mm_sllv_epi32, x86/_mm256_sllv_epi32, x86/_mm_sllv_epi64, x86/_mm256_sllv_epi64, x86/_mm256_mask_sllv_epi16 (merge masking), x86/_mm256_maskz_sllv_epi16 (zero masking), x86/_mm256_sllv_epi16, x86/_mm512_mask_sllv_epi16 (merge masking), x86/_mm512_maskz_sllv_epi16 (zero masking), x86/_mm512_sllv_epi16, x86/_mm_mask_sllv_epi16 (merge masking), x86/_mm_maskz_sllv_epi16 (zero masking), x86/_mm_sllv_epi16, x86/_mm256_mask_sllv_epi32 (merge masking), x86/_mm256_maskz_sllv_epi32 (zero masking), x86/_mm_mask_sllv_epi32 (merge masking), x86/_mm_maskz_sllv_epi32 (zero masking), x86/_mm256_mask_sllv_epi64 (merge masking), x86/_mm256_maskz_sllv_epi64 (zero masking), x86/_mm_mask_sllv_epi64 (merge masking), x86/_mm_maskz_sllv_epi64 (zero masking), x86/_mm512_maskz_sllv_epi32 (zero masking), x86/_mm512_mask_sllv_epi64 (merge masking), x86/_mm512_maskz_sllv_epi64 (zero masking), x86/_mm512_sllv_epi64, x86/_mm512_mask_sllv_epi32 (merge masking), x86/_mm512_sllv_epi32.
@@ -1772,7 +1772,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_u_e582Op : Autollvm_Op<"shr_u_e582"> {
+def Autollvm_shr_u_unaryOp : Autollvm_Op<"shr_u_unary"> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): x86/_mm256_srli_si256, x86/_mm256_bsrli_epi128, x86/_mm512_bsrli_epi128, x86/_mm_bsrli_si128, x86/_mm_srli_si128.
@@ -1862,7 +1862,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_u_574cOp : Autollvm_Op<"shr_u_574c", [AttrSizedOperandSegments]> {
+def Autollvm_shr_u_binaryOp : Autollvm_Op<"shr_u_binary", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): x86/_mm_srlv_epi32, x86/_mm256_srlv_epi32, x86/_mm_srlv_epi64, x86/_mm256_srlv_epi64, x86/_mm256_mask_srlv_epi16 (merge masking), x86/_mm256_maskz_srlv_epi16 (zero masking), x86/_mm256_srlv_epi16, x86/_mm512_mask_srlv_epi16 (merge masking), x86/_mm512_maskz_srlv_epi16 (zero masking), x86/_mm512_srlv_epi16, x86/_mm_mask_srlv_epi16 (merge masking), x86/_mm_maskz_srlv_epi16 (zero masking), x86/_mm_srlv_epi16, x86/_mm256_mask_srlv_epi32 (merge masking), x86/_mm256_maskz_srlv_epi32 (zero masking), x86/_mm_mask_srlv_epi32 (merge masking), x86/_mm_maskz_srlv_epi32 (zero masking), x86/_mm256_mask_srlv_epi64 (merge masking), x86/_mm256_maskz_srlv_epi64 (zero masking), x86/_mm_mask_srlv_epi64 (merge masking), x86/_mm_maskz_srlv_epi64 (zero masking), x86/_mm512_maskz_srlv_epi32 (zero masking), x86/_mm512_mask_srlv_epi64 (merge masking), x86/_mm512_maskz_srlv_epi64 (zero masking), x86/_mm512_srlv_epi64, x86/_mm512_mask_srlv_epi32 (merge masking), x86/_mm512_srlv_epi32.
@@ -2078,7 +2078,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mask_move_1364Op : Autollvm_Op<"mask_move_1364"> {
+def Autollvm_mask_move_binaryOp : Autollvm_Op<"mask_move_binary"> {
   let summary = "3 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (3): x86/_mm512_kunpackd, x86/_mm512_kunpackw, x86/_mm512_kunpackb.
@@ -2143,7 +2143,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_shl_1e33Op : Autollvm_Op<"or_shl_1e33", [AttrSizedOperandSegments]> {
+def Autollvm_or_shl_binary_imm_uOp : Autollvm_Op<"or_shl_binary_imm_u", [AttrSizedOperandSegments]> {
   let summary = "3 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (3): x86/_mm_mask_alignr_epi8 (merge masking), x86/_mm_maskz_alignr_epi8 (zero masking), x86/_mm_alignr_epi8.
@@ -2173,7 +2173,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_broadcast_0902Op : Autollvm_Op<"broadcast_0902", [AttrSizedOperandSegments]> {
+def Autollvm_broadcast_with_scalarOp : Autollvm_Op<"broadcast_with_scalar", [AttrSizedOperandSegments]> {
   let summary = "31 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (31): x86/_mm256_mask_set1_epi8 (merge masking), x86/_mm256_maskz_set1_epi8 (zero masking), x86/_mm512_mask_set1_epi8 (merge masking), x86/_mm512_maskz_set1_epi8 (zero masking), x86/_mm_mask_set1_epi8 (merge masking), x86/_mm_maskz_set1_epi8 (zero masking), x86/_mm256_mask_set1_epi16 (merge masking), x86/_mm256_maskz_set1_epi16 (zero masking), x86/_mm512_mask_set1_epi16 (merge masking), x86/_mm512_maskz_set1_epi16 (zero masking), x86/_mm_mask_set1_epi16 (merge masking), x86/_mm_maskz_set1_epi16 (zero masking), x86/_mm256_mask_set1_epi32 (merge masking), x86/_mm256_maskz_set1_epi32 (zero masking), x86/_mm_mask_set1_epi32 (merge masking), x86/_mm_maskz_set1_epi32 (zero masking), x86/_mm256_mask_set1_epi64 (merge masking), x86/_mm256_maskz_set1_epi64 (zero masking), x86/_mm_mask_set1_epi64 (merge masking), x86/_mm_maskz_set1_epi64 (zero masking), x86/_mm512_set1_epi8, x86/_mm512_mask_set1_epi32 (merge masking), x86/_mm512_maskz_set1_epi32 (zero masking), x86/_mm512_set1_epi32, x86/_mm512_mask_set1_epi64 (merge masking), x86/_mm512_maskz_set1_epi64 (zero masking), x86/_mm512_set1_epi64, x86/_mm512_set1_epi16, hvx/V6_lvsplatw, hvx/V6_lvsplath, hvx/V6_lvsplatb.
@@ -2461,7 +2461,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_widen_d434Op : Autollvm_Op<"permute_var_widen_d434"> {
+def Autollvm_permute_var_widen_ternaryOp : Autollvm_Op<"permute_var_widen_ternary"> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): x86/_mm256_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi16 (zero masking), x86/_mm256_permutex2var_epi16, x86/_mm512_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi16 (zero masking), x86/_mm512_permutex2var_epi16, x86/_mm_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi16 (zero masking), x86/_mm_permutex2var_epi16, x86/_mm512_permutex2var_epi8, x86/_mm512_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm512_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm512_maskz_permutex2var_epi8 (zero masking), x86/_mm256_permutex2var_epi8, x86/_mm256_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm256_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm256_maskz_permutex2var_epi8 (zero masking), x86/_mm_permutex2var_epi8, x86/_mm_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm_maskz_permutex2var_epi8 (zero masking).
@@ -2838,7 +2838,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_cmp_eq_43efOp : Autollvm_Op<"or_cmp_eq_43ef"> {
+def Autollvm_or_cmp_eqOp : Autollvm_Op<"or_cmp_eq"> {
   let summary = "8 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (8): x86/_kortestz_mask32_u8, x86/_kortestc_mask32_u8, x86/_kortestz_mask64_u8, x86/_kortestc_mask64_u8, x86/_kortestz_mask8_u8, x86/_kortestc_mask8_u8, x86/_kortestz_mask16_u8, x86/_kortestc_mask16_u8.
@@ -2887,7 +2887,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_not_cmp_eq_865bOp : Autollvm_Op<"and_not_cmp_eq_865b"> {
+def Autollvm_and_not_cmp_eq_binary_with_maskOp : Autollvm_Op<"and_not_cmp_eq_binary_with_mask"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): x86/_ktestc_mask32_u8, x86/_ktestc_mask64_u8, x86/_ktestc_mask8_u8, x86/_ktestc_mask16_u8.
@@ -2911,7 +2911,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_336dOp : Autollvm_Op<"extend_u_336d"> {
+def Autollvm_extend_uOp : Autollvm_Op<"extend_u"> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): x86/_cvtmask32_u32, x86/_cvtmask64_u64, x86/_cvtmask8_u32, x86/_cvtmask16_u32, x86/_mm512_mask2int.
@@ -3072,7 +3072,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_e79dOp : Autollvm_Op<"move_e79d", [AttrSizedOperandSegments]> {
+def Autollvm_move_unaryOp : Autollvm_Op<"move_unary", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (27): x86/_mm256_broadcast_i32x2, x86/_mm256_mask_broadcast_i32x2 (merge masking), x86/_mm256_maskz_broadcast_i32x2 (zero masking), x86/_mm512_broadcast_i32x2, x86/_mm512_mask_broadcast_i32x2 (merge masking), x86/_mm512_maskz_broadcast_i32x2 (zero masking), x86/_mm_broadcast_i32x2, x86/_mm_mask_broadcast_i32x2 (merge masking), x86/_mm_maskz_broadcast_i32x2 (zero masking), x86/_mm512_broadcast_i32x8, x86/_mm512_mask_broadcast_i32x8 (merge masking), x86/_mm512_maskz_broadcast_i32x8 (zero masking), x86/_mm256_broadcast_i64x2, x86/_mm256_mask_broadcast_i64x2 (merge masking), x86/_mm256_maskz_broadcast_i64x2 (zero masking), x86/_mm512_broadcast_i64x2, x86/_mm512_mask_broadcast_i64x2 (merge masking), x86/_mm512_maskz_broadcast_i64x2 (zero masking), x86/_mm256_broadcast_i32x4, x86/_mm256_mask_broadcast_i32x4 (merge masking), x86/_mm256_maskz_broadcast_i32x4 (zero masking), x86/_mm512_broadcast_i32x4, x86/_mm512_mask_broadcast_i32x4 (merge masking), x86/_mm512_maskz_broadcast_i32x4 (zero masking), x86/_mm512_broadcast_i64x4, x86/_mm512_mask_broadcast_i64x4 (merge masking), x86/_mm512_maskz_broadcast_i64x4 (zero masking).
@@ -3102,7 +3102,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_imm_6ef0Op : Autollvm_Op<"permute_imm_6ef0", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_unary_to_i128Op : Autollvm_Op<"permute_imm_unary_to_i128", [AttrSizedOperandSegments]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_mm512_extracti64x2_epi64, x86/_mm512_mask_extracti64x2_epi64 (merge masking), x86/_mm512_maskz_extracti64x2_epi64 (zero masking), x86/_mm512_extracti32x4_epi32, x86/_mm512_mask_extracti32x4_epi32 (merge masking), x86/_mm512_maskz_extracti32x4_epi32 (zero masking).
@@ -3167,7 +3167,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_53edOp : Autollvm_Op<"select_53ed"> {
+def Autollvm_select_ternary_with_maskOp : Autollvm_Op<"select_ternary_with_mask"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): x86/_mm256_mask_compress_epi32, x86/_mm_mask_compress_epi32, x86/_mm256_mask_compress_epi64, x86/_mm_mask_compress_epi64, x86/_mm512_mask_compress_epi32, x86/_mm512_mask_compress_epi64, x86/_mm512_mask_compress_epi16, x86/_mm256_mask_compress_epi16, x86/_mm_mask_compress_epi16, x86/_mm512_mask_compress_epi8, x86/_mm256_mask_compress_epi8, x86/_mm_mask_compress_epi8.
@@ -3197,7 +3197,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_4b32Op : Autollvm_Op<"select_4b32"> {
+def Autollvm_select_binaryOp : Autollvm_Op<"select_binary"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): x86/_mm256_maskz_compress_epi32, x86/_mm_maskz_compress_epi32, x86/_mm256_maskz_compress_epi64, x86/_mm_maskz_compress_epi64, x86/_mm512_maskz_compress_epi32, x86/_mm512_maskz_compress_epi64, x86/_mm512_maskz_compress_epi16, x86/_mm256_maskz_compress_epi16, x86/_mm_maskz_compress_epi16, x86/_mm512_maskz_compress_epi8, x86/_mm256_maskz_compress_epi8, x86/_mm_maskz_compress_epi8.
@@ -3226,7 +3226,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_widen_c3aaOp : Autollvm_Op<"permute_var_widen_c3aa"> {
+def Autollvm_permute_var_widen_ternary_c3aaOp : Autollvm_Op<"permute_var_widen_ternary_c3aa"> {
   let summary = "20 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (20): x86/_mm256_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi32 (zero masking), x86/_mm256_permutex2var_epi32, x86/_mm_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi32 (zero masking), x86/_mm_permutex2var_epi32, x86/_mm256_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi64 (zero masking), x86/_mm256_permutex2var_epi64, x86/_mm512_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi32 (zero masking), x86/_mm512_permutex2var_epi32, x86/_mm512_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi64 (zero masking), x86/_mm512_permutex2var_epi64.
@@ -3256,7 +3256,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_e970Op : Autollvm_Op<"permute_var_e970"> {
+def Autollvm_permute_var_ternaryOp : Autollvm_Op<"permute_var_ternary"> {
   let summary = "4 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (4): x86/_mm_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi64 (zero masking), x86/_mm_permutex2var_epi64.
@@ -3282,7 +3282,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_583bOp : Autollvm_Op<"select_583b"> {
+def Autollvm_select_ternary_with_mask_583bOp : Autollvm_Op<"select_ternary_with_mask_583b"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): x86/_mm256_mask_expand_epi32, x86/_mm_mask_expand_epi32, x86/_mm256_mask_expand_epi64, x86/_mm_mask_expand_epi64, x86/_mm512_mask_expand_epi32, x86/_mm512_mask_expand_epi64, x86/_mm512_mask_expand_epi16, x86/_mm256_mask_expand_epi16, x86/_mm_mask_expand_epi16, x86/_mm512_mask_expand_epi8, x86/_mm256_mask_expand_epi8, x86/_mm_mask_expand_epi8.
@@ -3313,7 +3313,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_1a41Op : Autollvm_Op<"select_1a41"> {
+def Autollvm_select_binary_1a41Op : Autollvm_Op<"select_binary_1a41"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): x86/_mm256_maskz_expand_epi32, x86/_mm_maskz_expand_epi32, x86/_mm256_maskz_expand_epi64, x86/_mm_maskz_expand_epi64, x86/_mm512_maskz_expand_epi32, x86/_mm512_maskz_expand_epi64, x86/_mm512_maskz_expand_epi16, x86/_mm256_maskz_expand_epi16, x86/_mm_maskz_expand_epi16, x86/_mm512_maskz_expand_epi8, x86/_mm256_maskz_expand_epi8, x86/_mm_maskz_expand_epi8.
@@ -3343,7 +3343,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_rotate_a6edOp : Autollvm_Op<"rotate_a6ed", [AttrSizedOperandSegments]> {
+def Autollvm_rotateOp : Autollvm_Op<"rotate", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_mask_rol_epi32 (merge masking), x86/_mm256_maskz_rol_epi32 (zero masking), x86/_mm256_rol_epi32, x86/_mm_mask_rol_epi32 (merge masking), x86/_mm_maskz_rol_epi32 (zero masking), x86/_mm_rol_epi32, x86/_mm256_mask_rol_epi64 (merge masking), x86/_mm256_maskz_rol_epi64 (zero masking), x86/_mm256_rol_epi64, x86/_mm_mask_rol_epi64 (merge masking), x86/_mm_maskz_rol_epi64 (zero masking), x86/_mm_rol_epi64, x86/_mm512_mask_rol_epi32 (merge masking), x86/_mm512_maskz_rol_epi32 (zero masking), x86/_mm512_rol_epi32, x86/_mm512_mask_rol_epi64 (merge masking), x86/_mm512_maskz_rol_epi64 (zero masking), x86/_mm512_rol_epi64.
@@ -3375,7 +3375,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_d6faOp : Autollvm_Op<"funnel_shift_d6fa", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_binary_d6faOp : Autollvm_Op<"funnel_shift_binary_d6fa", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_mask_rolv_epi32 (merge masking), x86/_mm256_maskz_rolv_epi32 (zero masking), x86/_mm256_rolv_epi32, x86/_mm_mask_rolv_epi32 (merge masking), x86/_mm_maskz_rolv_epi32 (zero masking), x86/_mm_rolv_epi32, x86/_mm256_mask_rolv_epi64 (merge masking), x86/_mm256_maskz_rolv_epi64 (zero masking), x86/_mm256_rolv_epi64, x86/_mm_mask_rolv_epi64 (merge masking), x86/_mm_maskz_rolv_epi64 (zero masking), x86/_mm_rolv_epi64, x86/_mm512_mask_rolv_epi32 (merge masking), x86/_mm512_maskz_rolv_epi32 (zero masking), x86/_mm512_rolv_epi32, x86/_mm512_mask_rolv_epi64 (merge masking), x86/_mm512_maskz_rolv_epi64 (zero masking), x86/_mm512_rolv_epi64.
@@ -3439,7 +3439,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_c69fOp : Autollvm_Op<"funnel_shift_c69f", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_binary_c69fOp : Autollvm_Op<"funnel_shift_binary_c69f", [AttrSizedOperandSegments]> {
   let summary = "19 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (19): x86/_mm256_mask_rorv_epi32 (merge masking), x86/_mm256_maskz_rorv_epi32 (zero masking), x86/_mm256_rorv_epi32, x86/_mm_mask_rorv_epi32 (merge masking), x86/_mm_maskz_rorv_epi32 (zero masking), x86/_mm_rorv_epi32, x86/_mm256_mask_rorv_epi64 (merge masking), x86/_mm256_maskz_rorv_epi64 (zero masking), x86/_mm256_rorv_epi64, x86/_mm_mask_rorv_epi64 (merge masking), x86/_mm_maskz_rorv_epi64 (zero masking), x86/_mm_rorv_epi64, x86/_mm512_mask_rorv_epi32 (merge masking), x86/_mm512_maskz_rorv_epi32 (zero masking), x86/_mm512_rorv_epi32, x86/_mm512_mask_rorv_epi64 (merge masking), x86/_mm512_maskz_rorv_epi64 (zero masking), x86/_mm512_rorv_epi64, hvx/V6_vrotr.
@@ -3471,7 +3471,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_45e4Op : Autollvm_Op<"permute_var_45e4"> {
+def Autollvm_permute_var_ternary_immOp : Autollvm_Op<"permute_var_ternary_imm"> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm256_maskz_ternarylogic_epi32 (zero masking), x86/_mm256_ternarylogic_epi32, x86/_mm_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm_maskz_ternarylogic_epi32 (zero masking), x86/_mm_ternarylogic_epi32, x86/_mm256_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm256_maskz_ternarylogic_epi64 (zero masking), x86/_mm256_ternarylogic_epi64, x86/_mm_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm_maskz_ternarylogic_epi64 (zero masking), x86/_mm_ternarylogic_epi64, x86/_mm512_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm512_maskz_ternarylogic_epi32 (zero masking), x86/_mm512_ternarylogic_epi32, x86/_mm512_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm512_maskz_ternarylogic_epi64 (zero masking), x86/_mm512_ternarylogic_epi64.
@@ -3503,7 +3503,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_b8afOp : Autollvm_Op<"move_b8af", [AttrSizedOperandSegments]> {
+def Autollvm_move_binary_b8afOp : Autollvm_Op<"move_binary_b8af", [AttrSizedOperandSegments]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_mm_mask_unpackhi_epi64 (merge masking), x86/_mm_maskz_unpackhi_epi64 (zero masking), x86/_mm_mask_unpacklo_epi64 (merge masking), x86/_mm_maskz_unpacklo_epi64 (zero masking), x86/_mm_unpackhi_epi64, x86/_mm_unpacklo_epi64.
@@ -3532,7 +3532,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_9c21Op : Autollvm_Op<"move_9c21", [AttrSizedOperandSegments]> {
+def Autollvm_move_binary_immOp : Autollvm_Op<"move_binary_imm", [AttrSizedOperandSegments]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_mm256_mask_shuffle_i32x4 (merge masking), x86/_mm256_maskz_shuffle_i32x4 (zero masking), x86/_mm256_shuffle_i32x4, x86/_mm256_mask_shuffle_i64x2 (merge masking), x86/_mm256_maskz_shuffle_i64x2 (zero masking), x86/_mm256_shuffle_i64x2.
@@ -3558,7 +3558,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mask_move_2caeOp : Autollvm_Op<"mask_move_2cae"> {
+def Autollvm_mask_move_unaryOp : Autollvm_Op<"mask_move_unary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): x86/_mm512_kmov.
@@ -3733,7 +3733,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_6b73Op : Autollvm_Op<"permute_var_6b73", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_binaryOp : Autollvm_Op<"permute_var_binary", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm512_multishift_epi64_epi8, x86/_mm512_mask_multishift_epi64_epi8 (merge masking), x86/_mm512_maskz_multishift_epi64_epi8 (zero masking), x86/_mm256_multishift_epi64_epi8, x86/_mm256_mask_multishift_epi64_epi8 (merge masking), x86/_mm256_maskz_multishift_epi64_epi8 (zero masking), x86/_mm_multishift_epi64_epi8, x86/_mm_mask_multishift_epi64_epi8 (merge masking), x86/_mm_maskz_multishift_epi64_epi8 (zero masking).
@@ -3767,7 +3767,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_1185Op : Autollvm_Op<"funnel_shift_1185"> {
+def Autollvm_funnel_shift_ternaryOp : Autollvm_Op<"funnel_shift_ternary"> {
   let summary = "27 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (27): x86/_mm512_maskz_shrdv_epi64 (zero masking), x86/_mm512_mask_shrdv_epi64 (merge_a1 masking), x86/_mm512_shrdv_epi64, x86/_mm256_maskz_shrdv_epi64 (zero masking), x86/_mm256_mask_shrdv_epi64 (merge_a1 masking), x86/_mm256_shrdv_epi64, x86/_mm_maskz_shrdv_epi64 (zero masking), x86/_mm_mask_shrdv_epi64 (merge_a1 masking), x86/_mm_shrdv_epi64, x86/_mm512_maskz_shrdv_epi32 (zero masking), x86/_mm512_mask_shrdv_epi32 (merge_a1 masking), x86/_mm512_shrdv_epi32, x86/_mm256_maskz_shrdv_epi32 (zero masking), x86/_mm256_mask_shrdv_epi32 (merge_a1 masking), x86/_mm256_shrdv_epi32, x86/_mm_maskz_shrdv_epi32 (zero masking), x86/_mm_mask_shrdv_epi32 (merge_a1 masking), x86/_mm_shrdv_epi32, x86/_mm512_maskz_shrdv_epi16 (zero masking), x86/_mm512_mask_shrdv_epi16 (merge_a1 masking), x86/_mm512_shrdv_epi16, x86/_mm256_maskz_shrdv_epi16 (zero masking), x86/_mm256_mask_shrdv_epi16 (merge_a1 masking), x86/_mm256_shrdv_epi16, x86/_mm_maskz_shrdv_epi16 (zero masking), x86/_mm_mask_shrdv_epi16 (merge_a1 masking), x86/_mm_shrdv_epi16.
@@ -3796,7 +3796,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_bfc2Op : Autollvm_Op<"funnel_shift_bfc2", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_binary_immOp : Autollvm_Op<"funnel_shift_binary_imm", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (27): x86/_mm512_maskz_shrdi_epi64 (zero masking), x86/_mm512_mask_shrdi_epi64 (merge masking), x86/_mm512_shrdi_epi64, x86/_mm256_maskz_shrdi_epi64 (zero masking), x86/_mm256_mask_shrdi_epi64 (merge masking), x86/_mm256_shrdi_epi64, x86/_mm_maskz_shrdi_epi64 (zero masking), x86/_mm_mask_shrdi_epi64 (merge masking), x86/_mm_shrdi_epi64, x86/_mm512_maskz_shrdi_epi32 (zero masking), x86/_mm512_mask_shrdi_epi32 (merge masking), x86/_mm512_shrdi_epi32, x86/_mm256_maskz_shrdi_epi32 (zero masking), x86/_mm256_mask_shrdi_epi32 (merge masking), x86/_mm256_shrdi_epi32, x86/_mm_maskz_shrdi_epi32 (zero masking), x86/_mm_mask_shrdi_epi32 (merge masking), x86/_mm_shrdi_epi32, x86/_mm512_maskz_shrdi_epi16 (zero masking), x86/_mm512_mask_shrdi_epi16 (merge masking), x86/_mm512_shrdi_epi16, x86/_mm256_maskz_shrdi_epi16 (zero masking), x86/_mm256_mask_shrdi_epi16 (merge masking), x86/_mm256_shrdi_epi16, x86/_mm_maskz_shrdi_epi16 (zero masking), x86/_mm_mask_shrdi_epi16 (merge masking), x86/_mm_shrdi_epi16.
@@ -3827,7 +3827,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_shl_b02bOp : Autollvm_Op<"or_shl_b02b"> {
+def Autollvm_or_shl_ternaryOp : Autollvm_Op<"or_shl_ternary"> {
   let summary = "27 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (27): x86/_mm512_maskz_shldv_epi64 (zero masking), x86/_mm512_mask_shldv_epi64 (merge_a0 masking), x86/_mm512_shldv_epi64, x86/_mm256_maskz_shldv_epi64 (zero masking), x86/_mm256_mask_shldv_epi64 (merge_a0 masking), x86/_mm256_shldv_epi64, x86/_mm_maskz_shldv_epi64 (zero masking), x86/_mm_mask_shldv_epi64 (merge_a0 masking), x86/_mm_shldv_epi64, x86/_mm512_maskz_shldv_epi32 (zero masking), x86/_mm512_mask_shldv_epi32 (merge_a0 masking), x86/_mm512_shldv_epi32, x86/_mm256_maskz_shldv_epi32 (zero masking), x86/_mm256_mask_shldv_epi32 (merge_a0 masking), x86/_mm256_shldv_epi32, x86/_mm_maskz_shldv_epi32 (zero masking), x86/_mm_mask_shldv_epi32 (merge_a0 masking), x86/_mm_shldv_epi32, x86/_mm512_maskz_shldv_epi16 (zero masking), x86/_mm512_mask_shldv_epi16 (merge_a0 masking), x86/_mm512_shldv_epi16, x86/_mm256_maskz_shldv_epi16 (zero masking), x86/_mm256_mask_shldv_epi16 (merge_a0 masking), x86/_mm256_shldv_epi16, x86/_mm_maskz_shldv_epi16 (zero masking), x86/_mm_mask_shldv_epi16 (merge_a0 masking), x86/_mm_shldv_epi16.
@@ -3857,7 +3857,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_shl_27acOp : Autollvm_Op<"or_shl_27ac", [AttrSizedOperandSegments]> {
+def Autollvm_or_shl_binary_immOp : Autollvm_Op<"or_shl_binary_imm", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (27): x86/_mm512_maskz_shldi_epi64 (zero masking), x86/_mm512_mask_shldi_epi64 (merge masking), x86/_mm512_shldi_epi64, x86/_mm256_maskz_shldi_epi64 (zero masking), x86/_mm256_mask_shldi_epi64 (merge masking), x86/_mm256_shldi_epi64, x86/_mm_maskz_shldi_epi64 (zero masking), x86/_mm_mask_shldi_epi64 (merge masking), x86/_mm_shldi_epi64, x86/_mm512_maskz_shldi_epi32 (zero masking), x86/_mm512_mask_shldi_epi32 (merge masking), x86/_mm512_shldi_epi32, x86/_mm256_maskz_shldi_epi32 (zero masking), x86/_mm256_mask_shldi_epi32 (merge masking), x86/_mm256_shldi_epi32, x86/_mm_maskz_shldi_epi32 (zero masking), x86/_mm_mask_shldi_epi32 (merge masking), x86/_mm_shldi_epi32, x86/_mm512_maskz_shldi_epi16 (zero masking), x86/_mm512_mask_shldi_epi16 (merge masking), x86/_mm512_shldi_epi16, x86/_mm256_maskz_shldi_epi16 (zero masking), x86/_mm256_mask_shldi_epi16 (merge masking), x86/_mm256_shldi_epi16, x86/_mm_maskz_shldi_epi16 (zero masking), x86/_mm_mask_shldi_epi16 (merge masking), x86/_mm_shldi_epi16.
@@ -4051,7 +4051,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_ea5aOp : Autollvm_Op<"permute_var_ea5a", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_binary_immOp : Autollvm_Op<"permute_var_binary_imm", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm512_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm512_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm512_gf2p8affine_epi64_epi8, x86/_mm256_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm256_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm256_gf2p8affine_epi64_epi8, x86/_mm_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm_gf2p8affine_epi64_epi8.
@@ -4094,7 +4094,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_b3a9Op : Autollvm_Op<"permute_var_b3a9", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_binary_imm_b3a9Op : Autollvm_Op<"permute_var_binary_imm_b3a9", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm512_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm512_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm512_gf2p8affineinv_epi64_epi8, x86/_mm256_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm256_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm256_gf2p8affineinv_epi64_epi8, x86/_mm_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm_gf2p8affineinv_epi64_epi8.
@@ -4212,7 +4212,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_31c1Op : Autollvm_Op<"move_31c1"> {
+def Autollvm_move_unary_with_scalarOp : Autollvm_Op<"move_unary_with_scalar"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): x86/_mm_cvtsi32_si128, x86/_mm_cvtsi64_si128.
@@ -4231,7 +4231,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_606aOp : Autollvm_Op<"move_606a"> {
+def Autollvm_move_unary_to_i64Op : Autollvm_Op<"move_unary_to_i64"> {
   let summary = "7 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (7): x86/_mm_move_epi64, arm/vget_high_s8, arm/vget_high_s16, arm/vget_high_s32, arm/vget_high_u8, arm/vget_high_u16, arm/vget_high_u32.
@@ -4305,7 +4305,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_not_cmp_eq_fa02Op : Autollvm_Op<"and_not_cmp_eq_fa02"> {
+def Autollvm_and_not_cmp_eq_unaryOp : Autollvm_Op<"and_not_cmp_eq_unary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): x86/_mm_test_all_ones.
@@ -4469,7 +4469,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_8079Op : Autollvm_Op<"add_8079"> {
+def Autollvm_add_binaryOp : Autollvm_Op<"add_binary"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): arm/vhadd_s8, arm/vhaddq_s8, arm/vhadd_s16, arm/vhaddq_s16, arm/vhadd_s32, arm/vhaddq_s32, arm/vhadd_u8, arm/vhaddq_u8, arm/vhadd_u16, arm/vhaddq_u16, arm/vhadd_u32, arm/vhaddq_u32.
@@ -4502,7 +4502,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_7f5aOp : Autollvm_Op<"add_7f5a"> {
+def Autollvm_add_binary_7f5aOp : Autollvm_Op<"add_binary_7f5a"> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): arm/vrhadd_s8, arm/vrhaddq_s8, arm/vrhadd_s16, arm/vrhaddq_s16, arm/vrhadd_s32, arm/vrhaddq_s32.
@@ -4533,7 +4533,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_sat_scalar_2834Op : Autollvm_Op<"add_sat_scalar_2834"> {
+def Autollvm_add_sat_scalarOp : Autollvm_Op<"add_sat_scalar"> {
   let summary = "10 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (10): arm/vqadd_s64, arm/vqadd_u64, arm/vqaddb_s8, arm/vqaddh_s16, arm/vqadds_s32, arm/vqaddd_s64, arm/vqaddb_u8, arm/vqaddh_u16, arm/vqadds_u32, arm/vqaddd_u64.
@@ -4564,7 +4564,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_sat_3813Op : Autollvm_Op<"add_sat_3813"> {
+def Autollvm_add_satOp : Autollvm_Op<"add_sat"> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vuqadd_s8, arm/vuqaddq_s8, arm/vuqadd_s16, arm/vuqaddq_s16, arm/vuqadd_s32, arm/vuqaddq_s32, arm/vuqaddq_s64, arm/vsqadd_u8, arm/vsqaddq_u8, arm/vsqadd_u16, arm/vsqaddq_u16, arm/vsqadd_u32, arm/vsqaddq_u32, arm/vsqaddq_u64.
@@ -4713,7 +4713,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_sub_or_mul_u_dd85Op : Autollvm_Op<"add_or_sub_or_mul_u_dd85"> {
+def Autollvm_add_or_sub_or_mul_uOp : Autollvm_Op<"add_or_sub_or_mul_u"> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): arm/vmla_s8, arm/vmlaq_s8, arm/vmla_s16, arm/vmlaq_s16, arm/vmla_s32, arm/vmlaq_s32, arm/vmla_u8, arm/vmlaq_u8, arm/vmla_u16, arm/vmlaq_u16, arm/vmla_u32, arm/vmlaq_u32, arm/vmls_s8, arm/vmlsq_s8, arm/vmls_s16, arm/vmlsq_s16, arm/vmls_s32, arm/vmlsq_s32, arm/vmls_u8, arm/vmlsq_u8, arm/vmls_u16, arm/vmlsq_u16, arm/vmls_u32, arm/vmlsq_u32.
@@ -4755,7 +4755,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_sub_or_mul_widen_300cOp : Autollvm_Op<"add_or_sub_or_mul_widen_300c"> {
+def Autollvm_add_or_sub_or_mul_widenOp : Autollvm_Op<"add_or_sub_or_mul_widen"> {
   let summary = "24 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (24): arm/vmlal_s8, arm/vmlal_s16, arm/vmlal_s32, arm/vmlal_u8, arm/vmlal_u16, arm/vmlal_u32, arm/vmlal_high_s8, arm/vmlal_high_s16, arm/vmlal_high_s32, arm/vmlal_high_u8, arm/vmlal_high_u16, arm/vmlal_high_u32, arm/vmlsl_s8, arm/vmlsl_s16, arm/vmlsl_s32, arm/vmlsl_u8, arm/vmlsl_u16, arm/vmlsl_u32, arm/vmlsl_high_s8, arm/vmlsl_high_s16, arm/vmlsl_high_s32, arm/vmlsl_high_u8, arm/vmlsl_high_u16, arm/vmlsl_high_u32.
@@ -4799,7 +4799,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_bdbbOp : Autollvm_Op<"dot_acc_sat_s_bdbb"> {
+def Autollvm_dot_acc_sat_s_binaryOp : Autollvm_Op<"dot_acc_sat_s_binary"> {
   let summary = "8 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (8): arm/vqdmulh_s16, arm/vqdmulhq_s16, arm/vqdmulh_s32, arm/vqdmulhq_s32, arm/vqrdmulh_s16, arm/vqrdmulhq_s16, arm/vqrdmulh_s32, arm/vqrdmulhq_s32.
@@ -4832,7 +4832,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_sat_s_scalar_0113Op : Autollvm_Op<"dot_sat_s_scalar_0113"> {
+def Autollvm_dot_sat_s_scalar_binaryOp : Autollvm_Op<"dot_sat_s_scalar_binary"> {
   let summary = "4 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (4): arm/vqdmulhh_s16, arm/vqdmulhs_s32, arm/vqrdmulhh_s16, arm/vqrdmulhs_s32.
@@ -4905,7 +4905,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_sat_s_scalar_c8c3Op : Autollvm_Op<"dot_sat_s_scalar_c8c3"> {
+def Autollvm_dot_sat_s_scalar_ternary_2wayOp : Autollvm_Op<"dot_sat_s_scalar_ternary_2way"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): arm/vqdmlalh_s16, arm/vqdmlals_s32, arm/vqdmlslh_s16, arm/vqdmlsls_s32.
@@ -4945,7 +4945,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_widen_90d0Op : Autollvm_Op<"mul_widen_90d0"> {
+def Autollvm_mul_widenOp : Autollvm_Op<"mul_widen"> {
   let summary = "12 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (12): arm/vmull_s8, arm/vmull_s16, arm/vmull_s32, arm/vmull_u8, arm/vmull_u16, arm/vmull_u32, arm/vmull_high_s8, arm/vmull_high_s16, arm/vmull_high_s32, arm/vmull_high_u8, arm/vmull_high_u16, arm/vmull_high_u32.
@@ -4978,7 +4978,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_sat_s_widen_e26cOp : Autollvm_Op<"mul_sat_s_widen_e26c"> {
+def Autollvm_mul_sat_s_widenOp : Autollvm_Op<"mul_sat_s_widen"> {
   let summary = "4 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (4): arm/vqdmull_s16, arm/vqdmull_s32, arm/vqdmull_high_s16, arm/vqdmull_high_s32.
@@ -5044,7 +5044,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_cb05Op : Autollvm_Op<"sub_cb05"> {
+def Autollvm_sub_binaryOp : Autollvm_Op<"sub_binary"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): arm/vhsub_s8, arm/vhsubq_s8, arm/vhsub_s16, arm/vhsubq_s16, arm/vhsub_s32, arm/vhsubq_s32, arm/vhsub_u8, arm/vhsubq_u8, arm/vhsub_u16, arm/vhsubq_u16, arm/vhsub_u32, arm/vhsubq_u32.
@@ -5144,7 +5144,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_eq_0695Op : Autollvm_Op<"cmp_eq_0695"> {
+def Autollvm_cmp_eq_unaryOp : Autollvm_Op<"cmp_eq_unary"> {
   let summary = "14 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (14): arm/vceqz_s8, arm/vceqzq_s8, arm/vceqz_s16, arm/vceqzq_s16, arm/vceqz_s32, arm/vceqzq_s32, arm/vceqz_u8, arm/vceqzq_u8, arm/vceqz_u16, arm/vceqzq_u16, arm/vceqz_u32, arm/vceqzq_u32, arm/vceqzq_s64, arm/vceqzq_u64.
@@ -5343,7 +5343,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_gt_s_a646Op : Autollvm_Op<"cmp_gt_s_a646"> {
+def Autollvm_cmp_gt_s_unaryOp : Autollvm_Op<"cmp_gt_s_unary"> {
   let summary = "7 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (7): arm/vcgtz_s8, arm/vcgtzq_s8, arm/vcgtz_s16, arm/vcgtzq_s16, arm/vcgtz_s32, arm/vcgtzq_s32, arm/vcgtzq_s64.
@@ -5455,7 +5455,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sad_f516Op : Autollvm_Op<"sad_f516"> {
+def Autollvm_sad_binaryOp : Autollvm_Op<"sad_binary"> {
   let summary = "24 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (24): arm/vabd_s8, arm/vabdq_s8, arm/vabd_s16, arm/vabdq_s16, arm/vabd_s32, arm/vabdq_s32, arm/vabd_u8, arm/vabdq_u8, arm/vabd_u16, arm/vabdq_u16, arm/vabd_u32, arm/vabdq_u32, arm/vabdl_s8, arm/vabdl_s16, arm/vabdl_s32, arm/vabdl_u8, arm/vabdl_u16, arm/vabdl_u32, arm/vabdl_high_s8, arm/vabdl_high_s16, arm/vabdl_high_s32, arm/vabdl_high_u8, arm/vabdl_high_u16, arm/vabdl_high_u32.
@@ -5493,7 +5493,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sad_cac9Op : Autollvm_Op<"sad_cac9"> {
+def Autollvm_sad_ternaryOp : Autollvm_Op<"sad_ternary"> {
   let summary = "24 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (24): arm/vaba_s8, arm/vabaq_s8, arm/vaba_s16, arm/vabaq_s16, arm/vaba_s32, arm/vabaq_s32, arm/vaba_u8, arm/vabaq_u8, arm/vaba_u16, arm/vabaq_u16, arm/vaba_u32, arm/vabaq_u32, arm/vabal_s8, arm/vabal_s16, arm/vabal_s32, arm/vabal_u8, arm/vabal_u16, arm/vabal_u32, arm/vabal_high_s8, arm/vabal_high_s16, arm/vabal_high_s32, arm/vabal_high_u8, arm/vabal_high_u16, arm/vabal_high_u32.
@@ -5532,7 +5532,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_shift_sat_eb05Op : Autollvm_Op<"add_or_shift_sat_eb05"> {
+def Autollvm_add_or_shift_satOp : Autollvm_Op<"add_or_shift_sat"> {
   let summary = "28 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (28): arm/vshl_s8, arm/vshlq_s8, arm/vshl_s16, arm/vshlq_s16, arm/vshl_s32, arm/vshlq_s32, arm/vshlq_s64, arm/vshl_u8, arm/vshlq_u8, arm/vshl_u16, arm/vshlq_u16, arm/vshl_u32, arm/vshlq_u32, arm/vshlq_u64, arm/vqshl_s8, arm/vqshlq_s8, arm/vqshl_s16, arm/vqshlq_s16, arm/vqshl_s32, arm/vqshlq_s32, arm/vqshlq_s64, arm/vqshl_u8, arm/vqshlq_u8, arm/vqshl_u16, arm/vqshlq_u16, arm/vqshl_u32, arm/vqshlq_u32, arm/vqshlq_u64.
@@ -5569,7 +5569,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_shift_sat_scalar_8251Op : Autollvm_Op<"add_or_shift_sat_scalar_8251"> {
+def Autollvm_add_or_shift_sat_scalarOp : Autollvm_Op<"add_or_shift_sat_scalar"> {
   let summary = "14 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (14): arm/vshl_s64, arm/vshl_u64, arm/vshld_s64, arm/vshld_u64, arm/vqshl_s64, arm/vqshl_u64, arm/vqshlb_s8, arm/vqshlh_s16, arm/vqshls_s32, arm/vqshld_s64, arm/vqshlb_u8, arm/vqshlh_u16, arm/vqshls_u32, arm/vqshld_u64.
@@ -5680,7 +5680,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_4e69Op : Autollvm_Op<"add_shr_by_imm_4e69"> {
+def Autollvm_add_shr_by_imm_unaryOp : Autollvm_Op<"add_shr_by_imm_unary"> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vshr_n_s8, arm/vshrq_n_s8, arm/vshr_n_s16, arm/vshrq_n_s16, arm/vshr_n_s32, arm/vshrq_n_s32, arm/vshrq_n_s64, arm/vshr_n_u8, arm/vshrq_n_u8, arm/vshr_n_u16, arm/vshrq_n_u16, arm/vshr_n_u32, arm/vshrq_n_u32, arm/vshrq_n_u64.
@@ -5711,7 +5711,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_scalar_3088Op : Autollvm_Op<"add_shr_by_imm_scalar_3088"> {
+def Autollvm_add_shr_by_imm_scalar_unaryOp : Autollvm_Op<"add_shr_by_imm_scalar_unary"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vshr_n_s64, arm/vshr_n_u64, arm/vshrd_n_s64, arm/vshrd_n_u64.
@@ -5792,7 +5792,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_0ef4Op : Autollvm_Op<"add_shr_by_imm_0ef4"> {
+def Autollvm_add_shr_by_imm_unary_0ef4Op : Autollvm_Op<"add_shr_by_imm_unary_0ef4"> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vrshr_n_s8, arm/vrshrq_n_s8, arm/vrshr_n_s16, arm/vrshrq_n_s16, arm/vrshr_n_s32, arm/vrshrq_n_s32, arm/vrshrq_n_s64, arm/vrshr_n_u8, arm/vrshrq_n_u8, arm/vrshr_n_u16, arm/vrshrq_n_u16, arm/vrshr_n_u32, arm/vrshrq_n_u32, arm/vrshrq_n_u64.
@@ -5824,7 +5824,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_scalar_a542Op : Autollvm_Op<"add_shr_by_imm_scalar_a542"> {
+def Autollvm_add_shr_by_imm_scalar_unary_a542Op : Autollvm_Op<"add_shr_by_imm_scalar_unary_a542"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vrshr_n_s64, arm/vrshr_n_u64, arm/vrshrd_n_s64, arm/vrshrd_n_u64.
@@ -5852,7 +5852,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_54a3Op : Autollvm_Op<"add_shr_by_imm_54a3"> {
+def Autollvm_add_shr_by_imm_binaryOp : Autollvm_Op<"add_shr_by_imm_binary"> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vsra_n_s8, arm/vsraq_n_s8, arm/vsra_n_s16, arm/vsraq_n_s16, arm/vsra_n_s32, arm/vsraq_n_s32, arm/vsraq_n_s64, arm/vsra_n_u8, arm/vsraq_n_u8, arm/vsra_n_u16, arm/vsraq_n_u16, arm/vsra_n_u32, arm/vsraq_n_u32, arm/vsraq_n_u64.
@@ -5885,7 +5885,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_scalar_c7aaOp : Autollvm_Op<"add_shr_by_imm_scalar_c7aa"> {
+def Autollvm_add_shr_by_imm_scalar_binaryOp : Autollvm_Op<"add_shr_by_imm_scalar_binary"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vsra_n_s64, arm/vsra_n_u64, arm/vsrad_n_s64, arm/vsrad_n_u64.
@@ -5914,7 +5914,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_2b2eOp : Autollvm_Op<"add_shr_by_imm_2b2e"> {
+def Autollvm_add_shr_by_imm_binary_2b2eOp : Autollvm_Op<"add_shr_by_imm_binary_2b2e"> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vrsra_n_s8, arm/vrsraq_n_s8, arm/vrsra_n_s16, arm/vrsraq_n_s16, arm/vrsra_n_s32, arm/vrsraq_n_s32, arm/vrsraq_n_s64, arm/vrsra_n_u8, arm/vrsraq_n_u8, arm/vrsra_n_u16, arm/vrsraq_n_u16, arm/vrsra_n_u32, arm/vrsraq_n_u32, arm/vrsraq_n_u64.
@@ -5948,7 +5948,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_scalar_e0a3Op : Autollvm_Op<"add_shr_by_imm_scalar_e0a3"> {
+def Autollvm_add_shr_by_imm_scalar_binary_e0a3Op : Autollvm_Op<"add_shr_by_imm_scalar_binary_e0a3"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vrsra_n_s64, arm/vrsra_n_u64, arm/vrsrad_n_s64, arm/vrsrad_n_u64.
@@ -6040,7 +6040,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_u_narrow_e7b2Op : Autollvm_Op<"add_shr_by_imm_u_narrow_e7b2"> {
+def Autollvm_add_shr_by_imm_u_narrowOp : Autollvm_Op<"add_shr_by_imm_u_narrow"> {
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vshrn_n_s16, arm/vshrn_n_s32, arm/vshrn_n_s64, arm/vshrn_n_u16, arm/vshrn_n_u32, arm/vshrn_n_u64.
@@ -6070,7 +6070,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_u_narrow_high_e852Op : Autollvm_Op<"add_shr_by_imm_u_narrow_high_e852"> {
+def Autollvm_add_shr_by_imm_u_narrow_highOp : Autollvm_Op<"add_shr_by_imm_u_narrow_high"> {
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vshrn_high_n_s16, arm/vshrn_high_n_s32, arm/vshrn_high_n_s64, arm/vshrn_high_n_u16, arm/vshrn_high_n_u32, arm/vshrn_high_n_u64.
@@ -6101,7 +6101,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_su_narrow_efffOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_efff"> {
+def Autollvm_add_shr_sat_by_imm_su_narrowOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow"> {
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): arm/vqshrun_n_s16, arm/vqshrun_n_s32, arm/vqshrun_n_s64.
@@ -6131,7 +6131,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_su_scalar_3355Op : Autollvm_Op<"add_shr_sat_by_imm_su_scalar_3355"> {
+def Autollvm_add_shr_sat_by_imm_su_scalarOp : Autollvm_Op<"add_shr_sat_by_imm_su_scalar"> {
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): arm/vqshrunh_n_s16, arm/vqshruns_n_s32, arm/vqshrund_n_s64.
@@ -6160,7 +6160,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_su_narrow_high_ecaaOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_high_ecaa"> {
+def Autollvm_add_shr_sat_by_imm_su_narrow_highOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_high"> {
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): arm/vqshrun_high_n_s16, arm/vqshrun_high_n_s32, arm/vqshrun_high_n_s64.
@@ -6284,7 +6284,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_narrow_8d7fOp : Autollvm_Op<"add_shr_sat_by_imm_narrow_8d7f"> {
+def Autollvm_add_shr_sat_by_imm_narrowOp : Autollvm_Op<"add_shr_sat_by_imm_narrow"> {
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): arm/vqshrn_n_s16, arm/vqshrn_n_s32, arm/vqshrn_n_s64, arm/vqshrn_n_u16, arm/vqshrn_n_u32, arm/vqshrn_n_u64.
@@ -6315,7 +6315,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_scalar_83f0Op : Autollvm_Op<"add_shr_sat_by_imm_scalar_83f0"> {
+def Autollvm_add_shr_sat_by_imm_scalarOp : Autollvm_Op<"add_shr_sat_by_imm_scalar"> {
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vqshrnh_n_s16, arm/vqshrns_n_s32, arm/vqshrnd_n_s64, arm/vqshrnh_n_u16, arm/vqshrns_n_u32, arm/vqshrnd_n_u64.
@@ -6345,7 +6345,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_narrow_high_be47Op : Autollvm_Op<"add_shr_sat_by_imm_narrow_high_be47"> {
+def Autollvm_add_shr_sat_by_imm_narrow_highOp : Autollvm_Op<"add_shr_sat_by_imm_narrow_high"> {
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): arm/vqshrn_high_n_s16, arm/vqshrn_high_n_s32, arm/vqshrn_high_n_s64, arm/vqshrn_high_n_u16, arm/vqshrn_high_n_u32, arm/vqshrn_high_n_u64.
@@ -6904,7 +6904,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_sub_or_mul_u_5da3Op : Autollvm_Op<"add_or_sub_or_mul_u_5da3"> {
+def Autollvm_add_or_sub_or_mul_u_immOp : Autollvm_Op<"add_or_sub_or_mul_u_imm"> {
   let summary = "32 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (32): arm/vmla_lane_s16, arm/vmlaq_lane_s16, arm/vmla_lane_s32, arm/vmlaq_lane_s32, arm/vmla_lane_u16, arm/vmlaq_lane_u16, arm/vmla_lane_u32, arm/vmlaq_lane_u32, arm/vmla_laneq_s16, arm/vmlaq_laneq_s16, arm/vmla_laneq_s32, arm/vmlaq_laneq_s32, arm/vmla_laneq_u16, arm/vmlaq_laneq_u16, arm/vmla_laneq_u32, arm/vmlaq_laneq_u32, arm/vmls_lane_s16, arm/vmlsq_lane_s16, arm/vmls_lane_s32, arm/vmlsq_lane_s32, arm/vmls_lane_u16, arm/vmlsq_lane_u16, arm/vmls_lane_u32, arm/vmlsq_lane_u32, arm/vmls_laneq_s16, arm/vmlsq_laneq_s16, arm/vmls_laneq_s32, arm/vmlsq_laneq_s32, arm/vmls_laneq_u16, arm/vmlsq_laneq_u16, arm/vmls_laneq_u32, arm/vmlsq_laneq_u32.
@@ -6947,7 +6947,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_sub_or_mul_widen_a503Op : Autollvm_Op<"add_or_sub_or_mul_widen_a503"> {
+def Autollvm_add_or_sub_or_mul_widen_immOp : Autollvm_Op<"add_or_sub_or_mul_widen_imm"> {
   let summary = "32 instructions computing the same thing up to 8 parameter(s)";
   let description = [{
 Members (32): arm/vmlal_lane_s16, arm/vmlal_lane_s32, arm/vmlal_lane_u16, arm/vmlal_lane_u32, arm/vmlal_high_lane_s16, arm/vmlal_high_lane_s32, arm/vmlal_high_lane_u16, arm/vmlal_high_lane_u32, arm/vmlal_laneq_s16, arm/vmlal_laneq_s32, arm/vmlal_laneq_u16, arm/vmlal_laneq_u32, arm/vmlal_high_laneq_s16, arm/vmlal_high_laneq_s32, arm/vmlal_high_laneq_u16, arm/vmlal_high_laneq_u32, arm/vmlsl_lane_s16, arm/vmlsl_lane_s32, arm/vmlsl_lane_u16, arm/vmlsl_lane_u32, arm/vmlsl_high_lane_s16, arm/vmlsl_high_lane_s32, arm/vmlsl_high_lane_u16, arm/vmlsl_high_lane_u32, arm/vmlsl_laneq_s16, arm/vmlsl_laneq_s32, arm/vmlsl_laneq_u16, arm/vmlsl_laneq_u32, arm/vmlsl_high_laneq_s16, arm/vmlsl_high_laneq_s32, arm/vmlsl_high_laneq_u16, arm/vmlsl_high_laneq_u32.
@@ -6992,7 +6992,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_widen_0731Op : Autollvm_Op<"dot_acc_sat_s_widen_0731"> {
+def Autollvm_dot_acc_sat_s_widen_immOp : Autollvm_Op<"dot_acc_sat_s_widen_imm"> {
   let summary = "16 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (16): arm/vqdmlal_lane_s16, arm/vqdmlal_lane_s32, arm/vqdmlal_high_lane_s16, arm/vqdmlal_high_lane_s32, arm/vqdmlal_laneq_s16, arm/vqdmlal_laneq_s32, arm/vqdmlal_high_laneq_s16, arm/vqdmlal_high_laneq_s32, arm/vqdmlsl_lane_s16, arm/vqdmlsl_lane_s32, arm/vqdmlsl_high_lane_s16, arm/vqdmlsl_high_lane_s32, arm/vqdmlsl_laneq_s16, arm/vqdmlsl_laneq_s32, arm/vqdmlsl_high_laneq_s16, arm/vqdmlsl_high_laneq_s32.
@@ -7113,7 +7113,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_u_7915Op : Autollvm_Op<"mul_u_7915"> {
+def Autollvm_mul_u_immOp : Autollvm_Op<"mul_u_imm"> {
   let summary = "16 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (16): arm/vmul_lane_s16, arm/vmulq_lane_s16, arm/vmul_lane_s32, arm/vmulq_lane_s32, arm/vmul_lane_u16, arm/vmulq_lane_u16, arm/vmul_lane_u32, arm/vmulq_lane_u32, arm/vmul_laneq_s16, arm/vmulq_laneq_s16, arm/vmul_laneq_s32, arm/vmulq_laneq_s32, arm/vmul_laneq_u16, arm/vmulq_laneq_u16, arm/vmul_laneq_u32, arm/vmulq_laneq_u32.
@@ -7184,7 +7184,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_widen_db08Op : Autollvm_Op<"mul_widen_db08"> {
+def Autollvm_mul_widen_immOp : Autollvm_Op<"mul_widen_imm"> {
   let summary = "16 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (16): arm/vmull_lane_s16, arm/vmull_lane_s32, arm/vmull_lane_u16, arm/vmull_lane_u32, arm/vmull_high_lane_s16, arm/vmull_high_lane_s32, arm/vmull_high_lane_u16, arm/vmull_high_lane_u32, arm/vmull_laneq_s16, arm/vmull_laneq_s32, arm/vmull_laneq_u16, arm/vmull_laneq_u32, arm/vmull_high_laneq_s16, arm/vmull_high_laneq_s32, arm/vmull_high_laneq_u16, arm/vmull_high_laneq_u32.
@@ -7256,7 +7256,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_sat_s_widen_39f0Op : Autollvm_Op<"mul_sat_s_widen_39f0"> {
+def Autollvm_mul_sat_s_widen_immOp : Autollvm_Op<"mul_sat_s_widen_imm"> {
   let summary = "8 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (8): arm/vqdmull_lane_s16, arm/vqdmull_lane_s32, arm/vqdmull_high_lane_s16, arm/vqdmull_high_lane_s32, arm/vqdmull_laneq_s16, arm/vqdmull_laneq_s32, arm/vqdmull_high_laneq_s16, arm/vqdmull_high_laneq_s32.
@@ -7328,7 +7328,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_f542Op : Autollvm_Op<"dot_acc_sat_s_f542"> {
+def Autollvm_dot_acc_sat_s_binary_f542Op : Autollvm_Op<"dot_acc_sat_s_binary_f542"> {
   let summary = "8 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (8): arm/vqdmulh_n_s16, arm/vqdmulhq_n_s16, arm/vqdmulh_n_s32, arm/vqdmulhq_n_s32, arm/vqrdmulh_n_s16, arm/vqrdmulhq_n_s16, arm/vqrdmulh_n_s32, arm/vqrdmulhq_n_s32.
@@ -7361,7 +7361,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_a056Op : Autollvm_Op<"dot_acc_sat_s_a056"> {
+def Autollvm_dot_acc_sat_s_binary_immOp : Autollvm_Op<"dot_acc_sat_s_binary_imm"> {
   let summary = "16 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (16): arm/vqdmulh_lane_s16, arm/vqdmulhq_lane_s16, arm/vqdmulh_lane_s32, arm/vqdmulhq_lane_s32, arm/vqdmulh_laneq_s16, arm/vqdmulhq_laneq_s16, arm/vqdmulh_laneq_s32, arm/vqdmulhq_laneq_s32, arm/vqrdmulh_lane_s16, arm/vqrdmulhq_lane_s16, arm/vqrdmulh_lane_s32, arm/vqrdmulhq_lane_s32, arm/vqrdmulh_laneq_s16, arm/vqrdmulhq_laneq_s16, arm/vqrdmulh_laneq_s32, arm/vqrdmulhq_laneq_s32.
@@ -7397,7 +7397,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_scalar_73b9Op : Autollvm_Op<"dot_acc_sat_s_scalar_73b9"> {
+def Autollvm_dot_acc_sat_s_scalar_binaryOp : Autollvm_Op<"dot_acc_sat_s_scalar_binary"> {
   let summary = "8 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (8): arm/vqdmulhh_lane_s16, arm/vqdmulhs_lane_s32, arm/vqdmulhh_laneq_s16, arm/vqdmulhs_laneq_s32, arm/vqrdmulhh_lane_s16, arm/vqrdmulhs_lane_s32, arm/vqrdmulhh_laneq_s16, arm/vqrdmulhs_laneq_s32.
@@ -7751,7 +7751,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_ee1dOp : Autollvm_Op<"and_ee1d"> {
+def Autollvm_and_with_scalarOp : Autollvm_Op<"and_with_scalar"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): arm/vand_s64.
@@ -7823,7 +7823,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_xor_bed8Op : Autollvm_Op<"and_xor_bed8"> {
+def Autollvm_and_xor_binaryOp : Autollvm_Op<"and_xor_binary"> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/veor_s64, arm/veor_u64.
@@ -7875,7 +7875,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_not_9827Op : Autollvm_Op<"or_not_9827"> {
+def Autollvm_or_notOp : Autollvm_Op<"or_not"> {
   let summary = "14 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (14): arm/vorn_s8, arm/vornq_s8, arm/vorn_s16, arm/vornq_s16, arm/vorn_s32, arm/vornq_s32, arm/vornq_s64, arm/vorn_u8, arm/vornq_u8, arm/vorn_u16, arm/vornq_u16, arm/vorn_u32, arm/vornq_u32, arm/vornq_u64.
@@ -7927,7 +7927,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_xor_a5d6Op : Autollvm_Op<"and_xor_a5d6"> {
+def Autollvm_and_xor_ternaryOp : Autollvm_Op<"and_xor_ternary"> {
   let summary = "14 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (14): arm/vbsl_s8, arm/vbslq_s8, arm/vbsl_s16, arm/vbslq_s16, arm/vbsl_s32, arm/vbslq_s32, arm/vbslq_s64, arm/vbsl_u8, arm/vbslq_u8, arm/vbsl_u16, arm/vbslq_u16, arm/vbsl_u32, arm/vbslq_u32, arm/vbslq_u64.
@@ -7957,7 +7957,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_xor_0597Op : Autollvm_Op<"and_xor_0597"> {
+def Autollvm_and_xor_ternary_of_i64Op : Autollvm_Op<"and_xor_ternary_of_i64"> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vbsl_s64, arm/vbsl_u64.
@@ -7985,7 +7985,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_4020Op : Autollvm_Op<"extend_u_4020"> {
+def Autollvm_extend_u_unary_to_i8Op : Autollvm_Op<"extend_u_unary_to_i8"> {
   let summary = "4 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (4): arm/vrbit_s8, arm/vrbitq_s8, arm/vrbit_u8, arm/vrbitq_u8.
@@ -8017,7 +8017,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_b45aOp : Autollvm_Op<"extend_u_b45a"> {
+def Autollvm_extend_u_unary_immOp : Autollvm_Op<"extend_u_unary_imm"> {
   let summary = "26 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (26): arm/vdup_lane_s8, arm/vdupq_lane_s8, arm/vdup_lane_s16, arm/vdupq_lane_s16, arm/vdup_lane_s32, arm/vdupq_lane_s32, arm/vdup_lane_u8, arm/vdupq_lane_u8, arm/vdup_lane_u16, arm/vdupq_lane_u16, arm/vdup_lane_u32, arm/vdupq_lane_u32, arm/vdup_laneq_s8, arm/vdupq_laneq_s8, arm/vdup_laneq_s16, arm/vdupq_laneq_s16, arm/vdup_laneq_s32, arm/vdupq_laneq_s32, arm/vdupq_laneq_s64, arm/vdup_laneq_u8, arm/vdupq_laneq_u8, arm/vdup_laneq_u16, arm/vdupq_laneq_u16, arm/vdup_laneq_u32, arm/vdupq_laneq_u32, arm/vdupq_laneq_u64.
@@ -8048,7 +8048,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_scalar_4604Op : Autollvm_Op<"extend_u_scalar_4604"> {
+def Autollvm_extend_u_scalar_imm_to_i64Op : Autollvm_Op<"extend_u_scalar_imm_to_i64"> {
   let summary = "4 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (4): arm/vdup_lane_s64, arm/vdup_lane_u64, arm/vdupd_lane_s64, arm/vdupd_lane_u64.
@@ -8074,7 +8074,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_a184Op : Autollvm_Op<"extend_u_a184"> {
+def Autollvm_extend_u_unary_imm_to_i64Op : Autollvm_Op<"extend_u_unary_imm_to_i64"> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vdupq_lane_s64, arm/vdupq_lane_u64.
@@ -8100,7 +8100,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_scalar_8f8dOp : Autollvm_Op<"extend_u_scalar_8f8d"> {
+def Autollvm_extend_u_scalar_immOp : Autollvm_Op<"extend_u_scalar_imm"> {
   let summary = "16 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (16): arm/vdup_laneq_s64, arm/vdup_laneq_u64, arm/vdupb_lane_s8, arm/vduph_lane_s16, arm/vdups_lane_s32, arm/vdupb_lane_u8, arm/vduph_lane_u16, arm/vdups_lane_u32, arm/vdupb_laneq_s8, arm/vduph_laneq_s16, arm/vdups_laneq_s32, arm/vdupd_laneq_s64, arm/vdupb_laneq_u8, arm/vduph_laneq_u16, arm/vdups_laneq_u32, arm/vdupd_laneq_u64.
@@ -8129,7 +8129,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_scalar_640dOp : Autollvm_Op<"extend_u_scalar_640d"> {
+def Autollvm_extend_u_scalarOp : Autollvm_Op<"extend_u_scalar"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vget_high_s64, arm/vget_high_u64, arm/vget_low_s64, arm/vget_low_u64.
@@ -8155,7 +8155,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_widen_2eb7Op : Autollvm_Op<"add_widen_2eb7"> {
+def Autollvm_add_widen_unaryOp : Autollvm_Op<"add_widen_unary"> {
   let summary = "10 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (10): arm/vpaddl_s8, arm/vpaddlq_s8, arm/vpaddl_s16, arm/vpaddlq_s16, arm/vpaddlq_s32, arm/vpaddl_u8, arm/vpaddlq_u8, arm/vpaddl_u16, arm/vpaddlq_u16, arm/vpaddlq_u32.
@@ -8192,7 +8192,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_widen_scalar_2a78Op : Autollvm_Op<"add_widen_scalar_2a78"> {
+def Autollvm_add_widen_scalar_unaryOp : Autollvm_Op<"add_widen_scalar_unary"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vpaddl_s32, arm/vpaddl_u32, arm/vaddlv_s32, arm/vaddlv_u32.
@@ -8225,7 +8225,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_widen_f5d4Op : Autollvm_Op<"add_widen_f5d4"> {
+def Autollvm_add_widen_binaryOp : Autollvm_Op<"add_widen_binary"> {
   let summary = "10 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (10): arm/vpadal_s8, arm/vpadalq_s8, arm/vpadal_s16, arm/vpadalq_s16, arm/vpadalq_s32, arm/vpadal_u8, arm/vpadalq_u8, arm/vpadal_u16, arm/vpadalq_u16, arm/vpadalq_u32.
@@ -8264,7 +8264,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_widen_scalar_ef3fOp : Autollvm_Op<"add_widen_scalar_ef3f"> {
+def Autollvm_add_widen_scalar_binaryOp : Autollvm_Op<"add_widen_scalar_binary"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): arm/vpadal_s32, arm/vpadal_u32.
@@ -8335,7 +8335,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_8c40Op : Autollvm_Op<"add_8c40"> {
+def Autollvm_add_unaryOp : Autollvm_Op<"add_unary"> {
   let summary = "16 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (16): arm/vpaddd_s64, arm/vpaddd_u64, arm/vaddv_s8, arm/vaddvq_s8, arm/vaddv_s16, arm/vaddvq_s16, arm/vaddv_s32, arm/vaddvq_s32, arm/vaddvq_s64, arm/vaddv_u8, arm/vaddvq_u8, arm/vaddv_u16, arm/vaddvq_u16, arm/vaddv_u32, arm/vaddvq_u32, arm/vaddvq_u64.
@@ -8362,7 +8362,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_35daOp : Autollvm_Op<"add_35da"> {
+def Autollvm_add_unary_2wayOp : Autollvm_Op<"add_unary_2way"> {
   let summary = "10 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (10): arm/vaddlv_s8, arm/vaddlvq_s8, arm/vaddlv_s16, arm/vaddlvq_s16, arm/vaddlvq_s32, arm/vaddlv_u8, arm/vaddlvq_u8, arm/vaddlv_u16, arm/vaddlvq_u16, arm/vaddlvq_u32.
@@ -8391,7 +8391,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_min_max_f213Op : Autollvm_Op<"min_max_f213"> {
+def Autollvm_min_max_unaryOp : Autollvm_Op<"min_max_unary"> {
   let summary = "20 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (20): arm/vmaxv_s8, arm/vmaxvq_s8, arm/vmaxv_s16, arm/vmaxvq_s16, arm/vmaxvq_s32, arm/vmaxv_u8, arm/vmaxvq_u8, arm/vmaxv_u16, arm/vmaxvq_u16, arm/vmaxvq_u32, arm/vminv_s8, arm/vminvq_s8, arm/vminv_s16, arm/vminvq_s16, arm/vminvq_s32, arm/vminv_u8, arm/vminvq_u8, arm/vminv_u16, arm/vminvq_u16, arm/vminvq_u32.
@@ -8452,7 +8452,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_shl_5becOp : Autollvm_Op<"or_shl_5bec"> {
+def Autollvm_or_shl_immOp : Autollvm_Op<"or_shl_imm"> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vext_s64, arm/vext_u64.
@@ -8476,7 +8476,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_5b74Op : Autollvm_Op<"extend_u_5b74"> {
+def Autollvm_extend_u_unaryOp : Autollvm_Op<"extend_u_unary"> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): arm/vrev64_s8, arm/vrev64q_s8, arm/vrev64_s16, arm/vrev64q_s16, arm/vrev64_s32, arm/vrev64q_s32, arm/vrev64_u8, arm/vrev64q_u8, arm/vrev64_u16, arm/vrev64q_u16, arm/vrev64_u32, arm/vrev64q_u32, arm/vrev32_s8, arm/vrev32q_s8, arm/vrev32_s16, arm/vrev32q_s16, arm/vrev32_u8, arm/vrev32q_u8, arm/vrev32_u16, arm/vrev32q_u16, arm/vrev16_s8, arm/vrev16q_s8, arm/vrev16_u8, arm/vrev16q_u8.
@@ -8510,7 +8510,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_e82dOp : Autollvm_Op<"extend_u_e82d"> {
+def Autollvm_extend_u_binaryOp : Autollvm_Op<"extend_u_binary"> {
   let summary = "56 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (56): arm/vzip1_s8, arm/vzip1q_s8, arm/vzip1_s16, arm/vzip1q_s16, arm/vzip1_s32, arm/vzip1q_s32, arm/vzip1q_s64, arm/vzip1_u8, arm/vzip1q_u8, arm/vzip1_u16, arm/vzip1q_u16, arm/vzip1_u32, arm/vzip1q_u32, arm/vzip1q_u64, arm/vzip2_s8, arm/vzip2q_s8, arm/vzip2_s16, arm/vzip2q_s16, arm/vzip2_s32, arm/vzip2q_s32, arm/vzip2q_s64, arm/vzip2_u8, arm/vzip2q_u8, arm/vzip2_u16, arm/vzip2q_u16, arm/vzip2_u32, arm/vzip2q_u32, arm/vzip2q_u64, arm/vtrn1_s8, arm/vtrn1q_s8, arm/vtrn1_s16, arm/vtrn1q_s16, arm/vtrn1_s32, arm/vtrn1q_s32, arm/vtrn1q_s64, arm/vtrn1_u8, arm/vtrn1q_u8, arm/vtrn1_u16, arm/vtrn1q_u16, arm/vtrn1_u32, arm/vtrn1q_u32, arm/vtrn1q_u64, arm/vtrn2_s8, arm/vtrn2q_s8, arm/vtrn2_s16, arm/vtrn2q_s16, arm/vtrn2_s32, arm/vtrn2q_s32, arm/vtrn2q_s64, arm/vtrn2_u8, arm/vtrn2q_u8, arm/vtrn2_u16, arm/vtrn2q_u16, arm/vtrn2_u32, arm/vtrn2q_u32, arm/vtrn2q_u64.
@@ -8544,7 +8544,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_shl_c5a4Op : Autollvm_Op<"or_shl_c5a4"> {
+def Autollvm_or_shlOp : Autollvm_Op<"or_shl"> {
   let summary = "28 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (28): arm/vuzp1_s8, arm/vuzp1q_s8, arm/vuzp1_s16, arm/vuzp1q_s16, arm/vuzp1_s32, arm/vuzp1q_s32, arm/vuzp1q_s64, arm/vuzp1_u8, arm/vuzp1q_u8, arm/vuzp1_u16, arm/vuzp1q_u16, arm/vuzp1_u32, arm/vuzp1q_u32, arm/vuzp1q_u64, arm/vuzp2_s8, arm/vuzp2q_s8, arm/vuzp2_s16, arm/vuzp2q_s16, arm/vuzp2_s32, arm/vuzp2q_s32, arm/vuzp2q_s64, arm/vuzp2_u8, arm/vuzp2q_u8, arm/vuzp2_u16, arm/vuzp2q_u16, arm/vuzp2_u32, arm/vuzp2q_u32, arm/vuzp2q_u64.
@@ -8577,7 +8577,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_var_index_u_4a39Op : Autollvm_Op<"extend_var_index_u_4a39"> {
+def Autollvm_extend_var_index_u_binaryOp : Autollvm_Op<"extend_var_index_u_binary"> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): arm/vtbl1_s8, arm/vtbl1_u8, arm/vqtbl1_s8, arm/vqtbl1q_s8, arm/vqtbl1_u8, arm/vqtbl1q_u8.
@@ -8611,7 +8611,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_var_index_u_af45Op : Autollvm_Op<"extend_var_index_u_af45"> {
+def Autollvm_extend_var_index_u_ternaryOp : Autollvm_Op<"extend_var_index_u_ternary"> {
   let summary = "4 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (4): arm/vqtbx1_s8, arm/vqtbx1q_s8, arm/vqtbx1_u8, arm/vqtbx1q_u8.
@@ -8645,7 +8645,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_ac7aOp : Autollvm_Op<"dot_acc_sat_s_ac7a"> {
+def Autollvm_dot_acc_sat_s_ternaryOp : Autollvm_Op<"dot_acc_sat_s_ternary"> {
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vqrdmlah_s16, arm/vqrdmlah_s32, arm/vqrdmlahq_s16, arm/vqrdmlahq_s32, arm/vqrdmlsh_s16, arm/vqrdmlsh_s32, arm/vqrdmlshq_s16, arm/vqrdmlshq_s32.
@@ -8686,7 +8686,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_4c85Op : Autollvm_Op<"dot_acc_sat_s_4c85"> {
+def Autollvm_dot_acc_sat_s_ternary_immOp : Autollvm_Op<"dot_acc_sat_s_ternary_imm"> {
   let summary = "16 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (16): arm/vqrdmlah_lane_s16, arm/vqrdmlahq_lane_s16, arm/vqrdmlah_laneq_s16, arm/vqrdmlahq_laneq_s16, arm/vqrdmlah_lane_s32, arm/vqrdmlahq_lane_s32, arm/vqrdmlah_laneq_s32, arm/vqrdmlahq_laneq_s32, arm/vqrdmlsh_lane_s16, arm/vqrdmlshq_lane_s16, arm/vqrdmlsh_laneq_s16, arm/vqrdmlshq_laneq_s16, arm/vqrdmlsh_lane_s32, arm/vqrdmlshq_lane_s32, arm/vqrdmlsh_laneq_s32, arm/vqrdmlshq_laneq_s32.
@@ -8730,7 +8730,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_sat_s_scalar_8f9bOp : Autollvm_Op<"dot_sat_s_scalar_8f9b"> {
+def Autollvm_dot_sat_s_scalar_ternary_4wayOp : Autollvm_Op<"dot_sat_s_scalar_ternary_4way"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): arm/vqrdmlahh_s16, arm/vqrdmlahs_s32, arm/vqrdmlshh_s16, arm/vqrdmlshs_s32.
@@ -8769,7 +8769,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_scalar_e12cOp : Autollvm_Op<"dot_acc_sat_s_scalar_e12c"> {
+def Autollvm_dot_acc_sat_s_scalar_ternaryOp : Autollvm_Op<"dot_acc_sat_s_scalar_ternary"> {
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vqrdmlahh_lane_s16, arm/vqrdmlahh_laneq_s16, arm/vqrdmlahs_lane_s32, arm/vqrdmlahs_laneq_s32, arm/vqrdmlshh_lane_s16, arm/vqrdmlshh_laneq_s16, arm/vqrdmlshs_lane_s32, arm/vqrdmlshs_laneq_s32.
@@ -8811,7 +8811,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_s_widen_ce27Op : Autollvm_Op<"dot_acc_s_widen_ce27"> {
+def Autollvm_dot_acc_s_widen_x4Op : Autollvm_Op<"dot_acc_s_widen_x4"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): arm/vdot_u32, arm/vdot_s32, arm/vdotq_u32, arm/vdotq_s32.
@@ -8853,7 +8853,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_s_widen_f8caOp : Autollvm_Op<"dot_acc_s_widen_f8ca"> {
+def Autollvm_dot_acc_s_widen_immOp : Autollvm_Op<"dot_acc_s_widen_imm"> {
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vdot_lane_u32, arm/vdot_lane_s32, arm/vdotq_laneq_u32, arm/vdotq_laneq_s32, arm/vdot_laneq_u32, arm/vdot_laneq_s32, arm/vdotq_lane_u32, arm/vdotq_lane_s32.
@@ -8897,7 +8897,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_xor_cbf3Op : Autollvm_Op<"xor_cbf3"> {
+def Autollvm_xor_ternaryOp : Autollvm_Op<"xor_ternary"> {
   let summary = "8 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (8): arm/veor3q_u8, arm/veor3q_u16, arm/veor3q_u32, arm/veor3q_u64, arm/veor3q_s8, arm/veor3q_s16, arm/veor3q_s32, arm/veor3q_s64.
@@ -8922,7 +8922,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_f05bOp : Autollvm_Op<"funnel_shift_f05b"> {
+def Autollvm_funnel_shiftOp : Autollvm_Op<"funnel_shift"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): arm/vrax1q_u64.
@@ -8944,7 +8944,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_b59eOp : Autollvm_Op<"funnel_shift_b59e"> {
+def Autollvm_funnel_shift_immOp : Autollvm_Op<"funnel_shift_imm"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): arm/vxarq_u64.
@@ -8993,7 +8993,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_mul_widen_e36dOp : Autollvm_Op<"add_mul_widen_e36d"> {
+def Autollvm_add_mul_widenOp : Autollvm_Op<"add_mul_widen"> {
   let summary = "3 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (3): arm/vmmlaq_s32, arm/vmmlaq_u32, arm/vusmmlaq_s32.
@@ -9031,7 +9031,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_mul_widen_24acOp : Autollvm_Op<"add_mul_widen_24ac"> {
+def Autollvm_add_mul_widen_immOp : Autollvm_Op<"add_mul_widen_imm"> {
   let summary = "8 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (8): arm/vusdot_lane_s32, arm/vsudot_lane_s32, arm/vusdot_laneq_s32, arm/vsudot_laneq_s32, arm/vusdotq_lane_s32, arm/vsudotq_lane_s32, arm/vusdotq_laneq_s32, arm/vsudotq_laneq_s32.
@@ -9072,7 +9072,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_cfd6Op : Autollvm_Op<"move_cfd6"> {
+def Autollvm_move_ternaryOp : Autollvm_Op<"move_ternary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_valignb.
@@ -9094,7 +9094,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_ef2cOp : Autollvm_Op<"move_ef2c"> {
+def Autollvm_move_ternary_ef2cOp : Autollvm_Op<"move_ternary_ef2c"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlalignb.
@@ -9116,7 +9116,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_ca12Op : Autollvm_Op<"move_ca12"> {
+def Autollvm_move_binary_imm_ca12Op : Autollvm_Op<"move_binary_imm_ca12"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_valignbi.
@@ -9137,7 +9137,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_8c20Op : Autollvm_Op<"move_8c20"> {
+def Autollvm_move_binary_imm_8c20Op : Autollvm_Op<"move_binary_imm_8c20"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlalignbi.
@@ -9159,7 +9159,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_63f6Op : Autollvm_Op<"move_63f6"> {
+def Autollvm_move_binary_uOp : Autollvm_Op<"move_binary_u"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vror.
@@ -9229,7 +9229,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_5df8Op : Autollvm_Op<"dot_acc_5df8"> {
+def Autollvm_dot_acc_unaryOp : Autollvm_Op<"dot_acc_unary"> {
   let summary = "4 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vzb, hvx/V6_vsb, hvx/V6_vzh, hvx/V6_vsh.
@@ -9254,7 +9254,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_eff6Op : Autollvm_Op<"dot_eff6"> {
+def Autollvm_dot_with_scalarOp : Autollvm_Op<"dot_with_scalar"> {
   let summary = "2 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpybus, hvx/V6_vdmpyhb.
@@ -9279,7 +9279,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_46cbOp : Autollvm_Op<"dot_acc_46cb"> {
+def Autollvm_dot_acc_ternary_with_scalar_6wayOp : Autollvm_Op<"dot_acc_ternary_with_scalar_6way"> {
   let summary = "2 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpybus_acc, hvx/V6_vdmpyhb_acc.
@@ -9307,7 +9307,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_round_56f2Op : Autollvm_Op<"dot_round_56f2"> {
+def Autollvm_dot_round_with_scalar_12wayOp : Autollvm_Op<"dot_round_with_scalar_12way"> {
   let summary = "2 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpybus_dv, hvx/V6_vdmpyhb_dv.
@@ -9335,7 +9335,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_0874Op : Autollvm_Op<"dot_acc_0874"> {
+def Autollvm_dot_acc_ternary_with_scalar_12way_0874Op : Autollvm_Op<"dot_acc_ternary_with_scalar_12way_0874"> {
   let summary = "2 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpybus_dv_acc, hvx/V6_vdmpyhb_dv_acc.
@@ -9367,7 +9367,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_sat_s_9da1Op : Autollvm_Op<"dot_sat_s_9da1"> {
+def Autollvm_dot_sat_sOp : Autollvm_Op<"dot_sat_s"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vdmpyhvsat.
@@ -9439,7 +9439,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_sat_0e42Op : Autollvm_Op<"mul_high_sat_0e42"> {
+def Autollvm_mul_high_satOp : Autollvm_Op<"mul_high_sat"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpyhsat_acc, hvx/V6_vdmpyhsusat_acc.
@@ -9466,7 +9466,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_8341Op : Autollvm_Op<"dot_acc_sat_8341"> {
+def Autollvm_dot_acc_sat_5way_8341Op : Autollvm_Op<"dot_acc_sat_5way_8341"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpyhisat_acc, hvx/V6_vdmpyhsuisat_acc.
@@ -9493,7 +9493,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_round_07c3Op : Autollvm_Op<"dot_round_07c3"> {
+def Autollvm_dot_round_with_scalar_14wayOp : Autollvm_Op<"dot_round_with_scalar_14way"> {
   let summary = "3 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vtmpyb, hvx/V6_vtmpybus, hvx/V6_vtmpyhb.
@@ -9522,7 +9522,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_f78bOp : Autollvm_Op<"dot_acc_f78b"> {
+def Autollvm_dot_acc_ternary_with_scalar_12way_f78bOp : Autollvm_Op<"dot_acc_ternary_with_scalar_12way_f78b"> {
   let summary = "3 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vtmpyb_acc, hvx/V6_vtmpybus_acc, hvx/V6_vtmpyhb_acc.
@@ -9556,7 +9556,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_round_9f8eOp : Autollvm_Op<"dot_round_9f8e"> {
+def Autollvm_dot_round_with_scalar_6wayOp : Autollvm_Op<"dot_round_with_scalar_6way"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vrmpyub, hvx/V6_vrmpybus.
@@ -9580,7 +9580,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_316aOp : Autollvm_Op<"mul_high_316a"> {
+def Autollvm_mul_high_ternary_with_scalar_to_i32Op : Autollvm_Op<"mul_high_ternary_with_scalar_to_i32"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vrmpyub_acc, hvx/V6_vrmpybus_acc.
@@ -9605,7 +9605,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_round_5840Op : Autollvm_Op<"dot_round_5840"> {
+def Autollvm_dot_roundOp : Autollvm_Op<"dot_round"> {
   let summary = "3 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vrmpyubv, hvx/V6_vrmpybv, hvx/V6_vrmpybusv.
@@ -9630,7 +9630,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_0546Op : Autollvm_Op<"mul_high_0546"> {
+def Autollvm_mul_high_ternary_to_i32Op : Autollvm_Op<"mul_high_ternary_to_i32"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vrmpyubv_acc, hvx/V6_vrmpybv_acc.
@@ -9655,7 +9655,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_round_4dfeOp : Autollvm_Op<"dot_round_4dfe"> {
+def Autollvm_dot_round_immOp : Autollvm_Op<"dot_round_imm"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vrmpyubi, hvx/V6_vrmpybusi.
@@ -9684,7 +9684,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_round_a490Op : Autollvm_Op<"dot_acc_round_a490"> {
+def Autollvm_dot_acc_round_immOp : Autollvm_Op<"dot_acc_round_imm"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vrmpyubi_acc, hvx/V6_vrmpybusi_acc.
@@ -9715,7 +9715,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_round_su_65d3Op : Autollvm_Op<"dot_acc_round_su_65d3"> {
+def Autollvm_dot_acc_round_su_binaryOp : Autollvm_Op<"dot_acc_round_su_binary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vdsaduh.
@@ -9738,7 +9738,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_round_su_d690Op : Autollvm_Op<"dot_acc_round_su_d690"> {
+def Autollvm_dot_acc_round_su_ternaryOp : Autollvm_Op<"dot_acc_round_su_ternary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vdsaduh_acc.
@@ -9765,7 +9765,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_round_su_5fc7Op : Autollvm_Op<"dot_acc_round_su_5fc7"> {
+def Autollvm_dot_acc_round_su_binary_immOp : Autollvm_Op<"dot_acc_round_su_binary_imm"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vrsadubi.
@@ -9793,7 +9793,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_round_su_5407Op : Autollvm_Op<"dot_acc_round_su_5407"> {
+def Autollvm_dot_acc_round_su_ternary_immOp : Autollvm_Op<"dot_acc_round_su_ternary_imm"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vrsadubi_acc.
@@ -9847,7 +9847,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shl_1311Op : Autollvm_Op<"shl_1311"> {
+def Autollvm_shl_binary_with_scalarOp : Autollvm_Op<"shl_binary_with_scalar"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vaslw, hvx/V6_vaslh.
@@ -9917,7 +9917,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_s_8c41Op : Autollvm_Op<"shr_s_8c41"> {
+def Autollvm_shr_s_with_scalar_to_i8Op : Autollvm_Op<"shr_s_with_scalar_to_i8"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlsrb.
@@ -9937,7 +9937,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_round_ca27Op : Autollvm_Op<"funnel_shift_round_ca27"> {
+def Autollvm_funnel_shift_round_ternaryOp : Autollvm_Op<"funnel_shift_round_ternary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vasr_into.
@@ -9965,7 +9965,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_5468Op : Autollvm_Op<"funnel_shift_5468"> {
+def Autollvm_funnel_shift_ternary_with_scalarOp : Autollvm_Op<"funnel_shift_ternary_with_scalar"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vasrwh.
@@ -10099,7 +10099,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_s_733aOp : Autollvm_Op<"add_shr_s_733a"> {
+def Autollvm_add_shr_s_with_scalarOp : Autollvm_Op<"add_shr_s_with_scalar"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vasrw_acc, hvx/V6_vasrh_acc.
@@ -10168,7 +10168,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_shr_9810Op : Autollvm_Op<"sub_shr_9810"> {
+def Autollvm_sub_shrOp : Autollvm_Op<"sub_shr"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vnavgb, hvx/V6_vnavgh, hvx/V6_vnavgw, hvx/V6_vnavgub.
@@ -10191,7 +10191,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_d49dOp : Autollvm_Op<"sub_d49d"> {
+def Autollvm_sub_binary_d49dOp : Autollvm_Op<"sub_binary_d49d"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vabsdiffub, hvx/V6_vabsdiffuh, hvx/V6_vabsdiffh, hvx/V6_vabsdiffw.
@@ -10214,7 +10214,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_sat_s_fa70Op : Autollvm_Op<"mul_high_sat_s_fa70"> {
+def Autollvm_mul_high_sat_s_ternary_with_maskOp : Autollvm_Op<"mul_high_sat_s_ternary_with_mask"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vaddcarrysat.
@@ -10260,7 +10260,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_9d3aOp : Autollvm_Op<"funnel_shift_9d3a"> {
+def Autollvm_funnel_shift_ternary_with_maskOp : Autollvm_Op<"funnel_shift_ternary_with_mask"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vsubcarry.
@@ -10371,7 +10371,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_sat_u_68eeOp : Autollvm_Op<"sub_sat_u_68ee"> {
+def Autollvm_sub_sat_u_to_i8Op : Autollvm_Op<"sub_sat_u_to_i8"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vsubububb_sat.
@@ -10391,7 +10391,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_d59bOp : Autollvm_Op<"dot_acc_d59b"> {
+def Autollvm_dot_acc_binaryOp : Autollvm_Op<"dot_acc_binary"> {
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vaddubh, hvx/V6_vaddhw, hvx/V6_vadduhw.
@@ -10443,7 +10443,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_a4e7Op : Autollvm_Op<"dot_acc_a4e7"> {
+def Autollvm_dot_acc_ternary_4wayOp : Autollvm_Op<"dot_acc_ternary_4way"> {
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vaddhw_acc, hvx/V6_vadduhw_acc, hvx/V6_vaddubh_acc.
@@ -10499,7 +10499,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_s_7015Op : Autollvm_Op<"mul_high_s_7015"> {
+def Autollvm_mul_high_s_ternary_with_maskOp : Autollvm_Op<"mul_high_s_ternary_with_mask"> {
   let summary = "3 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vsubbq, hvx/V6_vsubhq, hvx/V6_vsubwq.
@@ -10555,7 +10555,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_s_661cOp : Autollvm_Op<"mul_high_s_661c"> {
+def Autollvm_mul_high_s_ternary_with_mask_661cOp : Autollvm_Op<"mul_high_s_ternary_with_mask_661c"> {
   let summary = "3 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vsubbnq, hvx/V6_vsubhnq, hvx/V6_vsubwnq.
@@ -10604,7 +10604,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_cf5bOp : Autollvm_Op<"dot_cf5b"> {
+def Autollvm_dot_5wayOp : Autollvm_Op<"dot_5way"> {
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): hvx/V6_vmpybv, hvx/V6_vmpyubv, hvx/V6_vmpybusv, hvx/V6_vmpyhv, hvx/V6_vmpyuhv, hvx/V6_vmpyhus.
@@ -10631,7 +10631,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_b9e6Op : Autollvm_Op<"dot_acc_b9e6"> {
+def Autollvm_dot_acc_ternary_5wayOp : Autollvm_Op<"dot_acc_ternary_5way"> {
   let summary = "6 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (6): hvx/V6_vmpybv_acc, hvx/V6_vmpyubv_acc, hvx/V6_vmpybusv_acc, hvx/V6_vmpyhv_acc, hvx/V6_vmpyuhv_acc, hvx/V6_vmpyhus_acc.
@@ -10661,7 +10661,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_c6dbOp : Autollvm_Op<"dot_c6db"> {
+def Autollvm_dot_10wayOp : Autollvm_Op<"dot_10way"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vmpabusv, hvx/V6_vmpabuuv.
@@ -10704,7 +10704,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_su_1638Op : Autollvm_Op<"mul_high_su_1638"> {
+def Autollvm_mul_high_su_binaryOp : Autollvm_Op<"mul_high_su_binary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpyewuh.
@@ -10724,7 +10724,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_sat_s_a9cbOp : Autollvm_Op<"mul_high_sat_s_a9cb"> {
+def Autollvm_mul_high_sat_s_binaryOp : Autollvm_Op<"mul_high_sat_s_binary"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vmpyowh, hvx/V6_vmpyowh_rnd.
@@ -10767,7 +10767,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_s_6e07Op : Autollvm_Op<"mul_high_s_6e07"> {
+def Autollvm_mul_high_s_ternaryOp : Autollvm_Op<"mul_high_s_ternary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpyowh_64_acc.
@@ -10792,7 +10792,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_sat_s_7336Op : Autollvm_Op<"mul_high_sat_s_7336"> {
+def Autollvm_mul_high_sat_s_ternaryOp : Autollvm_Op<"mul_high_sat_s_ternary"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vmpyowh_sacc, hvx/V6_vmpyowh_rnd_sacc.
@@ -10815,7 +10815,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_s_9d6eOp : Autollvm_Op<"mul_high_s_9d6e"> {
+def Autollvm_mul_high_s_binaryOp : Autollvm_Op<"mul_high_s_binary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpyieoh.
@@ -10835,7 +10835,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_e9d2Op : Autollvm_Op<"mul_high_e9d2"> {
+def Autollvm_mul_high_binaryOp : Autollvm_Op<"mul_high_binary"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vmpyiewuh, hvx/V6_vmpyiowh.
@@ -10857,7 +10857,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_9a5dOp : Autollvm_Op<"mul_high_9a5d"> {
+def Autollvm_mul_high_ternaryOp : Autollvm_Op<"mul_high_ternary"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vmpyiewh_acc, hvx/V6_vmpyiewuh_acc.
@@ -10880,7 +10880,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_09cbOp : Autollvm_Op<"dot_09cb"> {
+def Autollvm_dot_with_scalar_6wayOp : Autollvm_Op<"dot_with_scalar_6way"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vmpyub, hvx/V6_vmpybus.
@@ -10903,7 +10903,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_fa67Op : Autollvm_Op<"mul_high_fa67"> {
+def Autollvm_mul_high_ternary_with_scalar_to_i16Op : Autollvm_Op<"mul_high_ternary_with_scalar_to_i16"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vmpyub_acc, hvx/V6_vmpybus_acc.
@@ -10928,7 +10928,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_round_eaf9Op : Autollvm_Op<"dot_round_eaf9"> {
+def Autollvm_dot_round_with_scalar_10wayOp : Autollvm_Op<"dot_round_with_scalar_10way"> {
   let summary = "4 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vmpabus, hvx/V6_vmpabuu, hvx/V6_vmpahb, hvx/V6_vmpauhb.
@@ -10956,7 +10956,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_round_fba8Op : Autollvm_Op<"dot_acc_round_fba8"> {
+def Autollvm_dot_acc_roundOp : Autollvm_Op<"dot_acc_round"> {
   let summary = "4 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vmpabus_acc, hvx/V6_vmpabuu_acc, hvx/V6_vmpahb_acc, hvx/V6_vmpauhb_acc.
@@ -10986,7 +10986,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_cad2Op : Autollvm_Op<"dot_cad2"> {
+def Autollvm_dot_with_scalar_5wayOp : Autollvm_Op<"dot_with_scalar_5way"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vmpyh, hvx/V6_vmpyuh.
@@ -11009,7 +11009,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_8ebbOp : Autollvm_Op<"dot_acc_sat_8ebb"> {
+def Autollvm_dot_acc_sat_5way_8ebbOp : Autollvm_Op<"dot_acc_sat_5way_8ebb"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vmpyh_acc, hvx/V6_vmpyuh_acc.
@@ -11034,7 +11034,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_sat_s_9c3dOp : Autollvm_Op<"mul_high_sat_s_9c3d"> {
+def Autollvm_mul_high_sat_s_ternary_with_scalar_to_i32Op : Autollvm_Op<"mul_high_sat_s_ternary_with_scalar_to_i32"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpyhsat_acc.
@@ -11058,7 +11058,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_sat_s_d91dOp : Autollvm_Op<"mul_high_sat_s_d91d"> {
+def Autollvm_mul_high_sat_s_binary_with_scalarOp : Autollvm_Op<"mul_high_sat_s_binary_with_scalar"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpyhss.
@@ -11080,7 +11080,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_sat_s_301fOp : Autollvm_Op<"dot_sat_s_301f"> {
+def Autollvm_dot_sat_s_with_scalarOp : Autollvm_Op<"dot_sat_s_with_scalar"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpyhsrs.
@@ -11102,7 +11102,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_af28Op : Autollvm_Op<"dot_af28"> {
+def Autollvm_dot_with_scalar_3wayOp : Autollvm_Op<"dot_with_scalar_3way"> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vmpyihb, hvx/V6_vmpyiwb, hvx/V6_vmpyiwub, hvx/V6_vmpyiwh.
@@ -11127,7 +11127,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_fbdeOp : Autollvm_Op<"dot_acc_fbde"> {
+def Autollvm_dot_acc_ternary_with_scalar_3wayOp : Autollvm_Op<"dot_acc_ternary_with_scalar_3way"> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vmpyihb_acc, hvx/V6_vmpyiwb_acc, hvx/V6_vmpyiwub_acc, hvx/V6_vmpyiwh_acc.
@@ -11173,7 +11173,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_s_9576Op : Autollvm_Op<"shr_s_9576"> {
+def Autollvm_shr_s_with_scalar_with_maskOp : Autollvm_Op<"shr_s_with_scalar_with_mask"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vandqrt, hvx/V6_vandnqrt.
@@ -11194,7 +11194,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_s_87bfOp : Autollvm_Op<"dot_acc_s_87bf"> {
+def Autollvm_dot_acc_s_with_scalarOp : Autollvm_Op<"dot_acc_s_with_scalar"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vandqrt_acc, hvx/V6_vandnqrt_acc.
@@ -11217,7 +11217,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_su_to_mask_5eceOp : Autollvm_Op<"dot_acc_su_to_mask_5ece"> {
+def Autollvm_dot_acc_su_to_mask_binaryOp : Autollvm_Op<"dot_acc_su_to_mask_binary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vandvrt.
@@ -11239,7 +11239,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_su_to_mask_da3dOp : Autollvm_Op<"dot_acc_su_to_mask_da3d"> {
+def Autollvm_dot_acc_su_to_mask_ternaryOp : Autollvm_Op<"dot_acc_su_to_mask_ternary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vandvrt_acc.
@@ -11263,7 +11263,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_4eb3Op : Autollvm_Op<"select_4eb3"> {
+def Autollvm_select_binary_with_maskOp : Autollvm_Op<"select_binary_with_mask"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vandvqv, hvx/V6_vandvnqv.
@@ -11342,7 +11342,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_to_mask_82baOp : Autollvm_Op<"funnel_shift_to_mask_82ba"> {
+def Autollvm_funnel_shift_to_maskOp : Autollvm_Op<"funnel_shift_to_mask"> {
   let summary = "9 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (9): hvx/V6_vgtw_or, hvx/V6_veqw_or, hvx/V6_vgth_or, hvx/V6_veqh_or, hvx/V6_vgtb_or, hvx/V6_veqb_or, hvx/V6_vgtuw_or, hvx/V6_vgtuh_or, hvx/V6_vgtub_or.
@@ -11423,7 +11423,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mask_dot_su_fe36Op : Autollvm_Op<"mask_dot_su_fe36"> {
+def Autollvm_mask_dot_su_unary_with_scalarOp : Autollvm_Op<"mask_dot_su_unary_with_scalar"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_pred_scalar2v2.
@@ -11444,7 +11444,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mask_dot_su_9802Op : Autollvm_Op<"mask_dot_su_9802"> {
+def Autollvm_mask_dot_su_binary_9802Op : Autollvm_Op<"mask_dot_su_binary_9802"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): hvx/V6_shuffeqw, hvx/V6_shuffeqh.
@@ -11468,7 +11468,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mask_dot_su_53efOp : Autollvm_Op<"mask_dot_su_53ef"> {
+def Autollvm_mask_dot_su_binary_53efOp : Autollvm_Op<"mask_dot_su_binary_53ef"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_pred_or_n.
@@ -11490,7 +11490,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_a91aOp : Autollvm_Op<"select_a91a"> {
+def Autollvm_select_ternary_a91aOp : Autollvm_Op<"select_ternary_a91a"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmux.
@@ -11511,7 +11511,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_19adOp : Autollvm_Op<"select_19ad"> {
+def Autollvm_select_ternary_19adOp : Autollvm_Op<"select_ternary_19ad"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vswap.
@@ -11562,7 +11562,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_bc22Op : Autollvm_Op<"funnel_shift_bc22"> {
+def Autollvm_funnel_shift_binaryOp : Autollvm_Op<"funnel_shift_binary"> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vshuffeb, hvx/V6_vshuffob, hvx/V6_vshufeh, hvx/V6_vshufoh.
@@ -11749,7 +11749,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_scalar_e978Op : Autollvm_Op<"move_scalar_e978"> {
+def Autollvm_move_scalar_binaryOp : Autollvm_Op<"move_scalar_binary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_extractw.
@@ -11767,7 +11767,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_2170Op : Autollvm_Op<"move_2170"> {
+def Autollvm_move_binaryOp : Autollvm_Op<"move_binary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vinsertwr.
@@ -11805,7 +11805,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_3aecOp : Autollvm_Op<"select_3aec"> {
+def Autollvm_select_binary_uOp : Autollvm_Op<"select_binary_u"> {
   let summary = "2 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdelta, hvx/V6_vrdelta.
@@ -11903,7 +11903,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_e272Op : Autollvm_Op<"mul_high_var_index_s_e272"> {
+def Autollvm_mul_high_var_index_s_ternary_to_i8_e272Op : Autollvm_Op<"mul_high_var_index_s_ternary_to_i8_e272"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvvb.
@@ -11927,7 +11927,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_0269Op : Autollvm_Op<"mul_high_var_index_s_0269"> {
+def Autollvm_mul_high_var_index_s_4aryOp : Autollvm_Op<"mul_high_var_index_s_4ary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvvb_oracc.
@@ -11953,7 +11953,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_fd2cOp : Autollvm_Op<"mul_high_var_index_s_fd2c"> {
+def Autollvm_mul_high_var_index_s_ternary_to_i16_fd2cOp : Autollvm_Op<"mul_high_var_index_s_ternary_to_i16_fd2c"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvwh.
@@ -12007,7 +12007,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_5b1dOp : Autollvm_Op<"mul_high_var_index_s_5b1d"> {
+def Autollvm_mul_high_var_index_s_binary_to_i8Op : Autollvm_Op<"mul_high_var_index_s_binary_to_i8"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvvbi.
@@ -12031,7 +12031,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_5a40Op : Autollvm_Op<"mul_high_var_index_s_5a40"> {
+def Autollvm_mul_high_var_index_s_ternary_imm_to_i8Op : Autollvm_Op<"mul_high_var_index_s_ternary_imm_to_i8"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvvb_oracci.
@@ -12057,7 +12057,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_cd8aOp : Autollvm_Op<"mul_high_var_index_s_cd8a"> {
+def Autollvm_mul_high_var_index_s_binary_to_i16Op : Autollvm_Op<"mul_high_var_index_s_binary_to_i16"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvwhi.
@@ -12083,7 +12083,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_37d0Op : Autollvm_Op<"mul_high_var_index_s_37d0"> {
+def Autollvm_mul_high_var_index_s_ternary_imm_to_i16Op : Autollvm_Op<"mul_high_var_index_s_ternary_imm_to_i16"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvwh_oracci.
@@ -12111,7 +12111,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_bc79Op : Autollvm_Op<"mul_high_var_index_s_bc79"> {
+def Autollvm_mul_high_var_index_s_ternary_to_i8_bc79Op : Autollvm_Op<"mul_high_var_index_s_ternary_to_i8_bc79"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvvb_nm.
@@ -12136,7 +12136,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_7e67Op : Autollvm_Op<"mul_high_var_index_s_7e67"> {
+def Autollvm_mul_high_var_index_s_ternary_to_i16_7e67Op : Autollvm_Op<"mul_high_var_index_s_ternary_to_i16_7e67"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvwh_nm.
@@ -12163,7 +12163,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_ce6dOp : Autollvm_Op<"dot_acc_sat_ce6d"> {
+def Autollvm_dot_acc_sat_2wayOp : Autollvm_Op<"dot_acc_sat_2way"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpahhsat.
@@ -12185,7 +12185,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_sat_su_d08cOp : Autollvm_Op<"mul_high_sat_su_d08c"> {
+def Autollvm_mul_high_sat_suOp : Autollvm_Op<"mul_high_sat_su"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpauhuhsat.
@@ -12229,7 +12229,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_s_020aOp : Autollvm_Op<"mul_high_s_020a"> {
+def Autollvm_mul_high_s_binary_with_scalarOp : Autollvm_Op<"mul_high_s_binary_with_scalar"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlut4.
@@ -12249,7 +12249,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_su_b637Op : Autollvm_Op<"mul_high_su_b637"> {
+def Autollvm_mul_high_su_binary_with_scalarOp : Autollvm_Op<"mul_high_su_binary_with_scalar"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpyuhe.
@@ -12269,7 +12269,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_su_3357Op : Autollvm_Op<"mul_high_su_3357"> {
+def Autollvm_mul_high_su_ternaryOp : Autollvm_Op<"mul_high_su_ternary"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpyuhe_acc.

@@ -68,6 +68,8 @@ fn a_name_does_not_depend_on_the_other_classes() {
         assert_eq!(c.name, r.name);
     }
     // A class whose semantic name no other class shares keeps it alone.
+    let names: Vec<&str> = classes.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names.len(), names.iter().collect::<std::collections::BTreeSet<_>>().len(), "names are unique");
     for c in &classes {
         let base = semantic_name(c);
         let shared = classes.iter().filter(|o| semantic_name(o) == base).count();
@@ -77,7 +79,9 @@ fn a_name_does_not_depend_on_the_other_classes() {
         if shared == 1 {
             assert_eq!(c.name, base);
         } else {
-            assert!(c.name.starts_with(&format!("{base}_")), "{} vs {base}", c.name);
+            // Among classes that share it: the name, or the name with words or a fingerprint added
+            // (the bare name stays with at most one of them).
+            assert!(c.name == base || c.name.starts_with(&format!("{base}_")), "{} vs {base}", c.name);
         }
     }
 }
@@ -118,4 +122,42 @@ fn known_classes_read_as_what_they_compute() {
     for (intrinsic, name) in expected {
         assert_eq!(name_of(intrinsic), name, "{intrinsic}");
     }
+}
+
+/// The name without a suffix of four or more hex digits (a fingerprint).
+fn without_hex_suffix(name: &str) -> &str {
+    match name.rsplit_once('_') {
+        Some((base, suffix)) if suffix.len() >= 4 && suffix.chars().all(|c| c.is_ascii_hexdigit()) => base,
+        _ => name,
+    }
+}
+
+#[test]
+fn classes_a_word_tells_apart_take_the_word_not_a_fingerprint() {
+    let operands = |c: &SimilarityClass| {
+        let kinds = c.template.args.iter().map(|a| format!("{:?}", a.kind));
+        kinds.collect::<Vec<_>>()
+    };
+    let mut told = 0;
+    for isa in ISAS {
+        let classes = committed(isa);
+        let read: Vec<(String, Vec<String>)> = classes.iter().map(|c| (semantic_name(c), operands(c))).collect();
+        for (i, a) in classes.iter().enumerate() {
+            for (j, b) in classes.iter().enumerate().skip(i + 1) {
+                if read[i].0 != read[j].0 || read[i].1 == read[j].1 {
+                    continue;
+                }
+                // Same semantic name, different operands: the words say so.
+                assert_ne!(
+                    without_hex_suffix(&a.name),
+                    without_hex_suffix(&b.name),
+                    "{isa}: {} and {}",
+                    a.name,
+                    b.name
+                );
+                told += 1;
+            }
+        }
+    }
+    assert!(told > 0, "no pair of classes shares a semantic name with different operands");
 }

@@ -63,7 +63,9 @@ pub fn prefixed(isas: &[(&str, &[Semantics])]) -> Vec<Semantics> {
 /// smallest on a tie). A combined class keeps its own semantic name when
 /// the adopted one is taken. So the ops of an ISA classified alone keep
 /// their names when other ISAs' members join them. Deterministic: classes
-/// adopt in order of ISA, member count (most first), first member.
+/// adopt in order of ISA, member count (most first), first member. Then a
+/// class whose fingerprint suffix kept it apart from a name that is now
+/// free takes that name.
 pub fn adopt_isa_names(classes: &mut [SimilarityClass], per_isa: &[(&str, &[SimilarityClass])]) {
     let mut own: HashMap<String, (usize, &str)> = HashMap::new();
     for (rank, (isa, isa_classes)) in per_isa.iter().enumerate() {
@@ -100,6 +102,14 @@ pub fn adopt_isa_names(classes: &mut [SimilarityClass], per_isa: &[(&str, &[Simi
         taken.remove(&classes[i].name);
         taken.insert(name.clone());
         classes[i].name = name.clone();
+    }
+    // A fingerprint that kept a class apart from a name another class has since left is dropped.
+    for class in classes.iter_mut() {
+        if let Some(base) = super::naming::without_fingerprint(class).filter(|b| !taken.contains(b)) {
+            taken.remove(&class.name);
+            taken.insert(base.clone());
+            class.name = base;
+        }
     }
 }
 

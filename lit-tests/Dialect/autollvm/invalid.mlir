@@ -3,7 +3,7 @@
 // A parameter value no member of the class implements.
 func.func @bad_parameter() -> vector<4xi64> {
   // expected-error @+1 {{attribute 'result_width' failed to satisfy constraint: arbitrary integer attribute one of 128, 256, 512}}
-  %0 = "autollvm.zero_dcd7"() { result_width = 320 : i32, result_elem_width = 256 : i32 } : () -> vector<4xi64>
+  %0 = "autollvm.zero"() { result_width = 320 : i32, result_elem_width = 256 : i32 } : () -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
@@ -12,7 +12,7 @@ func.func @bad_parameter() -> vector<4xi64> {
 // A result type no member produces.
 func.func @bad_type() -> vector<3xi64> {
   // expected-error @+1 {{result #0 must be vector of 32-bit signless integer values of length 16 or}}
-  %0 = "autollvm.zero_dcd7"() { result_width = 256 : i32, result_elem_width = 256 : i32 } : () -> vector<3xi64>
+  %0 = "autollvm.zero"() { result_width = 256 : i32, result_elem_width = 256 : i32 } : () -> vector<3xi64>
   return %0 : vector<3xi64>
 }
 
@@ -21,7 +21,7 @@ func.func @bad_type() -> vector<3xi64> {
 // A missing parameter.
 func.func @missing_parameter() -> vector<4xi64> {
   // expected-error @+1 {{requires attribute 'result_elem_width'}}
-  %0 = "autollvm.zero_dcd7"() { result_width = 256 : i32 } : () -> vector<4xi64>
+  %0 = "autollvm.zero"() { result_width = 256 : i32 } : () -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 

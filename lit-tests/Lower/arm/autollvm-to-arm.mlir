@@ -2195,45 +2195,45 @@ func.func @cmp_gt_s_v55(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2x
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_606a(
+// CHECK-LABEL: func.func @move_unary_to_i64(
 // CHECK-NEXT: "hydride_arm.vget_high_s8"(%arg0)
-func.func @move_606a(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
+func.func @move_unary_to_i64(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @move_606a_v1(
+// CHECK-LABEL: func.func @move_unary_to_i64_v1(
 // CHECK-NEXT: "hydride_arm.vget_high_s16"(%arg0)
-func.func @move_606a_v1(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 16 : i32, result_width = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
+func.func @move_unary_to_i64_v1(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 16 : i32, result_width = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @move_606a_v2(
+// CHECK-LABEL: func.func @move_unary_to_i64_v2(
 // CHECK-NEXT: "hydride_arm.vget_high_s32"(%arg0)
-func.func @move_606a_v2(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 32 : i32, result_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
+func.func @move_unary_to_i64_v2(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 32 : i32, result_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @move_606a_v3(
+// CHECK-LABEL: func.func @move_unary_to_i64_v3(
 // CHECK-NEXT: "hydride_arm.vget_high_s8"(%arg0)
-func.func @move_606a_v3(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
+func.func @move_unary_to_i64_v3(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @move_606a_v4(
+// CHECK-LABEL: func.func @move_unary_to_i64_v4(
 // CHECK-NEXT: "hydride_arm.vget_high_s16"(%arg0)
-func.func @move_606a_v4(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 16 : i32, result_width = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
+func.func @move_unary_to_i64_v4(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 16 : i32, result_width = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @move_606a_v5(
+// CHECK-LABEL: func.func @move_unary_to_i64_v5(
 // CHECK-NEXT: "hydride_arm.vget_high_s32"(%arg0)
-func.func @move_606a_v5(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 32 : i32, result_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
+func.func @move_unary_to_i64_v5(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 32 : i32, result_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
@@ -2727,297 +2727,297 @@ func.func @add_or_sub_widen_v47(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> v
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_8079(
+// CHECK-LABEL: func.func @add_binary(
 // CHECK-NEXT: "hydride_arm.vhadd_s8"(%arg0, %arg1)
-func.func @add_8079(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_8079_v1(
+// CHECK-LABEL: func.func @add_binary_v1(
 // CHECK-NEXT: "hydride_arm.vhaddq_s8"(%arg0, %arg1)
-func.func @add_8079_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_8079_v2(
+// CHECK-LABEL: func.func @add_binary_v2(
 // CHECK-NEXT: "hydride_arm.vhadd_s16"(%arg0, %arg1)
-func.func @add_8079_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_8079_v3(
+// CHECK-LABEL: func.func @add_binary_v3(
 // CHECK-NEXT: "hydride_arm.vhaddq_s16"(%arg0, %arg1)
-func.func @add_8079_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_8079_v4(
+// CHECK-LABEL: func.func @add_binary_v4(
 // CHECK-NEXT: "hydride_arm.vhadd_s32"(%arg0, %arg1)
-func.func @add_8079_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_8079_v5(
+// CHECK-LABEL: func.func @add_binary_v5(
 // CHECK-NEXT: "hydride_arm.vhaddq_s32"(%arg0, %arg1)
-func.func @add_8079_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_8079_v6(
+// CHECK-LABEL: func.func @add_binary_v6(
 // CHECK-NEXT: "hydride_arm.vhadd_u8"(%arg0, %arg1)
-func.func @add_8079_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_binary_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_8079_v7(
+// CHECK-LABEL: func.func @add_binary_v7(
 // CHECK-NEXT: "hydride_arm.vhaddq_u8"(%arg0, %arg1)
-func.func @add_8079_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_binary_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_8079_v8(
+// CHECK-LABEL: func.func @add_binary_v8(
 // CHECK-NEXT: "hydride_arm.vhadd_u16"(%arg0, %arg1)
-func.func @add_8079_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_binary_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_8079_v9(
+// CHECK-LABEL: func.func @add_binary_v9(
 // CHECK-NEXT: "hydride_arm.vhaddq_u16"(%arg0, %arg1)
-func.func @add_8079_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_binary_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_8079_v10(
+// CHECK-LABEL: func.func @add_binary_v10(
 // CHECK-NEXT: "hydride_arm.vhadd_u32"(%arg0, %arg1)
-func.func @add_8079_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_binary_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_8079_v11(
+// CHECK-LABEL: func.func @add_binary_v11(
 // CHECK-NEXT: "hydride_arm.vhaddq_u32"(%arg0, %arg1)
-func.func @add_8079_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_binary_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_7f5a(
+// CHECK-LABEL: func.func @add_binary_7f5a(
 // CHECK-NEXT: "hydride_arm.vrhadd_s8"(%arg0, %arg1)
-func.func @add_7f5a(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_binary_7f5a(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_7f5a_v1(
+// CHECK-LABEL: func.func @add_binary_7f5a_v1(
 // CHECK-NEXT: "hydride_arm.vrhaddq_s8"(%arg0, %arg1)
-func.func @add_7f5a_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_binary_7f5a_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_7f5a_v2(
+// CHECK-LABEL: func.func @add_binary_7f5a_v2(
 // CHECK-NEXT: "hydride_arm.vrhadd_s16"(%arg0, %arg1)
-func.func @add_7f5a_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_binary_7f5a_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_7f5a_v3(
+// CHECK-LABEL: func.func @add_binary_7f5a_v3(
 // CHECK-NEXT: "hydride_arm.vrhaddq_s16"(%arg0, %arg1)
-func.func @add_7f5a_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_binary_7f5a_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_7f5a_v4(
+// CHECK-LABEL: func.func @add_binary_7f5a_v4(
 // CHECK-NEXT: "hydride_arm.vrhadd_s32"(%arg0, %arg1)
-func.func @add_7f5a_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_binary_7f5a_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_7f5a_v5(
+// CHECK-LABEL: func.func @add_binary_7f5a_v5(
 // CHECK-NEXT: "hydride_arm.vrhaddq_s32"(%arg0, %arg1)
-func.func @add_7f5a_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_binary_7f5a_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_sat_scalar_2834(
+// CHECK-LABEL: func.func @add_sat_scalar(
 // CHECK-NEXT: "hydride_arm.vqadd_s64"(%arg0, %arg1)
-func.func @add_sat_scalar_2834(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (i64, i64) -> i64
+func.func @add_sat_scalar(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_sat_scalar_2834_v1(
+// CHECK-LABEL: func.func @add_sat_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqadd_u64"(%arg0, %arg1)
-func.func @add_sat_scalar_2834_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (i64, i64) -> i64
+func.func @add_sat_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_sat_scalar_2834_v2(
+// CHECK-LABEL: func.func @add_sat_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqaddb_s8"(%arg0, %arg1)
-func.func @add_sat_scalar_2834_v2(%arg0: i8, %arg1: i8) -> i8 {
-  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32 } : (i8, i8) -> i8
+func.func @add_sat_scalar_v2(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_sat_scalar"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32 } : (i8, i8) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_sat_scalar_2834_v3(
+// CHECK-LABEL: func.func @add_sat_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vqaddh_s16"(%arg0, %arg1)
-func.func @add_sat_scalar_2834_v3(%arg0: i16, %arg1: i16) -> i16 {
-  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32 } : (i16, i16) -> i16
+func.func @add_sat_scalar_v3(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_sat_scalar"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32 } : (i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_sat_scalar_2834_v4(
+// CHECK-LABEL: func.func @add_sat_scalar_v4(
 // CHECK-NEXT: "hydride_arm.vqadds_s32"(%arg0, %arg1)
-func.func @add_sat_scalar_2834_v4(%arg0: i32, %arg1: i32) -> i32 {
-  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32 } : (i32, i32) -> i32
+func.func @add_sat_scalar_v4(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_sat_scalar"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32 } : (i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_sat_scalar_2834_v5(
+// CHECK-LABEL: func.func @add_sat_scalar_v5(
 // CHECK-NEXT: "hydride_arm.vqadd_s64"(%arg0, %arg1)
-func.func @add_sat_scalar_2834_v5(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (i64, i64) -> i64
+func.func @add_sat_scalar_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_sat_scalar_2834_v6(
+// CHECK-LABEL: func.func @add_sat_scalar_v6(
 // CHECK-NEXT: "hydride_arm.vqaddb_u8"(%arg0, %arg1)
-func.func @add_sat_scalar_2834_v6(%arg0: i8, %arg1: i8) -> i8 {
-  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32 } : (i8, i8) -> i8
+func.func @add_sat_scalar_v6(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_sat_scalar"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32 } : (i8, i8) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_sat_scalar_2834_v7(
+// CHECK-LABEL: func.func @add_sat_scalar_v7(
 // CHECK-NEXT: "hydride_arm.vqaddh_u16"(%arg0, %arg1)
-func.func @add_sat_scalar_2834_v7(%arg0: i16, %arg1: i16) -> i16 {
-  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32 } : (i16, i16) -> i16
+func.func @add_sat_scalar_v7(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_sat_scalar"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32 } : (i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_sat_scalar_2834_v8(
+// CHECK-LABEL: func.func @add_sat_scalar_v8(
 // CHECK-NEXT: "hydride_arm.vqadds_u32"(%arg0, %arg1)
-func.func @add_sat_scalar_2834_v8(%arg0: i32, %arg1: i32) -> i32 {
-  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32 } : (i32, i32) -> i32
+func.func @add_sat_scalar_v8(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_sat_scalar"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32 } : (i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_sat_scalar_2834_v9(
+// CHECK-LABEL: func.func @add_sat_scalar_v9(
 // CHECK-NEXT: "hydride_arm.vqadd_u64"(%arg0, %arg1)
-func.func @add_sat_scalar_2834_v9(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (i64, i64) -> i64
+func.func @add_sat_scalar_v9(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_sat_3813(
+// CHECK-LABEL: func.func @add_sat(
 // CHECK-NEXT: "hydride_arm.vuqadd_s8"(%arg0, %arg1)
-func.func @add_sat_3813(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_sat(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v1(
+// CHECK-LABEL: func.func @add_sat_v1(
 // CHECK-NEXT: "hydride_arm.vuqaddq_s8"(%arg0, %arg1)
-func.func @add_sat_3813_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_sat_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v2(
+// CHECK-LABEL: func.func @add_sat_v2(
 // CHECK-NEXT: "hydride_arm.vuqadd_s16"(%arg0, %arg1)
-func.func @add_sat_3813_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_sat_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v3(
+// CHECK-LABEL: func.func @add_sat_v3(
 // CHECK-NEXT: "hydride_arm.vuqaddq_s16"(%arg0, %arg1)
-func.func @add_sat_3813_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_sat_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v4(
+// CHECK-LABEL: func.func @add_sat_v4(
 // CHECK-NEXT: "hydride_arm.vuqadd_s32"(%arg0, %arg1)
-func.func @add_sat_3813_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_sat_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v5(
+// CHECK-LABEL: func.func @add_sat_v5(
 // CHECK-NEXT: "hydride_arm.vuqaddq_s32"(%arg0, %arg1)
-func.func @add_sat_3813_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_sat_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v6(
+// CHECK-LABEL: func.func @add_sat_v6(
 // CHECK-NEXT: "hydride_arm.vuqaddq_s64"(%arg0, %arg1)
-func.func @add_sat_3813_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_sat_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v7(
+// CHECK-LABEL: func.func @add_sat_v7(
 // CHECK-NEXT: "hydride_arm.vsqadd_u8"(%arg0, %arg1)
-func.func @add_sat_3813_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_sat_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v8(
+// CHECK-LABEL: func.func @add_sat_v8(
 // CHECK-NEXT: "hydride_arm.vsqaddq_u8"(%arg0, %arg1)
-func.func @add_sat_3813_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_sat_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v9(
+// CHECK-LABEL: func.func @add_sat_v9(
 // CHECK-NEXT: "hydride_arm.vsqadd_u16"(%arg0, %arg1)
-func.func @add_sat_3813_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_sat_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v10(
+// CHECK-LABEL: func.func @add_sat_v10(
 // CHECK-NEXT: "hydride_arm.vsqaddq_u16"(%arg0, %arg1)
-func.func @add_sat_3813_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_sat_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v11(
+// CHECK-LABEL: func.func @add_sat_v11(
 // CHECK-NEXT: "hydride_arm.vsqadd_u32"(%arg0, %arg1)
-func.func @add_sat_3813_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_sat_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v12(
+// CHECK-LABEL: func.func @add_sat_v12(
 // CHECK-NEXT: "hydride_arm.vsqaddq_u32"(%arg0, %arg1)
-func.func @add_sat_3813_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_sat_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_sat_3813_v13(
+// CHECK-LABEL: func.func @add_sat_v13(
 // CHECK-NEXT: "hydride_arm.vsqaddq_u64"(%arg0, %arg1)
-func.func @add_sat_3813_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_sat_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -3427,423 +3427,423 @@ func.func @add_or_sub_narrow_high_v23(%arg0: vector<2xi32>, %arg1: vector<2xi64>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u(
 // CHECK-NEXT: "hydride_arm.vmla_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_sub_or_mul_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v1(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v1(
 // CHECK-NEXT: "hydride_arm.vmlaq_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_sub_or_mul_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v2(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v2(
 // CHECK-NEXT: "hydride_arm.vmla_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v3(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v3(
 // CHECK-NEXT: "hydride_arm.vmlaq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v4(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v4(
 // CHECK-NEXT: "hydride_arm.vmla_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v5(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v5(
 // CHECK-NEXT: "hydride_arm.vmlaq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v6(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v6(
 // CHECK-NEXT: "hydride_arm.vmla_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_sub_or_mul_u_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v7(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v7(
 // CHECK-NEXT: "hydride_arm.vmlaq_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_sub_or_mul_u_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v8(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v8(
 // CHECK-NEXT: "hydride_arm.vmla_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v9(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v9(
 // CHECK-NEXT: "hydride_arm.vmlaq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v10(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v10(
 // CHECK-NEXT: "hydride_arm.vmla_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v11(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v11(
 // CHECK-NEXT: "hydride_arm.vmlaq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v12(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v12(
 // CHECK-NEXT: "hydride_arm.vmls_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_sub_or_mul_u_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v13(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v13(
 // CHECK-NEXT: "hydride_arm.vmlsq_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v13(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_sub_or_mul_u_v13(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v14(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v14(
 // CHECK-NEXT: "hydride_arm.vmls_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v14(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_v14(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v15(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v15(
 // CHECK-NEXT: "hydride_arm.vmlsq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v16(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v16(
 // CHECK-NEXT: "hydride_arm.vmls_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v16(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_v16(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v17(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v17(
 // CHECK-NEXT: "hydride_arm.vmlsq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v18(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v18(
 // CHECK-NEXT: "hydride_arm.vmls_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_sub_or_mul_u_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v19(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v19(
 // CHECK-NEXT: "hydride_arm.vmlsq_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_sub_or_mul_u_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v20(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v20(
 // CHECK-NEXT: "hydride_arm.vmls_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v21(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v21(
 // CHECK-NEXT: "hydride_arm.vmlsq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v22(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v22(
 // CHECK-NEXT: "hydride_arm.vmls_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v23(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_v23(
 // CHECK-NEXT: "hydride_arm.vmlsq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_dd85_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen(
 // CHECK-NEXT: "hydride_arm.vmlal_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_widen(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v1(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v1(
 // CHECK-NEXT: "hydride_arm.vmlal_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v1(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_v1(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v2(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v2(
 // CHECK-NEXT: "hydride_arm.vmlal_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v2(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_v2(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v3(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v3(
 // CHECK-NEXT: "hydride_arm.vmlal_u8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v3(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_widen_v3(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v4(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v4(
 // CHECK-NEXT: "hydride_arm.vmlal_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v5(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v5(
 // CHECK-NEXT: "hydride_arm.vmlal_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v6(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v6(
 // CHECK-NEXT: "hydride_arm.vmlal_high_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v6(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_widen_v6(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v7(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v7(
 // CHECK-NEXT: "hydride_arm.vmlal_high_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v7(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_v7(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v8(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v8(
 // CHECK-NEXT: "hydride_arm.vmlal_high_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v8(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_v8(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v9(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v9(
 // CHECK-NEXT: "hydride_arm.vmlal_high_u8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v9(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_widen_v9(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v10(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v10(
 // CHECK-NEXT: "hydride_arm.vmlal_high_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v10(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_v10(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v11(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v11(
 // CHECK-NEXT: "hydride_arm.vmlal_high_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v11(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_v11(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v12(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v12(
 // CHECK-NEXT: "hydride_arm.vmlsl_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v12(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_widen_v12(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v13(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v13(
 // CHECK-NEXT: "hydride_arm.vmlsl_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v13(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_v13(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v14(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v14(
 // CHECK-NEXT: "hydride_arm.vmlsl_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v14(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_v14(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v15(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v15(
 // CHECK-NEXT: "hydride_arm.vmlsl_u8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v15(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_widen_v15(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v16(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v16(
 // CHECK-NEXT: "hydride_arm.vmlsl_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v17(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v17(
 // CHECK-NEXT: "hydride_arm.vmlsl_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v18(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v18(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_s8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v18(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_widen_v18(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v19(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v19(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v20(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v20(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v20(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_v20(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v21(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v21(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_u8"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v21(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_widen_v21(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v22(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v22(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v23(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v23(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_300c_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary(
 // CHECK-NEXT: "hydride_arm.vqdmulh_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_bdbb(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_binary(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_bdbb_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_binary_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_v2(
 // CHECK-NEXT: "hydride_arm.vqdmulh_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_bdbb_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_binary_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_bdbb_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_binary_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_bdbb_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_binary_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_bdbb_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_binary_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_bdbb_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_binary_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_bdbb_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_binary_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_0113(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_binary(
 // CHECK-NEXT: "hydride_arm.vqdmulhh_s16"(%arg0, %arg1)
-func.func @dot_sat_s_scalar_0113(%arg0: i16, %arg1: i16) -> i16 {
-  %0 = "autollvm.dot_sat_s_scalar_0113"(%arg0, %arg1) { bit = 15 : i32, constant = 0 : i32 } : (i16, i16) -> i16
+func.func @dot_sat_s_scalar_binary(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.dot_sat_s_scalar_binary"(%arg0, %arg1) { bit = 15 : i32, constant = 0 : i32 } : (i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_0113_v1(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_binary_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhs_s32"(%arg0, %arg1)
-func.func @dot_sat_s_scalar_0113_v1(%arg0: i32, %arg1: i32) -> i32 {
-  %0 = "autollvm.dot_sat_s_scalar_0113"(%arg0, %arg1) { bit = 31 : i32, constant = 0 : i32 } : (i32, i32) -> i32
+func.func @dot_sat_s_scalar_binary_v1(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_binary"(%arg0, %arg1) { bit = 31 : i32, constant = 0 : i32 } : (i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_0113_v2(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_binary_v2(
 // CHECK-NEXT: "hydride_arm.vqrdmulhh_s16"(%arg0, %arg1)
-func.func @dot_sat_s_scalar_0113_v2(%arg0: i16, %arg1: i16) -> i16 {
-  %0 = "autollvm.dot_sat_s_scalar_0113"(%arg0, %arg1) { bit = 15 : i32, constant = 32768 : i32 } : (i16, i16) -> i16
+func.func @dot_sat_s_scalar_binary_v2(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.dot_sat_s_scalar_binary"(%arg0, %arg1) { bit = 15 : i32, constant = 32768 : i32 } : (i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_0113_v3(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_binary_v3(
 // CHECK-NEXT: "hydride_arm.vqrdmulhs_s32"(%arg0, %arg1)
-func.func @dot_sat_s_scalar_0113_v3(%arg0: i32, %arg1: i32) -> i32 {
-  %0 = "autollvm.dot_sat_s_scalar_0113"(%arg0, %arg1) { bit = 31 : i32, constant = 2147483648 : i64 } : (i32, i32) -> i32
+func.func @dot_sat_s_scalar_binary_v3(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_binary"(%arg0, %arg1) { bit = 31 : i32, constant = 2147483648 : i64 } : (i32, i32) -> i32
   return %0 : i32
 }
 
@@ -3903,143 +3903,143 @@ func.func @dot_acc_sat_s_widen_1a94_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_c8c3(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_2way(
 // CHECK-NEXT: "hydride_arm.vqdmlalh_s16"(%arg0, %arg1, %arg2)
-func.func @dot_sat_s_scalar_c8c3(%arg0: i32, %arg1: i16, %arg2: i16) -> i32 {
-  %0 = "autollvm.dot_sat_s_scalar_c8c3"(%arg0, %arg1, %arg2) { a1_width = 16 : i32, bit = 31 : i32, constant = 0 : i32 } : (i32, i16, i16) -> i32
+func.func @dot_sat_s_scalar_ternary_2way(%arg0: i32, %arg1: i16, %arg2: i16) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { a1_width = 16 : i32, bit = 31 : i32, constant = 0 : i32 } : (i32, i16, i16) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_c8c3_v1(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_2way_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlals_s32"(%arg0, %arg1, %arg2)
-func.func @dot_sat_s_scalar_c8c3_v1(%arg0: i64, %arg1: i32, %arg2: i32) -> i64 {
-  %0 = "autollvm.dot_sat_s_scalar_c8c3"(%arg0, %arg1, %arg2) { a1_width = 32 : i32, bit = 63 : i32, constant = 0 : i32 } : (i64, i32, i32) -> i64
+func.func @dot_sat_s_scalar_ternary_2way_v1(%arg0: i64, %arg1: i32, %arg2: i32) -> i64 {
+  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { a1_width = 32 : i32, bit = 63 : i32, constant = 0 : i32 } : (i64, i32, i32) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_c8c3_v2(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_2way_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlslh_s16"(%arg0, %arg1, %arg2)
-func.func @dot_sat_s_scalar_c8c3_v2(%arg0: i32, %arg1: i16, %arg2: i16) -> i32 {
-  %0 = "autollvm.dot_sat_s_scalar_c8c3"(%arg0, %arg1, %arg2) { a1_width = 16 : i32, bit = 31 : i32, constant = 1 : i32 } : (i32, i16, i16) -> i32
+func.func @dot_sat_s_scalar_ternary_2way_v2(%arg0: i32, %arg1: i16, %arg2: i16) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { a1_width = 16 : i32, bit = 31 : i32, constant = 1 : i32 } : (i32, i16, i16) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_c8c3_v3(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_2way_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlsls_s32"(%arg0, %arg1, %arg2)
-func.func @dot_sat_s_scalar_c8c3_v3(%arg0: i64, %arg1: i32, %arg2: i32) -> i64 {
-  %0 = "autollvm.dot_sat_s_scalar_c8c3"(%arg0, %arg1, %arg2) { a1_width = 32 : i32, bit = 63 : i32, constant = 1 : i32 } : (i64, i32, i32) -> i64
+func.func @dot_sat_s_scalar_ternary_2way_v3(%arg0: i64, %arg1: i32, %arg2: i32) -> i64 {
+  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { a1_width = 32 : i32, bit = 63 : i32, constant = 1 : i32 } : (i64, i32, i32) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0(
+// CHECK-LABEL: func.func @mul_widen(
 // CHECK-NEXT: "hydride_arm.vmull_s8"(%arg0, %arg1)
-func.func @mul_widen_90d0(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+func.func @mul_widen(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v1(
+// CHECK-LABEL: func.func @mul_widen_v1(
 // CHECK-NEXT: "hydride_arm.vmull_s16"(%arg0, %arg1)
-func.func @mul_widen_90d0_v1(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @mul_widen_v1(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v2(
+// CHECK-LABEL: func.func @mul_widen_v2(
 // CHECK-NEXT: "hydride_arm.vmull_s32"(%arg0, %arg1)
-func.func @mul_widen_90d0_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @mul_widen_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v3(
+// CHECK-LABEL: func.func @mul_widen_v3(
 // CHECK-NEXT: "hydride_arm.vmull_u8"(%arg0, %arg1)
-func.func @mul_widen_90d0_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+func.func @mul_widen_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v4(
+// CHECK-LABEL: func.func @mul_widen_v4(
 // CHECK-NEXT: "hydride_arm.vmull_u16"(%arg0, %arg1)
-func.func @mul_widen_90d0_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @mul_widen_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v5(
+// CHECK-LABEL: func.func @mul_widen_v5(
 // CHECK-NEXT: "hydride_arm.vmull_u32"(%arg0, %arg1)
-func.func @mul_widen_90d0_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @mul_widen_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v6(
+// CHECK-LABEL: func.func @mul_widen_v6(
 // CHECK-NEXT: "hydride_arm.vmull_high_s8"(%arg0, %arg1)
-func.func @mul_widen_90d0_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+func.func @mul_widen_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v7(
+// CHECK-LABEL: func.func @mul_widen_v7(
 // CHECK-NEXT: "hydride_arm.vmull_high_s16"(%arg0, %arg1)
-func.func @mul_widen_90d0_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @mul_widen_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v8(
+// CHECK-LABEL: func.func @mul_widen_v8(
 // CHECK-NEXT: "hydride_arm.vmull_high_s32"(%arg0, %arg1)
-func.func @mul_widen_90d0_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @mul_widen_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v9(
+// CHECK-LABEL: func.func @mul_widen_v9(
 // CHECK-NEXT: "hydride_arm.vmull_high_u8"(%arg0, %arg1)
-func.func @mul_widen_90d0_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+func.func @mul_widen_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v10(
+// CHECK-LABEL: func.func @mul_widen_v10(
 // CHECK-NEXT: "hydride_arm.vmull_high_u16"(%arg0, %arg1)
-func.func @mul_widen_90d0_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @mul_widen_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_90d0_v11(
+// CHECK-LABEL: func.func @mul_widen_v11(
 // CHECK-NEXT: "hydride_arm.vmull_high_u32"(%arg0, %arg1)
-func.func @mul_widen_90d0_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @mul_widen_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_e26c(
+// CHECK-LABEL: func.func @mul_sat_s_widen(
 // CHECK-NEXT: "hydride_arm.vqdmull_s16"(%arg0, %arg1)
-func.func @mul_sat_s_widen_e26c(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_e26c"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @mul_sat_s_widen(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_e26c_v1(
+// CHECK-LABEL: func.func @mul_sat_s_widen_v1(
 // CHECK-NEXT: "hydride_arm.vqdmull_s32"(%arg0, %arg1)
-func.func @mul_sat_s_widen_e26c_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_e26c"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @mul_sat_s_widen_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_e26c_v2(
+// CHECK-LABEL: func.func @mul_sat_s_widen_v2(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_s16"(%arg0, %arg1)
-func.func @mul_sat_s_widen_e26c_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_e26c"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @mul_sat_s_widen_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_e26c_v3(
+// CHECK-LABEL: func.func @mul_sat_s_widen_v3(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_s32"(%arg0, %arg1)
-func.func @mul_sat_s_widen_e26c_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_e26c"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @mul_sat_s_widen_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -4057,87 +4057,87 @@ func.func @mul_sat_s_scalar_v1(%arg0: i32, %arg1: i32) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @sub_cb05(
+// CHECK-LABEL: func.func @sub_binary(
 // CHECK-NEXT: "hydride_arm.vhsub_s8"(%arg0, %arg1)
-func.func @sub_cb05(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @sub_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v1(
+// CHECK-LABEL: func.func @sub_binary_v1(
 // CHECK-NEXT: "hydride_arm.vhsubq_s8"(%arg0, %arg1)
-func.func @sub_cb05_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @sub_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v2(
+// CHECK-LABEL: func.func @sub_binary_v2(
 // CHECK-NEXT: "hydride_arm.vhsub_s16"(%arg0, %arg1)
-func.func @sub_cb05_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @sub_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v3(
+// CHECK-LABEL: func.func @sub_binary_v3(
 // CHECK-NEXT: "hydride_arm.vhsubq_s16"(%arg0, %arg1)
-func.func @sub_cb05_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @sub_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v4(
+// CHECK-LABEL: func.func @sub_binary_v4(
 // CHECK-NEXT: "hydride_arm.vhsub_s32"(%arg0, %arg1)
-func.func @sub_cb05_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @sub_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v5(
+// CHECK-LABEL: func.func @sub_binary_v5(
 // CHECK-NEXT: "hydride_arm.vhsubq_s32"(%arg0, %arg1)
-func.func @sub_cb05_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @sub_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v6(
+// CHECK-LABEL: func.func @sub_binary_v6(
 // CHECK-NEXT: "hydride_arm.vhsub_u8"(%arg0, %arg1)
-func.func @sub_cb05_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @sub_binary_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v7(
+// CHECK-LABEL: func.func @sub_binary_v7(
 // CHECK-NEXT: "hydride_arm.vhsubq_u8"(%arg0, %arg1)
-func.func @sub_cb05_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @sub_binary_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v8(
+// CHECK-LABEL: func.func @sub_binary_v8(
 // CHECK-NEXT: "hydride_arm.vhsub_u16"(%arg0, %arg1)
-func.func @sub_cb05_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @sub_binary_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v9(
+// CHECK-LABEL: func.func @sub_binary_v9(
 // CHECK-NEXT: "hydride_arm.vhsubq_u16"(%arg0, %arg1)
-func.func @sub_cb05_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @sub_binary_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v10(
+// CHECK-LABEL: func.func @sub_binary_v10(
 // CHECK-NEXT: "hydride_arm.vhsub_u32"(%arg0, %arg1)
-func.func @sub_cb05_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @sub_binary_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @sub_cb05_v11(
+// CHECK-LABEL: func.func @sub_binary_v11(
 // CHECK-NEXT: "hydride_arm.vhsubq_u32"(%arg0, %arg1)
-func.func @sub_cb05_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @sub_binary_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -4267,101 +4267,101 @@ func.func @and_or_not_or_cmp_eq_scalar_v7(%arg0: i64, %arg1: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695(
+// CHECK-LABEL: func.func @cmp_eq_unary(
 // CHECK-NEXT: "hydride_arm.vceqz_s8"(%arg0)
-func.func @cmp_eq_0695(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @cmp_eq_unary(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v1(
+// CHECK-LABEL: func.func @cmp_eq_unary_v1(
 // CHECK-NEXT: "hydride_arm.vceqzq_s8"(%arg0)
-func.func @cmp_eq_0695_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @cmp_eq_unary_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v2(
+// CHECK-LABEL: func.func @cmp_eq_unary_v2(
 // CHECK-NEXT: "hydride_arm.vceqz_s16"(%arg0)
-func.func @cmp_eq_0695_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @cmp_eq_unary_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v3(
+// CHECK-LABEL: func.func @cmp_eq_unary_v3(
 // CHECK-NEXT: "hydride_arm.vceqzq_s16"(%arg0)
-func.func @cmp_eq_0695_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @cmp_eq_unary_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v4(
+// CHECK-LABEL: func.func @cmp_eq_unary_v4(
 // CHECK-NEXT: "hydride_arm.vceqz_s32"(%arg0)
-func.func @cmp_eq_0695_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+func.func @cmp_eq_unary_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v5(
+// CHECK-LABEL: func.func @cmp_eq_unary_v5(
 // CHECK-NEXT: "hydride_arm.vceqzq_s32"(%arg0)
-func.func @cmp_eq_0695_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+func.func @cmp_eq_unary_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v6(
+// CHECK-LABEL: func.func @cmp_eq_unary_v6(
 // CHECK-NEXT: "hydride_arm.vceqz_s8"(%arg0)
-func.func @cmp_eq_0695_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @cmp_eq_unary_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v7(
+// CHECK-LABEL: func.func @cmp_eq_unary_v7(
 // CHECK-NEXT: "hydride_arm.vceqzq_s8"(%arg0)
-func.func @cmp_eq_0695_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @cmp_eq_unary_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v8(
+// CHECK-LABEL: func.func @cmp_eq_unary_v8(
 // CHECK-NEXT: "hydride_arm.vceqz_s16"(%arg0)
-func.func @cmp_eq_0695_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @cmp_eq_unary_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v9(
+// CHECK-LABEL: func.func @cmp_eq_unary_v9(
 // CHECK-NEXT: "hydride_arm.vceqzq_s16"(%arg0)
-func.func @cmp_eq_0695_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @cmp_eq_unary_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v10(
+// CHECK-LABEL: func.func @cmp_eq_unary_v10(
 // CHECK-NEXT: "hydride_arm.vceqz_s32"(%arg0)
-func.func @cmp_eq_0695_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+func.func @cmp_eq_unary_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v11(
+// CHECK-LABEL: func.func @cmp_eq_unary_v11(
 // CHECK-NEXT: "hydride_arm.vceqzq_s32"(%arg0)
-func.func @cmp_eq_0695_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+func.func @cmp_eq_unary_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v12(
+// CHECK-LABEL: func.func @cmp_eq_unary_v12(
 // CHECK-NEXT: "hydride_arm.vceqzq_s64"(%arg0)
-func.func @cmp_eq_0695_v12(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+func.func @cmp_eq_unary_v12(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_0695_v13(
+// CHECK-LABEL: func.func @cmp_eq_unary_v13(
 // CHECK-NEXT: "hydride_arm.vceqzq_s64"(%arg0)
-func.func @cmp_eq_0695_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+func.func @cmp_eq_unary_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -4631,52 +4631,52 @@ func.func @cmp_le_s_scalar_v1(%arg0: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a646(
+// CHECK-LABEL: func.func @cmp_gt_s_unary(
 // CHECK-NEXT: "hydride_arm.vcgtz_s8"(%arg0)
-func.func @cmp_gt_s_a646(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @cmp_gt_s_unary(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a646_v1(
+// CHECK-LABEL: func.func @cmp_gt_s_unary_v1(
 // CHECK-NEXT: "hydride_arm.vcgtzq_s8"(%arg0)
-func.func @cmp_gt_s_a646_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @cmp_gt_s_unary_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a646_v2(
+// CHECK-LABEL: func.func @cmp_gt_s_unary_v2(
 // CHECK-NEXT: "hydride_arm.vcgtz_s16"(%arg0)
-func.func @cmp_gt_s_a646_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @cmp_gt_s_unary_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a646_v3(
+// CHECK-LABEL: func.func @cmp_gt_s_unary_v3(
 // CHECK-NEXT: "hydride_arm.vcgtzq_s16"(%arg0)
-func.func @cmp_gt_s_a646_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @cmp_gt_s_unary_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a646_v4(
+// CHECK-LABEL: func.func @cmp_gt_s_unary_v4(
 // CHECK-NEXT: "hydride_arm.vcgtz_s32"(%arg0)
-func.func @cmp_gt_s_a646_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+func.func @cmp_gt_s_unary_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a646_v5(
+// CHECK-LABEL: func.func @cmp_gt_s_unary_v5(
 // CHECK-NEXT: "hydride_arm.vcgtzq_s32"(%arg0)
-func.func @cmp_gt_s_a646_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+func.func @cmp_gt_s_unary_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a646_v6(
+// CHECK-LABEL: func.func @cmp_gt_s_unary_v6(
 // CHECK-NEXT: "hydride_arm.vcgtzq_s64"(%arg0)
-func.func @cmp_gt_s_a646_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+func.func @cmp_gt_s_unary_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -4757,633 +4757,633 @@ func.func @cmp_lt_s_scalar_v1(%arg0: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @sad_f516(
+// CHECK-LABEL: func.func @sad_binary(
 // CHECK-NEXT: "hydride_arm.vabd_s8"(%arg0, %arg1)
-func.func @sad_f516(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 8 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @sad_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 8 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v1(
+// CHECK-LABEL: func.func @sad_binary_v1(
 // CHECK-NEXT: "hydride_arm.vabdq_s8"(%arg0, %arg1)
-func.func @sad_f516_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @sad_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v2(
+// CHECK-LABEL: func.func @sad_binary_v2(
 // CHECK-NEXT: "hydride_arm.vabd_s16"(%arg0, %arg1)
-func.func @sad_f516_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @sad_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v3(
+// CHECK-LABEL: func.func @sad_binary_v3(
 // CHECK-NEXT: "hydride_arm.vabdq_s16"(%arg0, %arg1)
-func.func @sad_f516_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @sad_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v4(
+// CHECK-LABEL: func.func @sad_binary_v4(
 // CHECK-NEXT: "hydride_arm.vabd_s32"(%arg0, %arg1)
-func.func @sad_f516_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @sad_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v5(
+// CHECK-LABEL: func.func @sad_binary_v5(
 // CHECK-NEXT: "hydride_arm.vabdq_s32"(%arg0, %arg1)
-func.func @sad_f516_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @sad_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v6(
+// CHECK-LABEL: func.func @sad_binary_v6(
 // CHECK-NEXT: "hydride_arm.vabd_u8"(%arg0, %arg1)
-func.func @sad_f516_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 8 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @sad_binary_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 8 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v7(
+// CHECK-LABEL: func.func @sad_binary_v7(
 // CHECK-NEXT: "hydride_arm.vabdq_u8"(%arg0, %arg1)
-func.func @sad_f516_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @sad_binary_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v8(
+// CHECK-LABEL: func.func @sad_binary_v8(
 // CHECK-NEXT: "hydride_arm.vabd_u16"(%arg0, %arg1)
-func.func @sad_f516_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @sad_binary_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v9(
+// CHECK-LABEL: func.func @sad_binary_v9(
 // CHECK-NEXT: "hydride_arm.vabdq_u16"(%arg0, %arg1)
-func.func @sad_f516_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @sad_binary_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v10(
+// CHECK-LABEL: func.func @sad_binary_v10(
 // CHECK-NEXT: "hydride_arm.vabd_u32"(%arg0, %arg1)
-func.func @sad_f516_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @sad_binary_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v11(
+// CHECK-LABEL: func.func @sad_binary_v11(
 // CHECK-NEXT: "hydride_arm.vabdq_u32"(%arg0, %arg1)
-func.func @sad_f516_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @sad_binary_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v12(
+// CHECK-LABEL: func.func @sad_binary_v12(
 // CHECK-NEXT: "hydride_arm.vabdl_s8"(%arg0, %arg1)
-func.func @sad_f516_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+func.func @sad_binary_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v13(
+// CHECK-LABEL: func.func @sad_binary_v13(
 // CHECK-NEXT: "hydride_arm.vabdl_s16"(%arg0, %arg1)
-func.func @sad_f516_v13(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @sad_binary_v13(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v14(
+// CHECK-LABEL: func.func @sad_binary_v14(
 // CHECK-NEXT: "hydride_arm.vabdl_s32"(%arg0, %arg1)
-func.func @sad_f516_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @sad_binary_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v15(
+// CHECK-LABEL: func.func @sad_binary_v15(
 // CHECK-NEXT: "hydride_arm.vabdl_u8"(%arg0, %arg1)
-func.func @sad_f516_v15(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+func.func @sad_binary_v15(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v16(
+// CHECK-LABEL: func.func @sad_binary_v16(
 // CHECK-NEXT: "hydride_arm.vabdl_u16"(%arg0, %arg1)
-func.func @sad_f516_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @sad_binary_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v17(
+// CHECK-LABEL: func.func @sad_binary_v17(
 // CHECK-NEXT: "hydride_arm.vabdl_u32"(%arg0, %arg1)
-func.func @sad_f516_v17(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @sad_binary_v17(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v18(
+// CHECK-LABEL: func.func @sad_binary_v18(
 // CHECK-NEXT: "hydride_arm.vabdl_high_s8"(%arg0, %arg1)
-func.func @sad_f516_v18(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+func.func @sad_binary_v18(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v19(
+// CHECK-LABEL: func.func @sad_binary_v19(
 // CHECK-NEXT: "hydride_arm.vabdl_high_s16"(%arg0, %arg1)
-func.func @sad_f516_v19(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @sad_binary_v19(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v20(
+// CHECK-LABEL: func.func @sad_binary_v20(
 // CHECK-NEXT: "hydride_arm.vabdl_high_s32"(%arg0, %arg1)
-func.func @sad_f516_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @sad_binary_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v21(
+// CHECK-LABEL: func.func @sad_binary_v21(
 // CHECK-NEXT: "hydride_arm.vabdl_high_u8"(%arg0, %arg1)
-func.func @sad_f516_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+func.func @sad_binary_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v22(
+// CHECK-LABEL: func.func @sad_binary_v22(
 // CHECK-NEXT: "hydride_arm.vabdl_high_u16"(%arg0, %arg1)
-func.func @sad_f516_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @sad_binary_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_f516_v23(
+// CHECK-LABEL: func.func @sad_binary_v23(
 // CHECK-NEXT: "hydride_arm.vabdl_high_u32"(%arg0, %arg1)
-func.func @sad_f516_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @sad_binary_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @sad_cac9(
+// CHECK-LABEL: func.func @sad_ternary(
 // CHECK-NEXT: "hydride_arm.vaba_s8"(%arg0, %arg1, %arg2)
-func.func @sad_cac9(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @sad_ternary(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v1(
+// CHECK-LABEL: func.func @sad_ternary_v1(
 // CHECK-NEXT: "hydride_arm.vabaq_s8"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @sad_ternary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v2(
+// CHECK-LABEL: func.func @sad_ternary_v2(
 // CHECK-NEXT: "hydride_arm.vaba_s16"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @sad_ternary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v3(
+// CHECK-LABEL: func.func @sad_ternary_v3(
 // CHECK-NEXT: "hydride_arm.vabaq_s16"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @sad_ternary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v4(
+// CHECK-LABEL: func.func @sad_ternary_v4(
 // CHECK-NEXT: "hydride_arm.vaba_s32"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @sad_ternary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v5(
+// CHECK-LABEL: func.func @sad_ternary_v5(
 // CHECK-NEXT: "hydride_arm.vabaq_s32"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @sad_ternary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v6(
+// CHECK-LABEL: func.func @sad_ternary_v6(
 // CHECK-NEXT: "hydride_arm.vaba_u8"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @sad_ternary_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v7(
+// CHECK-LABEL: func.func @sad_ternary_v7(
 // CHECK-NEXT: "hydride_arm.vabaq_u8"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @sad_ternary_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v8(
+// CHECK-LABEL: func.func @sad_ternary_v8(
 // CHECK-NEXT: "hydride_arm.vaba_u16"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @sad_ternary_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v9(
+// CHECK-LABEL: func.func @sad_ternary_v9(
 // CHECK-NEXT: "hydride_arm.vabaq_u16"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @sad_ternary_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v10(
+// CHECK-LABEL: func.func @sad_ternary_v10(
 // CHECK-NEXT: "hydride_arm.vaba_u32"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @sad_ternary_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v11(
+// CHECK-LABEL: func.func @sad_ternary_v11(
 // CHECK-NEXT: "hydride_arm.vabaq_u32"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @sad_ternary_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v12(
+// CHECK-LABEL: func.func @sad_ternary_v12(
 // CHECK-NEXT: "hydride_arm.vabal_s8"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v12(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+func.func @sad_ternary_v12(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v13(
+// CHECK-LABEL: func.func @sad_ternary_v13(
 // CHECK-NEXT: "hydride_arm.vabal_s16"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v13(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @sad_ternary_v13(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v14(
+// CHECK-LABEL: func.func @sad_ternary_v14(
 // CHECK-NEXT: "hydride_arm.vabal_s32"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v14(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @sad_ternary_v14(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v15(
+// CHECK-LABEL: func.func @sad_ternary_v15(
 // CHECK-NEXT: "hydride_arm.vabal_u8"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v15(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+func.func @sad_ternary_v15(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v16(
+// CHECK-LABEL: func.func @sad_ternary_v16(
 // CHECK-NEXT: "hydride_arm.vabal_u16"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @sad_ternary_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v17(
+// CHECK-LABEL: func.func @sad_ternary_v17(
 // CHECK-NEXT: "hydride_arm.vabal_u32"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @sad_ternary_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v18(
+// CHECK-LABEL: func.func @sad_ternary_v18(
 // CHECK-NEXT: "hydride_arm.vabal_high_s8"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v18(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+func.func @sad_ternary_v18(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v19(
+// CHECK-LABEL: func.func @sad_ternary_v19(
 // CHECK-NEXT: "hydride_arm.vabal_high_s16"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @sad_ternary_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v20(
+// CHECK-LABEL: func.func @sad_ternary_v20(
 // CHECK-NEXT: "hydride_arm.vabal_high_s32"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v20(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @sad_ternary_v20(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v21(
+// CHECK-LABEL: func.func @sad_ternary_v21(
 // CHECK-NEXT: "hydride_arm.vabal_high_u8"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v21(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+func.func @sad_ternary_v21(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v22(
+// CHECK-LABEL: func.func @sad_ternary_v22(
 // CHECK-NEXT: "hydride_arm.vabal_high_u16"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @sad_ternary_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sad_cac9_v23(
+// CHECK-LABEL: func.func @sad_ternary_v23(
 // CHECK-NEXT: "hydride_arm.vabal_high_u32"(%arg0, %arg1, %arg2)
-func.func @sad_cac9_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @sad_ternary_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05(
+// CHECK-LABEL: func.func @add_or_shift_sat(
 // CHECK-NEXT: "hydride_arm.vshl_s8"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_shift_sat(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v1(
+// CHECK-LABEL: func.func @add_or_shift_sat_v1(
 // CHECK-NEXT: "hydride_arm.vshlq_s8"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_shift_sat_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v2(
+// CHECK-LABEL: func.func @add_or_shift_sat_v2(
 // CHECK-NEXT: "hydride_arm.vshl_s16"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_shift_sat_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v3(
+// CHECK-LABEL: func.func @add_or_shift_sat_v3(
 // CHECK-NEXT: "hydride_arm.vshlq_s16"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_shift_sat_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v4(
+// CHECK-LABEL: func.func @add_or_shift_sat_v4(
 // CHECK-NEXT: "hydride_arm.vshl_s32"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_shift_sat_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v5(
+// CHECK-LABEL: func.func @add_or_shift_sat_v5(
 // CHECK-NEXT: "hydride_arm.vshlq_s32"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_shift_sat_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v6(
+// CHECK-LABEL: func.func @add_or_shift_sat_v6(
 // CHECK-NEXT: "hydride_arm.vshlq_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_or_shift_sat_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v7(
+// CHECK-LABEL: func.func @add_or_shift_sat_v7(
 // CHECK-NEXT: "hydride_arm.vshl_u8"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_shift_sat_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v8(
+// CHECK-LABEL: func.func @add_or_shift_sat_v8(
 // CHECK-NEXT: "hydride_arm.vshlq_u8"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_shift_sat_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v9(
+// CHECK-LABEL: func.func @add_or_shift_sat_v9(
 // CHECK-NEXT: "hydride_arm.vshl_u16"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_shift_sat_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v10(
+// CHECK-LABEL: func.func @add_or_shift_sat_v10(
 // CHECK-NEXT: "hydride_arm.vshlq_u16"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_shift_sat_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v11(
+// CHECK-LABEL: func.func @add_or_shift_sat_v11(
 // CHECK-NEXT: "hydride_arm.vshl_u32"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_shift_sat_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v12(
+// CHECK-LABEL: func.func @add_or_shift_sat_v12(
 // CHECK-NEXT: "hydride_arm.vshlq_u32"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_shift_sat_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v13(
+// CHECK-LABEL: func.func @add_or_shift_sat_v13(
 // CHECK-NEXT: "hydride_arm.vshlq_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_or_shift_sat_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v14(
+// CHECK-LABEL: func.func @add_or_shift_sat_v14(
 // CHECK-NEXT: "hydride_arm.vqshl_s8"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_shift_sat_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v15(
+// CHECK-LABEL: func.func @add_or_shift_sat_v15(
 // CHECK-NEXT: "hydride_arm.vqshlq_s8"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_shift_sat_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v16(
+// CHECK-LABEL: func.func @add_or_shift_sat_v16(
 // CHECK-NEXT: "hydride_arm.vqshl_s16"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_shift_sat_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v17(
+// CHECK-LABEL: func.func @add_or_shift_sat_v17(
 // CHECK-NEXT: "hydride_arm.vqshlq_s16"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_shift_sat_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v18(
+// CHECK-LABEL: func.func @add_or_shift_sat_v18(
 // CHECK-NEXT: "hydride_arm.vqshl_s32"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_shift_sat_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v19(
+// CHECK-LABEL: func.func @add_or_shift_sat_v19(
 // CHECK-NEXT: "hydride_arm.vqshlq_s32"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_shift_sat_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v20(
+// CHECK-LABEL: func.func @add_or_shift_sat_v20(
 // CHECK-NEXT: "hydride_arm.vqshlq_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_or_shift_sat_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v21(
+// CHECK-LABEL: func.func @add_or_shift_sat_v21(
 // CHECK-NEXT: "hydride_arm.vqshl_u8"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_shift_sat_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v22(
+// CHECK-LABEL: func.func @add_or_shift_sat_v22(
 // CHECK-NEXT: "hydride_arm.vqshlq_u8"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_shift_sat_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v23(
+// CHECK-LABEL: func.func @add_or_shift_sat_v23(
 // CHECK-NEXT: "hydride_arm.vqshl_u16"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_shift_sat_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v24(
+// CHECK-LABEL: func.func @add_or_shift_sat_v24(
 // CHECK-NEXT: "hydride_arm.vqshlq_u16"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_shift_sat_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v25(
+// CHECK-LABEL: func.func @add_or_shift_sat_v25(
 // CHECK-NEXT: "hydride_arm.vqshl_u32"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_shift_sat_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v26(
+// CHECK-LABEL: func.func @add_or_shift_sat_v26(
 // CHECK-NEXT: "hydride_arm.vqshlq_u32"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_shift_sat_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v27(
+// CHECK-LABEL: func.func @add_or_shift_sat_v27(
 // CHECK-NEXT: "hydride_arm.vqshlq_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_eb05_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_or_shift_sat_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar(
 // CHECK-NEXT: "hydride_arm.vshl_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v1(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vshl_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v2(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vshl_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v3(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vshl_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v4(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v4(
 // CHECK-NEXT: "hydride_arm.vqshl_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v4(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_v4(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v5(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v5(
 // CHECK-NEXT: "hydride_arm.vqshl_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v5(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v6(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v6(
 // CHECK-NEXT: "hydride_arm.vqshlb_s8"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v6(%arg0: i8, %arg1: i8) -> i8 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (i8, i8) -> i8
+func.func @add_or_shift_sat_scalar_v6(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (i8, i8) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v7(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v7(
 // CHECK-NEXT: "hydride_arm.vqshlh_s16"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v7(%arg0: i16, %arg1: i16) -> i16 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (i16, i16) -> i16
+func.func @add_or_shift_sat_scalar_v7(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v8(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v8(
 // CHECK-NEXT: "hydride_arm.vqshls_s32"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v8(%arg0: i32, %arg1: i32) -> i32 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (i32, i32) -> i32
+func.func @add_or_shift_sat_scalar_v8(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v9(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v9(
 // CHECK-NEXT: "hydride_arm.vqshl_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v9(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_v9(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v10(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v10(
 // CHECK-NEXT: "hydride_arm.vqshlb_u8"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v10(%arg0: i8, %arg1: i8) -> i8 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (i8, i8) -> i8
+func.func @add_or_shift_sat_scalar_v10(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (i8, i8) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v11(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v11(
 // CHECK-NEXT: "hydride_arm.vqshlh_u16"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v11(%arg0: i16, %arg1: i16) -> i16 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (i16, i16) -> i16
+func.func @add_or_shift_sat_scalar_v11(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v12(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v12(
 // CHECK-NEXT: "hydride_arm.vqshls_u32"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v12(%arg0: i32, %arg1: i32) -> i32 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (i32, i32) -> i32
+func.func @add_or_shift_sat_scalar_v12(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v13(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_v13(
 // CHECK-NEXT: "hydride_arm.vqshl_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_8251_v13(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_v13(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
@@ -5681,129 +5681,129 @@ func.func @add_or_shift_sat_scalar_b1dc_v13(%arg0: i64, %arg1: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary(
 // CHECK-NEXT: "hydride_arm.vshr_n_s8"(%arg0)
-func.func @add_shr_by_imm_4e69(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_unary(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v1(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s8"(%arg0)
-func.func @add_shr_by_imm_4e69_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_unary_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v2(
 // CHECK-NEXT: "hydride_arm.vshr_n_s16"(%arg0)
-func.func @add_shr_by_imm_4e69_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_unary_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v3(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s16"(%arg0)
-func.func @add_shr_by_imm_4e69_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_unary_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v4(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v4(
 // CHECK-NEXT: "hydride_arm.vshr_n_s32"(%arg0)
-func.func @add_shr_by_imm_4e69_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_unary_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v5(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v5(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s32"(%arg0)
-func.func @add_shr_by_imm_4e69_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_unary_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v6(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v6(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s64"(%arg0)
-func.func @add_shr_by_imm_4e69_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_unary_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v7(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v7(
 // CHECK-NEXT: "hydride_arm.vshr_n_u8"(%arg0)
-func.func @add_shr_by_imm_4e69_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_unary_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v8(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v8(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u8"(%arg0)
-func.func @add_shr_by_imm_4e69_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_unary_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v9(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v9(
 // CHECK-NEXT: "hydride_arm.vshr_n_u16"(%arg0)
-func.func @add_shr_by_imm_4e69_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_unary_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v10(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v10(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u16"(%arg0)
-func.func @add_shr_by_imm_4e69_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_unary_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v11(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v11(
 // CHECK-NEXT: "hydride_arm.vshr_n_u32"(%arg0)
-func.func @add_shr_by_imm_4e69_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_unary_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v12(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v12(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u32"(%arg0)
-func.func @add_shr_by_imm_4e69_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_unary_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v13(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_v13(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u64"(%arg0)
-func.func @add_shr_by_imm_4e69_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_unary_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_3088(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary(
 // CHECK-NEXT: "hydride_arm.vshr_n_s64"(%arg0)
-func.func @add_shr_by_imm_scalar_3088(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_3088"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_3088_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_v1(
 // CHECK-NEXT: "hydride_arm.vshr_n_u64"(%arg0)
-func.func @add_shr_by_imm_scalar_3088_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_3088"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_3088_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_v2(
 // CHECK-NEXT: "hydride_arm.vshr_n_s64"(%arg0)
-func.func @add_shr_by_imm_scalar_3088_v2(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_3088"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_v2(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_3088_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_v3(
 // CHECK-NEXT: "hydride_arm.vshr_n_u64"(%arg0)
-func.func @add_shr_by_imm_scalar_3088_v3(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_3088"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_v3(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
@@ -5933,381 +5933,381 @@ func.func @shift_by_imm_u_scalar_v3(%arg0: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s8"(%arg0)
-func.func @add_shr_by_imm_0ef4(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_unary_0ef4(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v1(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s8"(%arg0)
-func.func @add_shr_by_imm_0ef4_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_unary_0ef4_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v2(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s16"(%arg0)
-func.func @add_shr_by_imm_0ef4_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_unary_0ef4_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v3(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s16"(%arg0)
-func.func @add_shr_by_imm_0ef4_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_unary_0ef4_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v4(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v4(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s32"(%arg0)
-func.func @add_shr_by_imm_0ef4_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_unary_0ef4_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v5(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v5(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s32"(%arg0)
-func.func @add_shr_by_imm_0ef4_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_unary_0ef4_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v6(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v6(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s64"(%arg0)
-func.func @add_shr_by_imm_0ef4_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_unary_0ef4_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v7(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v7(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u8"(%arg0)
-func.func @add_shr_by_imm_0ef4_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_unary_0ef4_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v8(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v8(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u8"(%arg0)
-func.func @add_shr_by_imm_0ef4_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_unary_0ef4_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v9(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v9(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u16"(%arg0)
-func.func @add_shr_by_imm_0ef4_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_unary_0ef4_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v10(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v10(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u16"(%arg0)
-func.func @add_shr_by_imm_0ef4_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_unary_0ef4_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v11(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v11(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u32"(%arg0)
-func.func @add_shr_by_imm_0ef4_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_unary_0ef4_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v12(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v12(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u32"(%arg0)
-func.func @add_shr_by_imm_0ef4_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_unary_0ef4_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v13(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v13(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u64"(%arg0)
-func.func @add_shr_by_imm_0ef4_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_unary_0ef4_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_a542(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s64"(%arg0)
-func.func @add_shr_by_imm_scalar_a542(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_a542"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_a542(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_a542_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542_v1(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u64"(%arg0)
-func.func @add_shr_by_imm_scalar_a542_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_a542"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_a542_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_a542_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542_v2(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s64"(%arg0)
-func.func @add_shr_by_imm_scalar_a542_v2(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_a542"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_a542_v2(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_a542_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542_v3(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u64"(%arg0)
-func.func @add_shr_by_imm_scalar_a542_v3(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_a542"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_a542_v3(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary(
 // CHECK-NEXT: "hydride_arm.vsra_n_s8"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v1(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s8"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v2(
 // CHECK-NEXT: "hydride_arm.vsra_n_s16"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v3(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s16"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v4(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v4(
 // CHECK-NEXT: "hydride_arm.vsra_n_s32"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v5(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v5(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s32"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v6(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v6(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_binary_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v7(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v7(
 // CHECK-NEXT: "hydride_arm.vsra_n_u8"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_binary_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v8(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v8(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u8"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_binary_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v9(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v9(
 // CHECK-NEXT: "hydride_arm.vsra_n_u16"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_binary_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v10(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v10(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u16"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_binary_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v11(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v11(
 // CHECK-NEXT: "hydride_arm.vsra_n_u32"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_binary_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v12(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v12(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u32"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_binary_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v13(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_v13(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u64"(%arg0, %arg1)
-func.func @add_shr_by_imm_54a3_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_binary_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_c7aa(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary(
 // CHECK-NEXT: "hydride_arm.vsra_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_c7aa(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_c7aa"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_c7aa_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_v1(
 // CHECK-NEXT: "hydride_arm.vsra_n_u64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_c7aa_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_c7aa"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_c7aa_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_v2(
 // CHECK-NEXT: "hydride_arm.vsra_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_c7aa_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_c7aa"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_c7aa_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_v3(
 // CHECK-NEXT: "hydride_arm.vsra_n_u64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_c7aa_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_c7aa"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s8"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_binary_2b2e(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v1(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s8"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_binary_2b2e_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v2(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s16"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_binary_2b2e_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v3(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s16"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_binary_2b2e_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v4(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v4(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s32"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_binary_2b2e_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v5(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v5(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s32"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_binary_2b2e_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v6(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v6(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_binary_2b2e_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v7(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v7(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u8"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_binary_2b2e_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v8(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v8(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u8"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_binary_2b2e_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v9(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v9(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u16"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_binary_2b2e_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v10(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v10(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u16"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_binary_2b2e_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v11(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v11(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u32"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_binary_2b2e_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v12(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v12(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u32"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_binary_2b2e_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v13(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v13(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u64"(%arg0, %arg1)
-func.func @add_shr_by_imm_2b2e_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_binary_2b2e_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_e0a3(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_e0a3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_e0a3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_e0a3_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3_v1(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_e0a3_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_e0a3_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_e0a3_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3_v2(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_e0a3_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_e0a3_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_e0a3_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3_v3(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_e0a3_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_e0a3_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
@@ -6563,150 +6563,150 @@ func.func @shift_sat_by_imm_scalar_v14(%arg0: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s16"(%arg0)
-func.func @add_shr_by_imm_u_narrow_e7b2(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+func.func @add_shr_by_imm_u_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v1(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s32"(%arg0)
-func.func @add_shr_by_imm_u_narrow_e7b2_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+func.func @add_shr_by_imm_u_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v2(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s64"(%arg0)
-func.func @add_shr_by_imm_u_narrow_e7b2_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+func.func @add_shr_by_imm_u_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v3(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s16"(%arg0)
-func.func @add_shr_by_imm_u_narrow_e7b2_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+func.func @add_shr_by_imm_u_narrow_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2_v4(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v4(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s32"(%arg0)
-func.func @add_shr_by_imm_u_narrow_e7b2_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+func.func @add_shr_by_imm_u_narrow_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2_v5(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v5(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s64"(%arg0)
-func.func @add_shr_by_imm_u_narrow_e7b2_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+func.func @add_shr_by_imm_u_narrow_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s16"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_e852(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+func.func @add_shr_by_imm_u_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v1(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s32"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_e852_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+func.func @add_shr_by_imm_u_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v2(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_e852_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+func.func @add_shr_by_imm_u_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v3(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s16"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_e852_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+func.func @add_shr_by_imm_u_narrow_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852_v4(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v4(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s32"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_e852_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+func.func @add_shr_by_imm_u_narrow_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852_v5(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v5(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_e852_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+func.func @add_shr_by_imm_u_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_efff(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow(
 // CHECK-NEXT: "hydride_arm.vqshrun_n_s16"(%arg0)
-func.func @add_shr_sat_by_imm_su_narrow_efff(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_efff"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+func.func @add_shr_sat_by_imm_su_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_efff_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_v1(
 // CHECK-NEXT: "hydride_arm.vqshrun_n_s32"(%arg0)
-func.func @add_shr_sat_by_imm_su_narrow_efff_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_efff"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+func.func @add_shr_sat_by_imm_su_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_efff_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_v2(
 // CHECK-NEXT: "hydride_arm.vqshrun_n_s64"(%arg0)
-func.func @add_shr_sat_by_imm_su_narrow_efff_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_efff"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+func.func @add_shr_sat_by_imm_su_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_3355(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar(
 // CHECK-NEXT: "hydride_arm.vqshrunh_n_s16"(%arg0)
-func.func @add_shr_sat_by_imm_su_scalar_3355(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_3355"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, a1_width = 4 : i32 } : (i16) -> i8
+func.func @add_shr_sat_by_imm_su_scalar(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_3355_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqshruns_n_s32"(%arg0)
-func.func @add_shr_sat_by_imm_su_scalar_3355_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_3355"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, a1_width = 5 : i32 } : (i32) -> i16
+func.func @add_shr_sat_by_imm_su_scalar_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_3355_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqshrund_n_s64"(%arg0)
-func.func @add_shr_sat_by_imm_su_scalar_3355_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_3355"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, a1_width = 6 : i32 } : (i64) -> i32
+func.func @add_shr_sat_by_imm_su_scalar_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_ecaa(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high(
 // CHECK-NEXT: "hydride_arm.vqshrun_high_n_s16"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_su_narrow_high_ecaa(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_ecaa"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+func.func @add_shr_sat_by_imm_su_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_ecaa_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_v1(
 // CHECK-NEXT: "hydride_arm.vqshrun_high_n_s32"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_su_narrow_high_ecaa_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_ecaa"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+func.func @add_shr_sat_by_imm_su_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_ecaa_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_v2(
 // CHECK-NEXT: "hydride_arm.vqshrun_high_n_s64"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_su_narrow_high_ecaa_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_ecaa"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+func.func @add_shr_sat_by_imm_su_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -6773,129 +6773,129 @@ func.func @add_shr_sat_by_imm_su_narrow_high_e588_v2(%arg0: vector<2xi32>, %arg1
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_s16"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_8d7f(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+func.func @add_shr_sat_by_imm_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v1(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_s32"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_8d7f_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+func.func @add_shr_sat_by_imm_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v2(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_s64"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_8d7f_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+func.func @add_shr_sat_by_imm_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f_v3(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v3(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_u16"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_8d7f_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+func.func @add_shr_sat_by_imm_narrow_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f_v4(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v4(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_u32"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_8d7f_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+func.func @add_shr_sat_by_imm_narrow_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f_v5(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v5(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_u64"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_8d7f_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+func.func @add_shr_sat_by_imm_narrow_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar(
 // CHECK-NEXT: "hydride_arm.vqshrnh_n_s16"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_83f0(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+func.func @add_shr_sat_by_imm_scalar(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqshrns_n_s32"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_83f0_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+func.func @add_shr_sat_by_imm_scalar_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqshrnd_n_s64"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_83f0_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+func.func @add_shr_sat_by_imm_scalar_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0_v3(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vqshrnh_n_u16"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_83f0_v3(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+func.func @add_shr_sat_by_imm_scalar_v3(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0_v4(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v4(
 // CHECK-NEXT: "hydride_arm.vqshrns_n_u32"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_83f0_v4(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+func.func @add_shr_sat_by_imm_scalar_v4(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0_v5(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v5(
 // CHECK-NEXT: "hydride_arm.vqshrnd_n_u64"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_83f0_v5(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+func.func @add_shr_sat_by_imm_scalar_v5(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_s16"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_be47(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+func.func @add_shr_sat_by_imm_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v1(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_s32"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_be47_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+func.func @add_shr_sat_by_imm_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v2(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_s64"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_be47_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width = 0 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+func.func @add_shr_sat_by_imm_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width = 0 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47_v3(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v3(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_u16"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_be47_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+func.func @add_shr_sat_by_imm_narrow_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47_v4(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v4(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_u32"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_be47_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+func.func @add_shr_sat_by_imm_narrow_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47_v5(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v5(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_u64"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_be47_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width = 1 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+func.func @add_shr_sat_by_imm_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width = 1 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -7669,563 +7669,563 @@ func.func @pack_sat_u_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vec
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v1(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_imm_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v2(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v3(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v4(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_imm_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v5(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_imm_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v6(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v7(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v8(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v9(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v10(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_imm_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v11(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_imm_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v12(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_imm_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v13(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v14(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_imm_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v15(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v16(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v16(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_imm_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v17(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v17(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_imm_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v18(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v18(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_imm_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v19(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v19(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_imm_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v20(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v20(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_imm_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v21(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v21(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_imm_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v22(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v22(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_imm_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v23(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v23(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_imm_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v24(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v24(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v24(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_imm_v24(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v25(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v25(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_imm_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v26(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v26(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v26(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_imm_v26(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v27(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v27(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v27(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_imm_v27(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v28(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v28(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v28(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_imm_v28(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v29(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v29(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v29(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_imm_v29(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v30(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v30(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v30(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_imm_v30(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v31(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v31(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_5da3_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_imm_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v1(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v2(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v3(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v4(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v5(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v6(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v7(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v8(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v9(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v10(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v11(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v12(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v13(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v14(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v15(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v16(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v16(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v17(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v17(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v18(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v18(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v18(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v18(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v19(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v19(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v19(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v19(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v20(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v20(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v20(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v20(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v21(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v21(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v21(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v21(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v22(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v22(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v23(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v23(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v24(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v24(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v24(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v24(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v25(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v25(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v25(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v25(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v26(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v26(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v26(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v26(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v27(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v27(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v27(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v27(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v28(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v28(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v28(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v28(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v29(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v29(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v29(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v29(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v30(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v30(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v30(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_imm_v30(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v31(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v31(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_a503_v31(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_imm_v31(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm(
 // CHECK-NEXT: "hydride_arm.vqdmlal_lane_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_imm(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlal_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_imm_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_lane_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_imm_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqdmlal_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqdmlal_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_imm_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_imm_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v8(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_lane_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_imm_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v9(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v10(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_lane_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v10(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_imm_v10(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v11(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v11(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_imm_v11(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v12(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v12(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_imm_v12(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v13(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v13(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_imm_v13(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v14(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_imm_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v15(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_0731_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_imm_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -8341,115 +8341,115 @@ func.func @mul_u_6bd6_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915(
+// CHECK-LABEL: func.func @mul_u_imm(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s16"(%arg0, %arg1)
-func.func @mul_u_7915(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @mul_u_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v1(
+// CHECK-LABEL: func.func @mul_u_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s16"(%arg0, %arg1)
-func.func @mul_u_7915_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+func.func @mul_u_imm_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v2(
+// CHECK-LABEL: func.func @mul_u_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s32"(%arg0, %arg1)
-func.func @mul_u_7915_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @mul_u_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v3(
+// CHECK-LABEL: func.func @mul_u_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s32"(%arg0, %arg1)
-func.func @mul_u_7915_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+func.func @mul_u_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v4(
+// CHECK-LABEL: func.func @mul_u_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s16"(%arg0, %arg1)
-func.func @mul_u_7915_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @mul_u_imm_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v5(
+// CHECK-LABEL: func.func @mul_u_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s16"(%arg0, %arg1)
-func.func @mul_u_7915_v5(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+func.func @mul_u_imm_v5(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v6(
+// CHECK-LABEL: func.func @mul_u_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s32"(%arg0, %arg1)
-func.func @mul_u_7915_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @mul_u_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v7(
+// CHECK-LABEL: func.func @mul_u_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s32"(%arg0, %arg1)
-func.func @mul_u_7915_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+func.func @mul_u_imm_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v8(
+// CHECK-LABEL: func.func @mul_u_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s16"(%arg0, %arg1)
-func.func @mul_u_7915_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+func.func @mul_u_imm_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v9(
+// CHECK-LABEL: func.func @mul_u_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s16"(%arg0, %arg1)
-func.func @mul_u_7915_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @mul_u_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v10(
+// CHECK-LABEL: func.func @mul_u_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s32"(%arg0, %arg1)
-func.func @mul_u_7915_v10(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+func.func @mul_u_imm_v10(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v11(
+// CHECK-LABEL: func.func @mul_u_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s32"(%arg0, %arg1)
-func.func @mul_u_7915_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @mul_u_imm_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v12(
+// CHECK-LABEL: func.func @mul_u_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s16"(%arg0, %arg1)
-func.func @mul_u_7915_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+func.func @mul_u_imm_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v13(
+// CHECK-LABEL: func.func @mul_u_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s16"(%arg0, %arg1)
-func.func @mul_u_7915_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @mul_u_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v14(
+// CHECK-LABEL: func.func @mul_u_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s32"(%arg0, %arg1)
-func.func @mul_u_7915_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+func.func @mul_u_imm_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_7915_v15(
+// CHECK-LABEL: func.func @mul_u_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s32"(%arg0, %arg1)
-func.func @mul_u_7915_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @mul_u_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -8509,115 +8509,115 @@ func.func @mul_widen_9376_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vect
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08(
+// CHECK-LABEL: func.func @mul_widen_imm(
 // CHECK-NEXT: "hydride_arm.vmull_lane_s16"(%arg0, %arg1)
-func.func @mul_widen_db08(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @mul_widen_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v1(
+// CHECK-LABEL: func.func @mul_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmull_lane_s32"(%arg0, %arg1)
-func.func @mul_widen_db08_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @mul_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v2(
+// CHECK-LABEL: func.func @mul_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmull_lane_u16"(%arg0, %arg1)
-func.func @mul_widen_db08_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @mul_widen_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v3(
+// CHECK-LABEL: func.func @mul_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmull_lane_u32"(%arg0, %arg1)
-func.func @mul_widen_db08_v3(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @mul_widen_imm_v3(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v4(
+// CHECK-LABEL: func.func @mul_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_s16"(%arg0, %arg1)
-func.func @mul_widen_db08_v4(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @mul_widen_imm_v4(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v5(
+// CHECK-LABEL: func.func @mul_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_s32"(%arg0, %arg1)
-func.func @mul_widen_db08_v5(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @mul_widen_imm_v5(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v6(
+// CHECK-LABEL: func.func @mul_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_u16"(%arg0, %arg1)
-func.func @mul_widen_db08_v6(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @mul_widen_imm_v6(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v7(
+// CHECK-LABEL: func.func @mul_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_u32"(%arg0, %arg1)
-func.func @mul_widen_db08_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @mul_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v8(
+// CHECK-LABEL: func.func @mul_widen_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_s16"(%arg0, %arg1)
-func.func @mul_widen_db08_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @mul_widen_imm_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v9(
+// CHECK-LABEL: func.func @mul_widen_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_s32"(%arg0, %arg1)
-func.func @mul_widen_db08_v9(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @mul_widen_imm_v9(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v10(
+// CHECK-LABEL: func.func @mul_widen_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_u16"(%arg0, %arg1)
-func.func @mul_widen_db08_v10(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @mul_widen_imm_v10(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v11(
+// CHECK-LABEL: func.func @mul_widen_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_u32"(%arg0, %arg1)
-func.func @mul_widen_db08_v11(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @mul_widen_imm_v11(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v12(
+// CHECK-LABEL: func.func @mul_widen_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_s16"(%arg0, %arg1)
-func.func @mul_widen_db08_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @mul_widen_imm_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v13(
+// CHECK-LABEL: func.func @mul_widen_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_s32"(%arg0, %arg1)
-func.func @mul_widen_db08_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @mul_widen_imm_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v14(
+// CHECK-LABEL: func.func @mul_widen_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_u16"(%arg0, %arg1)
-func.func @mul_widen_db08_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @mul_widen_imm_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_db08_v15(
+// CHECK-LABEL: func.func @mul_widen_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_u32"(%arg0, %arg1)
-func.func @mul_widen_db08_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @mul_widen_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -8649,59 +8649,59 @@ func.func @mul_sat_s_widen_30cd_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_39f0(
+// CHECK-LABEL: func.func @mul_sat_s_widen_imm(
 // CHECK-NEXT: "hydride_arm.vqdmull_lane_s16"(%arg0, %arg1)
-func.func @mul_sat_s_widen_39f0(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @mul_sat_s_widen_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v1(
+// CHECK-LABEL: func.func @mul_sat_s_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqdmull_lane_s32"(%arg0, %arg1)
-func.func @mul_sat_s_widen_39f0_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @mul_sat_s_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v2(
+// CHECK-LABEL: func.func @mul_sat_s_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_lane_s16"(%arg0, %arg1)
-func.func @mul_sat_s_widen_39f0_v2(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @mul_sat_s_widen_imm_v2(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v3(
+// CHECK-LABEL: func.func @mul_sat_s_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_lane_s32"(%arg0, %arg1)
-func.func @mul_sat_s_widen_39f0_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @mul_sat_s_widen_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v4(
+// CHECK-LABEL: func.func @mul_sat_s_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqdmull_laneq_s16"(%arg0, %arg1)
-func.func @mul_sat_s_widen_39f0_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @mul_sat_s_widen_imm_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v5(
+// CHECK-LABEL: func.func @mul_sat_s_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqdmull_laneq_s32"(%arg0, %arg1)
-func.func @mul_sat_s_widen_39f0_v5(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @mul_sat_s_widen_imm_v5(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v6(
+// CHECK-LABEL: func.func @mul_sat_s_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_laneq_s16"(%arg0, %arg1)
-func.func @mul_sat_s_widen_39f0_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @mul_sat_s_widen_imm_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v7(
+// CHECK-LABEL: func.func @mul_sat_s_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_laneq_s32"(%arg0, %arg1)
-func.func @mul_sat_s_widen_39f0_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @mul_sat_s_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -8733,227 +8733,227 @@ func.func @mul_sat_s_widen_scalar_v3(%arg0: i32, %arg1: vector<4xi32>) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_f542(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542(
 // CHECK-NEXT: "hydride_arm.vqdmulh_n_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_f542(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_binary_f542(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_n_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_f542_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_binary_f542_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v2(
 // CHECK-NEXT: "hydride_arm.vqdmulh_n_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_f542_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_binary_f542_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_n_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_f542_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_binary_f542_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_n_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_f542_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_binary_f542_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_n_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_f542_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_binary_f542_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_n_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_f542_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_binary_f542_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_n_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_f542_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_binary_f542_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm(
 // CHECK-NEXT: "hydride_arm.vqdmulh_lane_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_binary_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_lane_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_binary_imm_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqdmulh_lane_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_binary_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_lane_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_binary_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqdmulh_laneq_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_binary_imm_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_laneq_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_binary_imm_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqdmulh_laneq_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v6(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_binary_imm_v6(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_laneq_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_binary_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v8(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_lane_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_binary_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v9(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_lane_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v9(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_binary_imm_v9(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v10(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_lane_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_binary_imm_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v11(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_lane_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v11(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_binary_imm_v11(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v12(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_laneq_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_binary_imm_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v13(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_laneq_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_binary_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v14(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_laneq_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_binary_imm_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v15(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_laneq_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_a056_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_binary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary(
 // CHECK-NEXT: "hydride_arm.vqdmulhh_lane_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_scalar_73b9(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
+func.func @dot_acc_sat_s_scalar_binary(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhs_lane_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_scalar_73b9_v1(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
+func.func @dot_acc_sat_s_scalar_binary_v1(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v2(
 // CHECK-NEXT: "hydride_arm.vqdmulhh_laneq_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_scalar_73b9_v2(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
+func.func @dot_acc_sat_s_scalar_binary_v2(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulhs_laneq_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_scalar_73b9_v3(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
+func.func @dot_acc_sat_s_scalar_binary_v3(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmulhh_lane_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_scalar_73b9_v4(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
+func.func @dot_acc_sat_s_scalar_binary_v4(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmulhs_lane_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_scalar_73b9_v5(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
+func.func @dot_acc_sat_s_scalar_binary_v5(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmulhh_laneq_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_scalar_73b9_v6(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
+func.func @dot_acc_sat_s_scalar_binary_v6(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmulhs_laneq_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_scalar_73b9_v7(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
+func.func @dot_acc_sat_s_scalar_binary_v7(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
@@ -9580,10 +9580,10 @@ func.func @not_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @and_ee1d(
+// CHECK-LABEL: func.func @and_with_scalar(
 // CHECK-NEXT: "hydride_arm.vand_s64"(%arg0, %arg1)
-func.func @and_ee1d(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_ee1d"(%arg0, %arg1) : (i64, i64) -> i64
+func.func @and_with_scalar(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_with_scalar"(%arg0, %arg1) : (i64, i64) -> i64
   return %0 : i64
 }
 
@@ -9608,17 +9608,17 @@ func.func @or_3159_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @and_xor_bed8(
+// CHECK-LABEL: func.func @and_xor_binary(
 // CHECK-NEXT: "hydride_arm.veor_s64"(%arg0, %arg1)
-func.func @and_xor_bed8(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
-  %0 = "autollvm.and_xor_bed8"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+func.func @and_xor_binary(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_xor_binary"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @and_xor_bed8_v1(
+// CHECK-LABEL: func.func @and_xor_binary_v1(
 // CHECK-NEXT: "hydride_arm.veor_s64"(%arg0, %arg1)
-func.func @and_xor_bed8_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
-  %0 = "autollvm.and_xor_bed8"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+func.func @and_xor_binary_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_xor_binary"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
   return %0 : i64
 }
 
@@ -9636,101 +9636,101 @@ func.func @and_not_c4f3_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @or_not_9827(
+// CHECK-LABEL: func.func @or_not(
 // CHECK-NEXT: "hydride_arm.vorn_s8"(%arg0, %arg1)
-func.func @or_not_9827(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @or_not(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v1(
+// CHECK-LABEL: func.func @or_not_v1(
 // CHECK-NEXT: "hydride_arm.vornq_s8"(%arg0, %arg1)
-func.func @or_not_9827_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @or_not_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v2(
+// CHECK-LABEL: func.func @or_not_v2(
 // CHECK-NEXT: "hydride_arm.vorn_s16"(%arg0, %arg1)
-func.func @or_not_9827_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @or_not_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v3(
+// CHECK-LABEL: func.func @or_not_v3(
 // CHECK-NEXT: "hydride_arm.vornq_s16"(%arg0, %arg1)
-func.func @or_not_9827_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @or_not_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v4(
+// CHECK-LABEL: func.func @or_not_v4(
 // CHECK-NEXT: "hydride_arm.vorn_s32"(%arg0, %arg1)
-func.func @or_not_9827_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @or_not_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v5(
+// CHECK-LABEL: func.func @or_not_v5(
 // CHECK-NEXT: "hydride_arm.vornq_s32"(%arg0, %arg1)
-func.func @or_not_9827_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @or_not_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v6(
+// CHECK-LABEL: func.func @or_not_v6(
 // CHECK-NEXT: "hydride_arm.vornq_s64"(%arg0, %arg1)
-func.func @or_not_9827_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @or_not_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v7(
+// CHECK-LABEL: func.func @or_not_v7(
 // CHECK-NEXT: "hydride_arm.vorn_s8"(%arg0, %arg1)
-func.func @or_not_9827_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @or_not_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v8(
+// CHECK-LABEL: func.func @or_not_v8(
 // CHECK-NEXT: "hydride_arm.vornq_s8"(%arg0, %arg1)
-func.func @or_not_9827_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @or_not_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v9(
+// CHECK-LABEL: func.func @or_not_v9(
 // CHECK-NEXT: "hydride_arm.vorn_s16"(%arg0, %arg1)
-func.func @or_not_9827_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @or_not_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v10(
+// CHECK-LABEL: func.func @or_not_v10(
 // CHECK-NEXT: "hydride_arm.vornq_s16"(%arg0, %arg1)
-func.func @or_not_9827_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @or_not_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v11(
+// CHECK-LABEL: func.func @or_not_v11(
 // CHECK-NEXT: "hydride_arm.vorn_s32"(%arg0, %arg1)
-func.func @or_not_9827_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @or_not_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v12(
+// CHECK-LABEL: func.func @or_not_v12(
 // CHECK-NEXT: "hydride_arm.vornq_s32"(%arg0, %arg1)
-func.func @or_not_9827_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @or_not_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_not_9827_v13(
+// CHECK-LABEL: func.func @or_not_v13(
 // CHECK-NEXT: "hydride_arm.vornq_s64"(%arg0, %arg1)
-func.func @or_not_9827_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @or_not_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -9748,689 +9748,689 @@ func.func @or_not_20ac_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6(
+// CHECK-LABEL: func.func @and_xor_ternary(
 // CHECK-NEXT: "hydride_arm.vbsl_s8"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @and_xor_ternary(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v1(
+// CHECK-LABEL: func.func @and_xor_ternary_v1(
 // CHECK-NEXT: "hydride_arm.vbslq_s8"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @and_xor_ternary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v2(
+// CHECK-LABEL: func.func @and_xor_ternary_v2(
 // CHECK-NEXT: "hydride_arm.vbsl_s16"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @and_xor_ternary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v3(
+// CHECK-LABEL: func.func @and_xor_ternary_v3(
 // CHECK-NEXT: "hydride_arm.vbslq_s16"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @and_xor_ternary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v4(
+// CHECK-LABEL: func.func @and_xor_ternary_v4(
 // CHECK-NEXT: "hydride_arm.vbsl_s32"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @and_xor_ternary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v5(
+// CHECK-LABEL: func.func @and_xor_ternary_v5(
 // CHECK-NEXT: "hydride_arm.vbslq_s32"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @and_xor_ternary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v6(
+// CHECK-LABEL: func.func @and_xor_ternary_v6(
 // CHECK-NEXT: "hydride_arm.vbslq_s64"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @and_xor_ternary_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v7(
+// CHECK-LABEL: func.func @and_xor_ternary_v7(
 // CHECK-NEXT: "hydride_arm.vbsl_s8"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @and_xor_ternary_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v8(
+// CHECK-LABEL: func.func @and_xor_ternary_v8(
 // CHECK-NEXT: "hydride_arm.vbslq_s8"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @and_xor_ternary_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v9(
+// CHECK-LABEL: func.func @and_xor_ternary_v9(
 // CHECK-NEXT: "hydride_arm.vbsl_s16"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @and_xor_ternary_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v10(
+// CHECK-LABEL: func.func @and_xor_ternary_v10(
 // CHECK-NEXT: "hydride_arm.vbslq_s16"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @and_xor_ternary_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v11(
+// CHECK-LABEL: func.func @and_xor_ternary_v11(
 // CHECK-NEXT: "hydride_arm.vbsl_s32"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @and_xor_ternary_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v12(
+// CHECK-LABEL: func.func @and_xor_ternary_v12(
 // CHECK-NEXT: "hydride_arm.vbslq_s32"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @and_xor_ternary_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @and_xor_a5d6_v13(
+// CHECK-LABEL: func.func @and_xor_ternary_v13(
 // CHECK-NEXT: "hydride_arm.vbslq_s64"(%arg0, %arg1, %arg2)
-func.func @and_xor_a5d6_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @and_xor_ternary_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @and_xor_0597(
+// CHECK-LABEL: func.func @and_xor_ternary_of_i64(
 // CHECK-NEXT: "hydride_arm.vbsl_s64"(%arg0, %arg1, %arg2)
-func.func @and_xor_0597(%arg0: vector<1xi64>, %arg1: vector<1xi64>, %arg2: vector<1xi64>) -> i64 {
-  %0 = "autollvm.and_xor_0597"(%arg0, %arg1, %arg2) : (vector<1xi64>, vector<1xi64>, vector<1xi64>) -> i64
+func.func @and_xor_ternary_of_i64(%arg0: vector<1xi64>, %arg1: vector<1xi64>, %arg2: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_xor_ternary_of_i64"(%arg0, %arg1, %arg2) : (vector<1xi64>, vector<1xi64>, vector<1xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @and_xor_0597_v1(
+// CHECK-LABEL: func.func @and_xor_ternary_of_i64_v1(
 // CHECK-NEXT: "hydride_arm.vbsl_s64"(%arg0, %arg1, %arg2)
-func.func @and_xor_0597_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>, %arg2: vector<1xi64>) -> i64 {
-  %0 = "autollvm.and_xor_0597"(%arg0, %arg1, %arg2) : (vector<1xi64>, vector<1xi64>, vector<1xi64>) -> i64
+func.func @and_xor_ternary_of_i64_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>, %arg2: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_xor_ternary_of_i64"(%arg0, %arg1, %arg2) : (vector<1xi64>, vector<1xi64>, vector<1xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_4020(
+// CHECK-LABEL: func.func @extend_u_unary_to_i8(
 // CHECK-NEXT: "hydride_arm.vrbit_s8"(%arg0)
-func.func @extend_u_4020(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_4020"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_unary_to_i8(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_4020_v1(
+// CHECK-LABEL: func.func @extend_u_unary_to_i8_v1(
 // CHECK-NEXT: "hydride_arm.vrbitq_s8"(%arg0)
-func.func @extend_u_4020_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_4020"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_unary_to_i8_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_4020_v2(
+// CHECK-LABEL: func.func @extend_u_unary_to_i8_v2(
 // CHECK-NEXT: "hydride_arm.vrbit_s8"(%arg0)
-func.func @extend_u_4020_v2(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_4020"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_unary_to_i8_v2(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_4020_v3(
+// CHECK-LABEL: func.func @extend_u_unary_to_i8_v3(
 // CHECK-NEXT: "hydride_arm.vrbitq_s8"(%arg0)
-func.func @extend_u_4020_v3(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_4020"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_unary_to_i8_v3(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a(
+// CHECK-LABEL: func.func @extend_u_unary_imm(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s8"(%arg0)
-func.func @extend_u_b45a(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_unary_imm(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v1(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v1(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s8"(%arg0)
-func.func @extend_u_b45a_v1(%arg0: vector<8xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
+func.func @extend_u_unary_imm_v1(%arg0: vector<8xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v2(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v2(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s16"(%arg0)
-func.func @extend_u_b45a_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_unary_imm_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v3(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v3(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s16"(%arg0)
-func.func @extend_u_b45a_v3(%arg0: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
+func.func @extend_u_unary_imm_v3(%arg0: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v4(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v4(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s32"(%arg0)
-func.func @extend_u_b45a_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_unary_imm_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v5(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v5(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s32"(%arg0)
-func.func @extend_u_b45a_v5(%arg0: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
+func.func @extend_u_unary_imm_v5(%arg0: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v6(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v6(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s8"(%arg0)
-func.func @extend_u_b45a_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_unary_imm_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v7(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v7(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s8"(%arg0)
-func.func @extend_u_b45a_v7(%arg0: vector<8xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
+func.func @extend_u_unary_imm_v7(%arg0: vector<8xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v8(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v8(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s16"(%arg0)
-func.func @extend_u_b45a_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_unary_imm_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v9(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v9(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s16"(%arg0)
-func.func @extend_u_b45a_v9(%arg0: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
+func.func @extend_u_unary_imm_v9(%arg0: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v10(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v10(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s32"(%arg0)
-func.func @extend_u_b45a_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_unary_imm_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v11(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v11(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s32"(%arg0)
-func.func @extend_u_b45a_v11(%arg0: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
+func.func @extend_u_unary_imm_v11(%arg0: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v12(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v12(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s8"(%arg0)
-func.func @extend_u_b45a_v12(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
+func.func @extend_u_unary_imm_v12(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v13(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v13(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s8"(%arg0)
-func.func @extend_u_b45a_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_unary_imm_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v14(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v14(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s16"(%arg0)
-func.func @extend_u_b45a_v14(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
+func.func @extend_u_unary_imm_v14(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v15(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v15(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s16"(%arg0)
-func.func @extend_u_b45a_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_unary_imm_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v16(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v16(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s32"(%arg0)
-func.func @extend_u_b45a_v16(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
+func.func @extend_u_unary_imm_v16(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v17(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v17(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s32"(%arg0)
-func.func @extend_u_b45a_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_unary_imm_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v18(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v18(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s64"(%arg0)
-func.func @extend_u_b45a_v18(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @extend_u_unary_imm_v18(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v19(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v19(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s8"(%arg0)
-func.func @extend_u_b45a_v19(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
+func.func @extend_u_unary_imm_v19(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v20(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v20(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s8"(%arg0)
-func.func @extend_u_b45a_v20(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_unary_imm_v20(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v21(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v21(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s16"(%arg0)
-func.func @extend_u_b45a_v21(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
+func.func @extend_u_unary_imm_v21(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v22(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v22(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s16"(%arg0)
-func.func @extend_u_b45a_v22(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_unary_imm_v22(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v23(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v23(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s32"(%arg0)
-func.func @extend_u_b45a_v23(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
+func.func @extend_u_unary_imm_v23(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v24(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v24(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s32"(%arg0)
-func.func @extend_u_b45a_v24(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_unary_imm_v24(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_b45a_v25(
+// CHECK-LABEL: func.func @extend_u_unary_imm_v25(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s64"(%arg0)
-func.func @extend_u_b45a_v25(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @extend_u_unary_imm_v25(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_4604(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s64"(%arg0)
-func.func @extend_u_scalar_4604(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_4604"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+func.func @extend_u_scalar_imm_to_i64(%arg0: vector<1xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_4604_v1(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64_v1(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s64"(%arg0)
-func.func @extend_u_scalar_4604_v1(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_4604"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+func.func @extend_u_scalar_imm_to_i64_v1(%arg0: vector<1xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_4604_v2(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64_v2(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s64"(%arg0)
-func.func @extend_u_scalar_4604_v2(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_4604"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+func.func @extend_u_scalar_imm_to_i64_v2(%arg0: vector<1xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_4604_v3(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64_v3(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s64"(%arg0)
-func.func @extend_u_scalar_4604_v3(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_4604"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+func.func @extend_u_scalar_imm_to_i64_v3(%arg0: vector<1xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_a184(
+// CHECK-LABEL: func.func @extend_u_unary_imm_to_i64(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s64"(%arg0)
-func.func @extend_u_a184(%arg0: vector<1xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_a184"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
+func.func @extend_u_unary_imm_to_i64(%arg0: vector<1xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_unary_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_a184_v1(
+// CHECK-LABEL: func.func @extend_u_unary_imm_to_i64_v1(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s64"(%arg0)
-func.func @extend_u_a184_v1(%arg0: vector<1xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_a184"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
+func.func @extend_u_unary_imm_to_i64_v1(%arg0: vector<1xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_unary_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d(
+// CHECK-LABEL: func.func @extend_u_scalar_imm(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
-func.func @extend_u_scalar_8f8d(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+func.func @extend_u_scalar_imm(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v1(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v1(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
-func.func @extend_u_scalar_8f8d_v1(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+func.func @extend_u_scalar_imm_v1(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v2(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v2(
 // CHECK-NEXT: "hydride_arm.vdupb_lane_s8"(%arg0)
-func.func @extend_u_scalar_8f8d_v2(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+func.func @extend_u_scalar_imm_v2(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v3(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v3(
 // CHECK-NEXT: "hydride_arm.vduph_lane_s16"(%arg0)
-func.func @extend_u_scalar_8f8d_v3(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 16 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+func.func @extend_u_scalar_imm_v3(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 16 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v4(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v4(
 // CHECK-NEXT: "hydride_arm.vdups_lane_s32"(%arg0)
-func.func @extend_u_scalar_8f8d_v4(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+func.func @extend_u_scalar_imm_v4(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v5(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v5(
 // CHECK-NEXT: "hydride_arm.vdupb_lane_s8"(%arg0)
-func.func @extend_u_scalar_8f8d_v5(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+func.func @extend_u_scalar_imm_v5(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v6(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v6(
 // CHECK-NEXT: "hydride_arm.vduph_lane_s16"(%arg0)
-func.func @extend_u_scalar_8f8d_v6(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 16 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+func.func @extend_u_scalar_imm_v6(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 16 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v7(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v7(
 // CHECK-NEXT: "hydride_arm.vdups_lane_s32"(%arg0)
-func.func @extend_u_scalar_8f8d_v7(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+func.func @extend_u_scalar_imm_v7(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v8(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v8(
 // CHECK-NEXT: "hydride_arm.vdupb_laneq_s8"(%arg0)
-func.func @extend_u_scalar_8f8d_v8(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+func.func @extend_u_scalar_imm_v8(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v9(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v9(
 // CHECK-NEXT: "hydride_arm.vduph_laneq_s16"(%arg0)
-func.func @extend_u_scalar_8f8d_v9(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+func.func @extend_u_scalar_imm_v9(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v10(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v10(
 // CHECK-NEXT: "hydride_arm.vdups_laneq_s32"(%arg0)
-func.func @extend_u_scalar_8f8d_v10(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 32 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+func.func @extend_u_scalar_imm_v10(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 32 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v11(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v11(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
-func.func @extend_u_scalar_8f8d_v11(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+func.func @extend_u_scalar_imm_v11(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v12(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v12(
 // CHECK-NEXT: "hydride_arm.vdupb_laneq_s8"(%arg0)
-func.func @extend_u_scalar_8f8d_v12(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+func.func @extend_u_scalar_imm_v12(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v13(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v13(
 // CHECK-NEXT: "hydride_arm.vduph_laneq_s16"(%arg0)
-func.func @extend_u_scalar_8f8d_v13(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+func.func @extend_u_scalar_imm_v13(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v14(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v14(
 // CHECK-NEXT: "hydride_arm.vdups_laneq_s32"(%arg0)
-func.func @extend_u_scalar_8f8d_v14(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 32 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+func.func @extend_u_scalar_imm_v14(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 32 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v15(
+// CHECK-LABEL: func.func @extend_u_scalar_imm_v15(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
-func.func @extend_u_scalar_8f8d_v15(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+func.func @extend_u_scalar_imm_v15(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_640d(
+// CHECK-LABEL: func.func @extend_u_scalar(
 // CHECK-NEXT: "hydride_arm.vget_high_s64"(%arg0)
-func.func @extend_u_scalar_640d(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_640d"(%arg0) { bit = 127 : i32 } : (vector<2xi64>) -> i64
+func.func @extend_u_scalar(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar"(%arg0) { bit = 127 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_640d_v1(
+// CHECK-LABEL: func.func @extend_u_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vget_high_s64"(%arg0)
-func.func @extend_u_scalar_640d_v1(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_640d"(%arg0) { bit = 127 : i32 } : (vector<2xi64>) -> i64
+func.func @extend_u_scalar_v1(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar"(%arg0) { bit = 127 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_640d_v2(
+// CHECK-LABEL: func.func @extend_u_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vget_low_s64"(%arg0)
-func.func @extend_u_scalar_640d_v2(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_640d"(%arg0) { bit = 63 : i32 } : (vector<2xi64>) -> i64
+func.func @extend_u_scalar_v2(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar"(%arg0) { bit = 63 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_640d_v3(
+// CHECK-LABEL: func.func @extend_u_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vget_low_s64"(%arg0)
-func.func @extend_u_scalar_640d_v3(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_640d"(%arg0) { bit = 63 : i32 } : (vector<2xi64>) -> i64
+func.func @extend_u_scalar_v3(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar"(%arg0) { bit = 63 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_widen_2eb7(
+// CHECK-LABEL: func.func @add_widen_unary(
 // CHECK-NEXT: "hydride_arm.vpaddl_s8"(%arg0)
-func.func @add_widen_2eb7(%arg0: vector<8xi8>) -> vector<4xi16> {
-  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 63 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<8xi8>) -> vector<4xi16>
+func.func @add_widen_unary(%arg0: vector<8xi8>) -> vector<4xi16> {
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<8xi8>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_widen_2eb7_v1(
+// CHECK-LABEL: func.func @add_widen_unary_v1(
 // CHECK-NEXT: "hydride_arm.vpaddlq_s8"(%arg0)
-func.func @add_widen_2eb7_v1(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<16xi8>) -> vector<8xi16>
+func.func @add_widen_unary_v1(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_widen_2eb7_v2(
+// CHECK-LABEL: func.func @add_widen_unary_v2(
 // CHECK-NEXT: "hydride_arm.vpaddl_s16"(%arg0)
-func.func @add_widen_2eb7_v2(%arg0: vector<4xi16>) -> vector<2xi32> {
-  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi16>) -> vector<2xi32>
+func.func @add_widen_unary_v2(%arg0: vector<4xi16>) -> vector<2xi32> {
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi16>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_widen_2eb7_v3(
+// CHECK-LABEL: func.func @add_widen_unary_v3(
 // CHECK-NEXT: "hydride_arm.vpaddlq_s16"(%arg0)
-func.func @add_widen_2eb7_v3(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<8xi16>) -> vector<4xi32>
+func.func @add_widen_unary_v3(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_widen_2eb7_v4(
+// CHECK-LABEL: func.func @add_widen_unary_v4(
 // CHECK-NEXT: "hydride_arm.vpaddlq_s32"(%arg0)
-func.func @add_widen_2eb7_v4(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<4xi32>) -> vector<2xi64>
+func.func @add_widen_unary_v4(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_widen_2eb7_v5(
+// CHECK-LABEL: func.func @add_widen_unary_v5(
 // CHECK-NEXT: "hydride_arm.vpaddl_u8"(%arg0)
-func.func @add_widen_2eb7_v5(%arg0: vector<8xi8>) -> vector<4xi16> {
-  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 63 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<8xi8>) -> vector<4xi16>
+func.func @add_widen_unary_v5(%arg0: vector<8xi8>) -> vector<4xi16> {
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<8xi8>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_widen_2eb7_v6(
+// CHECK-LABEL: func.func @add_widen_unary_v6(
 // CHECK-NEXT: "hydride_arm.vpaddlq_u8"(%arg0)
-func.func @add_widen_2eb7_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<16xi8>) -> vector<8xi16>
+func.func @add_widen_unary_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_widen_2eb7_v7(
+// CHECK-LABEL: func.func @add_widen_unary_v7(
 // CHECK-NEXT: "hydride_arm.vpaddl_u16"(%arg0)
-func.func @add_widen_2eb7_v7(%arg0: vector<4xi16>) -> vector<2xi32> {
-  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi16>) -> vector<2xi32>
+func.func @add_widen_unary_v7(%arg0: vector<4xi16>) -> vector<2xi32> {
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi16>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_widen_2eb7_v8(
+// CHECK-LABEL: func.func @add_widen_unary_v8(
 // CHECK-NEXT: "hydride_arm.vpaddlq_u16"(%arg0)
-func.func @add_widen_2eb7_v8(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<8xi16>) -> vector<4xi32>
+func.func @add_widen_unary_v8(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_widen_2eb7_v9(
+// CHECK-LABEL: func.func @add_widen_unary_v9(
 // CHECK-NEXT: "hydride_arm.vpaddlq_u32"(%arg0)
-func.func @add_widen_2eb7_v9(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<4xi32>) -> vector<2xi64>
+func.func @add_widen_unary_v9(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_widen_scalar_2a78(
+// CHECK-LABEL: func.func @add_widen_scalar_unary(
 // CHECK-NEXT: "hydride_arm.vpaddl_s32"(%arg0)
-func.func @add_widen_scalar_2a78(%arg0: vector<2xi32>) -> i64 {
-  %0 = "autollvm.add_widen_scalar_2a78"(%arg0) { width = 0 : i32 } : (vector<2xi32>) -> i64
+func.func @add_widen_scalar_unary(%arg0: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_unary"(%arg0) { width = 0 : i32 } : (vector<2xi32>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_widen_scalar_2a78_v1(
+// CHECK-LABEL: func.func @add_widen_scalar_unary_v1(
 // CHECK-NEXT: "hydride_arm.vpaddl_u32"(%arg0)
-func.func @add_widen_scalar_2a78_v1(%arg0: vector<2xi32>) -> i64 {
-  %0 = "autollvm.add_widen_scalar_2a78"(%arg0) { width = 1 : i32 } : (vector<2xi32>) -> i64
+func.func @add_widen_scalar_unary_v1(%arg0: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_unary"(%arg0) { width = 1 : i32 } : (vector<2xi32>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_widen_scalar_2a78_v2(
+// CHECK-LABEL: func.func @add_widen_scalar_unary_v2(
 // CHECK-NEXT: "hydride_arm.vpaddl_s32"(%arg0)
-func.func @add_widen_scalar_2a78_v2(%arg0: vector<2xi32>) -> i64 {
-  %0 = "autollvm.add_widen_scalar_2a78"(%arg0) { width = 0 : i32 } : (vector<2xi32>) -> i64
+func.func @add_widen_scalar_unary_v2(%arg0: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_unary"(%arg0) { width = 0 : i32 } : (vector<2xi32>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_widen_scalar_2a78_v3(
+// CHECK-LABEL: func.func @add_widen_scalar_unary_v3(
 // CHECK-NEXT: "hydride_arm.vpaddl_u32"(%arg0)
-func.func @add_widen_scalar_2a78_v3(%arg0: vector<2xi32>) -> i64 {
-  %0 = "autollvm.add_widen_scalar_2a78"(%arg0) { width = 1 : i32 } : (vector<2xi32>) -> i64
+func.func @add_widen_scalar_unary_v3(%arg0: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_unary"(%arg0) { width = 1 : i32 } : (vector<2xi32>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_widen_f5d4(
+// CHECK-LABEL: func.func @add_widen_binary(
 // CHECK-NEXT: "hydride_arm.vpadal_s8"(%arg0, %arg1)
-func.func @add_widen_f5d4(%arg0: vector<4xi16>, %arg1: vector<8xi8>) -> vector<4xi16> {
-  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<4xi16>, vector<8xi8>) -> vector<4xi16>
+func.func @add_widen_binary(%arg0: vector<4xi16>, %arg1: vector<8xi8>) -> vector<4xi16> {
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<4xi16>, vector<8xi8>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_widen_f5d4_v1(
+// CHECK-LABEL: func.func @add_widen_binary_v1(
 // CHECK-NEXT: "hydride_arm.vpadalq_s8"(%arg0, %arg1)
-func.func @add_widen_f5d4_v1(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+func.func @add_widen_binary_v1(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_widen_f5d4_v2(
+// CHECK-LABEL: func.func @add_widen_binary_v2(
 // CHECK-NEXT: "hydride_arm.vpadal_s16"(%arg0, %arg1)
-func.func @add_widen_f5d4_v2(%arg0: vector<2xi32>, %arg1: vector<4xi16>) -> vector<2xi32> {
-  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<2xi32>, vector<4xi16>) -> vector<2xi32>
+func.func @add_widen_binary_v2(%arg0: vector<2xi32>, %arg1: vector<4xi16>) -> vector<2xi32> {
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<2xi32>, vector<4xi16>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_widen_f5d4_v3(
+// CHECK-LABEL: func.func @add_widen_binary_v3(
 // CHECK-NEXT: "hydride_arm.vpadalq_s16"(%arg0, %arg1)
-func.func @add_widen_f5d4_v3(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+func.func @add_widen_binary_v3(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_widen_f5d4_v4(
+// CHECK-LABEL: func.func @add_widen_binary_v4(
 // CHECK-NEXT: "hydride_arm.vpadalq_s32"(%arg0, %arg1)
-func.func @add_widen_f5d4_v4(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+func.func @add_widen_binary_v4(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_widen_f5d4_v5(
+// CHECK-LABEL: func.func @add_widen_binary_v5(
 // CHECK-NEXT: "hydride_arm.vpadal_u8"(%arg0, %arg1)
-func.func @add_widen_f5d4_v5(%arg0: vector<4xi16>, %arg1: vector<8xi8>) -> vector<4xi16> {
-  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<4xi16>, vector<8xi8>) -> vector<4xi16>
+func.func @add_widen_binary_v5(%arg0: vector<4xi16>, %arg1: vector<8xi8>) -> vector<4xi16> {
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<4xi16>, vector<8xi8>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_widen_f5d4_v6(
+// CHECK-LABEL: func.func @add_widen_binary_v6(
 // CHECK-NEXT: "hydride_arm.vpadalq_u8"(%arg0, %arg1)
-func.func @add_widen_f5d4_v6(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+func.func @add_widen_binary_v6(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_widen_f5d4_v7(
+// CHECK-LABEL: func.func @add_widen_binary_v7(
 // CHECK-NEXT: "hydride_arm.vpadal_u16"(%arg0, %arg1)
-func.func @add_widen_f5d4_v7(%arg0: vector<2xi32>, %arg1: vector<4xi16>) -> vector<2xi32> {
-  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<2xi32>, vector<4xi16>) -> vector<2xi32>
+func.func @add_widen_binary_v7(%arg0: vector<2xi32>, %arg1: vector<4xi16>) -> vector<2xi32> {
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<2xi32>, vector<4xi16>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_widen_f5d4_v8(
+// CHECK-LABEL: func.func @add_widen_binary_v8(
 // CHECK-NEXT: "hydride_arm.vpadalq_u16"(%arg0, %arg1)
-func.func @add_widen_f5d4_v8(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+func.func @add_widen_binary_v8(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_widen_f5d4_v9(
+// CHECK-LABEL: func.func @add_widen_binary_v9(
 // CHECK-NEXT: "hydride_arm.vpadalq_u32"(%arg0, %arg1)
-func.func @add_widen_f5d4_v9(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+func.func @add_widen_binary_v9(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_widen_scalar_ef3f(
+// CHECK-LABEL: func.func @add_widen_scalar_binary(
 // CHECK-NEXT: "hydride_arm.vpadal_s32"(%arg0, %arg1)
-func.func @add_widen_scalar_ef3f(%arg0: vector<1xi64>, %arg1: vector<2xi32>) -> i64 {
-  %0 = "autollvm.add_widen_scalar_ef3f"(%arg0, %arg1) { width = 0 : i32 } : (vector<1xi64>, vector<2xi32>) -> i64
+func.func @add_widen_scalar_binary(%arg0: vector<1xi64>, %arg1: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_binary"(%arg0, %arg1) { width = 0 : i32 } : (vector<1xi64>, vector<2xi32>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_widen_scalar_ef3f_v1(
+// CHECK-LABEL: func.func @add_widen_scalar_binary_v1(
 // CHECK-NEXT: "hydride_arm.vpadal_u32"(%arg0, %arg1)
-func.func @add_widen_scalar_ef3f_v1(%arg0: vector<1xi64>, %arg1: vector<2xi32>) -> i64 {
-  %0 = "autollvm.add_widen_scalar_ef3f"(%arg0, %arg1) { width = 1 : i32 } : (vector<1xi64>, vector<2xi32>) -> i64
+func.func @add_widen_scalar_binary_v1(%arg0: vector<1xi64>, %arg1: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_binary"(%arg0, %arg1) { width = 1 : i32 } : (vector<1xi64>, vector<2xi32>) -> i64
   return %0 : i64
 }
 
@@ -10602,325 +10602,325 @@ func.func @min_max_or_shl_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vec
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_8c40(
+// CHECK-LABEL: func.func @add_unary(
 // CHECK-NEXT: "hydride_arm.vpaddd_s64"(%arg0)
-func.func @add_8c40(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+func.func @add_unary(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_8c40_v1(
+// CHECK-LABEL: func.func @add_unary_v1(
 // CHECK-NEXT: "hydride_arm.vpaddd_s64"(%arg0)
-func.func @add_8c40_v1(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+func.func @add_unary_v1(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_8c40_v2(
+// CHECK-LABEL: func.func @add_unary_v2(
 // CHECK-NEXT: "hydride_arm.vaddv_s8"(%arg0)
-func.func @add_8c40_v2(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> i8
+func.func @add_unary_v2(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_8c40_v3(
+// CHECK-LABEL: func.func @add_unary_v3(
 // CHECK-NEXT: "hydride_arm.vaddvq_s8"(%arg0)
-func.func @add_8c40_v3(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> i8
+func.func @add_unary_v3(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_8c40_v4(
+// CHECK-LABEL: func.func @add_unary_v4(
 // CHECK-NEXT: "hydride_arm.vaddv_s16"(%arg0)
-func.func @add_8c40_v4(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<4xi16>) -> i16
+func.func @add_unary_v4(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_8c40_v5(
+// CHECK-LABEL: func.func @add_unary_v5(
 // CHECK-NEXT: "hydride_arm.vaddvq_s16"(%arg0)
-func.func @add_8c40_v5(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32 } : (vector<8xi16>) -> i16
+func.func @add_unary_v5(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_8c40_v6(
+// CHECK-LABEL: func.func @add_unary_v6(
 // CHECK-NEXT: "hydride_arm.vaddv_s32"(%arg0)
-func.func @add_8c40_v6(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<2xi32>) -> i32
+func.func @add_unary_v6(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_8c40_v7(
+// CHECK-LABEL: func.func @add_unary_v7(
 // CHECK-NEXT: "hydride_arm.vaddvq_s32"(%arg0)
-func.func @add_8c40_v7(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32 } : (vector<4xi32>) -> i32
+func.func @add_unary_v7(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_8c40_v8(
+// CHECK-LABEL: func.func @add_unary_v8(
 // CHECK-NEXT: "hydride_arm.vpaddd_s64"(%arg0)
-func.func @add_8c40_v8(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+func.func @add_unary_v8(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_8c40_v9(
+// CHECK-LABEL: func.func @add_unary_v9(
 // CHECK-NEXT: "hydride_arm.vaddv_s8"(%arg0)
-func.func @add_8c40_v9(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> i8
+func.func @add_unary_v9(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_8c40_v10(
+// CHECK-LABEL: func.func @add_unary_v10(
 // CHECK-NEXT: "hydride_arm.vaddvq_s8"(%arg0)
-func.func @add_8c40_v10(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> i8
+func.func @add_unary_v10(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_8c40_v11(
+// CHECK-LABEL: func.func @add_unary_v11(
 // CHECK-NEXT: "hydride_arm.vaddv_s16"(%arg0)
-func.func @add_8c40_v11(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<4xi16>) -> i16
+func.func @add_unary_v11(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_8c40_v12(
+// CHECK-LABEL: func.func @add_unary_v12(
 // CHECK-NEXT: "hydride_arm.vaddvq_s16"(%arg0)
-func.func @add_8c40_v12(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32 } : (vector<8xi16>) -> i16
+func.func @add_unary_v12(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_8c40_v13(
+// CHECK-LABEL: func.func @add_unary_v13(
 // CHECK-NEXT: "hydride_arm.vaddv_s32"(%arg0)
-func.func @add_8c40_v13(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<2xi32>) -> i32
+func.func @add_unary_v13(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_8c40_v14(
+// CHECK-LABEL: func.func @add_unary_v14(
 // CHECK-NEXT: "hydride_arm.vaddvq_s32"(%arg0)
-func.func @add_8c40_v14(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32 } : (vector<4xi32>) -> i32
+func.func @add_unary_v14(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_8c40_v15(
+// CHECK-LABEL: func.func @add_unary_v15(
 // CHECK-NEXT: "hydride_arm.vpaddd_s64"(%arg0)
-func.func @add_8c40_v15(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+func.func @add_unary_v15(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_35da(
+// CHECK-LABEL: func.func @add_unary_2way(
 // CHECK-NEXT: "hydride_arm.vaddlv_s8"(%arg0)
-func.func @add_35da(%arg0: vector<8xi8>) -> i16 {
-  %0 = "autollvm.add_35da"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, bit_3 = 15 : i32 } : (vector<8xi8>) -> i16
+func.func @add_unary_2way(%arg0: vector<8xi8>) -> i16 {
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, bit_3 = 15 : i32 } : (vector<8xi8>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_35da_v1(
+// CHECK-LABEL: func.func @add_unary_2way_v1(
 // CHECK-NEXT: "hydride_arm.vaddlvq_s8"(%arg0)
-func.func @add_35da_v1(%arg0: vector<16xi8>) -> i16 {
-  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, bit_3 = 15 : i32 } : (vector<16xi8>) -> i16
+func.func @add_unary_2way_v1(%arg0: vector<16xi8>) -> i16 {
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, bit_3 = 15 : i32 } : (vector<16xi8>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_35da_v2(
+// CHECK-LABEL: func.func @add_unary_2way_v2(
 // CHECK-NEXT: "hydride_arm.vaddlv_s16"(%arg0)
-func.func @add_35da_v2(%arg0: vector<4xi16>) -> i32 {
-  %0 = "autollvm.add_35da"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, bit_3 = 31 : i32 } : (vector<4xi16>) -> i32
+func.func @add_unary_2way_v2(%arg0: vector<4xi16>) -> i32 {
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, bit_3 = 31 : i32 } : (vector<4xi16>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_35da_v3(
+// CHECK-LABEL: func.func @add_unary_2way_v3(
 // CHECK-NEXT: "hydride_arm.vaddlvq_s16"(%arg0)
-func.func @add_35da_v3(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, bit_3 = 31 : i32 } : (vector<8xi16>) -> i32
+func.func @add_unary_2way_v3(%arg0: vector<8xi16>) -> i32 {
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, bit_3 = 31 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_35da_v4(
+// CHECK-LABEL: func.func @add_unary_2way_v4(
 // CHECK-NEXT: "hydride_arm.vaddlvq_s32"(%arg0)
-func.func @add_35da_v4(%arg0: vector<4xi32>) -> i64 {
-  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, bit_3 = 63 : i32 } : (vector<4xi32>) -> i64
+func.func @add_unary_2way_v4(%arg0: vector<4xi32>) -> i64 {
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, bit_3 = 63 : i32 } : (vector<4xi32>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_35da_v5(
+// CHECK-LABEL: func.func @add_unary_2way_v5(
 // CHECK-NEXT: "hydride_arm.vaddlv_u8"(%arg0)
-func.func @add_35da_v5(%arg0: vector<8xi8>) -> i16 {
-  %0 = "autollvm.add_35da"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, bit_3 = 15 : i32 } : (vector<8xi8>) -> i16
+func.func @add_unary_2way_v5(%arg0: vector<8xi8>) -> i16 {
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, bit_3 = 15 : i32 } : (vector<8xi8>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_35da_v6(
+// CHECK-LABEL: func.func @add_unary_2way_v6(
 // CHECK-NEXT: "hydride_arm.vaddlvq_u8"(%arg0)
-func.func @add_35da_v6(%arg0: vector<16xi8>) -> i16 {
-  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, bit_3 = 15 : i32 } : (vector<16xi8>) -> i16
+func.func @add_unary_2way_v6(%arg0: vector<16xi8>) -> i16 {
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, bit_3 = 15 : i32 } : (vector<16xi8>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_35da_v7(
+// CHECK-LABEL: func.func @add_unary_2way_v7(
 // CHECK-NEXT: "hydride_arm.vaddlv_u16"(%arg0)
-func.func @add_35da_v7(%arg0: vector<4xi16>) -> i32 {
-  %0 = "autollvm.add_35da"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, bit_3 = 31 : i32 } : (vector<4xi16>) -> i32
+func.func @add_unary_2way_v7(%arg0: vector<4xi16>) -> i32 {
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, bit_3 = 31 : i32 } : (vector<4xi16>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_35da_v8(
+// CHECK-LABEL: func.func @add_unary_2way_v8(
 // CHECK-NEXT: "hydride_arm.vaddlvq_u16"(%arg0)
-func.func @add_35da_v8(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, bit_3 = 31 : i32 } : (vector<8xi16>) -> i32
+func.func @add_unary_2way_v8(%arg0: vector<8xi16>) -> i32 {
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, bit_3 = 31 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_35da_v9(
+// CHECK-LABEL: func.func @add_unary_2way_v9(
 // CHECK-NEXT: "hydride_arm.vaddlvq_u32"(%arg0)
-func.func @add_35da_v9(%arg0: vector<4xi32>) -> i64 {
-  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, bit_3 = 63 : i32 } : (vector<4xi32>) -> i64
+func.func @add_unary_2way_v9(%arg0: vector<4xi32>) -> i64 {
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, bit_3 = 63 : i32 } : (vector<4xi32>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @min_max_f213(
+// CHECK-LABEL: func.func @min_max_unary(
 // CHECK-NEXT: "hydride_arm.vmaxv_s8"(%arg0)
-func.func @min_max_f213(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>) -> i8
+func.func @min_max_unary(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v1(
+// CHECK-LABEL: func.func @min_max_unary_v1(
 // CHECK-NEXT: "hydride_arm.vmaxvq_s8"(%arg0)
-func.func @min_max_f213_v1(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>) -> i8
+func.func @min_max_unary_v1(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v2(
+// CHECK-LABEL: func.func @min_max_unary_v2(
 // CHECK-NEXT: "hydride_arm.vmaxv_s16"(%arg0)
-func.func @min_max_f213_v2(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>) -> i16
+func.func @min_max_unary_v2(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v3(
+// CHECK-LABEL: func.func @min_max_unary_v3(
 // CHECK-NEXT: "hydride_arm.vmaxvq_s16"(%arg0)
-func.func @min_max_f213_v3(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>) -> i16
+func.func @min_max_unary_v3(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v4(
+// CHECK-LABEL: func.func @min_max_unary_v4(
 // CHECK-NEXT: "hydride_arm.vmaxvq_s32"(%arg0)
-func.func @min_max_f213_v4(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>) -> i32
+func.func @min_max_unary_v4(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v5(
+// CHECK-LABEL: func.func @min_max_unary_v5(
 // CHECK-NEXT: "hydride_arm.vmaxv_u8"(%arg0)
-func.func @min_max_f213_v5(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>) -> i8
+func.func @min_max_unary_v5(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v6(
+// CHECK-LABEL: func.func @min_max_unary_v6(
 // CHECK-NEXT: "hydride_arm.vmaxvq_u8"(%arg0)
-func.func @min_max_f213_v6(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>) -> i8
+func.func @min_max_unary_v6(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v7(
+// CHECK-LABEL: func.func @min_max_unary_v7(
 // CHECK-NEXT: "hydride_arm.vmaxv_u16"(%arg0)
-func.func @min_max_f213_v7(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>) -> i16
+func.func @min_max_unary_v7(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v8(
+// CHECK-LABEL: func.func @min_max_unary_v8(
 // CHECK-NEXT: "hydride_arm.vmaxvq_u16"(%arg0)
-func.func @min_max_f213_v8(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>) -> i16
+func.func @min_max_unary_v8(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v9(
+// CHECK-LABEL: func.func @min_max_unary_v9(
 // CHECK-NEXT: "hydride_arm.vmaxvq_u32"(%arg0)
-func.func @min_max_f213_v9(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>) -> i32
+func.func @min_max_unary_v9(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v10(
+// CHECK-LABEL: func.func @min_max_unary_v10(
 // CHECK-NEXT: "hydride_arm.vminv_s8"(%arg0)
-func.func @min_max_f213_v10(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>) -> i8
+func.func @min_max_unary_v10(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v11(
+// CHECK-LABEL: func.func @min_max_unary_v11(
 // CHECK-NEXT: "hydride_arm.vminvq_s8"(%arg0)
-func.func @min_max_f213_v11(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>) -> i8
+func.func @min_max_unary_v11(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v12(
+// CHECK-LABEL: func.func @min_max_unary_v12(
 // CHECK-NEXT: "hydride_arm.vminv_s16"(%arg0)
-func.func @min_max_f213_v12(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>) -> i16
+func.func @min_max_unary_v12(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v13(
+// CHECK-LABEL: func.func @min_max_unary_v13(
 // CHECK-NEXT: "hydride_arm.vminvq_s16"(%arg0)
-func.func @min_max_f213_v13(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>) -> i16
+func.func @min_max_unary_v13(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v14(
+// CHECK-LABEL: func.func @min_max_unary_v14(
 // CHECK-NEXT: "hydride_arm.vminvq_s32"(%arg0)
-func.func @min_max_f213_v14(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>) -> i32
+func.func @min_max_unary_v14(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v15(
+// CHECK-LABEL: func.func @min_max_unary_v15(
 // CHECK-NEXT: "hydride_arm.vminv_u8"(%arg0)
-func.func @min_max_f213_v15(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>) -> i8
+func.func @min_max_unary_v15(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v16(
+// CHECK-LABEL: func.func @min_max_unary_v16(
 // CHECK-NEXT: "hydride_arm.vminvq_u8"(%arg0)
-func.func @min_max_f213_v16(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>) -> i8
+func.func @min_max_unary_v16(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v17(
+// CHECK-LABEL: func.func @min_max_unary_v17(
 // CHECK-NEXT: "hydride_arm.vminv_u16"(%arg0)
-func.func @min_max_f213_v17(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>) -> i16
+func.func @min_max_unary_v17(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v18(
+// CHECK-LABEL: func.func @min_max_unary_v18(
 // CHECK-NEXT: "hydride_arm.vminvq_u16"(%arg0)
-func.func @min_max_f213_v18(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>) -> i16
+func.func @min_max_unary_v18(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @min_max_f213_v19(
+// CHECK-LABEL: func.func @min_max_unary_v19(
 // CHECK-NEXT: "hydride_arm.vminvq_u32"(%arg0)
-func.func @min_max_f213_v19(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>) -> i32
+func.func @min_max_unary_v19(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
@@ -10952,1249 +10952,1249 @@ func.func @min_max_or_shl_scalar_v3(%arg0: vector<2xi32>) -> i32 {
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @or_shl_5bec(
+// CHECK-LABEL: func.func @or_shl_imm(
 // CHECK-NEXT: "hydride_arm.vext_s64"(%arg1, %arg0)
-func.func @or_shl_5bec(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
-  %0 = "autollvm.or_shl_5bec"(%arg0, %arg1) { a2 = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
+func.func @or_shl_imm(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.or_shl_imm"(%arg0, %arg1) { a2 = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @or_shl_5bec_v1(
+// CHECK-LABEL: func.func @or_shl_imm_v1(
 // CHECK-NEXT: "hydride_arm.vext_s64"(%arg1, %arg0)
-func.func @or_shl_5bec_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
-  %0 = "autollvm.or_shl_5bec"(%arg0, %arg1) { a2 = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
+func.func @or_shl_imm_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.or_shl_imm"(%arg0, %arg1) { a2 = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74(
+// CHECK-LABEL: func.func @extend_u_unary(
 // CHECK-NEXT: "hydride_arm.vrev64_s8"(%arg0)
-func.func @extend_u_5b74(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_unary(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v1(
+// CHECK-LABEL: func.func @extend_u_unary_v1(
 // CHECK-NEXT: "hydride_arm.vrev64q_s8"(%arg0)
-func.func @extend_u_5b74_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_unary_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v2(
+// CHECK-LABEL: func.func @extend_u_unary_v2(
 // CHECK-NEXT: "hydride_arm.vrev64_s16"(%arg0)
-func.func @extend_u_5b74_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_unary_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v3(
+// CHECK-LABEL: func.func @extend_u_unary_v3(
 // CHECK-NEXT: "hydride_arm.vrev64q_s16"(%arg0)
-func.func @extend_u_5b74_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_unary_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v4(
+// CHECK-LABEL: func.func @extend_u_unary_v4(
 // CHECK-NEXT: "hydride_arm.vrev64_s32"(%arg0)
-func.func @extend_u_5b74_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_unary_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v5(
+// CHECK-LABEL: func.func @extend_u_unary_v5(
 // CHECK-NEXT: "hydride_arm.vrev64q_s32"(%arg0)
-func.func @extend_u_5b74_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_unary_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v6(
+// CHECK-LABEL: func.func @extend_u_unary_v6(
 // CHECK-NEXT: "hydride_arm.vrev64_s8"(%arg0)
-func.func @extend_u_5b74_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_unary_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v7(
+// CHECK-LABEL: func.func @extend_u_unary_v7(
 // CHECK-NEXT: "hydride_arm.vrev64q_s8"(%arg0)
-func.func @extend_u_5b74_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_unary_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v8(
+// CHECK-LABEL: func.func @extend_u_unary_v8(
 // CHECK-NEXT: "hydride_arm.vrev64_s16"(%arg0)
-func.func @extend_u_5b74_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_unary_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v9(
+// CHECK-LABEL: func.func @extend_u_unary_v9(
 // CHECK-NEXT: "hydride_arm.vrev64q_s16"(%arg0)
-func.func @extend_u_5b74_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_unary_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v10(
+// CHECK-LABEL: func.func @extend_u_unary_v10(
 // CHECK-NEXT: "hydride_arm.vrev64_s32"(%arg0)
-func.func @extend_u_5b74_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_unary_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v11(
+// CHECK-LABEL: func.func @extend_u_unary_v11(
 // CHECK-NEXT: "hydride_arm.vrev64q_s32"(%arg0)
-func.func @extend_u_5b74_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_unary_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v12(
+// CHECK-LABEL: func.func @extend_u_unary_v12(
 // CHECK-NEXT: "hydride_arm.vrev32_s8"(%arg0)
-func.func @extend_u_5b74_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_unary_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v13(
+// CHECK-LABEL: func.func @extend_u_unary_v13(
 // CHECK-NEXT: "hydride_arm.vrev32q_s8"(%arg0)
-func.func @extend_u_5b74_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_unary_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v14(
+// CHECK-LABEL: func.func @extend_u_unary_v14(
 // CHECK-NEXT: "hydride_arm.vrev32_s16"(%arg0)
-func.func @extend_u_5b74_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_unary_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v15(
+// CHECK-LABEL: func.func @extend_u_unary_v15(
 // CHECK-NEXT: "hydride_arm.vrev32q_s16"(%arg0)
-func.func @extend_u_5b74_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_unary_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v16(
+// CHECK-LABEL: func.func @extend_u_unary_v16(
 // CHECK-NEXT: "hydride_arm.vrev32_s8"(%arg0)
-func.func @extend_u_5b74_v16(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_unary_v16(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v17(
+// CHECK-LABEL: func.func @extend_u_unary_v17(
 // CHECK-NEXT: "hydride_arm.vrev32q_s8"(%arg0)
-func.func @extend_u_5b74_v17(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_unary_v17(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v18(
+// CHECK-LABEL: func.func @extend_u_unary_v18(
 // CHECK-NEXT: "hydride_arm.vrev32_s16"(%arg0)
-func.func @extend_u_5b74_v18(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_unary_v18(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v19(
+// CHECK-LABEL: func.func @extend_u_unary_v19(
 // CHECK-NEXT: "hydride_arm.vrev32q_s16"(%arg0)
-func.func @extend_u_5b74_v19(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_unary_v19(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v20(
+// CHECK-LABEL: func.func @extend_u_unary_v20(
 // CHECK-NEXT: "hydride_arm.vrev16_s8"(%arg0)
-func.func @extend_u_5b74_v20(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_unary_v20(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v21(
+// CHECK-LABEL: func.func @extend_u_unary_v21(
 // CHECK-NEXT: "hydride_arm.vrev16q_s8"(%arg0)
-func.func @extend_u_5b74_v21(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_unary_v21(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v22(
+// CHECK-LABEL: func.func @extend_u_unary_v22(
 // CHECK-NEXT: "hydride_arm.vrev16_s8"(%arg0)
-func.func @extend_u_5b74_v22(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_unary_v22(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_5b74_v23(
+// CHECK-LABEL: func.func @extend_u_unary_v23(
 // CHECK-NEXT: "hydride_arm.vrev16q_s8"(%arg0)
-func.func @extend_u_5b74_v23(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_unary_v23(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d(
+// CHECK-LABEL: func.func @extend_u_binary(
 // CHECK-NEXT: "hydride_arm.vzip1_s8"(%arg0, %arg1)
-func.func @extend_u_e82d(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v1(
+// CHECK-LABEL: func.func @extend_u_binary_v1(
 // CHECK-NEXT: "hydride_arm.vzip1q_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v2(
+// CHECK-LABEL: func.func @extend_u_binary_v2(
 // CHECK-NEXT: "hydride_arm.vzip1_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v3(
+// CHECK-LABEL: func.func @extend_u_binary_v3(
 // CHECK-NEXT: "hydride_arm.vzip1q_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v4(
+// CHECK-LABEL: func.func @extend_u_binary_v4(
 // CHECK-NEXT: "hydride_arm.vzip1_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v5(
+// CHECK-LABEL: func.func @extend_u_binary_v5(
 // CHECK-NEXT: "hydride_arm.vzip1q_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v6(
+// CHECK-LABEL: func.func @extend_u_binary_v6(
 // CHECK-NEXT: "hydride_arm.vzip1q_s64"(%arg0, %arg1)
-func.func @extend_u_e82d_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @extend_u_binary_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v7(
+// CHECK-LABEL: func.func @extend_u_binary_v7(
 // CHECK-NEXT: "hydride_arm.vzip1_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_binary_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v8(
+// CHECK-LABEL: func.func @extend_u_binary_v8(
 // CHECK-NEXT: "hydride_arm.vzip1q_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_binary_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v9(
+// CHECK-LABEL: func.func @extend_u_binary_v9(
 // CHECK-NEXT: "hydride_arm.vzip1_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_binary_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v10(
+// CHECK-LABEL: func.func @extend_u_binary_v10(
 // CHECK-NEXT: "hydride_arm.vzip1q_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_binary_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v11(
+// CHECK-LABEL: func.func @extend_u_binary_v11(
 // CHECK-NEXT: "hydride_arm.vzip1_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_binary_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v12(
+// CHECK-LABEL: func.func @extend_u_binary_v12(
 // CHECK-NEXT: "hydride_arm.vzip1q_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_binary_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v13(
+// CHECK-LABEL: func.func @extend_u_binary_v13(
 // CHECK-NEXT: "hydride_arm.vzip1q_s64"(%arg0, %arg1)
-func.func @extend_u_e82d_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @extend_u_binary_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v14(
+// CHECK-LABEL: func.func @extend_u_binary_v14(
 // CHECK-NEXT: "hydride_arm.vzip2_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 39 : i32, bit_6 = 32 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_binary_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 39 : i32, bit_6 = 32 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v15(
+// CHECK-LABEL: func.func @extend_u_binary_v15(
 // CHECK-NEXT: "hydride_arm.vzip2q_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 71 : i32, bit_6 = 64 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_binary_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 71 : i32, bit_6 = 64 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v16(
+// CHECK-LABEL: func.func @extend_u_binary_v16(
 // CHECK-NEXT: "hydride_arm.vzip2_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 47 : i32, bit_6 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_binary_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 47 : i32, bit_6 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v17(
+// CHECK-LABEL: func.func @extend_u_binary_v17(
 // CHECK-NEXT: "hydride_arm.vzip2q_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 79 : i32, bit_6 = 64 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_binary_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 79 : i32, bit_6 = 64 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v18(
+// CHECK-LABEL: func.func @extend_u_binary_v18(
 // CHECK-NEXT: "hydride_arm.vzip2_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_binary_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v19(
+// CHECK-LABEL: func.func @extend_u_binary_v19(
 // CHECK-NEXT: "hydride_arm.vzip2q_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 95 : i32, bit_6 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_binary_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 95 : i32, bit_6 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v20(
+// CHECK-LABEL: func.func @extend_u_binary_v20(
 // CHECK-NEXT: "hydride_arm.vzip2q_s64"(%arg0, %arg1)
-func.func @extend_u_e82d_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @extend_u_binary_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v21(
+// CHECK-LABEL: func.func @extend_u_binary_v21(
 // CHECK-NEXT: "hydride_arm.vzip2_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 39 : i32, bit_6 = 32 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_binary_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 39 : i32, bit_6 = 32 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v22(
+// CHECK-LABEL: func.func @extend_u_binary_v22(
 // CHECK-NEXT: "hydride_arm.vzip2q_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 71 : i32, bit_6 = 64 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_binary_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 71 : i32, bit_6 = 64 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v23(
+// CHECK-LABEL: func.func @extend_u_binary_v23(
 // CHECK-NEXT: "hydride_arm.vzip2_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 47 : i32, bit_6 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_binary_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 47 : i32, bit_6 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v24(
+// CHECK-LABEL: func.func @extend_u_binary_v24(
 // CHECK-NEXT: "hydride_arm.vzip2q_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 79 : i32, bit_6 = 64 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_binary_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 79 : i32, bit_6 = 64 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v25(
+// CHECK-LABEL: func.func @extend_u_binary_v25(
 // CHECK-NEXT: "hydride_arm.vzip2_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_binary_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v26(
+// CHECK-LABEL: func.func @extend_u_binary_v26(
 // CHECK-NEXT: "hydride_arm.vzip2q_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 95 : i32, bit_6 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_binary_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 95 : i32, bit_6 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v27(
+// CHECK-LABEL: func.func @extend_u_binary_v27(
 // CHECK-NEXT: "hydride_arm.vzip2q_s64"(%arg0, %arg1)
-func.func @extend_u_e82d_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @extend_u_binary_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v28(
+// CHECK-LABEL: func.func @extend_u_binary_v28(
 // CHECK-NEXT: "hydride_arm.vtrn1_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v28(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_binary_v28(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v29(
+// CHECK-LABEL: func.func @extend_u_binary_v29(
 // CHECK-NEXT: "hydride_arm.vtrn1q_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v29(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_binary_v29(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v30(
+// CHECK-LABEL: func.func @extend_u_binary_v30(
 // CHECK-NEXT: "hydride_arm.vtrn1_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v30(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_binary_v30(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v31(
+// CHECK-LABEL: func.func @extend_u_binary_v31(
 // CHECK-NEXT: "hydride_arm.vtrn1q_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_binary_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v32(
+// CHECK-LABEL: func.func @extend_u_binary_v32(
 // CHECK-NEXT: "hydride_arm.vtrn1_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_binary_v32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v33(
+// CHECK-LABEL: func.func @extend_u_binary_v33(
 // CHECK-NEXT: "hydride_arm.vtrn1q_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v33(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_binary_v33(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v34(
+// CHECK-LABEL: func.func @extend_u_binary_v34(
 // CHECK-NEXT: "hydride_arm.vtrn1q_s64"(%arg0, %arg1)
-func.func @extend_u_e82d_v34(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @extend_u_binary_v34(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v35(
+// CHECK-LABEL: func.func @extend_u_binary_v35(
 // CHECK-NEXT: "hydride_arm.vtrn1_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v35(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_binary_v35(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v36(
+// CHECK-LABEL: func.func @extend_u_binary_v36(
 // CHECK-NEXT: "hydride_arm.vtrn1q_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v36(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_binary_v36(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v37(
+// CHECK-LABEL: func.func @extend_u_binary_v37(
 // CHECK-NEXT: "hydride_arm.vtrn1_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v37(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_binary_v37(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v38(
+// CHECK-LABEL: func.func @extend_u_binary_v38(
 // CHECK-NEXT: "hydride_arm.vtrn1q_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v38(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_binary_v38(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v39(
+// CHECK-LABEL: func.func @extend_u_binary_v39(
 // CHECK-NEXT: "hydride_arm.vtrn1_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v39(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_binary_v39(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v40(
+// CHECK-LABEL: func.func @extend_u_binary_v40(
 // CHECK-NEXT: "hydride_arm.vtrn1q_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v40(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_binary_v40(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v41(
+// CHECK-LABEL: func.func @extend_u_binary_v41(
 // CHECK-NEXT: "hydride_arm.vtrn1q_s64"(%arg0, %arg1)
-func.func @extend_u_e82d_v41(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @extend_u_binary_v41(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v42(
+// CHECK-LABEL: func.func @extend_u_binary_v42(
 // CHECK-NEXT: "hydride_arm.vtrn2_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v42(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_binary_v42(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v43(
+// CHECK-LABEL: func.func @extend_u_binary_v43(
 // CHECK-NEXT: "hydride_arm.vtrn2q_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v43(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_binary_v43(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v44(
+// CHECK-LABEL: func.func @extend_u_binary_v44(
 // CHECK-NEXT: "hydride_arm.vtrn2_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v44(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_binary_v44(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v45(
+// CHECK-LABEL: func.func @extend_u_binary_v45(
 // CHECK-NEXT: "hydride_arm.vtrn2q_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v45(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_binary_v45(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v46(
+// CHECK-LABEL: func.func @extend_u_binary_v46(
 // CHECK-NEXT: "hydride_arm.vtrn2_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v46(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_binary_v46(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v47(
+// CHECK-LABEL: func.func @extend_u_binary_v47(
 // CHECK-NEXT: "hydride_arm.vtrn2q_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v47(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_binary_v47(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v48(
+// CHECK-LABEL: func.func @extend_u_binary_v48(
 // CHECK-NEXT: "hydride_arm.vtrn2q_s64"(%arg0, %arg1)
-func.func @extend_u_e82d_v48(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @extend_u_binary_v48(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v49(
+// CHECK-LABEL: func.func @extend_u_binary_v49(
 // CHECK-NEXT: "hydride_arm.vtrn2_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v49(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @extend_u_binary_v49(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v50(
+// CHECK-LABEL: func.func @extend_u_binary_v50(
 // CHECK-NEXT: "hydride_arm.vtrn2q_s8"(%arg0, %arg1)
-func.func @extend_u_e82d_v50(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_u_binary_v50(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v51(
+// CHECK-LABEL: func.func @extend_u_binary_v51(
 // CHECK-NEXT: "hydride_arm.vtrn2_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v51(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @extend_u_binary_v51(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v52(
+// CHECK-LABEL: func.func @extend_u_binary_v52(
 // CHECK-NEXT: "hydride_arm.vtrn2q_s16"(%arg0, %arg1)
-func.func @extend_u_e82d_v52(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @extend_u_binary_v52(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v53(
+// CHECK-LABEL: func.func @extend_u_binary_v53(
 // CHECK-NEXT: "hydride_arm.vtrn2_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v53(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @extend_u_binary_v53(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v54(
+// CHECK-LABEL: func.func @extend_u_binary_v54(
 // CHECK-NEXT: "hydride_arm.vtrn2q_s32"(%arg0, %arg1)
-func.func @extend_u_e82d_v54(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @extend_u_binary_v54(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @extend_u_e82d_v55(
+// CHECK-LABEL: func.func @extend_u_binary_v55(
 // CHECK-NEXT: "hydride_arm.vtrn2q_s64"(%arg0, %arg1)
-func.func @extend_u_e82d_v55(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @extend_u_binary_v55(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4(
+// CHECK-LABEL: func.func @or_shl(
 // CHECK-NEXT: "hydride_arm.vuzp1_s8"(%arg0, %arg1)
-func.func @or_shl_c5a4(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @or_shl(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v1(
+// CHECK-LABEL: func.func @or_shl_v1(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s8"(%arg0, %arg1)
-func.func @or_shl_c5a4_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @or_shl_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v2(
+// CHECK-LABEL: func.func @or_shl_v2(
 // CHECK-NEXT: "hydride_arm.vuzp1_s16"(%arg0, %arg1)
-func.func @or_shl_c5a4_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @or_shl_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v3(
+// CHECK-LABEL: func.func @or_shl_v3(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s16"(%arg0, %arg1)
-func.func @or_shl_c5a4_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @or_shl_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v4(
+// CHECK-LABEL: func.func @or_shl_v4(
 // CHECK-NEXT: "hydride_arm.vuzp1_s32"(%arg0, %arg1)
-func.func @or_shl_c5a4_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @or_shl_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v5(
+// CHECK-LABEL: func.func @or_shl_v5(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s32"(%arg0, %arg1)
-func.func @or_shl_c5a4_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @or_shl_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v6(
+// CHECK-LABEL: func.func @or_shl_v6(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s64"(%arg0, %arg1)
-func.func @or_shl_c5a4_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @or_shl_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v7(
+// CHECK-LABEL: func.func @or_shl_v7(
 // CHECK-NEXT: "hydride_arm.vuzp1_s8"(%arg0, %arg1)
-func.func @or_shl_c5a4_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @or_shl_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v8(
+// CHECK-LABEL: func.func @or_shl_v8(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s8"(%arg0, %arg1)
-func.func @or_shl_c5a4_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @or_shl_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v9(
+// CHECK-LABEL: func.func @or_shl_v9(
 // CHECK-NEXT: "hydride_arm.vuzp1_s16"(%arg0, %arg1)
-func.func @or_shl_c5a4_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @or_shl_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v10(
+// CHECK-LABEL: func.func @or_shl_v10(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s16"(%arg0, %arg1)
-func.func @or_shl_c5a4_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @or_shl_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v11(
+// CHECK-LABEL: func.func @or_shl_v11(
 // CHECK-NEXT: "hydride_arm.vuzp1_s32"(%arg0, %arg1)
-func.func @or_shl_c5a4_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @or_shl_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v12(
+// CHECK-LABEL: func.func @or_shl_v12(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s32"(%arg0, %arg1)
-func.func @or_shl_c5a4_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @or_shl_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v13(
+// CHECK-LABEL: func.func @or_shl_v13(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s64"(%arg0, %arg1)
-func.func @or_shl_c5a4_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @or_shl_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v14(
+// CHECK-LABEL: func.func @or_shl_v14(
 // CHECK-NEXT: "hydride_arm.vuzp2_s8"(%arg0, %arg1)
-func.func @or_shl_c5a4_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @or_shl_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v15(
+// CHECK-LABEL: func.func @or_shl_v15(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s8"(%arg0, %arg1)
-func.func @or_shl_c5a4_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @or_shl_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v16(
+// CHECK-LABEL: func.func @or_shl_v16(
 // CHECK-NEXT: "hydride_arm.vuzp2_s16"(%arg0, %arg1)
-func.func @or_shl_c5a4_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @or_shl_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v17(
+// CHECK-LABEL: func.func @or_shl_v17(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s16"(%arg0, %arg1)
-func.func @or_shl_c5a4_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @or_shl_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v18(
+// CHECK-LABEL: func.func @or_shl_v18(
 // CHECK-NEXT: "hydride_arm.vuzp2_s32"(%arg0, %arg1)
-func.func @or_shl_c5a4_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @or_shl_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v19(
+// CHECK-LABEL: func.func @or_shl_v19(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s32"(%arg0, %arg1)
-func.func @or_shl_c5a4_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @or_shl_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v20(
+// CHECK-LABEL: func.func @or_shl_v20(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s64"(%arg0, %arg1)
-func.func @or_shl_c5a4_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 127 : i32, bit_4 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @or_shl_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 127 : i32, bit_4 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v21(
+// CHECK-LABEL: func.func @or_shl_v21(
 // CHECK-NEXT: "hydride_arm.vuzp2_s8"(%arg0, %arg1)
-func.func @or_shl_c5a4_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @or_shl_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v22(
+// CHECK-LABEL: func.func @or_shl_v22(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s8"(%arg0, %arg1)
-func.func @or_shl_c5a4_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @or_shl_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v23(
+// CHECK-LABEL: func.func @or_shl_v23(
 // CHECK-NEXT: "hydride_arm.vuzp2_s16"(%arg0, %arg1)
-func.func @or_shl_c5a4_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @or_shl_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v24(
+// CHECK-LABEL: func.func @or_shl_v24(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s16"(%arg0, %arg1)
-func.func @or_shl_c5a4_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @or_shl_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v25(
+// CHECK-LABEL: func.func @or_shl_v25(
 // CHECK-NEXT: "hydride_arm.vuzp2_s32"(%arg0, %arg1)
-func.func @or_shl_c5a4_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @or_shl_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v26(
+// CHECK-LABEL: func.func @or_shl_v26(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s32"(%arg0, %arg1)
-func.func @or_shl_c5a4_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @or_shl_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_c5a4_v27(
+// CHECK-LABEL: func.func @or_shl_v27(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s64"(%arg0, %arg1)
-func.func @or_shl_c5a4_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 127 : i32, bit_4 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @or_shl_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 127 : i32, bit_4 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_var_index_u_4a39(
+// CHECK-LABEL: func.func @extend_var_index_u_binary(
 // CHECK-NEXT: "hydride_arm.vtbl1_s8"(%arg1, %arg0)
-func.func @extend_var_index_u_4a39(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 64 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @extend_var_index_u_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 64 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_var_index_u_4a39_v1(
+// CHECK-LABEL: func.func @extend_var_index_u_binary_v1(
 // CHECK-NEXT: "hydride_arm.vtbl1_s8"(%arg1, %arg0)
-func.func @extend_var_index_u_4a39_v1(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 64 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @extend_var_index_u_binary_v1(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 64 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_var_index_u_4a39_v2(
+// CHECK-LABEL: func.func @extend_var_index_u_binary_v2(
 // CHECK-NEXT: "hydride_arm.vqtbl1_s8"(%arg1, %arg0)
-func.func @extend_var_index_u_4a39_v2(%arg0: vector<8xi8>, %arg1: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 128 : i32 } : (vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+func.func @extend_var_index_u_binary_v2(%arg0: vector<8xi8>, %arg1: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 128 : i32 } : (vector<8xi8>, vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_var_index_u_4a39_v3(
+// CHECK-LABEL: func.func @extend_var_index_u_binary_v3(
 // CHECK-NEXT: "hydride_arm.vqtbl1q_s8"(%arg1, %arg0)
-func.func @extend_var_index_u_4a39_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_var_index_u_binary_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_var_index_u_4a39_v4(
+// CHECK-LABEL: func.func @extend_var_index_u_binary_v4(
 // CHECK-NEXT: "hydride_arm.vqtbl1_s8"(%arg1, %arg0)
-func.func @extend_var_index_u_4a39_v4(%arg0: vector<8xi8>, %arg1: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 128 : i32 } : (vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+func.func @extend_var_index_u_binary_v4(%arg0: vector<8xi8>, %arg1: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 128 : i32 } : (vector<8xi8>, vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_var_index_u_4a39_v5(
+// CHECK-LABEL: func.func @extend_var_index_u_binary_v5(
 // CHECK-NEXT: "hydride_arm.vqtbl1q_s8"(%arg1, %arg0)
-func.func @extend_var_index_u_4a39_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_var_index_u_binary_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_var_index_u_af45(
+// CHECK-LABEL: func.func @extend_var_index_u_ternary(
 // CHECK-NEXT: "hydride_arm.vqtbx1_s8"(%arg0, %arg2, %arg1)
-func.func @extend_var_index_u_af45(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_af45"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>, vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+func.func @extend_var_index_u_ternary(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>, vector<8xi8>, vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_var_index_u_af45_v1(
+// CHECK-LABEL: func.func @extend_var_index_u_ternary_v1(
 // CHECK-NEXT: "hydride_arm.vqtbx1q_s8"(%arg0, %arg2, %arg1)
-func.func @extend_var_index_u_af45_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_var_index_u_af45"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_var_index_u_ternary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @extend_var_index_u_af45_v2(
+// CHECK-LABEL: func.func @extend_var_index_u_ternary_v2(
 // CHECK-NEXT: "hydride_arm.vqtbx1_s8"(%arg0, %arg2, %arg1)
-func.func @extend_var_index_u_af45_v2(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_af45"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>, vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+func.func @extend_var_index_u_ternary_v2(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>, vector<8xi8>, vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @extend_var_index_u_af45_v3(
+// CHECK-LABEL: func.func @extend_var_index_u_ternary_v3(
 // CHECK-NEXT: "hydride_arm.vqtbx1q_s8"(%arg0, %arg2, %arg1)
-func.func @extend_var_index_u_af45_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_var_index_u_af45"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @extend_var_index_u_ternary_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_ac7a(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_ternary(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v1(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_ac7a_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_ternary_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v2(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_ac7a_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_ternary_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v3(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_ac7a_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_ternary_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_ac7a_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_ternary_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_ac7a_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_ternary_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_ac7a_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_ternary_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_ac7a_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_ternary_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_lane_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_ternary_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_lane_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_ternary_imm_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_ternary_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_ternary_imm_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_ternary_imm_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_ternary_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_ternary_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_ternary_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v8(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_lane_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_ternary_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v9(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_lane_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_ternary_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v10(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v10(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_ternary_imm_v10(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v11(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_ternary_imm_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v12(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v12(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_ternary_imm_v12(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v13(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_ternary_imm_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v14(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_ternary_imm_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v15(
+// CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_4c85_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_ternary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_8f9b(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_4way(
 // CHECK-NEXT: "hydride_arm.vqrdmlahh_s16"(%arg0, %arg1, %arg2)
-func.func @dot_sat_s_scalar_8f9b(%arg0: i16, %arg1: i16, %arg2: i16) -> i16 {
-  %0 = "autollvm.dot_sat_s_scalar_8f9b"(%arg0, %arg1, %arg2) { bit = 15 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (i16, i16, i16) -> i16
+func.func @dot_sat_s_scalar_ternary_4way(%arg0: i16, %arg1: i16, %arg2: i16) -> i16 {
+  %0 = "autollvm.dot_sat_s_scalar_ternary_4way"(%arg0, %arg1, %arg2) { bit = 15 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (i16, i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_8f9b_v1(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_4way_v1(
 // CHECK-NEXT: "hydride_arm.vqrdmlahs_s32"(%arg0, %arg1, %arg2)
-func.func @dot_sat_s_scalar_8f9b_v1(%arg0: i32, %arg1: i32, %arg2: i32) -> i32 {
-  %0 = "autollvm.dot_sat_s_scalar_8f9b"(%arg0, %arg1, %arg2) { bit = 31 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (i32, i32, i32) -> i32
+func.func @dot_sat_s_scalar_ternary_4way_v1(%arg0: i32, %arg1: i32, %arg2: i32) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_ternary_4way"(%arg0, %arg1, %arg2) { bit = 31 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (i32, i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_8f9b_v2(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_4way_v2(
 // CHECK-NEXT: "hydride_arm.vqrdmlshh_s16"(%arg0, %arg1, %arg2)
-func.func @dot_sat_s_scalar_8f9b_v2(%arg0: i16, %arg1: i16, %arg2: i16) -> i16 {
-  %0 = "autollvm.dot_sat_s_scalar_8f9b"(%arg0, %arg1, %arg2) { bit = 15 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (i16, i16, i16) -> i16
+func.func @dot_sat_s_scalar_ternary_4way_v2(%arg0: i16, %arg1: i16, %arg2: i16) -> i16 {
+  %0 = "autollvm.dot_sat_s_scalar_ternary_4way"(%arg0, %arg1, %arg2) { bit = 15 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (i16, i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_scalar_8f9b_v3(
+// CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_4way_v3(
 // CHECK-NEXT: "hydride_arm.vqrdmlshs_s32"(%arg0, %arg1, %arg2)
-func.func @dot_sat_s_scalar_8f9b_v3(%arg0: i32, %arg1: i32, %arg2: i32) -> i32 {
-  %0 = "autollvm.dot_sat_s_scalar_8f9b"(%arg0, %arg1, %arg2) { bit = 31 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (i32, i32, i32) -> i32
+func.func @dot_sat_s_scalar_ternary_4way_v3(%arg0: i32, %arg1: i32, %arg2: i32) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_ternary_4way"(%arg0, %arg1, %arg2) { bit = 31 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (i32, i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary(
 // CHECK-NEXT: "hydride_arm.vqrdmlahh_lane_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_scalar_e12c(%arg0: i16, %arg1: i16, %arg2: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
+func.func @dot_acc_sat_s_scalar_ternary(%arg0: i16, %arg1: i16, %arg2: vector<4xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v1(
 // CHECK-NEXT: "hydride_arm.vqrdmlahh_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_scalar_e12c_v1(%arg0: i16, %arg1: i16, %arg2: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
+func.func @dot_acc_sat_s_scalar_ternary_v1(%arg0: i16, %arg1: i16, %arg2: vector<8xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v2(
 // CHECK-NEXT: "hydride_arm.vqrdmlahs_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_scalar_e12c_v2(%arg0: i32, %arg1: i32, %arg2: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
+func.func @dot_acc_sat_s_scalar_ternary_v2(%arg0: i32, %arg1: i32, %arg2: vector<2xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v3(
 // CHECK-NEXT: "hydride_arm.vqrdmlahs_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_scalar_e12c_v3(%arg0: i32, %arg1: i32, %arg2: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
+func.func @dot_acc_sat_s_scalar_ternary_v3(%arg0: i32, %arg1: i32, %arg2: vector<4xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmlshh_lane_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_scalar_e12c_v4(%arg0: i16, %arg1: i16, %arg2: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
+func.func @dot_acc_sat_s_scalar_ternary_v4(%arg0: i16, %arg1: i16, %arg2: vector<4xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmlshh_laneq_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_scalar_e12c_v5(%arg0: i16, %arg1: i16, %arg2: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
+func.func @dot_acc_sat_s_scalar_ternary_v5(%arg0: i16, %arg1: i16, %arg2: vector<8xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmlshs_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_scalar_e12c_v6(%arg0: i32, %arg1: i32, %arg2: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
+func.func @dot_acc_sat_s_scalar_ternary_v6(%arg0: i32, %arg1: i32, %arg2: vector<2xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmlshs_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_scalar_e12c_v7(%arg0: i32, %arg1: i32, %arg2: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
+func.func @dot_acc_sat_s_scalar_ternary_v7(%arg0: i32, %arg1: i32, %arg2: vector<4xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_ce27(
+// CHECK-LABEL: func.func @dot_acc_s_widen_x4(
 // CHECK-NEXT: "hydride_arm.vdot_u32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_ce27(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_ce27"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+func.func @dot_acc_s_widen_x4(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_ce27_v1(
+// CHECK-LABEL: func.func @dot_acc_s_widen_x4_v1(
 // CHECK-NEXT: "hydride_arm.vdot_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_ce27_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_ce27"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+func.func @dot_acc_s_widen_x4_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_ce27_v2(
+// CHECK-LABEL: func.func @dot_acc_s_widen_x4_v2(
 // CHECK-NEXT: "hydride_arm.vdotq_u32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_ce27_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_ce27"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+func.func @dot_acc_s_widen_x4_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_ce27_v3(
+// CHECK-LABEL: func.func @dot_acc_s_widen_x4_v3(
 // CHECK-NEXT: "hydride_arm.vdotq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_ce27_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_ce27"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+func.func @dot_acc_s_widen_x4_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca(
+// CHECK-LABEL: func.func @dot_acc_s_widen_imm(
 // CHECK-NEXT: "hydride_arm.vdot_lane_u32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_f8ca(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+func.func @dot_acc_s_widen_imm(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v1(
+// CHECK-LABEL: func.func @dot_acc_s_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vdot_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_f8ca_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+func.func @dot_acc_s_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v2(
+// CHECK-LABEL: func.func @dot_acc_s_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vdotq_laneq_u32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_f8ca_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+func.func @dot_acc_s_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v3(
+// CHECK-LABEL: func.func @dot_acc_s_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vdotq_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_f8ca_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+func.func @dot_acc_s_widen_imm_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v4(
+// CHECK-LABEL: func.func @dot_acc_s_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vdot_laneq_u32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_f8ca_v4(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+func.func @dot_acc_s_widen_imm_v4(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v5(
+// CHECK-LABEL: func.func @dot_acc_s_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vdot_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_f8ca_v5(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+func.func @dot_acc_s_widen_imm_v5(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v6(
+// CHECK-LABEL: func.func @dot_acc_s_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vdotq_lane_u32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_f8ca_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+func.func @dot_acc_s_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v7(
+// CHECK-LABEL: func.func @dot_acc_s_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vdotq_lane_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_widen_f8ca_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+func.func @dot_acc_s_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @xor_cbf3(
+// CHECK-LABEL: func.func @xor_ternary(
 // CHECK-NEXT: "hydride_arm.veor3q_u8"(%arg1, %arg0, %arg2)
-func.func @xor_cbf3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @xor_ternary(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @xor_cbf3_v1(
+// CHECK-LABEL: func.func @xor_ternary_v1(
 // CHECK-NEXT: "hydride_arm.veor3q_u16"(%arg1, %arg0, %arg2)
-func.func @xor_cbf3_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @xor_ternary_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @xor_cbf3_v2(
+// CHECK-LABEL: func.func @xor_ternary_v2(
 // CHECK-NEXT: "hydride_arm.veor3q_u32"(%arg1, %arg0, %arg2)
-func.func @xor_cbf3_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @xor_ternary_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @xor_cbf3_v3(
+// CHECK-LABEL: func.func @xor_ternary_v3(
 // CHECK-NEXT: "hydride_arm.veor3q_u64"(%arg1, %arg0, %arg2)
-func.func @xor_cbf3_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @xor_ternary_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @xor_cbf3_v4(
+// CHECK-LABEL: func.func @xor_ternary_v4(
 // CHECK-NEXT: "hydride_arm.veor3q_u8"(%arg1, %arg0, %arg2)
-func.func @xor_cbf3_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @xor_ternary_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @xor_cbf3_v5(
+// CHECK-LABEL: func.func @xor_ternary_v5(
 // CHECK-NEXT: "hydride_arm.veor3q_u16"(%arg1, %arg0, %arg2)
-func.func @xor_cbf3_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @xor_ternary_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @xor_cbf3_v6(
+// CHECK-LABEL: func.func @xor_ternary_v6(
 // CHECK-NEXT: "hydride_arm.veor3q_u32"(%arg1, %arg0, %arg2)
-func.func @xor_cbf3_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @xor_ternary_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @xor_cbf3_v7(
+// CHECK-LABEL: func.func @xor_ternary_v7(
 // CHECK-NEXT: "hydride_arm.veor3q_u64"(%arg1, %arg0, %arg2)
-func.func @xor_cbf3_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @xor_ternary_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_f05b(
+// CHECK-LABEL: func.func @funnel_shift(
 // CHECK-NEXT: "hydride_arm.vrax1q_u64"(%arg1, %arg0)
-func.func @funnel_shift_f05b(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_f05b"(%arg0, %arg1) : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @funnel_shift(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift"(%arg0, %arg1) : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_b59e(
+// CHECK-LABEL: func.func @funnel_shift_imm(
 // CHECK-NEXT: "hydride_arm.vxarq_u64"(%arg1, %arg0)
-func.func @funnel_shift_b59e(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_b59e"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @funnel_shift_imm(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_imm"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -12254,80 +12254,80 @@ func.func @and_xor_not_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vec
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_e36d(
+// CHECK-LABEL: func.func @add_mul_widen(
 // CHECK-NEXT: "hydride_arm.vmmlaq_s32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_e36d(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_e36d"(%arg0, %arg1, %arg2) { width = 0 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+func.func @add_mul_widen(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen"(%arg0, %arg1, %arg2) { width = 0 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_e36d_v1(
+// CHECK-LABEL: func.func @add_mul_widen_v1(
 // CHECK-NEXT: "hydride_arm.vmmlaq_u32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_e36d_v1(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_e36d"(%arg0, %arg1, %arg2) { width = 1 : i32, width_2 = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+func.func @add_mul_widen_v1(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen"(%arg0, %arg1, %arg2) { width = 1 : i32, width_2 = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_e36d_v2(
+// CHECK-LABEL: func.func @add_mul_widen_v2(
 // CHECK-NEXT: "hydride_arm.vusmmlaq_s32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_e36d_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_e36d"(%arg0, %arg1, %arg2) { width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+func.func @add_mul_widen_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen"(%arg0, %arg1, %arg2) { width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_24ac(
+// CHECK-LABEL: func.func @add_mul_widen_imm(
 // CHECK-NEXT: "hydride_arm.vusdot_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_24ac(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+func.func @add_mul_widen_imm(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_24ac_v1(
+// CHECK-LABEL: func.func @add_mul_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vsudot_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_24ac_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+func.func @add_mul_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_24ac_v2(
+// CHECK-LABEL: func.func @add_mul_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vusdot_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_24ac_v2(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+func.func @add_mul_widen_imm_v2(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_24ac_v3(
+// CHECK-LABEL: func.func @add_mul_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vsudot_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_24ac_v3(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+func.func @add_mul_widen_imm_v3(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_24ac_v4(
+// CHECK-LABEL: func.func @add_mul_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vusdotq_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_24ac_v4(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+func.func @add_mul_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_24ac_v5(
+// CHECK-LABEL: func.func @add_mul_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vsudotq_lane_s32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_24ac_v5(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+func.func @add_mul_widen_imm_v5(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_24ac_v6(
+// CHECK-LABEL: func.func @add_mul_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vusdotq_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_24ac_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+func.func @add_mul_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_mul_widen_24ac_v7(
+// CHECK-LABEL: func.func @add_mul_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vsudotq_laneq_s32"(%arg0, %arg1, %arg2)
-func.func @add_mul_widen_24ac_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+func.func @add_mul_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 

@@ -4,31 +4,31 @@
 // instruction implements becomes that instruction's op, operands in the
 // instruction's order, through stock mlir-opt.
 
-// CHECK-LABEL: func.func @move_53ab(
+// CHECK-LABEL: func.func @move_binary_53ab(
 // CHECK-NEXT: "hydride_hvx.v6_vpackeb"(%arg1, %arg0)
-func.func @move_53ab(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 0 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+func.func @move_binary_53ab(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 0 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @move_53ab_v1(
+// CHECK-LABEL: func.func @move_binary_53ab_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vpackeh"(%arg1, %arg0)
-func.func @move_53ab_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 0 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+func.func @move_binary_53ab_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 0 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @move_53ab_v2(
+// CHECK-LABEL: func.func @move_binary_53ab_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vpackob"(%arg1, %arg0)
-func.func @move_53ab_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+func.func @move_binary_53ab_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @move_53ab_v3(
+// CHECK-LABEL: func.func @move_binary_53ab_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vpackoh"(%arg1, %arg0)
-func.func @move_53ab_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+func.func @move_binary_53ab_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -459,24 +459,24 @@ func.func @xor(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902(
+// CHECK-LABEL: func.func @broadcast_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_lvsplatw"(%arg0)
-func.func @broadcast_0902(%arg0: i32) -> vector<128xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 31 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
+func.func @broadcast_with_scalar(%arg0: i32) -> vector<128xi8> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 31 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v1(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v1(
 // CHECK-NEXT: "hydride_hvx.v6_lvsplath"(%arg0)
-func.func @broadcast_0902_v1(%arg0: i32) -> vector<64xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 63 : i32, bit = 16 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<64xi16>
+func.func @broadcast_with_scalar_v1(%arg0: i32) -> vector<64xi16> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 63 : i32, bit = 16 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v2(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v2(
 // CHECK-NEXT: "hydride_hvx.v6_lvsplatb"(%arg0)
-func.func @broadcast_0902_v2(%arg0: i32) -> vector<128xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 127 : i32, bit = 8 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
+func.func @broadcast_with_scalar_v2(%arg0: i32) -> vector<128xi8> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 127 : i32, bit = 8 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -550,10 +550,10 @@ func.func @count_leading_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f(
 // CHECK-NEXT: "hydride_hvx.v6_vrotr"(%arg0, %arg1)
-func.func @funnel_shift_c69f(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 31 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+func.func @funnel_shift_binary_c69f(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 31 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -578,38 +578,38 @@ func.func @dot_acc_su_widen(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2:
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @move_cfd6(
+// CHECK-LABEL: func.func @move_ternary(
 // CHECK-NEXT: "hydride_hvx.v6_valignb"(%arg1, %arg2, %arg0)
-func.func @move_cfd6(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.move_cfd6"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @move_ternary(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.move_ternary"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @move_ef2c(
+// CHECK-LABEL: func.func @move_ternary_ef2c(
 // CHECK-NEXT: "hydride_hvx.v6_vlalignb"(%arg1, %arg2, %arg0)
-func.func @move_ef2c(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.move_ef2c"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @move_ternary_ef2c(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.move_ternary_ef2c"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @move_ca12(
+// CHECK-LABEL: func.func @move_binary_imm_ca12(
 // CHECK-NEXT: "hydride_hvx.v6_valignbi"(%arg0, %arg1)
-func.func @move_ca12(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.move_ca12"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @move_binary_imm_ca12(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.move_binary_imm_ca12"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @move_8c20(
+// CHECK-LABEL: func.func @move_binary_imm_8c20(
 // CHECK-NEXT: "hydride_hvx.v6_vlalignbi"(%arg0, %arg1)
-func.func @move_8c20(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.move_8c20"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @move_binary_imm_8c20(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.move_binary_imm_8c20"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @move_63f6(
+// CHECK-LABEL: func.func @move_binary_u(
 // CHECK-NEXT: "hydride_hvx.v6_vror"(%arg0, %arg1)
-func.func @move_63f6(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi8> {
-  %0 = "autollvm.move_63f6"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<128xi8>
+func.func @move_binary_u(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi8> {
+  %0 = "autollvm.move_binary_u"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -655,94 +655,94 @@ func.func @pack_sat_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<6
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_5df8(
+// CHECK-LABEL: func.func @dot_acc_unary(
 // CHECK-NEXT: "hydride_hvx.v6_vzb"(%arg0)
-func.func @dot_acc_5df8(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_5df8"(%arg0) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi16>
+func.func @dot_acc_unary(%arg0: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_5df8_v1(
+// CHECK-LABEL: func.func @dot_acc_unary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsb"(%arg0)
-func.func @dot_acc_5df8_v1(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_5df8"(%arg0) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi16>
+func.func @dot_acc_unary_v1(%arg0: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_5df8_v2(
+// CHECK-LABEL: func.func @dot_acc_unary_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vzh"(%arg0)
-func.func @dot_acc_5df8_v2(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_5df8"(%arg0) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_unary_v2(%arg0: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_5df8_v3(
+// CHECK-LABEL: func.func @dot_acc_unary_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vsh"(%arg0)
-func.func @dot_acc_5df8_v3(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_5df8"(%arg0) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_unary_v3(%arg0: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_eff6(
+// CHECK-LABEL: func.func @dot_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpybus"(%arg0, %arg1)
-func.func @dot_eff6(%arg0: vector<128xi8>, %arg1: i32) -> vector<64xi16> {
-  %0 = "autollvm.dot_eff6"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, i32) -> vector<64xi16>
+func.func @dot_with_scalar(%arg0: vector<128xi8>, %arg1: i32) -> vector<64xi16> {
+  %0 = "autollvm.dot_with_scalar"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @dot_eff6_v1(
+// CHECK-LABEL: func.func @dot_with_scalar_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhb"(%arg0, %arg1)
-func.func @dot_eff6_v1(%arg0: vector<64xi16>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_eff6"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, i32) -> vector<32xi32>
+func.func @dot_with_scalar_v1(%arg0: vector<64xi16>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_with_scalar"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_46cb(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_6way(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpybus_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_46cb(%arg0: vector<64xi16>, %arg1: vector<128xi8>, %arg2: i32) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_46cb"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32 } : (vector<64xi16>, vector<128xi8>, i32) -> vector<64xi16>
+func.func @dot_acc_ternary_with_scalar_6way(%arg0: vector<64xi16>, %arg1: vector<128xi8>, %arg2: i32) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_6way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32 } : (vector<64xi16>, vector<128xi8>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_46cb_v1(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_6way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhb_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_46cb_v1(%arg0: vector<32xi32>, %arg1: vector<64xi16>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_46cb"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32 } : (vector<32xi32>, vector<64xi16>, i32) -> vector<32xi32>
+func.func @dot_acc_ternary_with_scalar_6way_v1(%arg0: vector<32xi32>, %arg1: vector<64xi16>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_6way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32 } : (vector<32xi32>, vector<64xi16>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_round_56f2(
+// CHECK-LABEL: func.func @dot_round_with_scalar_12way(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpybus_dv"(%arg0, %arg1)
-func.func @dot_round_56f2(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_round_56f2"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
+func.func @dot_round_with_scalar_12way(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_round_with_scalar_12way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_round_56f2_v1(
+// CHECK-LABEL: func.func @dot_round_with_scalar_12way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhb_dv"(%arg0, %arg1)
-func.func @dot_round_56f2_v1(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_56f2"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, shift = -16 : i32 } : (vector<128xi16>, i32) -> vector<64xi32>
+func.func @dot_round_with_scalar_12way_v1(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_with_scalar_12way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, shift = -16 : i32 } : (vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_0874(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_0874(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpybus_dv_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_0874(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_0874"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+func.func @dot_acc_ternary_with_scalar_12way_0874(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_0874"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_0874_v1(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_0874_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhb_dv_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_0874_v1(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_0874"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
+func.func @dot_acc_ternary_with_scalar_12way_0874_v1(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_0874"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_9da1(
+// CHECK-LABEL: func.func @dot_sat_s(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhvsat"(%arg0, %arg1)
-func.func @dot_sat_s_9da1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.dot_sat_s_9da1"(%arg0, %arg1) : (vector<64xi16>, vector<64xi16>) -> vector<32xi32>
+func.func @dot_sat_s(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_sat_s"(%arg0, %arg1) : (vector<64xi16>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -781,192 +781,192 @@ func.func @dot_sat_v3(%arg0: i32, %arg1: vector<128xi16>) -> vector<32xi32> {
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_sat_0e42(
+// CHECK-LABEL: func.func @mul_high_sat(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhsat_acc"(%arg0, %arg2, %arg1)
-func.func @mul_high_sat_0e42(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_sat_0e42"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_sat(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_sat_0e42_v1(
+// CHECK-LABEL: func.func @mul_high_sat_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhsusat_acc"(%arg0, %arg2, %arg1)
-func.func @mul_high_sat_0e42_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_sat_0e42"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_sat_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_8341(
+// CHECK-LABEL: func.func @dot_acc_sat_5way_8341(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhisat_acc"(%arg0, %arg2, %arg1)
-func.func @dot_acc_sat_8341(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_sat_8341"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
+func.func @dot_acc_sat_5way_8341(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_sat_5way_8341"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_8341_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_5way_8341_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhsuisat_acc"(%arg0, %arg2, %arg1)
-func.func @dot_acc_sat_8341_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_sat_8341"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
+func.func @dot_acc_sat_5way_8341_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_sat_5way_8341"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_round_07c3(
+// CHECK-LABEL: func.func @dot_round_with_scalar_14way(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpyb"(%arg0, %arg1)
-func.func @dot_round_07c3(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_round_07c3"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
+func.func @dot_round_with_scalar_14way(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_round_with_scalar_14way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_round_07c3_v1(
+// CHECK-LABEL: func.func @dot_round_with_scalar_14way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpybus"(%arg0, %arg1)
-func.func @dot_round_07c3_v1(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_round_07c3"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
+func.func @dot_round_with_scalar_14way_v1(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_round_with_scalar_14way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_round_07c3_v2(
+// CHECK-LABEL: func.func @dot_round_with_scalar_14way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpyhb"(%arg0, %arg1)
-func.func @dot_round_07c3_v2(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_07c3"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, shift = -16 : i32 } : (vector<128xi16>, i32) -> vector<64xi32>
+func.func @dot_round_with_scalar_14way_v2(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_with_scalar_14way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, shift = -16 : i32 } : (vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_f78b(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_f78b(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpyb_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_f78b(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_f78b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+func.func @dot_acc_ternary_with_scalar_12way_f78b(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_f78b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_f78b_v1(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_f78b_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpybus_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_f78b_v1(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_f78b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+func.func @dot_acc_ternary_with_scalar_12way_f78b_v1(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_f78b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_f78b_v2(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_f78b_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpyhb_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_f78b_v2(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_f78b"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
+func.func @dot_acc_ternary_with_scalar_12way_f78b_v2(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_f78b"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_round_9f8e(
+// CHECK-LABEL: func.func @dot_round_with_scalar_6way(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpyub"(%arg1, %arg0)
-func.func @dot_round_9f8e(%arg0: i32, %arg1: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.dot_round_9f8e"(%arg0, %arg1) { width = 1 : i32 } : (i32, vector<128xi8>) -> vector<32xi32>
+func.func @dot_round_with_scalar_6way(%arg0: i32, %arg1: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round_with_scalar_6way"(%arg0, %arg1) { width = 1 : i32 } : (i32, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_round_9f8e_v1(
+// CHECK-LABEL: func.func @dot_round_with_scalar_6way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybus"(%arg1, %arg0)
-func.func @dot_round_9f8e_v1(%arg0: i32, %arg1: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.dot_round_9f8e"(%arg0, %arg1) { width = 0 : i32 } : (i32, vector<128xi8>) -> vector<32xi32>
+func.func @dot_round_with_scalar_6way_v1(%arg0: i32, %arg1: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round_with_scalar_6way"(%arg0, %arg1) { width = 0 : i32 } : (i32, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_316a(
+// CHECK-LABEL: func.func @mul_high_ternary_with_scalar_to_i32(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpyub_acc"(%arg0, %arg2, %arg1)
-func.func @mul_high_316a(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_316a"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<128xi8>) -> vector<32xi32>
+func.func @mul_high_ternary_with_scalar_to_i32(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_ternary_with_scalar_to_i32"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_316a_v1(
+// CHECK-LABEL: func.func @mul_high_ternary_with_scalar_to_i32_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybus_acc"(%arg0, %arg2, %arg1)
-func.func @mul_high_316a_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_316a"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<128xi8>) -> vector<32xi32>
+func.func @mul_high_ternary_with_scalar_to_i32_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_ternary_with_scalar_to_i32"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_round_5840(
+// CHECK-LABEL: func.func @dot_round(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpyubv"(%arg0, %arg1)
-func.func @dot_round_5840(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.dot_round_5840"(%arg0, %arg1) { width = 1 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+func.func @dot_round(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round"(%arg0, %arg1) { width = 1 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_round_5840_v1(
+// CHECK-LABEL: func.func @dot_round_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybv"(%arg0, %arg1)
-func.func @dot_round_5840_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.dot_round_5840"(%arg0, %arg1) { width = 0 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+func.func @dot_round_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round"(%arg0, %arg1) { width = 0 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_round_5840_v2(
+// CHECK-LABEL: func.func @dot_round_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybusv"(%arg0, %arg1)
-func.func @dot_round_5840_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.dot_round_5840"(%arg0, %arg1) { width = 1 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+func.func @dot_round_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round"(%arg0, %arg1) { width = 1 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_0546(
+// CHECK-LABEL: func.func @mul_high_ternary_to_i32(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpyubv_acc"(%arg0, %arg1, %arg2)
-func.func @mul_high_0546(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_0546"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+func.func @mul_high_ternary_to_i32(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_ternary_to_i32"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_0546_v1(
+// CHECK-LABEL: func.func @mul_high_ternary_to_i32_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybv_acc"(%arg0, %arg1, %arg2)
-func.func @mul_high_0546_v1(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_0546"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+func.func @mul_high_ternary_to_i32_v1(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_ternary_to_i32"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_round_4dfe(
+// CHECK-LABEL: func.func @dot_round_imm(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpyubi"(%arg0, %arg1)
-func.func @dot_round_4dfe(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_4dfe"(%arg0, %arg1) { a1 = 1 : i32, width = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+func.func @dot_round_imm(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_imm"(%arg0, %arg1) { a1 = 1 : i32, width = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_round_4dfe_v1(
+// CHECK-LABEL: func.func @dot_round_imm_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybusi"(%arg0, %arg1)
-func.func @dot_round_4dfe_v1(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_4dfe"(%arg0, %arg1) { a1 = 1 : i32, width = 0 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+func.func @dot_round_imm_v1(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_imm"(%arg0, %arg1) { a1 = 1 : i32, width = 0 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_round_a490(
+// CHECK-LABEL: func.func @dot_acc_round_imm(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpyubi_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_round_a490(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_a490"(%arg0, %arg1, %arg2) { a2 = 1 : i32, width = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+func.func @dot_acc_round_imm(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, width = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_round_a490_v1(
+// CHECK-LABEL: func.func @dot_acc_round_imm_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybusi_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_round_a490_v1(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_a490"(%arg0, %arg1, %arg2) { a2 = 1 : i32, width = 0 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+func.func @dot_acc_round_imm_v1(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, width = 0 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_round_su_65d3(
+// CHECK-LABEL: func.func @dot_acc_round_su_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vdsaduh"(%arg0, %arg1)
-func.func @dot_acc_round_su_65d3(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_su_65d3"(%arg0, %arg1) : (vector<128xi16>, i32) -> vector<64xi32>
+func.func @dot_acc_round_su_binary(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_su_binary"(%arg0, %arg1) : (vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_round_su_d690(
+// CHECK-LABEL: func.func @dot_acc_round_su_ternary(
 // CHECK-NEXT: "hydride_hvx.v6_vdsaduh_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_round_su_d690(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_su_d690"(%arg0, %arg1, %arg2) : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
+func.func @dot_acc_round_su_ternary(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_su_ternary"(%arg0, %arg1, %arg2) : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_round_su_5fc7(
+// CHECK-LABEL: func.func @dot_acc_round_su_binary_imm(
 // CHECK-NEXT: "hydride_hvx.v6_vrsadubi"(%arg0, %arg1)
-func.func @dot_acc_round_su_5fc7(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_su_5fc7"(%arg0, %arg1) { a1 = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+func.func @dot_acc_round_su_binary_imm(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_su_binary_imm"(%arg0, %arg1) { a1 = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_round_su_5407(
+// CHECK-LABEL: func.func @dot_acc_round_su_ternary_imm(
 // CHECK-NEXT: "hydride_hvx.v6_vrsadubi_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_round_su_5407(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_su_5407"(%arg0, %arg1, %arg2) { a2 = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+func.func @dot_acc_round_su_ternary_imm(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_su_ternary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -998,17 +998,17 @@ func.func @add_and_shift_v3(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @shl_1311(
+// CHECK-LABEL: func.func @shl_binary_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vaslw"(%arg0, %arg1)
-func.func @shl_1311(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.shl_1311"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+func.func @shl_binary_with_scalar(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.shl_binary_with_scalar"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @shl_1311_v1(
+// CHECK-LABEL: func.func @shl_binary_with_scalar_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaslh"(%arg0, %arg1)
-func.func @shl_1311_v1(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
-  %0 = "autollvm.shl_1311"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
+func.func @shl_binary_with_scalar_v1(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
+  %0 = "autollvm.shl_binary_with_scalar"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -1054,24 +1054,24 @@ func.func @shl_shr_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @shr_s_8c41(
+// CHECK-LABEL: func.func @shr_s_with_scalar_to_i8(
 // CHECK-NEXT: "hydride_hvx.v6_vlsrb"(%arg0, %arg1)
-func.func @shr_s_8c41(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi8> {
-  %0 = "autollvm.shr_s_8c41"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<128xi8>
+func.func @shr_s_with_scalar_to_i8(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi8> {
+  %0 = "autollvm.shr_s_with_scalar_to_i8"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_round_ca27(
+// CHECK-LABEL: func.func @funnel_shift_round_ternary(
 // CHECK-NEXT: "hydride_hvx.v6_vasr_into"(%arg0, %arg1, %arg2)
-func.func @funnel_shift_round_ca27(%arg0: vector<64xi32>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi32> {
-  %0 = "autollvm.funnel_shift_round_ca27"(%arg0, %arg1, %arg2) : (vector<64xi32>, vector<32xi32>, vector<32xi32>) -> vector<64xi32>
+func.func @funnel_shift_round_ternary(%arg0: vector<64xi32>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi32> {
+  %0 = "autollvm.funnel_shift_round_ternary"(%arg0, %arg1, %arg2) : (vector<64xi32>, vector<32xi32>, vector<32xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_5468(
+// CHECK-LABEL: func.func @funnel_shift_ternary_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vasrwh"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_5468(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_5468"(%arg0, %arg1, %arg2) : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+func.func @funnel_shift_ternary_with_scalar(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_ternary_with_scalar"(%arg0, %arg1, %arg2) : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -1215,17 +1215,17 @@ func.func @add_and_shift_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_s_733a(
+// CHECK-LABEL: func.func @add_shr_s_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vasrw_acc"(%arg0, %arg1, %arg2)
-func.func @add_shr_s_733a(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.add_shr_s_733a"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+func.func @add_shr_s_with_scalar(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.add_shr_s_with_scalar"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_s_733a_v1(
+// CHECK-LABEL: func.func @add_shr_s_with_scalar_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vasrh_acc"(%arg0, %arg1, %arg2)
-func.func @add_shr_s_733a_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i32) -> vector<64xi16> {
-  %0 = "autollvm.add_shr_s_733a"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
+func.func @add_shr_s_with_scalar_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i32) -> vector<64xi16> {
+  %0 = "autollvm.add_shr_s_with_scalar"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -1292,66 +1292,66 @@ func.func @avg_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @sub_shr_9810(
+// CHECK-LABEL: func.func @sub_shr(
 // CHECK-NEXT: "hydride_hvx.v6_vnavgb"(%arg0, %arg1)
-func.func @sub_shr_9810(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_shr_9810"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @sub_shr(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_shr"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @sub_shr_9810_v1(
+// CHECK-LABEL: func.func @sub_shr_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vnavgh"(%arg0, %arg1)
-func.func @sub_shr_9810_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_shr_9810"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+func.func @sub_shr_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_shr"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @sub_shr_9810_v2(
+// CHECK-LABEL: func.func @sub_shr_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vnavgw"(%arg0, %arg1)
-func.func @sub_shr_9810_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_shr_9810"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+func.func @sub_shr_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_shr"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @sub_shr_9810_v3(
+// CHECK-LABEL: func.func @sub_shr_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vnavgub"(%arg0, %arg1)
-func.func @sub_shr_9810_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_shr_9810"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @sub_shr_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_shr"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @sub_d49d(
+// CHECK-LABEL: func.func @sub_binary_d49d(
 // CHECK-NEXT: "hydride_hvx.v6_vabsdiffub"(%arg0, %arg1)
-func.func @sub_d49d(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_d49d"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @sub_binary_d49d(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @sub_d49d_v1(
+// CHECK-LABEL: func.func @sub_binary_d49d_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vabsdiffuh"(%arg0, %arg1)
-func.func @sub_d49d_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_d49d"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+func.func @sub_binary_d49d_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @sub_d49d_v2(
+// CHECK-LABEL: func.func @sub_binary_d49d_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vabsdiffh"(%arg0, %arg1)
-func.func @sub_d49d_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_d49d"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+func.func @sub_binary_d49d_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @sub_d49d_v3(
+// CHECK-LABEL: func.func @sub_binary_d49d_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vabsdiffw"(%arg0, %arg1)
-func.func @sub_d49d_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_d49d"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+func.func @sub_binary_d49d_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_sat_s_fa70(
+// CHECK-LABEL: func.func @mul_high_sat_s_ternary_with_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vaddcarrysat"(%arg0, %arg1, %arg2)
-func.func @mul_high_sat_s_fa70(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_sat_s_fa70"(%arg0, %arg1, %arg2) : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+func.func @mul_high_sat_s_ternary_with_mask(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_s_ternary_with_mask"(%arg0, %arg1, %arg2) : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -1362,10 +1362,10 @@ func.func @dot_acc_su(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vecto
   return %0 : vector<36xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_9d3a(
+// CHECK-LABEL: func.func @funnel_shift_ternary_with_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vsubcarry"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_9d3a(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<36xi32> {
-  %0 = "autollvm.funnel_shift_9d3a"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+func.func @funnel_shift_ternary_with_mask(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.funnel_shift_ternary_with_mask"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<36xi32>
   return %0 : vector<36xi32>
 }
 
@@ -1397,31 +1397,31 @@ func.func @add_or_sub_sat(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vecto
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @sub_sat_u_68ee(
+// CHECK-LABEL: func.func @sub_sat_u_to_i8(
 // CHECK-NEXT: "hydride_hvx.v6_vsubububb_sat"(%arg0, %arg1)
-func.func @sub_sat_u_68ee(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_u_68ee"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @sub_sat_u_to_i8(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_sat_u_to_i8"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @dot_acc_d59b(
+// CHECK-LABEL: func.func @dot_acc_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vaddubh"(%arg0, %arg1)
-func.func @dot_acc_d59b(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_d59b"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+func.func @dot_acc_binary(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_binary"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_d59b_v1(
+// CHECK-LABEL: func.func @dot_acc_binary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhw"(%arg0, %arg1)
-func.func @dot_acc_d59b_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_d59b"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_binary_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_binary"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_d59b_v2(
+// CHECK-LABEL: func.func @dot_acc_binary_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vadduhw"(%arg0, %arg1)
-func.func @dot_acc_d59b_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_d59b"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_binary_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_binary"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -1446,24 +1446,24 @@ func.func @sub_shr_07d3_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vect
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_a4e7(
+// CHECK-LABEL: func.func @dot_acc_ternary_4way(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhw_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_a4e7(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_a4e7"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_ternary_4way(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_ternary_4way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_a4e7_v1(
+// CHECK-LABEL: func.func @dot_acc_ternary_4way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vadduhw_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_a4e7_v1(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_a4e7"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_ternary_4way_v1(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_ternary_4way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_a4e7_v2(
+// CHECK-LABEL: func.func @dot_acc_ternary_4way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddubh_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_a4e7_v2(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_a4e7"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+func.func @dot_acc_ternary_4way_v2(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_ternary_4way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
@@ -1488,24 +1488,24 @@ func.func @dot_acc_s_18c2_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_s_7015(
+// CHECK-LABEL: func.func @mul_high_s_ternary_with_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vsubbq"(%arg2, %arg0, %arg1)
-func.func @mul_high_s_7015(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_s_7015"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+func.func @mul_high_s_ternary_with_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_s_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_s_7015_v1(
+// CHECK-LABEL: func.func @mul_high_s_ternary_with_mask_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsubhq"(%arg2, %arg0, %arg1)
-func.func @mul_high_s_7015_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
-  %0 = "autollvm.mul_high_s_7015"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+func.func @mul_high_s_ternary_with_mask_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_s_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_s_7015_v2(
+// CHECK-LABEL: func.func @mul_high_s_ternary_with_mask_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubwq"(%arg2, %arg0, %arg1)
-func.func @mul_high_s_7015_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_s_7015"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+func.func @mul_high_s_ternary_with_mask_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_s_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -1530,24 +1530,24 @@ func.func @dot_acc_s_56e5_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_s_661c(
+// CHECK-LABEL: func.func @mul_high_s_ternary_with_mask_661c(
 // CHECK-NEXT: "hydride_hvx.v6_vsubbnq"(%arg2, %arg0, %arg1)
-func.func @mul_high_s_661c(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_s_661c"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 255 : i32, constant_2 = 1 : i32, bit = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+func.func @mul_high_s_ternary_with_mask_661c(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_s_ternary_with_mask_661c"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 255 : i32, constant_2 = 1 : i32, bit = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_s_661c_v1(
+// CHECK-LABEL: func.func @mul_high_s_ternary_with_mask_661c_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsubhnq"(%arg2, %arg0, %arg1)
-func.func @mul_high_s_661c_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
-  %0 = "autollvm.mul_high_s_661c"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 65535 : i32, constant_2 = 3 : i32, bit = 2 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+func.func @mul_high_s_ternary_with_mask_661c_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_s_ternary_with_mask_661c"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 65535 : i32, constant_2 = 3 : i32, bit = 2 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_s_661c_v2(
+// CHECK-LABEL: func.func @mul_high_s_ternary_with_mask_661c_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubwnq"(%arg2, %arg0, %arg1)
-func.func @mul_high_s_661c_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_s_661c"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 4294967295 : i64, constant_2 = 15 : i32, bit = 4 : i32 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+func.func @mul_high_s_ternary_with_mask_661c_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_s_ternary_with_mask_661c"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 4294967295 : i64, constant_2 = 15 : i32, bit = 4 : i32 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -1572,101 +1572,101 @@ func.func @neg_sat_s_v2(%arg0: vector<32xi32>) -> vector<32xi32> {
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_cf5b(
+// CHECK-LABEL: func.func @dot_5way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpybv"(%arg0, %arg1)
-func.func @dot_cf5b(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+func.func @dot_5way(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_cf5b_v1(
+// CHECK-LABEL: func.func @dot_5way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyubv"(%arg0, %arg1)
-func.func @dot_cf5b_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+func.func @dot_5way_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_cf5b_v2(
+// CHECK-LABEL: func.func @dot_5way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpybusv"(%arg0, %arg1)
-func.func @dot_cf5b_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+func.func @dot_5way_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_cf5b_v3(
+// CHECK-LABEL: func.func @dot_5way_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhv"(%arg0, %arg1)
-func.func @dot_cf5b_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+func.func @dot_5way_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_cf5b_v4(
+// CHECK-LABEL: func.func @dot_5way_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyuhv"(%arg0, %arg1)
-func.func @dot_cf5b_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+func.func @dot_5way_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_cf5b_v5(
+// CHECK-LABEL: func.func @dot_5way_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhus"(%arg0, %arg1)
-func.func @dot_cf5b_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+func.func @dot_5way_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_b9e6(
+// CHECK-LABEL: func.func @dot_acc_ternary_5way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpybv_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_b9e6(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 8 : i32, width_3 = 0 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+func.func @dot_acc_ternary_5way(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 8 : i32, width_3 = 0 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_b9e6_v1(
+// CHECK-LABEL: func.func @dot_acc_ternary_5way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyubv_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_b9e6_v1(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+func.func @dot_acc_ternary_5way_v1(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_b9e6_v2(
+// CHECK-LABEL: func.func @dot_acc_ternary_5way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpybusv_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_b9e6_v2(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 0 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+func.func @dot_acc_ternary_5way_v2(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 0 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_b9e6_v3(
+// CHECK-LABEL: func.func @dot_acc_ternary_5way_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhv_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_b9e6_v3(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 0 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_ternary_5way_v3(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 0 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_b9e6_v4(
+// CHECK-LABEL: func.func @dot_acc_ternary_5way_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyuhv_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_b9e6_v4(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_ternary_5way_v4(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_b9e6_v5(
+// CHECK-LABEL: func.func @dot_acc_ternary_5way_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhus_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_b9e6_v5(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_ternary_5way_v5(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_c6db(
+// CHECK-LABEL: func.func @dot_10way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpabusv"(%arg0, %arg1)
-func.func @dot_c6db(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_c6db"(%arg0, %arg1) { width = 0 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<128xi16>
+func.func @dot_10way(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_10way"(%arg0, %arg1) { width = 0 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_c6db_v1(
+// CHECK-LABEL: func.func @dot_10way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpabuuv"(%arg0, %arg1)
-func.func @dot_c6db_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_c6db"(%arg0, %arg1) { width = 1 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<128xi16>
+func.func @dot_10way_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_10way"(%arg0, %arg1) { width = 1 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
@@ -1677,24 +1677,24 @@ func.func @mul_high_sat_round_s(%arg0: vector<64xi16>, %arg1: vector<64xi16>) ->
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_su_1638(
+// CHECK-LABEL: func.func @mul_high_su_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyewuh"(%arg0, %arg1)
-func.func @mul_high_su_1638(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_su_1638"(%arg0, %arg1) : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_su_binary(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_su_binary"(%arg0, %arg1) : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_sat_s_a9cb(
+// CHECK-LABEL: func.func @mul_high_sat_s_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyowh"(%arg0, %arg1)
-func.func @mul_high_sat_s_a9cb(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_sat_s_a9cb"(%arg0, %arg1) { constant = 0 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_sat_s_binary(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_s_binary"(%arg0, %arg1) { constant = 0 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_sat_s_a9cb_v1(
+// CHECK-LABEL: func.func @mul_high_sat_s_binary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyowh_rnd"(%arg0, %arg1)
-func.func @mul_high_sat_s_a9cb_v1(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_sat_s_a9cb"(%arg0, %arg1) { constant = 1 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_sat_s_binary_v1(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_s_binary"(%arg0, %arg1) { constant = 1 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -1705,248 +1705,248 @@ func.func @mul_high_su_b62d(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vec
   return %0 : vector<256xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_s_6e07(
+// CHECK-LABEL: func.func @mul_high_s_ternary(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyowh_64_acc"(%arg0, %arg1, %arg2)
-func.func @mul_high_s_6e07(%arg0: vector<256xi8>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<256xi8> {
-  %0 = "autollvm.mul_high_s_6e07"(%arg0, %arg1, %arg2) : (vector<256xi8>, vector<32xi32>, vector<64xi16>) -> vector<256xi8>
+func.func @mul_high_s_ternary(%arg0: vector<256xi8>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<256xi8> {
+  %0 = "autollvm.mul_high_s_ternary"(%arg0, %arg1, %arg2) : (vector<256xi8>, vector<32xi32>, vector<64xi16>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_sat_s_7336(
+// CHECK-LABEL: func.func @mul_high_sat_s_ternary(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyowh_sacc"(%arg0, %arg1, %arg2)
-func.func @mul_high_sat_s_7336(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_sat_s_7336"(%arg0, %arg1, %arg2) { constant = 0 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_sat_s_ternary(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_s_ternary"(%arg0, %arg1, %arg2) { constant = 0 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_sat_s_7336_v1(
+// CHECK-LABEL: func.func @mul_high_sat_s_ternary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyowh_rnd_sacc"(%arg0, %arg1, %arg2)
-func.func @mul_high_sat_s_7336_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_sat_s_7336"(%arg0, %arg1, %arg2) { constant = 1 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_sat_s_ternary_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_s_ternary"(%arg0, %arg1, %arg2) { constant = 1 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_s_9d6e(
+// CHECK-LABEL: func.func @mul_high_s_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyieoh"(%arg0, %arg1)
-func.func @mul_high_s_9d6e(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_s_9d6e"(%arg0, %arg1) : (vector<64xi16>, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_s_binary(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_s_binary"(%arg0, %arg1) : (vector<64xi16>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_e9d2(
+// CHECK-LABEL: func.func @mul_high_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiewuh"(%arg0, %arg1)
-func.func @mul_high_e9d2(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_e9d2"(%arg0, %arg1) { shift = 0 : i32, width = 1 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_binary(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_binary"(%arg0, %arg1) { shift = 0 : i32, width = 1 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_e9d2_v1(
+// CHECK-LABEL: func.func @mul_high_binary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiowh"(%arg0, %arg1)
-func.func @mul_high_e9d2_v1(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_e9d2"(%arg0, %arg1) { shift = 16 : i32, width = 0 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_binary_v1(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_binary"(%arg0, %arg1) { shift = 16 : i32, width = 0 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_9a5d(
+// CHECK-LABEL: func.func @mul_high_ternary(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiewh_acc"(%arg0, %arg1, %arg2)
-func.func @mul_high_9a5d(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_9a5d"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_ternary(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_ternary"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_9a5d_v1(
+// CHECK-LABEL: func.func @mul_high_ternary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiewuh_acc"(%arg0, %arg1, %arg2)
-func.func @mul_high_9a5d_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_9a5d"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_ternary_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_ternary"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_09cb(
+// CHECK-LABEL: func.func @dot_with_scalar_6way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyub"(%arg0, %arg1)
-func.func @dot_09cb(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_09cb"(%arg0, %arg1) { width = 1 : i32 } : (vector<128xi8>, i32) -> vector<128xi16>
+func.func @dot_with_scalar_6way(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_with_scalar_6way"(%arg0, %arg1) { width = 1 : i32 } : (vector<128xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_09cb_v1(
+// CHECK-LABEL: func.func @dot_with_scalar_6way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpybus"(%arg0, %arg1)
-func.func @dot_09cb_v1(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_09cb"(%arg0, %arg1) { width = 0 : i32 } : (vector<128xi8>, i32) -> vector<128xi16>
+func.func @dot_with_scalar_6way_v1(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_with_scalar_6way"(%arg0, %arg1) { width = 0 : i32 } : (vector<128xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_fa67(
+// CHECK-LABEL: func.func @mul_high_ternary_with_scalar_to_i16(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyub_acc"(%arg0, %arg1, %arg2)
-func.func @mul_high_fa67(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: i32) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_fa67"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<128xi16>, vector<128xi8>, i32) -> vector<128xi16>
+func.func @mul_high_ternary_with_scalar_to_i16(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_ternary_with_scalar_to_i16"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<128xi16>, vector<128xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_fa67_v1(
+// CHECK-LABEL: func.func @mul_high_ternary_with_scalar_to_i16_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpybus_acc"(%arg0, %arg1, %arg2)
-func.func @mul_high_fa67_v1(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: i32) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_fa67"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<128xi16>, vector<128xi8>, i32) -> vector<128xi16>
+func.func @mul_high_ternary_with_scalar_to_i16_v1(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_ternary_with_scalar_to_i16"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<128xi16>, vector<128xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_round_eaf9(
+// CHECK-LABEL: func.func @dot_round_with_scalar_10way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpabus"(%arg1, %arg0)
-func.func @dot_round_eaf9(%arg0: i32, %arg1: vector<256xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_round_eaf9"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (i32, vector<256xi8>) -> vector<128xi16>
+func.func @dot_round_with_scalar_10way(%arg0: i32, %arg1: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (i32, vector<256xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_round_eaf9_v1(
+// CHECK-LABEL: func.func @dot_round_with_scalar_10way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpabuu"(%arg1, %arg0)
-func.func @dot_round_eaf9_v1(%arg0: i32, %arg1: vector<256xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_round_eaf9"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (i32, vector<256xi8>) -> vector<128xi16>
+func.func @dot_round_with_scalar_10way_v1(%arg0: i32, %arg1: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (i32, vector<256xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_round_eaf9_v2(
+// CHECK-LABEL: func.func @dot_round_with_scalar_10way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpahb"(%arg1, %arg0)
-func.func @dot_round_eaf9_v2(%arg0: i32, %arg1: vector<128xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_eaf9"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 0 : i32 } : (i32, vector<128xi16>) -> vector<64xi32>
+func.func @dot_round_with_scalar_10way_v2(%arg0: i32, %arg1: vector<128xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 0 : i32 } : (i32, vector<128xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_round_eaf9_v3(
+// CHECK-LABEL: func.func @dot_round_with_scalar_10way_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpauhb"(%arg1, %arg0)
-func.func @dot_round_eaf9_v3(%arg0: i32, %arg1: vector<128xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_eaf9"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (i32, vector<128xi16>) -> vector<64xi32>
+func.func @dot_round_with_scalar_10way_v3(%arg0: i32, %arg1: vector<128xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (i32, vector<128xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_round_fba8(
+// CHECK-LABEL: func.func @dot_acc_round(
 // CHECK-NEXT: "hydride_hvx.v6_vmpabus_acc"(%arg0, %arg2, %arg1)
-func.func @dot_acc_round_fba8(%arg0: vector<128xi16>, %arg1: i32, %arg2: vector<256xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_round_fba8"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a2_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, i32, vector<256xi8>) -> vector<128xi16>
+func.func @dot_acc_round(%arg0: vector<128xi16>, %arg1: i32, %arg2: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a2_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, i32, vector<256xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_round_fba8_v1(
+// CHECK-LABEL: func.func @dot_acc_round_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpabuu_acc"(%arg0, %arg2, %arg1)
-func.func @dot_acc_round_fba8_v1(%arg0: vector<128xi16>, %arg1: i32, %arg2: vector<256xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_round_fba8"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a2_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, i32, vector<256xi8>) -> vector<128xi16>
+func.func @dot_acc_round_v1(%arg0: vector<128xi16>, %arg1: i32, %arg2: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a2_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, i32, vector<256xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_round_fba8_v2(
+// CHECK-LABEL: func.func @dot_acc_round_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpahb_acc"(%arg0, %arg2, %arg1)
-func.func @dot_acc_round_fba8_v2(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_fba8"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a2_elem_width = 16 : i32, width_3 = 0 : i32 } : (vector<64xi32>, i32, vector<128xi16>) -> vector<64xi32>
+func.func @dot_acc_round_v2(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a2_elem_width = 16 : i32, width_3 = 0 : i32 } : (vector<64xi32>, i32, vector<128xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_round_fba8_v3(
+// CHECK-LABEL: func.func @dot_acc_round_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpauhb_acc"(%arg0, %arg2, %arg1)
-func.func @dot_acc_round_fba8_v3(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_fba8"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a2_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, i32, vector<128xi16>) -> vector<64xi32>
+func.func @dot_acc_round_v3(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a2_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, i32, vector<128xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_cad2(
+// CHECK-LABEL: func.func @dot_with_scalar_5way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyh"(%arg1, %arg0)
-func.func @dot_cad2(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_cad2"(%arg0, %arg1) { width = 0 : i32 } : (i32, vector<64xi16>) -> vector<64xi32>
+func.func @dot_with_scalar_5way(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_with_scalar_5way"(%arg0, %arg1) { width = 0 : i32 } : (i32, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_cad2_v1(
+// CHECK-LABEL: func.func @dot_with_scalar_5way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyuh"(%arg1, %arg0)
-func.func @dot_cad2_v1(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_cad2"(%arg0, %arg1) { width = 1 : i32 } : (i32, vector<64xi16>) -> vector<64xi32>
+func.func @dot_with_scalar_5way_v1(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_with_scalar_5way"(%arg0, %arg1) { width = 1 : i32 } : (i32, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_8ebb(
+// CHECK-LABEL: func.func @dot_acc_sat_5way_8ebb(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyh_acc"(%arg0, %arg2, %arg1)
-func.func @dot_acc_sat_8ebb(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_sat_8ebb"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<64xi32>, i32, vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_sat_5way_8ebb(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_sat_5way_8ebb"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<64xi32>, i32, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_8ebb_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_5way_8ebb_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyuh_acc"(%arg0, %arg2, %arg1)
-func.func @dot_acc_sat_8ebb_v1(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_sat_8ebb"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<64xi32>, i32, vector<64xi16>) -> vector<64xi32>
+func.func @dot_acc_sat_5way_8ebb_v1(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_sat_5way_8ebb"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<64xi32>, i32, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_sat_s_9c3d(
+// CHECK-LABEL: func.func @mul_high_sat_s_ternary_with_scalar_to_i32(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhsat_acc"(%arg0, %arg2, %arg1)
-func.func @mul_high_sat_s_9c3d(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.mul_high_sat_s_9c3d"(%arg0, %arg1, %arg2) : (vector<64xi32>, i32, vector<64xi16>) -> vector<64xi32>
+func.func @mul_high_sat_s_ternary_with_scalar_to_i32(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.mul_high_sat_s_ternary_with_scalar_to_i32"(%arg0, %arg1, %arg2) : (vector<64xi32>, i32, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_sat_s_d91d(
+// CHECK-LABEL: func.func @mul_high_sat_s_binary_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhss"(%arg1, %arg0)
-func.func @mul_high_sat_s_d91d(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.mul_high_sat_s_d91d"(%arg0, %arg1) : (i32, vector<64xi16>) -> vector<64xi16>
+func.func @mul_high_sat_s_binary_with_scalar(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_sat_s_binary_with_scalar"(%arg0, %arg1) : (i32, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @dot_sat_s_301f(
+// CHECK-LABEL: func.func @dot_sat_s_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhsrs"(%arg1, %arg0)
-func.func @dot_sat_s_301f(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.dot_sat_s_301f"(%arg0, %arg1) : (i32, vector<64xi16>) -> vector<64xi16>
+func.func @dot_sat_s_with_scalar(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.dot_sat_s_with_scalar"(%arg0, %arg1) : (i32, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @dot_af28(
+// CHECK-LABEL: func.func @dot_with_scalar_3way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyihb"(%arg0, %arg1)
-func.func @dot_af28(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
-  %0 = "autollvm.dot_af28"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
+func.func @dot_with_scalar_3way(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
+  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @dot_af28_v1(
+// CHECK-LABEL: func.func @dot_with_scalar_3way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwb"(%arg0, %arg1)
-func.func @dot_af28_v1(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_af28"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+func.func @dot_with_scalar_3way_v1(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_af28_v2(
+// CHECK-LABEL: func.func @dot_with_scalar_3way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwub"(%arg0, %arg1)
-func.func @dot_af28_v2(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_af28"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 1 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+func.func @dot_with_scalar_3way_v2(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 1 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_af28_v3(
+// CHECK-LABEL: func.func @dot_with_scalar_3way_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwh"(%arg0, %arg1)
-func.func @dot_af28_v3(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_af28"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, shift_2 = 2 : i32, width = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+func.func @dot_with_scalar_3way_v3(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, shift_2 = 2 : i32, width = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_fbde(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_3way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyihb_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_fbde(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i32) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_fbde"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
+func.func @dot_acc_ternary_with_scalar_3way(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i32) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_fbde_v1(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_3way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwb_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_fbde_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_fbde"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+func.func @dot_acc_ternary_with_scalar_3way_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_fbde_v2(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_3way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwub_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_fbde_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_fbde"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+func.func @dot_acc_ternary_with_scalar_3way_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_fbde_v3(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_3way_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwh_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_fbde_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_fbde"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, shift_2 = 2 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+func.func @dot_acc_ternary_with_scalar_3way_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, shift_2 = 2 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -1957,59 +1957,59 @@ func.func @add_or_sub(%arg0: vector<128xi8>) -> vector<128xi8> {
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @shr_s_9576(
+// CHECK-LABEL: func.func @shr_s_with_scalar_with_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vandqrt"(%arg0, %arg1)
-func.func @shr_s_9576(%arg0: vector<128xi1>, %arg1: i32) -> vector<128xi8> {
-  %0 = "autollvm.shr_s_9576"(%arg0, %arg1) { predicate = 4 : i32 } : (vector<128xi1>, i32) -> vector<128xi8>
+func.func @shr_s_with_scalar_with_mask(%arg0: vector<128xi1>, %arg1: i32) -> vector<128xi8> {
+  %0 = "autollvm.shr_s_with_scalar_with_mask"(%arg0, %arg1) { predicate = 4 : i32 } : (vector<128xi1>, i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @shr_s_9576_v1(
+// CHECK-LABEL: func.func @shr_s_with_scalar_with_mask_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vandnqrt"(%arg0, %arg1)
-func.func @shr_s_9576_v1(%arg0: vector<128xi1>, %arg1: i32) -> vector<128xi8> {
-  %0 = "autollvm.shr_s_9576"(%arg0, %arg1) { predicate = 0 : i32 } : (vector<128xi1>, i32) -> vector<128xi8>
+func.func @shr_s_with_scalar_with_mask_v1(%arg0: vector<128xi1>, %arg1: i32) -> vector<128xi8> {
+  %0 = "autollvm.shr_s_with_scalar_with_mask"(%arg0, %arg1) { predicate = 0 : i32 } : (vector<128xi1>, i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_87bf(
+// CHECK-LABEL: func.func @dot_acc_s_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vandqrt_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_87bf(%arg0: vector<128xi8>, %arg1: vector<128xi1>, %arg2: i32) -> vector<128xi8> {
-  %0 = "autollvm.dot_acc_s_87bf"(%arg0, %arg1, %arg2) { predicate = 4 : i32 } : (vector<128xi8>, vector<128xi1>, i32) -> vector<128xi8>
+func.func @dot_acc_s_with_scalar(%arg0: vector<128xi8>, %arg1: vector<128xi1>, %arg2: i32) -> vector<128xi8> {
+  %0 = "autollvm.dot_acc_s_with_scalar"(%arg0, %arg1, %arg2) { predicate = 4 : i32 } : (vector<128xi8>, vector<128xi1>, i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_87bf_v1(
+// CHECK-LABEL: func.func @dot_acc_s_with_scalar_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vandnqrt_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_s_87bf_v1(%arg0: vector<128xi8>, %arg1: vector<128xi1>, %arg2: i32) -> vector<128xi8> {
-  %0 = "autollvm.dot_acc_s_87bf"(%arg0, %arg1, %arg2) { predicate = 0 : i32 } : (vector<128xi8>, vector<128xi1>, i32) -> vector<128xi8>
+func.func @dot_acc_s_with_scalar_v1(%arg0: vector<128xi8>, %arg1: vector<128xi1>, %arg2: i32) -> vector<128xi8> {
+  %0 = "autollvm.dot_acc_s_with_scalar"(%arg0, %arg1, %arg2) { predicate = 0 : i32 } : (vector<128xi8>, vector<128xi1>, i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @dot_acc_su_to_mask_5ece(
+// CHECK-LABEL: func.func @dot_acc_su_to_mask_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vandvrt"(%arg0, %arg1)
-func.func @dot_acc_su_to_mask_5ece(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_su_to_mask_5ece"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<128xi1>
+func.func @dot_acc_su_to_mask_binary(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_su_to_mask_binary"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @dot_acc_su_to_mask_da3d(
+// CHECK-LABEL: func.func @dot_acc_su_to_mask_ternary(
 // CHECK-NEXT: "hydride_hvx.v6_vandvrt_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_su_to_mask_da3d(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: i32) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_su_to_mask_da3d"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<128xi8>, i32) -> vector<128xi1>
+func.func @dot_acc_su_to_mask_ternary(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: i32) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_su_to_mask_ternary"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<128xi8>, i32) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @select_4eb3(
+// CHECK-LABEL: func.func @select_binary_with_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vandvqv"(%arg0, %arg1)
-func.func @select_4eb3(%arg0: vector<128xi1>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_4eb3"(%arg0, %arg1) { predicate = 4 : i32 } : (vector<128xi1>, vector<128xi8>) -> vector<128xi8>
+func.func @select_binary_with_mask(%arg0: vector<128xi1>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_binary_with_mask"(%arg0, %arg1) { predicate = 4 : i32 } : (vector<128xi1>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @select_4eb3_v1(
+// CHECK-LABEL: func.func @select_binary_with_mask_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vandvnqv"(%arg0, %arg1)
-func.func @select_4eb3_v1(%arg0: vector<128xi1>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_4eb3"(%arg0, %arg1) { predicate = 0 : i32 } : (vector<128xi1>, vector<128xi8>) -> vector<128xi8>
+func.func @select_binary_with_mask_v1(%arg0: vector<128xi1>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_binary_with_mask"(%arg0, %arg1) { predicate = 0 : i32 } : (vector<128xi1>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -2118,66 +2118,66 @@ func.func @dot_acc_to_mask_v8(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba(
+// CHECK-LABEL: func.func @funnel_shift_to_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vgtw_or"(%arg0, %arg1, %arg2)
-func.func @funnel_shift_to_mask_82ba(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+func.func @funnel_shift_to_mask(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v1(
+// CHECK-LABEL: func.func @funnel_shift_to_mask_v1(
 // CHECK-NEXT: "hydride_hvx.v6_veqw_or"(%arg0, %arg1, %arg2)
-func.func @funnel_shift_to_mask_82ba_v1(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+func.func @funnel_shift_to_mask_v1(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v2(
+// CHECK-LABEL: func.func @funnel_shift_to_mask_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vgth_or"(%arg0, %arg1, %arg2)
-func.func @funnel_shift_to_mask_82ba_v2(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+func.func @funnel_shift_to_mask_v2(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v3(
+// CHECK-LABEL: func.func @funnel_shift_to_mask_v3(
 // CHECK-NEXT: "hydride_hvx.v6_veqh_or"(%arg0, %arg1, %arg2)
-func.func @funnel_shift_to_mask_82ba_v3(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+func.func @funnel_shift_to_mask_v3(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v4(
+// CHECK-LABEL: func.func @funnel_shift_to_mask_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vgtb_or"(%arg0, %arg1, %arg2)
-func.func @funnel_shift_to_mask_82ba_v4(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+func.func @funnel_shift_to_mask_v4(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v5(
+// CHECK-LABEL: func.func @funnel_shift_to_mask_v5(
 // CHECK-NEXT: "hydride_hvx.v6_veqb_or"(%arg0, %arg1, %arg2)
-func.func @funnel_shift_to_mask_82ba_v5(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+func.func @funnel_shift_to_mask_v5(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v6(
+// CHECK-LABEL: func.func @funnel_shift_to_mask_v6(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuw_or"(%arg0, %arg1, %arg2)
-func.func @funnel_shift_to_mask_82ba_v6(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+func.func @funnel_shift_to_mask_v6(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v7(
+// CHECK-LABEL: func.func @funnel_shift_to_mask_v7(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuh_or"(%arg0, %arg1, %arg2)
-func.func @funnel_shift_to_mask_82ba_v7(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+func.func @funnel_shift_to_mask_v7(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v8(
+// CHECK-LABEL: func.func @funnel_shift_to_mask_v8(
 // CHECK-NEXT: "hydride_hvx.v6_vgtub_or"(%arg0, %arg1, %arg2)
-func.func @funnel_shift_to_mask_82ba_v8(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+func.func @funnel_shift_to_mask_v8(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
@@ -2251,45 +2251,45 @@ func.func @mask_dot_u(%arg0: i32) -> vector<128xi1> {
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @mask_dot_su_fe36(
+// CHECK-LABEL: func.func @mask_dot_su_unary_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_pred_scalar2v2"(%arg0)
-func.func @mask_dot_su_fe36(%arg0: i32) -> vector<128xi1> {
-  %0 = "autollvm.mask_dot_su_fe36"(%arg0) : (i32) -> vector<128xi1>
+func.func @mask_dot_su_unary_with_scalar(%arg0: i32) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_unary_with_scalar"(%arg0) : (i32) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @mask_dot_su_9802(
+// CHECK-LABEL: func.func @mask_dot_su_binary_9802(
 // CHECK-NEXT: "hydride_hvx.v6_shuffeqw"(%arg0, %arg1)
-func.func @mask_dot_su_9802(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_dot_su_9802"(%arg0, %arg1) { constant = 2 : i32, bit = -2 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+func.func @mask_dot_su_binary_9802(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_binary_9802"(%arg0, %arg1) { constant = 2 : i32, bit = -2 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @mask_dot_su_9802_v1(
+// CHECK-LABEL: func.func @mask_dot_su_binary_9802_v1(
 // CHECK-NEXT: "hydride_hvx.v6_shuffeqh"(%arg0, %arg1)
-func.func @mask_dot_su_9802_v1(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_dot_su_9802"(%arg0, %arg1) { constant = 1 : i32, bit = -1 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+func.func @mask_dot_su_binary_9802_v1(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_binary_9802"(%arg0, %arg1) { constant = 1 : i32, bit = -1 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @mask_dot_su_53ef(
+// CHECK-LABEL: func.func @mask_dot_su_binary_53ef(
 // CHECK-NEXT: "hydride_hvx.v6_pred_or_n"(%arg0, %arg1)
-func.func @mask_dot_su_53ef(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_dot_su_53ef"(%arg0, %arg1) : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+func.func @mask_dot_su_binary_53ef(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_binary_53ef"(%arg0, %arg1) : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @select_a91a(
+// CHECK-LABEL: func.func @select_ternary_a91a(
 // CHECK-NEXT: "hydride_hvx.v6_vmux"(%arg0, %arg1, %arg2)
-func.func @select_a91a(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_a91a"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @select_ternary_a91a(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_ternary_a91a"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @select_19ad(
+// CHECK-LABEL: func.func @select_ternary_19ad(
 // CHECK-NEXT: "hydride_hvx.v6_vswap"(%arg0, %arg1, %arg2)
-func.func @select_19ad(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<256xi8> {
-  %0 = "autollvm.select_19ad"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<256xi8>
+func.func @select_ternary_19ad(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<256xi8> {
+  %0 = "autollvm.select_ternary_19ad"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
@@ -2314,31 +2314,31 @@ func.func @sub_and_or_shl_sat_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bc22(
+// CHECK-LABEL: func.func @funnel_shift_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vshuffeb"(%arg1, %arg0)
-func.func @funnel_shift_bc22(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_bc22"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, shift = 0 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @funnel_shift_binary(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, shift = 0 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bc22_v1(
+// CHECK-LABEL: func.func @funnel_shift_binary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vshuffob"(%arg1, %arg0)
-func.func @funnel_shift_bc22_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_bc22"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, shift = 8 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @funnel_shift_binary_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, shift = 8 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bc22_v2(
+// CHECK-LABEL: func.func @funnel_shift_binary_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vshufeh"(%arg1, %arg0)
-func.func @funnel_shift_bc22_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_bc22"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, shift = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+func.func @funnel_shift_binary_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, shift = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bc22_v3(
+// CHECK-LABEL: func.func @funnel_shift_binary_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vshufoh"(%arg1, %arg0)
-func.func @funnel_shift_bc22_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_bc22"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, shift = 16 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+func.func @funnel_shift_binary_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, shift = 16 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -2405,17 +2405,17 @@ func.func @sub_and_or_shl_widen_v1(%arg0: vector<128xi8>) -> vector<128xi8> {
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @move_scalar_e978(
+// CHECK-LABEL: func.func @move_scalar_binary(
 // CHECK-NEXT: "hydride_hvx.v6_extractw"(%arg0, %arg1)
-func.func @move_scalar_e978(%arg0: vector<128xi8>, %arg1: i32) -> vector<4xi8> {
-  %0 = "autollvm.move_scalar_e978"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<4xi8>
+func.func @move_scalar_binary(%arg0: vector<128xi8>, %arg1: i32) -> vector<4xi8> {
+  %0 = "autollvm.move_scalar_binary"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<4xi8>
   return %0 : vector<4xi8>
 }
 
-// CHECK-LABEL: func.func @move_2170(
+// CHECK-LABEL: func.func @move_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vinsertwr"(%arg0, %arg1)
-func.func @move_2170(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.move_2170"(%arg0, %arg1) : (vector<32xi32>, i32) -> vector<32xi32>
+func.func @move_binary(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.move_binary"(%arg0, %arg1) : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -2426,17 +2426,17 @@ func.func @shr_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
-// CHECK-LABEL: func.func @select_3aec(
+// CHECK-LABEL: func.func @select_binary_u(
 // CHECK-NEXT: "hydride_hvx.v6_vdelta"(%arg0, %arg1)
-func.func @select_3aec(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_3aec"(%arg0, %arg1) { constant = 24 : i32, constant_2 = -32 : i32, constant_3 = -48 : i32, constant_4 = 64 : i32, constant_5 = -2 : i32, constant_6 = 4 : i32, constant_7 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @select_binary_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_binary_u"(%arg0, %arg1) { constant = 24 : i32, constant_2 = -32 : i32, constant_3 = -48 : i32, constant_4 = 64 : i32, constant_5 = -2 : i32, constant_6 = 4 : i32, constant_7 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @select_3aec_v1(
+// CHECK-LABEL: func.func @select_binary_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vrdelta"(%arg0, %arg1)
-func.func @select_3aec_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_3aec"(%arg0, %arg1) { constant = 3 : i32, constant_2 = 1 : i32, constant_3 = 3 : i32, constant_4 = 1 : i32, constant_5 = 16 : i32, constant_6 = 16 : i32, constant_7 = 64 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @select_binary_u_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_binary_u"(%arg0, %arg1) { constant = 3 : i32, constant_2 = 1 : i32, constant_3 = 3 : i32, constant_4 = 1 : i32, constant_5 = 16 : i32, constant_6 = 16 : i32, constant_7 = 64 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -2468,24 +2468,24 @@ func.func @add_sub_clz_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vecto
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_e272(
+// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i8_e272(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvvb"(%arg1, %arg2, %arg0)
-func.func @mul_high_var_index_s_e272(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_e272"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @mul_high_var_index_s_ternary_to_i8_e272(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_ternary_to_i8_e272"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_0269(
+// CHECK-LABEL: func.func @mul_high_var_index_s_4ary(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvvb_oracc"(%arg0, %arg2, %arg3, %arg1)
-func.func @mul_high_var_index_s_0269(%arg0: vector<128xi8>, %arg1: i32, %arg2: vector<128xi8>, %arg3: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_0269"(%arg0, %arg1, %arg2, %arg3) : (vector<128xi8>, i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @mul_high_var_index_s_4ary(%arg0: vector<128xi8>, %arg1: i32, %arg2: vector<128xi8>, %arg3: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_4ary"(%arg0, %arg1, %arg2, %arg3) : (vector<128xi8>, i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_fd2c(
+// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i16_fd2c(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvwh"(%arg1, %arg2, %arg0)
-func.func @mul_high_var_index_s_fd2c(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_var_index_s_fd2c"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+func.func @mul_high_var_index_s_ternary_to_i16_fd2c(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_s_ternary_to_i16_fd2c"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
@@ -2496,59 +2496,59 @@ func.func @mul_high_var_index_su(%arg0: vector<128xi16>, %arg1: i32, %arg2: vect
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_5b1d(
+// CHECK-LABEL: func.func @mul_high_var_index_s_binary_to_i8(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvvbi"(%arg0, %arg1)
-func.func @mul_high_var_index_s_5b1d(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_5b1d"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @mul_high_var_index_s_binary_to_i8(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_binary_to_i8"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_5a40(
+// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_imm_to_i8(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvvb_oracci"(%arg0, %arg1, %arg2)
-func.func @mul_high_var_index_s_5a40(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_5a40"(%arg0, %arg1, %arg2) { a1 = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @mul_high_var_index_s_ternary_imm_to_i8(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_ternary_imm_to_i8"(%arg0, %arg1, %arg2) { a1 = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_cd8a(
+// CHECK-LABEL: func.func @mul_high_var_index_s_binary_to_i16(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvwhi"(%arg0, %arg1)
-func.func @mul_high_var_index_s_cd8a(%arg0: vector<128xi8>, %arg1: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_var_index_s_cd8a"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+func.func @mul_high_var_index_s_binary_to_i16(%arg0: vector<128xi8>, %arg1: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_s_binary_to_i16"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_37d0(
+// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_imm_to_i16(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvwh_oracci"(%arg0, %arg1, %arg2)
-func.func @mul_high_var_index_s_37d0(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_var_index_s_37d0"(%arg0, %arg1, %arg2) { a1 = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+func.func @mul_high_var_index_s_ternary_imm_to_i16(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_s_ternary_imm_to_i16"(%arg0, %arg1, %arg2) { a1 = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_bc79(
+// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i8_bc79(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvvb_nm"(%arg1, %arg2, %arg0)
-func.func @mul_high_var_index_s_bc79(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_bc79"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @mul_high_var_index_s_ternary_to_i8_bc79(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_ternary_to_i8_bc79"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_7e67(
+// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i16_7e67(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvwh_nm"(%arg1, %arg2, %arg0)
-func.func @mul_high_var_index_s_7e67(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_var_index_s_7e67"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+func.func @mul_high_var_index_s_ternary_to_i16_7e67(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_s_ternary_to_i16_7e67"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_ce6d(
+// CHECK-LABEL: func.func @dot_acc_sat_2way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpahhsat"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_ce6d(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i64) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_sat_ce6d"(%arg0, %arg1, %arg2) : (vector<64xi16>, vector<64xi16>, i64) -> vector<64xi16>
+func.func @dot_acc_sat_2way(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i64) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_sat_2way"(%arg0, %arg1, %arg2) : (vector<64xi16>, vector<64xi16>, i64) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_sat_su_d08c(
+// CHECK-LABEL: func.func @mul_high_sat_su(
 // CHECK-NEXT: "hydride_hvx.v6_vmpauhuhsat"(%arg0, %arg1, %arg2)
-func.func @mul_high_sat_su_d08c(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i64) -> vector<64xi16> {
-  %0 = "autollvm.mul_high_sat_su_d08c"(%arg0, %arg1, %arg2) : (vector<64xi16>, vector<64xi16>, i64) -> vector<64xi16>
+func.func @mul_high_sat_su(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i64) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_sat_su"(%arg0, %arg1, %arg2) : (vector<64xi16>, vector<64xi16>, i64) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -2559,24 +2559,24 @@ func.func @mul_high_sat_su_161d(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %a
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_s_020a(
+// CHECK-LABEL: func.func @mul_high_s_binary_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vlut4"(%arg1, %arg0)
-func.func @mul_high_s_020a(%arg0: i64, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.mul_high_s_020a"(%arg0, %arg1) : (i64, vector<64xi16>) -> vector<64xi16>
+func.func @mul_high_s_binary_with_scalar(%arg0: i64, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_s_binary_with_scalar"(%arg0, %arg1) : (i64, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_su_b637(
+// CHECK-LABEL: func.func @mul_high_su_binary_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyuhe"(%arg1, %arg0)
-func.func @mul_high_su_b637(%arg0: i32, %arg1: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_su_b637"(%arg0, %arg1) : (i32, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_su_binary_with_scalar(%arg0: i32, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_su_binary_with_scalar"(%arg0, %arg1) : (i32, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_su_3357(
+// CHECK-LABEL: func.func @mul_high_su_ternary(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyuhe_acc"(%arg0, %arg2, %arg1)
-func.func @mul_high_su_3357(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_su_3357"(%arg0, %arg1, %arg2) : (vector<32xi32>, i32, vector<64xi16>) -> vector<32xi32>
+func.func @mul_high_su_ternary(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_su_ternary"(%arg0, %arg1, %arg2) : (vector<32xi32>, i32, vector<64xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 

@@ -4,101 +4,101 @@
 // instruction implements becomes that instruction's op, operands in the
 // instruction's order, through stock mlir-opt.
 
-// CHECK-LABEL: func.func @permute_imm_a076(
+// CHECK-LABEL: func.func @permute_imm_unary(
 // CHECK-NEXT: "hydride_x86.mm256_extractf128_si256"(%arg0)
-func.func @permute_imm_a076(%arg0: vector<4xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_a076"(%arg0) { a0 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
+func.func @permute_imm_unary(%arg0: vector<4xi64>) -> vector<2xi64> {
+  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v1(
+// CHECK-LABEL: func.func @permute_imm_unary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_extractf128_si256"(%arg0)
-func.func @permute_imm_a076_v1(%arg0: vector<4xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_a076"(%arg0) { a0 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
+func.func @permute_imm_unary_v1(%arg0: vector<4xi64>) -> vector<2xi64> {
+  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v2(
+// CHECK-LABEL: func.func @permute_imm_unary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_extracti32x8_epi32"(%arg0)
-func.func @permute_imm_a076_v2(%arg0: vector<16xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_a076"(%arg0) { a0 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<8xi32>
+func.func @permute_imm_unary_v2(%arg0: vector<16xi32>) -> vector<8xi32> {
+  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v3(
+// CHECK-LABEL: func.func @permute_imm_unary_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_extracti32x8_epi32"(%arg1, %arg2, %arg0)
-func.func @permute_imm_a076_v3(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_a076"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_imm_unary_v3(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v4(
+// CHECK-LABEL: func.func @permute_imm_unary_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_extracti32x8_epi32"(%arg1, %arg0)
-func.func @permute_imm_a076_v4(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_a076"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_imm_unary_v4(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v5(
+// CHECK-LABEL: func.func @permute_imm_unary_v5(
 // CHECK-NEXT: "hydride_x86.mm256_extracti64x2_epi64"(%arg0)
-func.func @permute_imm_a076_v5(%arg0: vector<4xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_a076"(%arg0) { a0 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
+func.func @permute_imm_unary_v5(%arg0: vector<4xi64>) -> vector<2xi64> {
+  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v6(
+// CHECK-LABEL: func.func @permute_imm_unary_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_extracti64x2_epi64"(%arg1, %arg2, %arg0)
-func.func @permute_imm_a076_v6(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_a076"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @permute_imm_unary_v6(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v7(
+// CHECK-LABEL: func.func @permute_imm_unary_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_extracti64x2_epi64"(%arg1, %arg0)
-func.func @permute_imm_a076_v7(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_a076"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @permute_imm_unary_v7(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v8(
+// CHECK-LABEL: func.func @permute_imm_unary_v8(
 // CHECK-NEXT: "hydride_x86.mm256_extracti32x4_epi32"(%arg0)
-func.func @permute_imm_a076_v8(%arg0: vector<8xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_a076"(%arg0) { a0 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<4xi32>
+func.func @permute_imm_unary_v8(%arg0: vector<8xi32>) -> vector<4xi32> {
+  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v9(
+// CHECK-LABEL: func.func @permute_imm_unary_v9(
 // CHECK-NEXT: "hydride_x86.mm256_mask_extracti32x4_epi32"(%arg1, %arg2, %arg0)
-func.func @permute_imm_a076_v9(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_a076"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_imm_unary_v9(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v10(
+// CHECK-LABEL: func.func @permute_imm_unary_v10(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_extracti32x4_epi32"(%arg1, %arg0)
-func.func @permute_imm_a076_v10(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_a076"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_imm_unary_v10(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v11(
+// CHECK-LABEL: func.func @permute_imm_unary_v11(
 // CHECK-NEXT: "hydride_x86.mm512_extracti64x4_epi64"(%arg0)
-func.func @permute_imm_a076_v11(%arg0: vector<8xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_a076"(%arg0) { a0 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<4xi64>
+func.func @permute_imm_unary_v11(%arg0: vector<8xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v12(
+// CHECK-LABEL: func.func @permute_imm_unary_v12(
 // CHECK-NEXT: "hydride_x86.mm512_mask_extracti64x4_epi64"(%arg1, %arg2, %arg0)
-func.func @permute_imm_a076_v12(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_a076"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_imm_unary_v12(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_a076_v13(
+// CHECK-LABEL: func.func @permute_imm_unary_v13(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_extracti64x4_epi64"(%arg1, %arg0)
-func.func @permute_imm_a076_v13(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_a076"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_imm_unary_v13(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
@@ -116,178 +116,178 @@ func.func @blend_narrow_in_lanes_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) 
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023(
+// CHECK-LABEL: func.func @permute_imm_binary(
 // CHECK-NEXT: "hydride_x86.mm256_insertf128_si256"(%arg0, %arg1)
-func.func @permute_imm_8023(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+func.func @permute_imm_binary(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v1(
+// CHECK-LABEL: func.func @permute_imm_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_insertf128_si256"(%arg0, %arg1)
-func.func @permute_imm_8023_v1(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+func.func @permute_imm_binary_v1(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v2(
+// CHECK-LABEL: func.func @permute_imm_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_inserti32x8"(%arg0, %arg1)
-func.func @permute_imm_8023_v2(%arg0: vector<16xi32>, %arg1: vector<8xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<8xi32>) -> vector<16xi32>
+func.func @permute_imm_binary_v2(%arg0: vector<16xi32>, %arg1: vector<8xi32>) -> vector<16xi32> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<8xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v3(
+// CHECK-LABEL: func.func @permute_imm_binary_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_inserti32x8"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_imm_8023_v3(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_imm_binary_v3(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v4(
+// CHECK-LABEL: func.func @permute_imm_binary_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_inserti32x8"(%arg2, %arg0, %arg1)
-func.func @permute_imm_8023_v4(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_imm_binary_v4(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v5(
+// CHECK-LABEL: func.func @permute_imm_binary_v5(
 // CHECK-NEXT: "hydride_x86.mm256_inserti64x2"(%arg0, %arg1)
-func.func @permute_imm_8023_v5(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+func.func @permute_imm_binary_v5(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v6(
+// CHECK-LABEL: func.func @permute_imm_binary_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_inserti64x2"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_imm_8023_v6(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_imm_binary_v6(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v7(
+// CHECK-LABEL: func.func @permute_imm_binary_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_inserti64x2"(%arg2, %arg0, %arg1)
-func.func @permute_imm_8023_v7(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_imm_binary_v7(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v8(
+// CHECK-LABEL: func.func @permute_imm_binary_v8(
 // CHECK-NEXT: "hydride_x86.mm512_inserti64x2"(%arg0, %arg1)
-func.func @permute_imm_8023_v8(%arg0: vector<8xi64>, %arg1: vector<2xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<2xi64>) -> vector<8xi64>
+func.func @permute_imm_binary_v8(%arg0: vector<8xi64>, %arg1: vector<2xi64>) -> vector<8xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<2xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v9(
+// CHECK-LABEL: func.func @permute_imm_binary_v9(
 // CHECK-NEXT: "hydride_x86.mm512_mask_inserti64x2"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_imm_8023_v9(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_imm_binary_v9(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v10(
+// CHECK-LABEL: func.func @permute_imm_binary_v10(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_inserti64x2"(%arg2, %arg0, %arg1)
-func.func @permute_imm_8023_v10(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_imm_binary_v10(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v11(
+// CHECK-LABEL: func.func @permute_imm_binary_v11(
 // CHECK-NEXT: "hydride_x86.mm256_inserti32x4"(%arg0, %arg1)
-func.func @permute_imm_8023_v11(%arg0: vector<8xi32>, %arg1: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<4xi32>) -> vector<8xi32>
+func.func @permute_imm_binary_v11(%arg0: vector<8xi32>, %arg1: vector<4xi32>) -> vector<8xi32> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<4xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v12(
+// CHECK-LABEL: func.func @permute_imm_binary_v12(
 // CHECK-NEXT: "hydride_x86.mm256_mask_inserti32x4"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_imm_8023_v12(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_imm_binary_v12(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v13(
+// CHECK-LABEL: func.func @permute_imm_binary_v13(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_inserti32x4"(%arg2, %arg0, %arg1)
-func.func @permute_imm_8023_v13(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_imm_binary_v13(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v14(
+// CHECK-LABEL: func.func @permute_imm_binary_v14(
 // CHECK-NEXT: "hydride_x86.mm512_inserti32x4"(%arg0, %arg1)
-func.func @permute_imm_8023_v14(%arg0: vector<16xi32>, %arg1: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<4xi32>) -> vector<16xi32>
+func.func @permute_imm_binary_v14(%arg0: vector<16xi32>, %arg1: vector<4xi32>) -> vector<16xi32> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<4xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v15(
+// CHECK-LABEL: func.func @permute_imm_binary_v15(
 // CHECK-NEXT: "hydride_x86.mm512_mask_inserti32x4"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_imm_8023_v15(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_imm_binary_v15(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v16(
+// CHECK-LABEL: func.func @permute_imm_binary_v16(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_inserti32x4"(%arg2, %arg0, %arg1)
-func.func @permute_imm_8023_v16(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_imm_binary_v16(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v17(
+// CHECK-LABEL: func.func @permute_imm_binary_v17(
 // CHECK-NEXT: "hydride_x86.mm512_inserti64x4"(%arg0, %arg1)
-func.func @permute_imm_8023_v17(%arg0: vector<8xi64>, %arg1: vector<4xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<4xi64>) -> vector<8xi64>
+func.func @permute_imm_binary_v17(%arg0: vector<8xi64>, %arg1: vector<4xi64>) -> vector<8xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<4xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v18(
+// CHECK-LABEL: func.func @permute_imm_binary_v18(
 // CHECK-NEXT: "hydride_x86.mm512_mask_inserti64x4"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_imm_8023_v18(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_imm_binary_v18(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_8023_v19(
+// CHECK-LABEL: func.func @permute_imm_binary_v19(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_inserti64x4"(%arg2, %arg0, %arg1)
-func.func @permute_imm_8023_v19(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_8023"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_imm_binary_v19(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @and_not_cmp_eq_eff3(
+// CHECK-LABEL: func.func @and_not_cmp_eq_binary(
 // CHECK-NEXT: "hydride_x86.mm256_testz_si256"(%arg0, %arg1)
-func.func @and_not_cmp_eq_eff3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> i32 {
-  %0 = "autollvm.and_not_cmp_eq_eff3"(%arg0, %arg1) { bit = 255 : i32 } : (vector<4xi64>, vector<4xi64>) -> i32
+func.func @and_not_cmp_eq_binary(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> i32 {
+  %0 = "autollvm.and_not_cmp_eq_binary"(%arg0, %arg1) { bit = 255 : i32 } : (vector<4xi64>, vector<4xi64>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @and_not_cmp_eq_eff3_v1(
+// CHECK-LABEL: func.func @and_not_cmp_eq_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm_testz_si128"(%arg0, %arg1)
-func.func @and_not_cmp_eq_eff3_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> i32 {
-  %0 = "autollvm.and_not_cmp_eq_eff3"(%arg0, %arg1) { bit = 127 : i32 } : (vector<2xi64>, vector<2xi64>) -> i32
+func.func @and_not_cmp_eq_binary_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> i32 {
+  %0 = "autollvm.and_not_cmp_eq_binary"(%arg0, %arg1) { bit = 127 : i32 } : (vector<2xi64>, vector<2xi64>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @and_not_cmp_eq_eff3_v2(
+// CHECK-LABEL: func.func @and_not_cmp_eq_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm_testz_si128"(%arg0, %arg1)
-func.func @and_not_cmp_eq_eff3_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> i32 {
-  %0 = "autollvm.and_not_cmp_eq_eff3"(%arg0, %arg1) { bit = 127 : i32 } : (vector<2xi64>, vector<2xi64>) -> i32
+func.func @and_not_cmp_eq_binary_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> i32 {
+  %0 = "autollvm.and_not_cmp_eq_binary"(%arg0, %arg1) { bit = 127 : i32 } : (vector<2xi64>, vector<2xi64>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @and_not_cmp_eq_732b(
+// CHECK-LABEL: func.func @and_not_cmp_eq_binary_732b(
 // CHECK-NEXT: "hydride_x86.mm256_testc_si256"(%arg0, %arg1)
-func.func @and_not_cmp_eq_732b(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> i32 {
-  %0 = "autollvm.and_not_cmp_eq_732b"(%arg0, %arg1) { bit = 255 : i32 } : (vector<4xi64>, vector<4xi64>) -> i32
+func.func @and_not_cmp_eq_binary_732b(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> i32 {
+  %0 = "autollvm.and_not_cmp_eq_binary_732b"(%arg0, %arg1) { bit = 255 : i32 } : (vector<4xi64>, vector<4xi64>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @and_not_cmp_eq_732b_v1(
+// CHECK-LABEL: func.func @and_not_cmp_eq_binary_732b_v1(
 // CHECK-NEXT: "hydride_x86.mm_testc_si128"(%arg0, %arg1)
-func.func @and_not_cmp_eq_732b_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> i32 {
-  %0 = "autollvm.and_not_cmp_eq_732b"(%arg0, %arg1) { bit = 127 : i32 } : (vector<2xi64>, vector<2xi64>) -> i32
+func.func @and_not_cmp_eq_binary_732b_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> i32 {
+  %0 = "autollvm.and_not_cmp_eq_binary_732b"(%arg0, %arg1) { bit = 127 : i32 } : (vector<2xi64>, vector<2xi64>) -> i32
   return %0 : i32
 }
 
@@ -312,45 +312,45 @@ func.func @and_or_not_or_cmp_eq_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @zero_dcd7(
+// CHECK-LABEL: func.func @zero(
 // CHECK-NEXT: "hydride_x86.mm256_setzero_si256"()
-func.func @zero_dcd7() -> vector<4xi64> {
-  %0 = "autollvm.zero_dcd7"() { result_width = 256 : i32, result_elem_width = 256 : i32 } : () -> vector<4xi64>
+func.func @zero() -> vector<4xi64> {
+  %0 = "autollvm.zero"() { result_width = 256 : i32, result_elem_width = 256 : i32 } : () -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @zero_dcd7_v1(
+// CHECK-LABEL: func.func @zero_v1(
 // CHECK-NEXT: "hydride_x86.mm512_setzero_epi32"()
-func.func @zero_dcd7_v1() -> vector<16xi32> {
-  %0 = "autollvm.zero_dcd7"() { result_width = 512 : i32, result_elem_width = 32 : i32 } : () -> vector<16xi32>
+func.func @zero_v1() -> vector<16xi32> {
+  %0 = "autollvm.zero"() { result_width = 512 : i32, result_elem_width = 32 : i32 } : () -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @zero_dcd7_v2(
+// CHECK-LABEL: func.func @zero_v2(
 // CHECK-NEXT: "hydride_x86.mm512_setzero_si512"()
-func.func @zero_dcd7_v2() -> vector<8xi64> {
-  %0 = "autollvm.zero_dcd7"() { result_width = 512 : i32, result_elem_width = 512 : i32 } : () -> vector<8xi64>
+func.func @zero_v2() -> vector<8xi64> {
+  %0 = "autollvm.zero"() { result_width = 512 : i32, result_elem_width = 512 : i32 } : () -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @zero_dcd7_v3(
+// CHECK-LABEL: func.func @zero_v3(
 // CHECK-NEXT: "hydride_x86.mm_setzero_si128"()
-func.func @zero_dcd7_v3() -> vector<2xi64> {
-  %0 = "autollvm.zero_dcd7"() { result_width = 128 : i32, result_elem_width = 128 : i32 } : () -> vector<2xi64>
+func.func @zero_v3() -> vector<2xi64> {
+  %0 = "autollvm.zero"() { result_width = 128 : i32, result_elem_width = 128 : i32 } : () -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_53ab(
+// CHECK-LABEL: func.func @move_binary_53ab(
 // CHECK-NEXT: "hydride_x86.mm256_set_m128i"(%arg1, %arg0)
-func.func @move_53ab(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 0 : i32, result_elem_width = 128 : i32, a0_elem_width = 128 : i32, shift = 0 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
+func.func @move_binary_53ab(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
+  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 0 : i32, result_elem_width = 128 : i32, a0_elem_width = 128 : i32, shift = 0 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_53ab_v1(
+// CHECK-LABEL: func.func @move_binary_53ab_v1(
 // CHECK-NEXT: "hydride_x86.mm256_set_m128i"(%arg1, %arg0)
-func.func @move_53ab_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 0 : i32, result_elem_width = 128 : i32, a0_elem_width = 128 : i32, shift = 0 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
+func.func @move_binary_53ab_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
+  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 0 : i32, result_elem_width = 128 : i32, a0_elem_width = 128 : i32, shift = 0 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
@@ -1572,339 +1572,339 @@ func.func @blend_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @select_b533(
+// CHECK-LABEL: func.func @select_ternary(
 // CHECK-NEXT: "hydride_x86.mm256_blendv_epi8"(%arg2, %arg1, %arg0)
-func.func @select_b533(%arg0: vector<4xi64>, %arg1: vector<32xi8>, %arg2: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.select_b533"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_width = 256 : i32, a0_elem_width = 1 : i32 } : (vector<4xi64>, vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @select_ternary(%arg0: vector<4xi64>, %arg1: vector<32xi8>, %arg2: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.select_ternary"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_width = 256 : i32, a0_elem_width = 1 : i32 } : (vector<4xi64>, vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @select_b533_v1(
+// CHECK-LABEL: func.func @select_ternary_v1(
 // CHECK-NEXT: "hydride_x86.mm_blendv_epi8"(%arg2, %arg1, %arg0)
-func.func @select_b533_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.select_b533"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @select_ternary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.select_ternary"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0(
+// CHECK-LABEL: func.func @broadcast(
 // CHECK-NEXT: "hydride_x86.mm_broadcastb_epi8"(%arg0)
-func.func @broadcast_f7a0(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+func.func @broadcast(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v1(
+// CHECK-LABEL: func.func @broadcast_v1(
 // CHECK-NEXT: "hydride_x86.mm256_broadcastb_epi8"(%arg0)
-func.func @broadcast_f7a0_v1(%arg0: vector<16xi8>) -> vector<32xi8> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<32xi8>
+func.func @broadcast_v1(%arg0: vector<16xi8>) -> vector<32xi8> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v2(
+// CHECK-LABEL: func.func @broadcast_v2(
 // CHECK-NEXT: "hydride_x86.mm_broadcastd_epi32"(%arg0)
-func.func @broadcast_f7a0_v2(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+func.func @broadcast_v2(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v3(
+// CHECK-LABEL: func.func @broadcast_v3(
 // CHECK-NEXT: "hydride_x86.mm256_broadcastd_epi32"(%arg0)
-func.func @broadcast_f7a0_v3(%arg0: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi32>
+func.func @broadcast_v3(%arg0: vector<4xi32>) -> vector<8xi32> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v4(
+// CHECK-LABEL: func.func @broadcast_v4(
 // CHECK-NEXT: "hydride_x86.mm_broadcastq_epi64"(%arg0)
-func.func @broadcast_f7a0_v4(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+func.func @broadcast_v4(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v5(
+// CHECK-LABEL: func.func @broadcast_v5(
 // CHECK-NEXT: "hydride_x86.mm256_broadcastq_epi64"(%arg0)
-func.func @broadcast_f7a0_v5(%arg0: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi64>
+func.func @broadcast_v5(%arg0: vector<2xi64>) -> vector<4xi64> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v6(
+// CHECK-LABEL: func.func @broadcast_v6(
 // CHECK-NEXT: "hydride_x86.mm_broadcastsi128_si256"(%arg0)
-func.func @broadcast_f7a0_v6(%arg0: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi64>
+func.func @broadcast_v6(%arg0: vector<2xi64>) -> vector<4xi64> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v7(
+// CHECK-LABEL: func.func @broadcast_v7(
 // CHECK-NEXT: "hydride_x86.mm_broadcastsi128_si256"(%arg0)
-func.func @broadcast_f7a0_v7(%arg0: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi64>
+func.func @broadcast_v7(%arg0: vector<2xi64>) -> vector<4xi64> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v8(
+// CHECK-LABEL: func.func @broadcast_v8(
 // CHECK-NEXT: "hydride_x86.mm_broadcastw_epi16"(%arg0)
-func.func @broadcast_f7a0_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+func.func @broadcast_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v9(
+// CHECK-LABEL: func.func @broadcast_v9(
 // CHECK-NEXT: "hydride_x86.mm256_broadcastw_epi16"(%arg0)
-func.func @broadcast_f7a0_v9(%arg0: vector<8xi16>) -> vector<16xi16> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<16xi16>
+func.func @broadcast_v9(%arg0: vector<8xi16>) -> vector<16xi16> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v10(
+// CHECK-LABEL: func.func @broadcast_v10(
 // CHECK-NEXT: "hydride_x86.mm256_mask_broadcastb_epi8"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v10(%arg0: vector<16xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @broadcast_v10(%arg0: vector<16xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v11(
+// CHECK-LABEL: func.func @broadcast_v11(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_broadcastb_epi8"(%arg1, %arg0)
-func.func @broadcast_f7a0_v11(%arg0: vector<16xi8>, %arg1: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @broadcast_v11(%arg0: vector<16xi8>, %arg1: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v12(
+// CHECK-LABEL: func.func @broadcast_v12(
 // CHECK-NEXT: "hydride_x86.mm512_broadcastb_epi8"(%arg0)
-func.func @broadcast_f7a0_v12(%arg0: vector<16xi8>) -> vector<64xi8> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<64xi8>
+func.func @broadcast_v12(%arg0: vector<16xi8>) -> vector<64xi8> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v13(
+// CHECK-LABEL: func.func @broadcast_v13(
 // CHECK-NEXT: "hydride_x86.mm512_mask_broadcastb_epi8"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v13(%arg0: vector<16xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @broadcast_v13(%arg0: vector<16xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v14(
+// CHECK-LABEL: func.func @broadcast_v14(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_broadcastb_epi8"(%arg1, %arg0)
-func.func @broadcast_f7a0_v14(%arg0: vector<16xi8>, %arg1: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @broadcast_v14(%arg0: vector<16xi8>, %arg1: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v15(
+// CHECK-LABEL: func.func @broadcast_v15(
 // CHECK-NEXT: "hydride_x86.mm_mask_broadcastb_epi8"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @broadcast_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v16(
+// CHECK-LABEL: func.func @broadcast_v16(
 // CHECK-NEXT: "hydride_x86.mm_maskz_broadcastb_epi8"(%arg1, %arg0)
-func.func @broadcast_f7a0_v16(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @broadcast_v16(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v17(
+// CHECK-LABEL: func.func @broadcast_v17(
 // CHECK-NEXT: "hydride_x86.mm256_mask_broadcastw_epi16"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v17(%arg0: vector<8xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @broadcast_v17(%arg0: vector<8xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v18(
+// CHECK-LABEL: func.func @broadcast_v18(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_broadcastw_epi16"(%arg1, %arg0)
-func.func @broadcast_f7a0_v18(%arg0: vector<8xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @broadcast_v18(%arg0: vector<8xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v19(
+// CHECK-LABEL: func.func @broadcast_v19(
 // CHECK-NEXT: "hydride_x86.mm512_broadcastw_epi16"(%arg0)
-func.func @broadcast_f7a0_v19(%arg0: vector<8xi16>) -> vector<32xi16> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<32xi16>
+func.func @broadcast_v19(%arg0: vector<8xi16>) -> vector<32xi16> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v20(
+// CHECK-LABEL: func.func @broadcast_v20(
 // CHECK-NEXT: "hydride_x86.mm512_mask_broadcastw_epi16"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v20(%arg0: vector<8xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @broadcast_v20(%arg0: vector<8xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v21(
+// CHECK-LABEL: func.func @broadcast_v21(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_broadcastw_epi16"(%arg1, %arg0)
-func.func @broadcast_f7a0_v21(%arg0: vector<8xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @broadcast_v21(%arg0: vector<8xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v22(
+// CHECK-LABEL: func.func @broadcast_v22(
 // CHECK-NEXT: "hydride_x86.mm_mask_broadcastw_epi16"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @broadcast_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v23(
+// CHECK-LABEL: func.func @broadcast_v23(
 // CHECK-NEXT: "hydride_x86.mm_maskz_broadcastw_epi16"(%arg1, %arg0)
-func.func @broadcast_f7a0_v23(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @broadcast_v23(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v24(
+// CHECK-LABEL: func.func @broadcast_v24(
 // CHECK-NEXT: "hydride_x86.mm256_mask_broadcastd_epi32"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v24(%arg0: vector<4xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @broadcast_v24(%arg0: vector<4xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v25(
+// CHECK-LABEL: func.func @broadcast_v25(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_broadcastd_epi32"(%arg1, %arg0)
-func.func @broadcast_f7a0_v25(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @broadcast_v25(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v26(
+// CHECK-LABEL: func.func @broadcast_v26(
 // CHECK-NEXT: "hydride_x86.mm_mask_broadcastd_epi32"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @broadcast_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v27(
+// CHECK-LABEL: func.func @broadcast_v27(
 // CHECK-NEXT: "hydride_x86.mm_maskz_broadcastd_epi32"(%arg1, %arg0)
-func.func @broadcast_f7a0_v27(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @broadcast_v27(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v28(
+// CHECK-LABEL: func.func @broadcast_v28(
 // CHECK-NEXT: "hydride_x86.mm256_mask_broadcastq_epi64"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v28(%arg0: vector<2xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @broadcast_v28(%arg0: vector<2xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v29(
+// CHECK-LABEL: func.func @broadcast_v29(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_broadcastq_epi64"(%arg1, %arg0)
-func.func @broadcast_f7a0_v29(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @broadcast_v29(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v30(
+// CHECK-LABEL: func.func @broadcast_v30(
 // CHECK-NEXT: "hydride_x86.mm_mask_broadcastq_epi64"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v30(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @broadcast_v30(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v31(
+// CHECK-LABEL: func.func @broadcast_v31(
 // CHECK-NEXT: "hydride_x86.mm_maskz_broadcastq_epi64"(%arg1, %arg0)
-func.func @broadcast_f7a0_v31(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @broadcast_v31(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v32(
+// CHECK-LABEL: func.func @broadcast_v32(
 // CHECK-NEXT: "hydride_x86.mm512_broadcastd_epi32"(%arg0)
-func.func @broadcast_f7a0_v32(%arg0: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi32>
+func.func @broadcast_v32(%arg0: vector<4xi32>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v33(
+// CHECK-LABEL: func.func @broadcast_v33(
 // CHECK-NEXT: "hydride_x86.mm512_mask_broadcastd_epi32"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v33(%arg0: vector<4xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @broadcast_v33(%arg0: vector<4xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v34(
+// CHECK-LABEL: func.func @broadcast_v34(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_broadcastd_epi32"(%arg1, %arg0)
-func.func @broadcast_f7a0_v34(%arg0: vector<4xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @broadcast_v34(%arg0: vector<4xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v35(
+// CHECK-LABEL: func.func @broadcast_v35(
 // CHECK-NEXT: "hydride_x86.mm512_broadcastq_epi64"(%arg0)
-func.func @broadcast_f7a0_v35(%arg0: vector<2xi64>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi64>
+func.func @broadcast_v35(%arg0: vector<2xi64>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v36(
+// CHECK-LABEL: func.func @broadcast_v36(
 // CHECK-NEXT: "hydride_x86.mm512_mask_broadcastq_epi64"(%arg1, %arg2, %arg0)
-func.func @broadcast_f7a0_v36(%arg0: vector<2xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @broadcast_v36(%arg0: vector<2xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_f7a0_v37(
+// CHECK-LABEL: func.func @broadcast_v37(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_broadcastq_epi64"(%arg1, %arg0)
-func.func @broadcast_f7a0_v37(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_f7a0"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @broadcast_v37(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_6a5d(
+// CHECK-LABEL: func.func @cmp_eq_binary(
 // CHECK-NEXT: "hydride_x86.mm256_cmpeq_epi8"(%arg0, %arg1)
-func.func @cmp_eq_6a5d(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @cmp_eq_binary(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.cmp_eq_binary"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_6a5d_v1(
+// CHECK-LABEL: func.func @cmp_eq_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_cmpeq_epi16"(%arg0, %arg1)
-func.func @cmp_eq_6a5d_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @cmp_eq_binary_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.cmp_eq_binary"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_6a5d_v2(
+// CHECK-LABEL: func.func @cmp_eq_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm256_cmpeq_epi32"(%arg0, %arg1)
-func.func @cmp_eq_6a5d_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @cmp_eq_binary_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.cmp_eq_binary"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_6a5d_v3(
+// CHECK-LABEL: func.func @cmp_eq_binary_v3(
 // CHECK-NEXT: "hydride_x86.mm256_cmpeq_epi64"(%arg0, %arg1)
-func.func @cmp_eq_6a5d_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @cmp_eq_binary_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.cmp_eq_binary"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a708(
+// CHECK-LABEL: func.func @cmp_gt_s_binary(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi8"(%arg0, %arg1)
-func.func @cmp_gt_s_a708(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @cmp_gt_s_binary(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.cmp_gt_s_binary"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a708_v1(
+// CHECK-LABEL: func.func @cmp_gt_s_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi16"(%arg0, %arg1)
-func.func @cmp_gt_s_a708_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @cmp_gt_s_binary_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.cmp_gt_s_binary"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a708_v2(
+// CHECK-LABEL: func.func @cmp_gt_s_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi32"(%arg0, %arg1)
-func.func @cmp_gt_s_a708_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @cmp_gt_s_binary_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.cmp_gt_s_binary"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_a708_v3(
+// CHECK-LABEL: func.func @cmp_gt_s_binary_v3(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi64"(%arg0, %arg1)
-func.func @cmp_gt_s_a708_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @cmp_gt_s_binary_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.cmp_gt_s_binary"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
@@ -4939,17 +4939,17 @@ func.func @min_u_v35(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @move_0381(
+// CHECK-LABEL: func.func @move_unary_to_i1(
 // CHECK-NEXT: "hydride_x86.mm256_movemask_epi8"(%arg0)
-func.func @move_0381(%arg0: vector<32xi8>) -> i32 {
-  %0 = "autollvm.move_0381"(%arg0) { a0_width = 256 : i32, result_elem_width = 32 : i32 } : (vector<32xi8>) -> i32
+func.func @move_unary_to_i1(%arg0: vector<32xi8>) -> i32 {
+  %0 = "autollvm.move_unary_to_i1"(%arg0) { a0_width = 256 : i32, result_elem_width = 32 : i32 } : (vector<32xi8>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @move_0381_v1(
+// CHECK-LABEL: func.func @move_unary_to_i1_v1(
 // CHECK-NEXT: "hydride_x86.mm_movemask_epi8"(%arg0)
-func.func @move_0381_v1(%arg0: vector<16xi8>) -> i32 {
-  %0 = "autollvm.move_0381"(%arg0) { a0_width = 128 : i32, result_elem_width = 1 : i32 } : (vector<16xi8>) -> i32
+func.func @move_unary_to_i1_v1(%arg0: vector<16xi8>) -> i32 {
+  %0 = "autollvm.move_unary_to_i1"(%arg0) { a0_width = 128 : i32, result_elem_width = 1 : i32 } : (vector<16xi8>) -> i32
   return %0 : i32
 }
 
@@ -5807,283 +5807,283 @@ func.func @pack_sat_u_in_lanes_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_42f0(
+// CHECK-LABEL: func.func @permute_imm_narrow(
 // CHECK-NEXT: "hydride_x86.mm256_permute4x64_epi64"(%arg0)
-func.func @permute_imm_narrow_42f0(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow_42f0"(%arg0) { a1 = 1 : i32, masking = "none", bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+func.func @permute_imm_narrow(%arg0: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_narrow"(%arg0) { a1 = 1 : i32, masking = "none", bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_42f0_v1(
+// CHECK-LABEL: func.func @permute_imm_narrow_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_permutex_epi64"(%arg1, %arg2, %arg0)
-func.func @permute_imm_narrow_42f0_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow_42f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_imm_narrow_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_42f0_v2(
+// CHECK-LABEL: func.func @permute_imm_narrow_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_permutex_epi64"(%arg1, %arg0)
-func.func @permute_imm_narrow_42f0_v2(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow_42f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_imm_narrow_v2(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_42f0_v3(
+// CHECK-LABEL: func.func @permute_imm_narrow_v3(
 // CHECK-NEXT: "hydride_x86.mm256_permute4x64_epi64"(%arg0)
-func.func @permute_imm_narrow_42f0_v3(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow_42f0"(%arg0) { a1 = 1 : i32, masking = "none", bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+func.func @permute_imm_narrow_v3(%arg0: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_imm_narrow"(%arg0) { a1 = 1 : i32, masking = "none", bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_42f0_v4(
+// CHECK-LABEL: func.func @permute_imm_narrow_v4(
 // CHECK-NEXT: "hydride_x86.mm_mask_shuffle_epi32"(%arg1, %arg2, %arg0)
-func.func @permute_imm_narrow_42f0_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_narrow_42f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_imm_narrow_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_42f0_v5(
+// CHECK-LABEL: func.func @permute_imm_narrow_v5(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shuffle_epi32"(%arg1, %arg0)
-func.func @permute_imm_narrow_42f0_v5(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_narrow_42f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_imm_narrow_v5(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_42f0_v6(
+// CHECK-LABEL: func.func @permute_imm_narrow_v6(
 // CHECK-NEXT: "hydride_x86.mm_shuffle_epi32"(%arg0)
-func.func @permute_imm_narrow_42f0_v6(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_narrow_42f0"(%arg0) { a1 = 1 : i32, masking = "none", bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+func.func @permute_imm_narrow_v6(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.permute_imm_narrow"(%arg0) { a1 = 1 : i32, masking = "none", bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf(
+// CHECK-LABEL: func.func @permute_var_widen_binary(
 // CHECK-NEXT: "hydride_x86.mm256_permutevar8x32_epi32"(%arg1, %arg0)
-func.func @permute_var_widen_5eaf(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @permute_var_widen_binary(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v1(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @permute_var_widen_binary_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v2(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi16"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @permute_var_widen_binary_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v3(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v3(
 // CHECK-NEXT: "hydride_x86.mm256_permutexvar_epi16"(%arg0, %arg1)
-func.func @permute_var_widen_5eaf_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @permute_var_widen_binary_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v4(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v4(
 // CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @permute_var_widen_binary_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v5(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v5(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi16"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @permute_var_widen_binary_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v6(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v6(
 // CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi16"(%arg0, %arg1)
-func.func @permute_var_widen_5eaf_v6(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+func.func @permute_var_widen_binary_v6(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v7(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_permutexvar_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @permute_var_widen_binary_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v8(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v8(
 // CHECK-NEXT: "hydride_x86.mm_maskz_permutexvar_epi16"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @permute_var_widen_binary_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v9(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v9(
 // CHECK-NEXT: "hydride_x86.mm_permutexvar_epi16"(%arg0, %arg1)
-func.func @permute_var_widen_5eaf_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @permute_var_widen_binary_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v10(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v10(
 // CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v10(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_var_widen_binary_v10(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v11(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v11(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi32"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v11(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_var_widen_binary_v11(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v12(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v12(
 // CHECK-NEXT: "hydride_x86.mm256_permutevar8x32_epi32"(%arg1, %arg0)
-func.func @permute_var_widen_5eaf_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @permute_var_widen_binary_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v13(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v13(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_var_widen_binary_v13(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v14(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v14(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi64"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v14(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_var_widen_binary_v14(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v15(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v15(
 // CHECK-NEXT: "hydride_x86.mm256_permutexvar_epi64"(%arg0, %arg1)
-func.func @permute_var_widen_5eaf_v15(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @permute_var_widen_binary_v15(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v16(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v16(
 // CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_var_widen_binary_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v17(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v17(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi32"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_var_widen_binary_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v18(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v18(
 // CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi32"(%arg0, %arg1)
-func.func @permute_var_widen_5eaf_v18(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @permute_var_widen_binary_v18(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v19(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_var_widen_binary_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v20(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v20(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi64"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_var_widen_binary_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v21(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v21(
 // CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi64"(%arg0, %arg1)
-func.func @permute_var_widen_5eaf_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @permute_var_widen_binary_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v22(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v22(
 // CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_var_widen_binary_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v23(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v23(
 // CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi32"(%arg0, %arg1)
-func.func @permute_var_widen_5eaf_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @permute_var_widen_binary_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v24(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v24(
 // CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi8"(%arg0, %arg1)
-func.func @permute_var_widen_5eaf_v24(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+func.func @permute_var_widen_binary_v24(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v25(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v25(
 // CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v25(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @permute_var_widen_binary_v25(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v26(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v26(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi8"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v26(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @permute_var_widen_binary_v26(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v27(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v27(
 // CHECK-NEXT: "hydride_x86.mm256_permutexvar_epi8"(%arg0, %arg1)
-func.func @permute_var_widen_5eaf_v27(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @permute_var_widen_binary_v27(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v28(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v28(
 // CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v28(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @permute_var_widen_binary_v28(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v29(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v29(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi8"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v29(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @permute_var_widen_binary_v29(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v30(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v30(
 // CHECK-NEXT: "hydride_x86.mm_permutexvar_epi8"(%arg0, %arg1)
-func.func @permute_var_widen_5eaf_v30(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @permute_var_widen_binary_v30(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v31(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v31(
 // CHECK-NEXT: "hydride_x86.mm_mask_permutexvar_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v31(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @permute_var_widen_binary_v31(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_5eaf_v32(
+// CHECK-LABEL: func.func @permute_var_widen_binary_v32(
 // CHECK-NEXT: "hydride_x86.mm_maskz_permutexvar_epi8"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_5eaf_v32(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_widen_5eaf"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @permute_var_widen_binary_v32(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_widen_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -6171,129 +6171,129 @@ func.func @permute_imm_narrow_10db_v8(%arg0: vector<16xi32>) -> vector<16xi32> {
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_2273(
+// CHECK-LABEL: func.func @permute_var_widen_binary_x2(
 // CHECK-NEXT: "hydride_x86.mm256_shuffle_epi8"(%arg1, %arg0)
-func.func @permute_var_widen_2273(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_widen_2273"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @permute_var_widen_binary_x2(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_widen_binary_x2"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_2273_v1(
+// CHECK-LABEL: func.func @permute_var_widen_binary_x2_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shuffle_epi8"(%arg2, %arg3, %arg1, %arg0)
-func.func @permute_var_widen_2273_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_widen_2273"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @permute_var_widen_binary_x2_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_widen_binary_x2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_2273_v2(
+// CHECK-LABEL: func.func @permute_var_widen_binary_x2_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shuffle_epi8"(%arg2, %arg1, %arg0)
-func.func @permute_var_widen_2273_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_widen_2273"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @permute_var_widen_binary_x2_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_widen_binary_x2"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, bit = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_2273_v3(
+// CHECK-LABEL: func.func @permute_var_widen_binary_x2_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shuffle_epi8"(%arg2, %arg3, %arg1, %arg0)
-func.func @permute_var_widen_2273_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_widen_2273"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @permute_var_widen_binary_x2_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_widen_binary_x2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_2273_v4(
+// CHECK-LABEL: func.func @permute_var_widen_binary_x2_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shuffle_epi8"(%arg2, %arg1, %arg0)
-func.func @permute_var_widen_2273_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_widen_2273"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @permute_var_widen_binary_x2_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_widen_binary_x2"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_2273_v5(
+// CHECK-LABEL: func.func @permute_var_widen_binary_x2_v5(
 // CHECK-NEXT: "hydride_x86.mm512_shuffle_epi8"(%arg1, %arg0)
-func.func @permute_var_widen_2273_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_widen_2273"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+func.func @permute_var_widen_binary_x2_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_widen_binary_x2"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, bit = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_2273_v6(
+// CHECK-LABEL: func.func @permute_var_widen_binary_x2_v6(
 // CHECK-NEXT: "hydride_x86.mm_mask_shuffle_epi8"(%arg2, %arg3, %arg1, %arg0)
-func.func @permute_var_widen_2273_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_widen_2273"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @permute_var_widen_binary_x2_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_widen_binary_x2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_2273_v7(
+// CHECK-LABEL: func.func @permute_var_widen_binary_x2_v7(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shuffle_epi8"(%arg2, %arg1, %arg0)
-func.func @permute_var_widen_2273_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_widen_2273"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @permute_var_widen_binary_x2_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_widen_binary_x2"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_2273_v8(
+// CHECK-LABEL: func.func @permute_var_widen_binary_x2_v8(
 // CHECK-NEXT: "hydride_x86.mm_shuffle_epi8"(%arg1, %arg0)
-func.func @permute_var_widen_2273_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_widen_2273"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @permute_var_widen_binary_x2_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_widen_binary_x2"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, bit = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0(
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes(
 // CHECK-NEXT: "hydride_x86.mm256_shufflehi_epi16"(%arg0)
-func.func @shr_by_imm_u_narrow_in_lanes_b8f0(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+func.func @shr_by_imm_u_narrow_in_lanes(%arg0: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v1(
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shufflehi_epi16"(%arg1, %arg2, %arg0)
-func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @shr_by_imm_u_narrow_in_lanes_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v2(
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shufflehi_epi16"(%arg1, %arg0)
-func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @shr_by_imm_u_narrow_in_lanes_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v3(
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shufflehi_epi16"(%arg1, %arg2, %arg0)
-func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @shr_by_imm_u_narrow_in_lanes_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v4(
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shufflehi_epi16"(%arg1, %arg0)
-func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @shr_by_imm_u_narrow_in_lanes_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v5(
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v5(
 // CHECK-NEXT: "hydride_x86.mm512_shufflehi_epi16"(%arg0)
-func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+func.func @shr_by_imm_u_narrow_in_lanes_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v6(
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v6(
 // CHECK-NEXT: "hydride_x86.mm_mask_shufflehi_epi16"(%arg1, %arg2, %arg0)
-func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @shr_by_imm_u_narrow_in_lanes_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v7(
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v7(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shufflehi_epi16"(%arg1, %arg0)
-func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @shr_by_imm_u_narrow_in_lanes_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v8(
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v8(
 // CHECK-NEXT: "hydride_x86.mm_shufflehi_epi16"(%arg0)
-func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+func.func @shr_by_imm_u_narrow_in_lanes_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -6402,38 +6402,38 @@ func.func @neg_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @shl_8a09(
+// CHECK-LABEL: func.func @shl_unary(
 // CHECK-NEXT: "hydride_x86.mm256_slli_si256"(%arg0)
-func.func @shl_8a09(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shl_8a09"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32, a1_width = 256 : i32 } : (vector<4xi64>) -> vector<4xi64>
+func.func @shl_unary(%arg0: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32, a1_width = 256 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @shl_8a09_v1(
+// CHECK-LABEL: func.func @shl_unary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_slli_si256"(%arg0)
-func.func @shl_8a09_v1(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shl_8a09"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32, a1_width = 256 : i32 } : (vector<4xi64>) -> vector<4xi64>
+func.func @shl_unary_v1(%arg0: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32, a1_width = 256 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @shl_8a09_v2(
+// CHECK-LABEL: func.func @shl_unary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_bslli_epi128"(%arg0)
-func.func @shl_8a09_v2(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shl_8a09"(%arg0) { a0 = 1 : i32, loop_bound = 3 : i32, a1_width = 512 : i32 } : (vector<8xi64>) -> vector<8xi64>
+func.func @shl_unary_v2(%arg0: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 3 : i32, a1_width = 512 : i32 } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @shl_8a09_v3(
+// CHECK-LABEL: func.func @shl_unary_v3(
 // CHECK-NEXT: "hydride_x86.mm_slli_si128"(%arg0)
-func.func @shl_8a09_v3(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shl_8a09"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32, a1_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @shl_unary_v3(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32, a1_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shl_8a09_v4(
+// CHECK-LABEL: func.func @shl_unary_v4(
 // CHECK-NEXT: "hydride_x86.mm_slli_si128"(%arg0)
-func.func @shl_8a09_v4(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shl_8a09"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32, a1_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @shl_unary_v4(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32, a1_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -6815,192 +6815,192 @@ func.func @shl_by_imm_v26(%arg0: vector<2xi64>) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shl_c90b(
+// CHECK-LABEL: func.func @shl_binary(
 // CHECK-NEXT: "hydride_x86.mm_sllv_epi32"(%arg1, %arg0)
-func.func @shl_c90b(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @shl_binary(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v1(
+// CHECK-LABEL: func.func @shl_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_sllv_epi32"(%arg1, %arg0)
-func.func @shl_c90b_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @shl_binary_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v2(
+// CHECK-LABEL: func.func @shl_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm_sllv_epi64"(%arg1, %arg0)
-func.func @shl_c90b_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @shl_binary_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v3(
+// CHECK-LABEL: func.func @shl_binary_v3(
 // CHECK-NEXT: "hydride_x86.mm256_sllv_epi64"(%arg1, %arg0)
-func.func @shl_c90b_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @shl_binary_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v4(
+// CHECK-LABEL: func.func @shl_binary_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_sllv_epi16"(%arg2, %arg3, %arg1, %arg0)
-func.func @shl_c90b_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @shl_binary_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v5(
+// CHECK-LABEL: func.func @shl_binary_v5(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_sllv_epi16"(%arg2, %arg1, %arg0)
-func.func @shl_c90b_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @shl_binary_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v6(
+// CHECK-LABEL: func.func @shl_binary_v6(
 // CHECK-NEXT: "hydride_x86.mm256_sllv_epi16"(%arg1, %arg0)
-func.func @shl_c90b_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @shl_binary_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v7(
+// CHECK-LABEL: func.func @shl_binary_v7(
 // CHECK-NEXT: "hydride_x86.mm512_mask_sllv_epi16"(%arg2, %arg3, %arg1, %arg0)
-func.func @shl_c90b_v7(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @shl_binary_v7(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v8(
+// CHECK-LABEL: func.func @shl_binary_v8(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_sllv_epi16"(%arg2, %arg1, %arg0)
-func.func @shl_c90b_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @shl_binary_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v9(
+// CHECK-LABEL: func.func @shl_binary_v9(
 // CHECK-NEXT: "hydride_x86.mm512_sllv_epi16"(%arg1, %arg0)
-func.func @shl_c90b_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+func.func @shl_binary_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v10(
+// CHECK-LABEL: func.func @shl_binary_v10(
 // CHECK-NEXT: "hydride_x86.mm_mask_sllv_epi16"(%arg2, %arg3, %arg1, %arg0)
-func.func @shl_c90b_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @shl_binary_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v11(
+// CHECK-LABEL: func.func @shl_binary_v11(
 // CHECK-NEXT: "hydride_x86.mm_maskz_sllv_epi16"(%arg2, %arg1, %arg0)
-func.func @shl_c90b_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @shl_binary_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v12(
+// CHECK-LABEL: func.func @shl_binary_v12(
 // CHECK-NEXT: "hydride_x86.mm_sllv_epi16"(%arg1, %arg0)
-func.func @shl_c90b_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @shl_binary_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v13(
+// CHECK-LABEL: func.func @shl_binary_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_sllv_epi32"(%arg2, %arg3, %arg1, %arg0)
-func.func @shl_c90b_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @shl_binary_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v14(
+// CHECK-LABEL: func.func @shl_binary_v14(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_sllv_epi32"(%arg2, %arg1, %arg0)
-func.func @shl_c90b_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @shl_binary_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v15(
+// CHECK-LABEL: func.func @shl_binary_v15(
 // CHECK-NEXT: "hydride_x86.mm_mask_sllv_epi32"(%arg2, %arg3, %arg1, %arg0)
-func.func @shl_c90b_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @shl_binary_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v16(
+// CHECK-LABEL: func.func @shl_binary_v16(
 // CHECK-NEXT: "hydride_x86.mm_maskz_sllv_epi32"(%arg2, %arg1, %arg0)
-func.func @shl_c90b_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @shl_binary_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v17(
+// CHECK-LABEL: func.func @shl_binary_v17(
 // CHECK-NEXT: "hydride_x86.mm256_mask_sllv_epi64"(%arg2, %arg3, %arg1, %arg0)
-func.func @shl_c90b_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @shl_binary_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v18(
+// CHECK-LABEL: func.func @shl_binary_v18(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_sllv_epi64"(%arg2, %arg1, %arg0)
-func.func @shl_c90b_v18(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @shl_binary_v18(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v19(
+// CHECK-LABEL: func.func @shl_binary_v19(
 // CHECK-NEXT: "hydride_x86.mm_mask_sllv_epi64"(%arg2, %arg3, %arg1, %arg0)
-func.func @shl_c90b_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @shl_binary_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v20(
+// CHECK-LABEL: func.func @shl_binary_v20(
 // CHECK-NEXT: "hydride_x86.mm_maskz_sllv_epi64"(%arg2, %arg1, %arg0)
-func.func @shl_c90b_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @shl_binary_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v21(
+// CHECK-LABEL: func.func @shl_binary_v21(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_sllv_epi32"(%arg2, %arg1, %arg0)
-func.func @shl_c90b_v21(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @shl_binary_v21(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v22(
+// CHECK-LABEL: func.func @shl_binary_v22(
 // CHECK-NEXT: "hydride_x86.mm512_mask_sllv_epi64"(%arg2, %arg3, %arg1, %arg0)
-func.func @shl_c90b_v22(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @shl_binary_v22(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v23(
+// CHECK-LABEL: func.func @shl_binary_v23(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_sllv_epi64"(%arg2, %arg1, %arg0)
-func.func @shl_c90b_v23(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @shl_binary_v23(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v24(
+// CHECK-LABEL: func.func @shl_binary_v24(
 // CHECK-NEXT: "hydride_x86.mm512_sllv_epi64"(%arg1, %arg0)
-func.func @shl_c90b_v24(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @shl_binary_v24(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v25(
+// CHECK-LABEL: func.func @shl_binary_v25(
 // CHECK-NEXT: "hydride_x86.mm512_mask_sllv_epi32"(%arg2, %arg3, %arg1, %arg0)
-func.func @shl_c90b_v25(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @shl_binary_v25(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @shl_c90b_v26(
+// CHECK-LABEL: func.func @shl_binary_v26(
 // CHECK-NEXT: "hydride_x86.mm512_sllv_epi32"(%arg1, %arg0)
-func.func @shl_c90b_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shl_c90b"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @shl_binary_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.shl_binary"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
@@ -7571,38 +7571,38 @@ func.func @shr_s_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16x
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @shr_u_e582(
+// CHECK-LABEL: func.func @shr_u_unary(
 // CHECK-NEXT: "hydride_x86.mm256_srli_si256"(%arg0)
-func.func @shr_u_e582(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_u_e582"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32, a1_width = 256 : i32 } : (vector<4xi64>) -> vector<4xi64>
+func.func @shr_u_unary(%arg0: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32, a1_width = 256 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_e582_v1(
+// CHECK-LABEL: func.func @shr_u_unary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_srli_si256"(%arg0)
-func.func @shr_u_e582_v1(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_u_e582"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32, a1_width = 256 : i32 } : (vector<4xi64>) -> vector<4xi64>
+func.func @shr_u_unary_v1(%arg0: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32, a1_width = 256 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_e582_v2(
+// CHECK-LABEL: func.func @shr_u_unary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_bsrli_epi128"(%arg0)
-func.func @shr_u_e582_v2(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_u_e582"(%arg0) { a0 = 1 : i32, loop_bound = 3 : i32, a1_width = 512 : i32 } : (vector<8xi64>) -> vector<8xi64>
+func.func @shr_u_unary_v2(%arg0: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 3 : i32, a1_width = 512 : i32 } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_e582_v3(
+// CHECK-LABEL: func.func @shr_u_unary_v3(
 // CHECK-NEXT: "hydride_x86.mm_bsrli_si128"(%arg0)
-func.func @shr_u_e582_v3(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_u_e582"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32, a1_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @shr_u_unary_v3(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32, a1_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_e582_v4(
+// CHECK-LABEL: func.func @shr_u_unary_v4(
 // CHECK-NEXT: "hydride_x86.mm_bsrli_si128"(%arg0)
-func.func @shr_u_e582_v4(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_u_e582"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32, a1_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @shr_u_unary_v4(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32, a1_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -7984,192 +7984,192 @@ func.func @shr_by_imm_u_v26(%arg0: vector<2xi64>) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c(
+// CHECK-LABEL: func.func @shr_u_binary(
 // CHECK-NEXT: "hydride_x86.mm_srlv_epi32"(%arg1, %arg0)
-func.func @shr_u_574c(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @shr_u_binary(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v1(
+// CHECK-LABEL: func.func @shr_u_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_srlv_epi32"(%arg1, %arg0)
-func.func @shr_u_574c_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @shr_u_binary_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v2(
+// CHECK-LABEL: func.func @shr_u_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm_srlv_epi64"(%arg1, %arg0)
-func.func @shr_u_574c_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @shr_u_binary_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v3(
+// CHECK-LABEL: func.func @shr_u_binary_v3(
 // CHECK-NEXT: "hydride_x86.mm256_srlv_epi64"(%arg1, %arg0)
-func.func @shr_u_574c_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @shr_u_binary_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v4(
+// CHECK-LABEL: func.func @shr_u_binary_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_srlv_epi16"(%arg2, %arg3, %arg1, %arg0)
-func.func @shr_u_574c_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @shr_u_binary_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v5(
+// CHECK-LABEL: func.func @shr_u_binary_v5(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_srlv_epi16"(%arg2, %arg1, %arg0)
-func.func @shr_u_574c_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @shr_u_binary_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v6(
+// CHECK-LABEL: func.func @shr_u_binary_v6(
 // CHECK-NEXT: "hydride_x86.mm256_srlv_epi16"(%arg1, %arg0)
-func.func @shr_u_574c_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @shr_u_binary_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v7(
+// CHECK-LABEL: func.func @shr_u_binary_v7(
 // CHECK-NEXT: "hydride_x86.mm512_mask_srlv_epi16"(%arg2, %arg3, %arg1, %arg0)
-func.func @shr_u_574c_v7(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @shr_u_binary_v7(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v8(
+// CHECK-LABEL: func.func @shr_u_binary_v8(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_srlv_epi16"(%arg2, %arg1, %arg0)
-func.func @shr_u_574c_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @shr_u_binary_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v9(
+// CHECK-LABEL: func.func @shr_u_binary_v9(
 // CHECK-NEXT: "hydride_x86.mm512_srlv_epi16"(%arg1, %arg0)
-func.func @shr_u_574c_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+func.func @shr_u_binary_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v10(
+// CHECK-LABEL: func.func @shr_u_binary_v10(
 // CHECK-NEXT: "hydride_x86.mm_mask_srlv_epi16"(%arg2, %arg3, %arg1, %arg0)
-func.func @shr_u_574c_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @shr_u_binary_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v11(
+// CHECK-LABEL: func.func @shr_u_binary_v11(
 // CHECK-NEXT: "hydride_x86.mm_maskz_srlv_epi16"(%arg2, %arg1, %arg0)
-func.func @shr_u_574c_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @shr_u_binary_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v12(
+// CHECK-LABEL: func.func @shr_u_binary_v12(
 // CHECK-NEXT: "hydride_x86.mm_srlv_epi16"(%arg1, %arg0)
-func.func @shr_u_574c_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @shr_u_binary_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v13(
+// CHECK-LABEL: func.func @shr_u_binary_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_srlv_epi32"(%arg2, %arg3, %arg1, %arg0)
-func.func @shr_u_574c_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @shr_u_binary_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v14(
+// CHECK-LABEL: func.func @shr_u_binary_v14(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_srlv_epi32"(%arg2, %arg1, %arg0)
-func.func @shr_u_574c_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @shr_u_binary_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v15(
+// CHECK-LABEL: func.func @shr_u_binary_v15(
 // CHECK-NEXT: "hydride_x86.mm_mask_srlv_epi32"(%arg2, %arg3, %arg1, %arg0)
-func.func @shr_u_574c_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @shr_u_binary_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v16(
+// CHECK-LABEL: func.func @shr_u_binary_v16(
 // CHECK-NEXT: "hydride_x86.mm_maskz_srlv_epi32"(%arg2, %arg1, %arg0)
-func.func @shr_u_574c_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @shr_u_binary_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v17(
+// CHECK-LABEL: func.func @shr_u_binary_v17(
 // CHECK-NEXT: "hydride_x86.mm256_mask_srlv_epi64"(%arg2, %arg3, %arg1, %arg0)
-func.func @shr_u_574c_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @shr_u_binary_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v18(
+// CHECK-LABEL: func.func @shr_u_binary_v18(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_srlv_epi64"(%arg2, %arg1, %arg0)
-func.func @shr_u_574c_v18(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @shr_u_binary_v18(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v19(
+// CHECK-LABEL: func.func @shr_u_binary_v19(
 // CHECK-NEXT: "hydride_x86.mm_mask_srlv_epi64"(%arg2, %arg3, %arg1, %arg0)
-func.func @shr_u_574c_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @shr_u_binary_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v20(
+// CHECK-LABEL: func.func @shr_u_binary_v20(
 // CHECK-NEXT: "hydride_x86.mm_maskz_srlv_epi64"(%arg2, %arg1, %arg0)
-func.func @shr_u_574c_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @shr_u_binary_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v21(
+// CHECK-LABEL: func.func @shr_u_binary_v21(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_srlv_epi32"(%arg2, %arg1, %arg0)
-func.func @shr_u_574c_v21(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @shr_u_binary_v21(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v22(
+// CHECK-LABEL: func.func @shr_u_binary_v22(
 // CHECK-NEXT: "hydride_x86.mm512_mask_srlv_epi64"(%arg2, %arg3, %arg1, %arg0)
-func.func @shr_u_574c_v22(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @shr_u_binary_v22(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v23(
+// CHECK-LABEL: func.func @shr_u_binary_v23(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_srlv_epi64"(%arg2, %arg1, %arg0)
-func.func @shr_u_574c_v23(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @shr_u_binary_v23(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v24(
+// CHECK-LABEL: func.func @shr_u_binary_v24(
 // CHECK-NEXT: "hydride_x86.mm512_srlv_epi64"(%arg1, %arg0)
-func.func @shr_u_574c_v24(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @shr_u_binary_v24(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v25(
+// CHECK-LABEL: func.func @shr_u_binary_v25(
 // CHECK-NEXT: "hydride_x86.mm512_mask_srlv_epi32"(%arg2, %arg3, %arg1, %arg0)
-func.func @shr_u_574c_v25(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @shr_u_binary_v25(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @shr_u_574c_v26(
+// CHECK-LABEL: func.func @shr_u_binary_v26(
 // CHECK-NEXT: "hydride_x86.mm512_srlv_epi32"(%arg1, %arg0)
-func.func @shr_u_574c_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shr_u_574c"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @shr_u_binary_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.shr_u_binary"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
@@ -9160,24 +9160,24 @@ func.func @move_in_lanes_v11(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vect
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @mask_move_1364(
+// CHECK-LABEL: func.func @mask_move_binary(
 // CHECK-NEXT: "hydride_x86.mm512_kunpackd"(%arg1, %arg0)
-func.func @mask_move_1364(%arg0: vector<64xi1>, %arg1: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.mask_move_1364"(%arg0, %arg1) { bit = 31 : i32, bit_2 = 63 : i32 } : (vector<64xi1>, vector<64xi1>) -> vector<64xi1>
+func.func @mask_move_binary(%arg0: vector<64xi1>, %arg1: vector<64xi1>) -> vector<64xi1> {
+  %0 = "autollvm.mask_move_binary"(%arg0, %arg1) { bit = 31 : i32, bit_2 = 63 : i32 } : (vector<64xi1>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
-// CHECK-LABEL: func.func @mask_move_1364_v1(
+// CHECK-LABEL: func.func @mask_move_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm512_kunpackw"(%arg1, %arg0)
-func.func @mask_move_1364_v1(%arg0: vector<32xi1>, %arg1: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.mask_move_1364"(%arg0, %arg1) { bit = 15 : i32, bit_2 = 31 : i32 } : (vector<32xi1>, vector<32xi1>) -> vector<32xi1>
+func.func @mask_move_binary_v1(%arg0: vector<32xi1>, %arg1: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.mask_move_binary"(%arg0, %arg1) { bit = 15 : i32, bit_2 = 31 : i32 } : (vector<32xi1>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
-// CHECK-LABEL: func.func @mask_move_1364_v2(
+// CHECK-LABEL: func.func @mask_move_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_kunpackb"(%arg1, %arg0)
-func.func @mask_move_1364_v2(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.mask_move_1364"(%arg0, %arg1) { bit = 7 : i32, bit_2 = 15 : i32 } : (vector<16xi1>, vector<16xi1>) -> vector<16xi1>
+func.func @mask_move_binary_v2(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.mask_move_binary"(%arg0, %arg1) { bit = 7 : i32, bit_2 = 15 : i32 } : (vector<16xi1>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -9244,220 +9244,220 @@ func.func @sad_widen_in_lanes_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %ar
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_1e33(
+// CHECK-LABEL: func.func @or_shl_binary_imm_u(
 // CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_1e33(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_1e33"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @or_shl_binary_imm_u(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_1e33_v1(
+// CHECK-LABEL: func.func @or_shl_binary_imm_u_v1(
 // CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
-func.func @or_shl_1e33_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_1e33"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @or_shl_binary_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_1e33_v2(
+// CHECK-LABEL: func.func @or_shl_binary_imm_u_v2(
 // CHECK-NEXT: "hydride_x86.mm_alignr_epi8"(%arg0, %arg1)
-func.func @or_shl_1e33_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_1e33"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @or_shl_binary_imm_u_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902(
+// CHECK-LABEL: func.func @broadcast_with_scalar(
 // CHECK-NEXT: "hydride_x86.mm256_mask_set1_epi8"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902(%arg0: i8, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 256 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @broadcast_with_scalar(%arg0: i8, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 256 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v1(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v1(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_set1_epi8"(%arg1, %arg0)
-func.func @broadcast_0902_v1(%arg0: i8, %arg1: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 256 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<32xi1>) -> vector<32xi8>
+func.func @broadcast_with_scalar_v1(%arg0: i8, %arg1: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 256 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v2(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v2(
 // CHECK-NEXT: "hydride_x86.mm512_mask_set1_epi8"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v2(%arg0: i8, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 63 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 512 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @broadcast_with_scalar_v2(%arg0: i8, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 63 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 512 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v3(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v3(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_set1_epi8"(%arg1, %arg0)
-func.func @broadcast_0902_v3(%arg0: i8, %arg1: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 63 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 512 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<64xi1>) -> vector<64xi8>
+func.func @broadcast_with_scalar_v3(%arg0: i8, %arg1: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 63 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 512 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v4(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v4(
 // CHECK-NEXT: "hydride_x86.mm_mask_set1_epi8"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v4(%arg0: i8, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @broadcast_with_scalar_v4(%arg0: i8, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v5(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v5(
 // CHECK-NEXT: "hydride_x86.mm_maskz_set1_epi8"(%arg1, %arg0)
-func.func @broadcast_0902_v5(%arg0: i8, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<16xi1>) -> vector<16xi8>
+func.func @broadcast_with_scalar_v5(%arg0: i8, %arg1: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v6(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_set1_epi16"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v6(%arg0: i16, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 256 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @broadcast_with_scalar_v6(%arg0: i16, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 256 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v7(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_set1_epi16"(%arg1, %arg0)
-func.func @broadcast_0902_v7(%arg0: i16, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 256 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<16xi1>) -> vector<16xi16>
+func.func @broadcast_with_scalar_v7(%arg0: i16, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 256 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v8(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v8(
 // CHECK-NEXT: "hydride_x86.mm512_mask_set1_epi16"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v8(%arg0: i16, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 512 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @broadcast_with_scalar_v8(%arg0: i16, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 512 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v9(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_set1_epi16"(%arg1, %arg0)
-func.func @broadcast_0902_v9(%arg0: i16, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 512 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<32xi1>) -> vector<32xi16>
+func.func @broadcast_with_scalar_v9(%arg0: i16, %arg1: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 512 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v10(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v10(
 // CHECK-NEXT: "hydride_x86.mm_mask_set1_epi16"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v10(%arg0: i16, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @broadcast_with_scalar_v10(%arg0: i16, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v11(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v11(
 // CHECK-NEXT: "hydride_x86.mm_maskz_set1_epi16"(%arg1, %arg0)
-func.func @broadcast_0902_v11(%arg0: i16, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<8xi1>) -> vector<8xi16>
+func.func @broadcast_with_scalar_v11(%arg0: i16, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v12(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v12(
 // CHECK-NEXT: "hydride_x86.mm256_mask_set1_epi32"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v12(%arg0: i32, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 256 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @broadcast_with_scalar_v12(%arg0: i32, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 256 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v13(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v13(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_set1_epi32"(%arg1, %arg0)
-func.func @broadcast_0902_v13(%arg0: i32, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 256 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<8xi1>) -> vector<8xi32>
+func.func @broadcast_with_scalar_v13(%arg0: i32, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 256 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v14(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v14(
 // CHECK-NEXT: "hydride_x86.mm_mask_set1_epi32"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v14(%arg0: i32, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @broadcast_with_scalar_v14(%arg0: i32, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v15(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v15(
 // CHECK-NEXT: "hydride_x86.mm_maskz_set1_epi32"(%arg1, %arg0)
-func.func @broadcast_0902_v15(%arg0: i32, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<8xi1>) -> vector<4xi32>
+func.func @broadcast_with_scalar_v15(%arg0: i32, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v16(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v16(
 // CHECK-NEXT: "hydride_x86.mm256_mask_set1_epi64"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v16(%arg0: i64, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 256 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @broadcast_with_scalar_v16(%arg0: i64, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 256 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v17(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v17(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_set1_epi64"(%arg1, %arg0)
-func.func @broadcast_0902_v17(%arg0: i64, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 256 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<4xi64>
+func.func @broadcast_with_scalar_v17(%arg0: i64, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 256 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v18(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v18(
 // CHECK-NEXT: "hydride_x86.mm_mask_set1_epi64"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v18(%arg0: i64, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @broadcast_with_scalar_v18(%arg0: i64, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v19(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v19(
 // CHECK-NEXT: "hydride_x86.mm_maskz_set1_epi64"(%arg1, %arg0)
-func.func @broadcast_0902_v19(%arg0: i64, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<2xi64>
+func.func @broadcast_with_scalar_v19(%arg0: i64, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v20(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v20(
 // CHECK-NEXT: "hydride_x86.mm512_set1_epi8"(%arg0)
-func.func @broadcast_0902_v20(%arg0: i8) -> vector<64xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 63 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 512 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i8) -> vector<64xi8>
+func.func @broadcast_with_scalar_v20(%arg0: i8) -> vector<64xi8> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 63 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 512 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i8) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v21(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v21(
 // CHECK-NEXT: "hydride_x86.mm512_mask_set1_epi32"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v21(%arg0: i32, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 512 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @broadcast_with_scalar_v21(%arg0: i32, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 512 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v22(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v22(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_set1_epi32"(%arg1, %arg0)
-func.func @broadcast_0902_v22(%arg0: i32, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 512 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<16xi1>) -> vector<16xi32>
+func.func @broadcast_with_scalar_v22(%arg0: i32, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 512 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v23(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v23(
 // CHECK-NEXT: "hydride_x86.mm512_set1_epi32"(%arg0)
-func.func @broadcast_0902_v23(%arg0: i32) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 15 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 512 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<16xi32>
+func.func @broadcast_with_scalar_v23(%arg0: i32) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 15 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 512 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v24(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v24(
 // CHECK-NEXT: "hydride_x86.mm512_mask_set1_epi64"(%arg1, %arg2, %arg0)
-func.func @broadcast_0902_v24(%arg0: i64, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 512 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @broadcast_with_scalar_v24(%arg0: i64, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 512 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v25(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v25(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_set1_epi64"(%arg1, %arg0)
-func.func @broadcast_0902_v25(%arg0: i64, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 512 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<8xi64>
+func.func @broadcast_with_scalar_v25(%arg0: i64, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 512 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v26(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v26(
 // CHECK-NEXT: "hydride_x86.mm512_set1_epi64"(%arg0)
-func.func @broadcast_0902_v26(%arg0: i64) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 7 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 512 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i64) -> vector<8xi64>
+func.func @broadcast_with_scalar_v26(%arg0: i64) -> vector<8xi64> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 7 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 512 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i64) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_0902_v27(
+// CHECK-LABEL: func.func @broadcast_with_scalar_v27(
 // CHECK-NEXT: "hydride_x86.mm512_set1_epi16"(%arg0)
-func.func @broadcast_0902_v27(%arg0: i16) -> vector<32xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 31 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 512 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i16) -> vector<32xi16>
+func.func @broadcast_with_scalar_v27(%arg0: i16) -> vector<32xi16> {
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 31 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 512 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i16) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
@@ -11813,171 +11813,171 @@ func.func @cmp_gt_u_to_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %a
   return %0 : vector<16xi1>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434(
+// CHECK-LABEL: func.func @permute_var_widen_ternary(
 // CHECK-NEXT: "hydride_x86.mm256_mask2_permutex2var_epi16"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_d434(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @permute_var_widen_ternary(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v1(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_permutex2var_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_d434_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @permute_var_widen_ternary_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v2(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_permutex2var_epi16"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @permute_var_widen_ternary_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v3(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v3(
 // CHECK-NEXT: "hydride_x86.mm256_permutex2var_epi16"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @permute_var_widen_ternary_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 3 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v4(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v4(
 // CHECK-NEXT: "hydride_x86.mm512_mask2_permutex2var_epi16"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_d434_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @permute_var_widen_ternary_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v5(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v5(
 // CHECK-NEXT: "hydride_x86.mm512_mask_permutex2var_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_d434_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @permute_var_widen_ternary_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v6(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v6(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_permutex2var_epi16"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v6(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @permute_var_widen_ternary_v6(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v7(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v7(
 // CHECK-NEXT: "hydride_x86.mm512_permutex2var_epi16"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v7(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+func.func @permute_var_widen_ternary_v7(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 4 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v8(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v8(
 // CHECK-NEXT: "hydride_x86.mm_mask2_permutex2var_epi16"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_d434_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @permute_var_widen_ternary_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v9(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v9(
 // CHECK-NEXT: "hydride_x86.mm_mask_permutex2var_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_d434_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @permute_var_widen_ternary_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v10(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v10(
 // CHECK-NEXT: "hydride_x86.mm_maskz_permutex2var_epi16"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @permute_var_widen_ternary_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v11(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v11(
 // CHECK-NEXT: "hydride_x86.mm_permutex2var_epi16"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @permute_var_widen_ternary_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 2 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v12(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v12(
 // CHECK-NEXT: "hydride_x86.mm512_permutex2var_epi8"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v12(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+func.func @permute_var_widen_ternary_v12(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v13(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v13(
 // CHECK-NEXT: "hydride_x86.mm512_mask_permutex2var_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_d434_v13(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @permute_var_widen_ternary_v13(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v14(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v14(
 // CHECK-NEXT: "hydride_x86.mm512_mask2_permutex2var_epi8"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_d434_v14(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @permute_var_widen_ternary_v14(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v15(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v15(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_permutex2var_epi8"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v15(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @permute_var_widen_ternary_v15(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 5 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v16(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v16(
 // CHECK-NEXT: "hydride_x86.mm256_permutex2var_epi8"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v16(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @permute_var_widen_ternary_v16(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v17(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v17(
 // CHECK-NEXT: "hydride_x86.mm256_mask_permutex2var_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_d434_v17(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @permute_var_widen_ternary_v17(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v18(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v18(
 // CHECK-NEXT: "hydride_x86.mm256_mask2_permutex2var_epi8"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_d434_v18(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @permute_var_widen_ternary_v18(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v19(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v19(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_permutex2var_epi8"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v19(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @permute_var_widen_ternary_v19(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 4 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v20(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v20(
 // CHECK-NEXT: "hydride_x86.mm_permutex2var_epi8"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v20(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @permute_var_widen_ternary_v20(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v21(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v21(
 // CHECK-NEXT: "hydride_x86.mm_mask_permutex2var_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_d434_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @permute_var_widen_ternary_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v22(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v22(
 // CHECK-NEXT: "hydride_x86.mm_mask2_permutex2var_epi8"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_d434_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @permute_var_widen_ternary_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_d434_v23(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_v23(
 // CHECK-NEXT: "hydride_x86.mm_maskz_permutex2var_epi8"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_d434_v23(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_widen_d434"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @permute_var_widen_ternary_v23(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_widen_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -13283,59 +13283,59 @@ func.func @mask_shr_by_imm_v3(%arg0: vector<16xi1>) -> vector<16xi1> {
   return %0 : vector<16xi1>
 }
 
-// CHECK-LABEL: func.func @or_cmp_eq_43ef(
+// CHECK-LABEL: func.func @or_cmp_eq(
 // CHECK-NEXT: "hydride_x86.kortestz_mask32_u8"(%arg0, %arg1)
-func.func @or_cmp_eq_43ef(%arg0: vector<32xi1>, %arg1: vector<32xi1>) -> i8 {
-  %0 = "autollvm.or_cmp_eq_43ef"(%arg0, %arg1) { bit = 31 : i32, constant = 0 : i32 } : (vector<32xi1>, vector<32xi1>) -> i8
+func.func @or_cmp_eq(%arg0: vector<32xi1>, %arg1: vector<32xi1>) -> i8 {
+  %0 = "autollvm.or_cmp_eq"(%arg0, %arg1) { bit = 31 : i32, constant = 0 : i32 } : (vector<32xi1>, vector<32xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @or_cmp_eq_43ef_v1(
+// CHECK-LABEL: func.func @or_cmp_eq_v1(
 // CHECK-NEXT: "hydride_x86.kortestc_mask32_u8"(%arg0, %arg1)
-func.func @or_cmp_eq_43ef_v1(%arg0: vector<32xi1>, %arg1: vector<32xi1>) -> i8 {
-  %0 = "autollvm.or_cmp_eq_43ef"(%arg0, %arg1) { bit = 31 : i32, constant = 4294967295 : i64 } : (vector<32xi1>, vector<32xi1>) -> i8
+func.func @or_cmp_eq_v1(%arg0: vector<32xi1>, %arg1: vector<32xi1>) -> i8 {
+  %0 = "autollvm.or_cmp_eq"(%arg0, %arg1) { bit = 31 : i32, constant = 4294967295 : i64 } : (vector<32xi1>, vector<32xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @or_cmp_eq_43ef_v2(
+// CHECK-LABEL: func.func @or_cmp_eq_v2(
 // CHECK-NEXT: "hydride_x86.kortestz_mask64_u8"(%arg0, %arg1)
-func.func @or_cmp_eq_43ef_v2(%arg0: vector<64xi1>, %arg1: vector<64xi1>) -> i8 {
-  %0 = "autollvm.or_cmp_eq_43ef"(%arg0, %arg1) { bit = 63 : i32, constant = 0 : i32 } : (vector<64xi1>, vector<64xi1>) -> i8
+func.func @or_cmp_eq_v2(%arg0: vector<64xi1>, %arg1: vector<64xi1>) -> i8 {
+  %0 = "autollvm.or_cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 0 : i32 } : (vector<64xi1>, vector<64xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @or_cmp_eq_43ef_v3(
+// CHECK-LABEL: func.func @or_cmp_eq_v3(
 // CHECK-NEXT: "hydride_x86.kortestc_mask64_u8"(%arg0, %arg1)
-func.func @or_cmp_eq_43ef_v3(%arg0: vector<64xi1>, %arg1: vector<64xi1>) -> i8 {
-  %0 = "autollvm.or_cmp_eq_43ef"(%arg0, %arg1) { bit = 63 : i32, constant = 18446744073709551615 : i128 } : (vector<64xi1>, vector<64xi1>) -> i8
+func.func @or_cmp_eq_v3(%arg0: vector<64xi1>, %arg1: vector<64xi1>) -> i8 {
+  %0 = "autollvm.or_cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 18446744073709551615 : i128 } : (vector<64xi1>, vector<64xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @or_cmp_eq_43ef_v4(
+// CHECK-LABEL: func.func @or_cmp_eq_v4(
 // CHECK-NEXT: "hydride_x86.kortestz_mask8_u8"(%arg0, %arg1)
-func.func @or_cmp_eq_43ef_v4(%arg0: vector<8xi1>, %arg1: vector<8xi1>) -> i8 {
-  %0 = "autollvm.or_cmp_eq_43ef"(%arg0, %arg1) { bit = 7 : i32, constant = 0 : i32 } : (vector<8xi1>, vector<8xi1>) -> i8
+func.func @or_cmp_eq_v4(%arg0: vector<8xi1>, %arg1: vector<8xi1>) -> i8 {
+  %0 = "autollvm.or_cmp_eq"(%arg0, %arg1) { bit = 7 : i32, constant = 0 : i32 } : (vector<8xi1>, vector<8xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @or_cmp_eq_43ef_v5(
+// CHECK-LABEL: func.func @or_cmp_eq_v5(
 // CHECK-NEXT: "hydride_x86.kortestc_mask8_u8"(%arg0, %arg1)
-func.func @or_cmp_eq_43ef_v5(%arg0: vector<8xi1>, %arg1: vector<8xi1>) -> i8 {
-  %0 = "autollvm.or_cmp_eq_43ef"(%arg0, %arg1) { bit = 7 : i32, constant = 255 : i32 } : (vector<8xi1>, vector<8xi1>) -> i8
+func.func @or_cmp_eq_v5(%arg0: vector<8xi1>, %arg1: vector<8xi1>) -> i8 {
+  %0 = "autollvm.or_cmp_eq"(%arg0, %arg1) { bit = 7 : i32, constant = 255 : i32 } : (vector<8xi1>, vector<8xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @or_cmp_eq_43ef_v6(
+// CHECK-LABEL: func.func @or_cmp_eq_v6(
 // CHECK-NEXT: "hydride_x86.kortestz_mask16_u8"(%arg0, %arg1)
-func.func @or_cmp_eq_43ef_v6(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> i8 {
-  %0 = "autollvm.or_cmp_eq_43ef"(%arg0, %arg1) { bit = 15 : i32, constant = 0 : i32 } : (vector<16xi1>, vector<16xi1>) -> i8
+func.func @or_cmp_eq_v6(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> i8 {
+  %0 = "autollvm.or_cmp_eq"(%arg0, %arg1) { bit = 15 : i32, constant = 0 : i32 } : (vector<16xi1>, vector<16xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @or_cmp_eq_43ef_v7(
+// CHECK-LABEL: func.func @or_cmp_eq_v7(
 // CHECK-NEXT: "hydride_x86.kortestc_mask16_u8"(%arg0, %arg1)
-func.func @or_cmp_eq_43ef_v7(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> i8 {
-  %0 = "autollvm.or_cmp_eq_43ef"(%arg0, %arg1) { bit = 15 : i32, constant = 65535 : i32 } : (vector<16xi1>, vector<16xi1>) -> i8
+func.func @or_cmp_eq_v7(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> i8 {
+  %0 = "autollvm.or_cmp_eq"(%arg0, %arg1) { bit = 15 : i32, constant = 65535 : i32 } : (vector<16xi1>, vector<16xi1>) -> i8
   return %0 : i8
 }
 
@@ -13367,66 +13367,66 @@ func.func @and_cmp_eq_v3(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> i8 {
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @and_not_cmp_eq_865b(
+// CHECK-LABEL: func.func @and_not_cmp_eq_binary_with_mask(
 // CHECK-NEXT: "hydride_x86.ktestc_mask32_u8"(%arg0, %arg1)
-func.func @and_not_cmp_eq_865b(%arg0: vector<32xi1>, %arg1: vector<32xi1>) -> i8 {
-  %0 = "autollvm.and_not_cmp_eq_865b"(%arg0, %arg1) { bit = 31 : i32 } : (vector<32xi1>, vector<32xi1>) -> i8
+func.func @and_not_cmp_eq_binary_with_mask(%arg0: vector<32xi1>, %arg1: vector<32xi1>) -> i8 {
+  %0 = "autollvm.and_not_cmp_eq_binary_with_mask"(%arg0, %arg1) { bit = 31 : i32 } : (vector<32xi1>, vector<32xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @and_not_cmp_eq_865b_v1(
+// CHECK-LABEL: func.func @and_not_cmp_eq_binary_with_mask_v1(
 // CHECK-NEXT: "hydride_x86.ktestc_mask64_u8"(%arg0, %arg1)
-func.func @and_not_cmp_eq_865b_v1(%arg0: vector<64xi1>, %arg1: vector<64xi1>) -> i8 {
-  %0 = "autollvm.and_not_cmp_eq_865b"(%arg0, %arg1) { bit = 63 : i32 } : (vector<64xi1>, vector<64xi1>) -> i8
+func.func @and_not_cmp_eq_binary_with_mask_v1(%arg0: vector<64xi1>, %arg1: vector<64xi1>) -> i8 {
+  %0 = "autollvm.and_not_cmp_eq_binary_with_mask"(%arg0, %arg1) { bit = 63 : i32 } : (vector<64xi1>, vector<64xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @and_not_cmp_eq_865b_v2(
+// CHECK-LABEL: func.func @and_not_cmp_eq_binary_with_mask_v2(
 // CHECK-NEXT: "hydride_x86.ktestc_mask8_u8"(%arg0, %arg1)
-func.func @and_not_cmp_eq_865b_v2(%arg0: vector<8xi1>, %arg1: vector<8xi1>) -> i8 {
-  %0 = "autollvm.and_not_cmp_eq_865b"(%arg0, %arg1) { bit = 7 : i32 } : (vector<8xi1>, vector<8xi1>) -> i8
+func.func @and_not_cmp_eq_binary_with_mask_v2(%arg0: vector<8xi1>, %arg1: vector<8xi1>) -> i8 {
+  %0 = "autollvm.and_not_cmp_eq_binary_with_mask"(%arg0, %arg1) { bit = 7 : i32 } : (vector<8xi1>, vector<8xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @and_not_cmp_eq_865b_v3(
+// CHECK-LABEL: func.func @and_not_cmp_eq_binary_with_mask_v3(
 // CHECK-NEXT: "hydride_x86.ktestc_mask16_u8"(%arg0, %arg1)
-func.func @and_not_cmp_eq_865b_v3(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> i8 {
-  %0 = "autollvm.and_not_cmp_eq_865b"(%arg0, %arg1) { bit = 15 : i32 } : (vector<16xi1>, vector<16xi1>) -> i8
+func.func @and_not_cmp_eq_binary_with_mask_v3(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> i8 {
+  %0 = "autollvm.and_not_cmp_eq_binary_with_mask"(%arg0, %arg1) { bit = 15 : i32 } : (vector<16xi1>, vector<16xi1>) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_336d(
+// CHECK-LABEL: func.func @extend_u(
 // CHECK-NEXT: "hydride_x86.cvtmask32_u32"(%arg0)
-func.func @extend_u_336d(%arg0: vector<32xi1>) -> i32 {
-  %0 = "autollvm.extend_u_336d"(%arg0) { bit = 31 : i32, result_width = 32 : i32 } : (vector<32xi1>) -> i32
+func.func @extend_u(%arg0: vector<32xi1>) -> i32 {
+  %0 = "autollvm.extend_u"(%arg0) { bit = 31 : i32, result_width = 32 : i32 } : (vector<32xi1>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_336d_v1(
+// CHECK-LABEL: func.func @extend_u_v1(
 // CHECK-NEXT: "hydride_x86.cvtmask64_u64"(%arg0)
-func.func @extend_u_336d_v1(%arg0: vector<64xi1>) -> i64 {
-  %0 = "autollvm.extend_u_336d"(%arg0) { bit = 63 : i32, result_width = 64 : i32 } : (vector<64xi1>) -> i64
+func.func @extend_u_v1(%arg0: vector<64xi1>) -> i64 {
+  %0 = "autollvm.extend_u"(%arg0) { bit = 63 : i32, result_width = 64 : i32 } : (vector<64xi1>) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_336d_v2(
+// CHECK-LABEL: func.func @extend_u_v2(
 // CHECK-NEXT: "hydride_x86.cvtmask8_u32"(%arg0)
-func.func @extend_u_336d_v2(%arg0: vector<8xi1>) -> i32 {
-  %0 = "autollvm.extend_u_336d"(%arg0) { bit = 7 : i32, result_width = 32 : i32 } : (vector<8xi1>) -> i32
+func.func @extend_u_v2(%arg0: vector<8xi1>) -> i32 {
+  %0 = "autollvm.extend_u"(%arg0) { bit = 7 : i32, result_width = 32 : i32 } : (vector<8xi1>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_336d_v3(
+// CHECK-LABEL: func.func @extend_u_v3(
 // CHECK-NEXT: "hydride_x86.cvtmask16_u32"(%arg0)
-func.func @extend_u_336d_v3(%arg0: vector<16xi1>) -> i32 {
-  %0 = "autollvm.extend_u_336d"(%arg0) { bit = 15 : i32, result_width = 32 : i32 } : (vector<16xi1>) -> i32
+func.func @extend_u_v3(%arg0: vector<16xi1>) -> i32 {
+  %0 = "autollvm.extend_u"(%arg0) { bit = 15 : i32, result_width = 32 : i32 } : (vector<16xi1>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_336d_v4(
+// CHECK-LABEL: func.func @extend_u_v4(
 // CHECK-NEXT: "hydride_x86.cvtmask16_u32"(%arg0)
-func.func @extend_u_336d_v4(%arg0: vector<16xi1>) -> i32 {
-  %0 = "autollvm.extend_u_336d"(%arg0) { bit = 15 : i32, result_width = 32 : i32 } : (vector<16xi1>) -> i32
+func.func @extend_u_v4(%arg0: vector<16xi1>) -> i32 {
+  %0 = "autollvm.extend_u"(%arg0) { bit = 15 : i32, result_width = 32 : i32 } : (vector<16xi1>) -> i32
   return %0 : i32
 }
 
@@ -13759,234 +13759,234 @@ func.func @clz_or_cls_v5(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2x
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_e79d(
+// CHECK-LABEL: func.func @move_unary(
 // CHECK-NEXT: "hydride_x86.mm256_broadcast_i32x2"(%arg0)
-func.func @move_e79d(%arg0: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.move_e79d"(%arg0) { masking = "none", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi32>
+func.func @move_unary(%arg0: vector<4xi32>) -> vector<8xi32> {
+  %0 = "autollvm.move_unary"(%arg0) { masking = "none", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v1(
+// CHECK-LABEL: func.func @move_unary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_broadcast_i32x2"(%arg1, %arg2, %arg0)
-func.func @move_e79d_v1(%arg0: vector<4xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @move_unary_v1(%arg0: vector<4xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v2(
+// CHECK-LABEL: func.func @move_unary_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_broadcast_i32x2"(%arg1, %arg0)
-func.func @move_e79d_v2(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @move_unary_v2(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v3(
+// CHECK-LABEL: func.func @move_unary_v3(
 // CHECK-NEXT: "hydride_x86.mm512_broadcast_i32x2"(%arg0)
-func.func @move_e79d_v3(%arg0: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.move_e79d"(%arg0) { masking = "none", loop_bound = 15 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi32>
+func.func @move_unary_v3(%arg0: vector<4xi32>) -> vector<16xi32> {
+  %0 = "autollvm.move_unary"(%arg0) { masking = "none", loop_bound = 15 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v4(
+// CHECK-LABEL: func.func @move_unary_v4(
 // CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i32x2"(%arg1, %arg2, %arg0)
-func.func @move_e79d_v4(%arg0: vector<4xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @move_unary_v4(%arg0: vector<4xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v5(
+// CHECK-LABEL: func.func @move_unary_v5(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i32x2"(%arg1, %arg0)
-func.func @move_e79d_v5(%arg0: vector<4xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @move_unary_v5(%arg0: vector<4xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v6(
+// CHECK-LABEL: func.func @move_unary_v6(
 // CHECK-NEXT: "hydride_x86.mm_broadcast_i32x2"(%arg0)
-func.func @move_e79d_v6(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.move_e79d"(%arg0) { masking = "none", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+func.func @move_unary_v6(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.move_unary"(%arg0) { masking = "none", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v7(
+// CHECK-LABEL: func.func @move_unary_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_broadcast_i32x2"(%arg1, %arg2, %arg0)
-func.func @move_e79d_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @move_unary_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v8(
+// CHECK-LABEL: func.func @move_unary_v8(
 // CHECK-NEXT: "hydride_x86.mm_maskz_broadcast_i32x2"(%arg1, %arg0)
-func.func @move_e79d_v8(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @move_unary_v8(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v9(
+// CHECK-LABEL: func.func @move_unary_v9(
 // CHECK-NEXT: "hydride_x86.mm512_broadcast_i32x8"(%arg0)
-func.func @move_e79d_v9(%arg0: vector<8xi32>) -> vector<16xi32> {
-  %0 = "autollvm.move_e79d"(%arg0) { masking = "none", loop_bound = 15 : i32, constant = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi32>
+func.func @move_unary_v9(%arg0: vector<8xi32>) -> vector<16xi32> {
+  %0 = "autollvm.move_unary"(%arg0) { masking = "none", loop_bound = 15 : i32, constant = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v10(
+// CHECK-LABEL: func.func @move_unary_v10(
 // CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i32x8"(%arg1, %arg2, %arg0)
-func.func @move_e79d_v10(%arg0: vector<8xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, constant = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @move_unary_v10(%arg0: vector<8xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, constant = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v11(
+// CHECK-LABEL: func.func @move_unary_v11(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i32x8"(%arg1, %arg0)
-func.func @move_e79d_v11(%arg0: vector<8xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, constant = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @move_unary_v11(%arg0: vector<8xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, constant = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v12(
+// CHECK-LABEL: func.func @move_unary_v12(
 // CHECK-NEXT: "hydride_x86.mm256_broadcast_i64x2"(%arg0)
-func.func @move_e79d_v12(%arg0: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_e79d"(%arg0) { masking = "none", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi64>
+func.func @move_unary_v12(%arg0: vector<2xi64>) -> vector<4xi64> {
+  %0 = "autollvm.move_unary"(%arg0) { masking = "none", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v13(
+// CHECK-LABEL: func.func @move_unary_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_broadcast_i64x2"(%arg1, %arg2, %arg0)
-func.func @move_e79d_v13(%arg0: vector<2xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @move_unary_v13(%arg0: vector<2xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v14(
+// CHECK-LABEL: func.func @move_unary_v14(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_broadcast_i64x2"(%arg1, %arg0)
-func.func @move_e79d_v14(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @move_unary_v14(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v15(
+// CHECK-LABEL: func.func @move_unary_v15(
 // CHECK-NEXT: "hydride_x86.mm512_broadcast_i64x2"(%arg0)
-func.func @move_e79d_v15(%arg0: vector<2xi64>) -> vector<8xi64> {
-  %0 = "autollvm.move_e79d"(%arg0) { masking = "none", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi64>
+func.func @move_unary_v15(%arg0: vector<2xi64>) -> vector<8xi64> {
+  %0 = "autollvm.move_unary"(%arg0) { masking = "none", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v16(
+// CHECK-LABEL: func.func @move_unary_v16(
 // CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i64x2"(%arg1, %arg2, %arg0)
-func.func @move_e79d_v16(%arg0: vector<2xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @move_unary_v16(%arg0: vector<2xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v17(
+// CHECK-LABEL: func.func @move_unary_v17(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i64x2"(%arg1, %arg0)
-func.func @move_e79d_v17(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @move_unary_v17(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v18(
+// CHECK-LABEL: func.func @move_unary_v18(
 // CHECK-NEXT: "hydride_x86.mm256_broadcast_i32x4"(%arg0)
-func.func @move_e79d_v18(%arg0: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.move_e79d"(%arg0) { masking = "none", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi32>
+func.func @move_unary_v18(%arg0: vector<4xi32>) -> vector<8xi32> {
+  %0 = "autollvm.move_unary"(%arg0) { masking = "none", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v19(
+// CHECK-LABEL: func.func @move_unary_v19(
 // CHECK-NEXT: "hydride_x86.mm256_mask_broadcast_i32x4"(%arg1, %arg2, %arg0)
-func.func @move_e79d_v19(%arg0: vector<4xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @move_unary_v19(%arg0: vector<4xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v20(
+// CHECK-LABEL: func.func @move_unary_v20(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_broadcast_i32x4"(%arg1, %arg0)
-func.func @move_e79d_v20(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @move_unary_v20(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v21(
+// CHECK-LABEL: func.func @move_unary_v21(
 // CHECK-NEXT: "hydride_x86.mm512_broadcast_i32x4"(%arg0)
-func.func @move_e79d_v21(%arg0: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.move_e79d"(%arg0) { masking = "none", loop_bound = 15 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi32>
+func.func @move_unary_v21(%arg0: vector<4xi32>) -> vector<16xi32> {
+  %0 = "autollvm.move_unary"(%arg0) { masking = "none", loop_bound = 15 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v22(
+// CHECK-LABEL: func.func @move_unary_v22(
 // CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i32x4"(%arg1, %arg2, %arg0)
-func.func @move_e79d_v22(%arg0: vector<4xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @move_unary_v22(%arg0: vector<4xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v23(
+// CHECK-LABEL: func.func @move_unary_v23(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i32x4"(%arg1, %arg0)
-func.func @move_e79d_v23(%arg0: vector<4xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @move_unary_v23(%arg0: vector<4xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, constant = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v24(
+// CHECK-LABEL: func.func @move_unary_v24(
 // CHECK-NEXT: "hydride_x86.mm512_broadcast_i64x4"(%arg0)
-func.func @move_e79d_v24(%arg0: vector<4xi64>) -> vector<8xi64> {
-  %0 = "autollvm.move_e79d"(%arg0) { masking = "none", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi64>
+func.func @move_unary_v24(%arg0: vector<4xi64>) -> vector<8xi64> {
+  %0 = "autollvm.move_unary"(%arg0) { masking = "none", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v25(
+// CHECK-LABEL: func.func @move_unary_v25(
 // CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i64x4"(%arg1, %arg2, %arg0)
-func.func @move_e79d_v25(%arg0: vector<4xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @move_unary_v25(%arg0: vector<4xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_e79d_v26(
+// CHECK-LABEL: func.func @move_unary_v26(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i64x4"(%arg1, %arg0)
-func.func @move_e79d_v26(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.move_e79d"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @move_unary_v26(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.move_unary"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, constant = 4 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_6ef0(
+// CHECK-LABEL: func.func @permute_imm_unary_to_i128(
 // CHECK-NEXT: "hydride_x86.mm512_extracti64x2_epi64"(%arg0)
-func.func @permute_imm_6ef0(%arg0: vector<8xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_6ef0"(%arg0) { a0 = 1 : i32, masking = "none", a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<2xi64>
+func.func @permute_imm_unary_to_i128(%arg0: vector<8xi64>) -> vector<2xi64> {
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0) { a0 = 1 : i32, masking = "none", a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_6ef0_v1(
+// CHECK-LABEL: func.func @permute_imm_unary_to_i128_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_extracti64x2_epi64"(%arg1, %arg2, %arg0)
-func.func @permute_imm_6ef0_v1(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_6ef0"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @permute_imm_unary_to_i128_v1(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_6ef0_v2(
+// CHECK-LABEL: func.func @permute_imm_unary_to_i128_v2(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_extracti64x2_epi64"(%arg1, %arg0)
-func.func @permute_imm_6ef0_v2(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_6ef0"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @permute_imm_unary_to_i128_v2(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_6ef0_v3(
+// CHECK-LABEL: func.func @permute_imm_unary_to_i128_v3(
 // CHECK-NEXT: "hydride_x86.mm512_extracti32x4_epi32"(%arg0)
-func.func @permute_imm_6ef0_v3(%arg0: vector<16xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_6ef0"(%arg0) { a0 = 1 : i32, masking = "none", a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<4xi32>
+func.func @permute_imm_unary_to_i128_v3(%arg0: vector<16xi32>) -> vector<4xi32> {
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0) { a0 = 1 : i32, masking = "none", a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_6ef0_v4(
+// CHECK-LABEL: func.func @permute_imm_unary_to_i128_v4(
 // CHECK-NEXT: "hydride_x86.mm512_mask_extracti32x4_epi32"(%arg1, %arg2, %arg0)
-func.func @permute_imm_6ef0_v4(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_6ef0"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_imm_unary_to_i128_v4(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "merge", a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_6ef0_v5(
+// CHECK-LABEL: func.func @permute_imm_unary_to_i128_v5(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_extracti32x4_epi32"(%arg1, %arg0)
-func.func @permute_imm_6ef0_v5(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_6ef0"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_imm_unary_to_i128_v5(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1) { a0 = 1 : i32, masking = "zero", a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -14116,759 +14116,759 @@ func.func @shr_by_imm_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: v
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @select_53ed(
+// CHECK-LABEL: func.func @select_ternary_with_mask(
 // CHECK-NEXT: "hydride_x86.mm256_mask_compress_epi32"(%arg2, %arg0, %arg1)
-func.func @select_53ed(%arg0: vector<8xi1>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 32 : i32, bit = 255 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @select_ternary_with_mask(%arg0: vector<8xi1>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 32 : i32, bit = 255 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v1(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v1(
 // CHECK-NEXT: "hydride_x86.mm_mask_compress_epi32"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 3 : i32, a1_elem_width = 32 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @select_ternary_with_mask_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 3 : i32, a1_elem_width = 32 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v2(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v2(
 // CHECK-NEXT: "hydride_x86.mm256_mask_compress_epi64"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 3 : i32, a1_elem_width = 64 : i32, bit = 255 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @select_ternary_with_mask_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 3 : i32, a1_elem_width = 64 : i32, bit = 255 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v3(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v3(
 // CHECK-NEXT: "hydride_x86.mm_mask_compress_epi64"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 1 : i32, a1_elem_width = 64 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @select_ternary_with_mask_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 1 : i32, a1_elem_width = 64 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v4(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v4(
 // CHECK-NEXT: "hydride_x86.mm512_mask_compress_epi32"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v4(%arg0: vector<16xi1>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 32 : i32, bit = 511 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @select_ternary_with_mask_v4(%arg0: vector<16xi1>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 32 : i32, bit = 511 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v5(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v5(
 // CHECK-NEXT: "hydride_x86.mm512_mask_compress_epi64"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v5(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 64 : i32, bit = 511 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @select_ternary_with_mask_v5(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 64 : i32, bit = 511 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v6(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v6(
 // CHECK-NEXT: "hydride_x86.mm512_mask_compress_epi16"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v6(%arg0: vector<32xi1>, %arg1: vector<32xi16>, %arg2: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a1_elem_width = 16 : i32, bit = 511 : i32, a0_width = 32 : i32 } : (vector<32xi1>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+func.func @select_ternary_with_mask_v6(%arg0: vector<32xi1>, %arg1: vector<32xi16>, %arg2: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a1_elem_width = 16 : i32, bit = 511 : i32, a0_width = 32 : i32 } : (vector<32xi1>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v7(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v7(
 // CHECK-NEXT: "hydride_x86.mm256_mask_compress_epi16"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v7(%arg0: vector<16xi1>, %arg1: vector<16xi16>, %arg2: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 16 : i32, bit = 255 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @select_ternary_with_mask_v7(%arg0: vector<16xi1>, %arg1: vector<16xi16>, %arg2: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 16 : i32, bit = 255 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v8(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v8(
 // CHECK-NEXT: "hydride_x86.mm_mask_compress_epi16"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v8(%arg0: vector<8xi1>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 16 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @select_ternary_with_mask_v8(%arg0: vector<8xi1>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 16 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v9(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v9(
 // CHECK-NEXT: "hydride_x86.mm512_mask_compress_epi8"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v9(%arg0: vector<64xi1>, %arg1: vector<64xi8>, %arg2: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a1_elem_width = 8 : i32, bit = 511 : i32, a0_width = 64 : i32 } : (vector<64xi1>, vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+func.func @select_ternary_with_mask_v9(%arg0: vector<64xi1>, %arg1: vector<64xi8>, %arg2: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a1_elem_width = 8 : i32, bit = 511 : i32, a0_width = 64 : i32 } : (vector<64xi1>, vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v10(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v10(
 // CHECK-NEXT: "hydride_x86.mm256_mask_compress_epi8"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v10(%arg0: vector<32xi1>, %arg1: vector<32xi8>, %arg2: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a1_elem_width = 8 : i32, bit = 255 : i32, a0_width = 32 : i32 } : (vector<32xi1>, vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @select_ternary_with_mask_v10(%arg0: vector<32xi1>, %arg1: vector<32xi8>, %arg2: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a1_elem_width = 8 : i32, bit = 255 : i32, a0_width = 32 : i32 } : (vector<32xi1>, vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @select_53ed_v11(
+// CHECK-LABEL: func.func @select_ternary_with_mask_v11(
 // CHECK-NEXT: "hydride_x86.mm_mask_compress_epi8"(%arg2, %arg0, %arg1)
-func.func @select_53ed_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.select_53ed"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 8 : i32, bit = 127 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @select_ternary_with_mask_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.select_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 8 : i32, bit = 127 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @select_4b32(
+// CHECK-LABEL: func.func @select_binary(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_compress_epi32"(%arg0, %arg1)
-func.func @select_4b32(%arg0: vector<8xi1>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 32 : i32, bit = 255 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi32>) -> vector<8xi32>
+func.func @select_binary(%arg0: vector<8xi1>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 32 : i32, bit = 255 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v1(
+// CHECK-LABEL: func.func @select_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm_maskz_compress_epi32"(%arg0, %arg1)
-func.func @select_4b32_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 3 : i32, a1_elem_width = 32 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<4xi32>) -> vector<4xi32>
+func.func @select_binary_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 3 : i32, a1_elem_width = 32 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v2(
+// CHECK-LABEL: func.func @select_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_compress_epi64"(%arg0, %arg1)
-func.func @select_4b32_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 3 : i32, a1_elem_width = 64 : i32, bit = 255 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<4xi64>) -> vector<4xi64>
+func.func @select_binary_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 3 : i32, a1_elem_width = 64 : i32, bit = 255 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v3(
+// CHECK-LABEL: func.func @select_binary_v3(
 // CHECK-NEXT: "hydride_x86.mm_maskz_compress_epi64"(%arg0, %arg1)
-func.func @select_4b32_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 1 : i32, a1_elem_width = 64 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<2xi64>) -> vector<2xi64>
+func.func @select_binary_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 1 : i32, a1_elem_width = 64 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v4(
+// CHECK-LABEL: func.func @select_binary_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_compress_epi32"(%arg0, %arg1)
-func.func @select_4b32_v4(%arg0: vector<16xi1>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 32 : i32, bit = 511 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi32>) -> vector<16xi32>
+func.func @select_binary_v4(%arg0: vector<16xi1>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 32 : i32, bit = 511 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v5(
+// CHECK-LABEL: func.func @select_binary_v5(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_compress_epi64"(%arg0, %arg1)
-func.func @select_4b32_v5(%arg0: vector<8xi1>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 64 : i32, bit = 511 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi64>) -> vector<8xi64>
+func.func @select_binary_v5(%arg0: vector<8xi1>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 64 : i32, bit = 511 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v6(
+// CHECK-LABEL: func.func @select_binary_v6(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_compress_epi16"(%arg0, %arg1)
-func.func @select_4b32_v6(%arg0: vector<32xi1>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 31 : i32, a1_elem_width = 16 : i32, bit = 511 : i32, a0_width = 32 : i32 } : (vector<32xi1>, vector<32xi16>) -> vector<32xi16>
+func.func @select_binary_v6(%arg0: vector<32xi1>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 31 : i32, a1_elem_width = 16 : i32, bit = 511 : i32, a0_width = 32 : i32 } : (vector<32xi1>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v7(
+// CHECK-LABEL: func.func @select_binary_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_compress_epi16"(%arg0, %arg1)
-func.func @select_4b32_v7(%arg0: vector<16xi1>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 16 : i32, bit = 255 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi16>) -> vector<16xi16>
+func.func @select_binary_v7(%arg0: vector<16xi1>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 16 : i32, bit = 255 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v8(
+// CHECK-LABEL: func.func @select_binary_v8(
 // CHECK-NEXT: "hydride_x86.mm_maskz_compress_epi16"(%arg0, %arg1)
-func.func @select_4b32_v8(%arg0: vector<8xi1>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 16 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi16>) -> vector<8xi16>
+func.func @select_binary_v8(%arg0: vector<8xi1>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 16 : i32, bit = 127 : i32, a0_width = 8 : i32 } : (vector<8xi1>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v9(
+// CHECK-LABEL: func.func @select_binary_v9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_compress_epi8"(%arg0, %arg1)
-func.func @select_4b32_v9(%arg0: vector<64xi1>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 63 : i32, a1_elem_width = 8 : i32, bit = 511 : i32, a0_width = 64 : i32 } : (vector<64xi1>, vector<64xi8>) -> vector<64xi8>
+func.func @select_binary_v9(%arg0: vector<64xi1>, %arg1: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 63 : i32, a1_elem_width = 8 : i32, bit = 511 : i32, a0_width = 64 : i32 } : (vector<64xi1>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v10(
+// CHECK-LABEL: func.func @select_binary_v10(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_compress_epi8"(%arg0, %arg1)
-func.func @select_4b32_v10(%arg0: vector<32xi1>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 31 : i32, a1_elem_width = 8 : i32, bit = 255 : i32, a0_width = 32 : i32 } : (vector<32xi1>, vector<32xi8>) -> vector<32xi8>
+func.func @select_binary_v10(%arg0: vector<32xi1>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 31 : i32, a1_elem_width = 8 : i32, bit = 255 : i32, a0_width = 32 : i32 } : (vector<32xi1>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @select_4b32_v11(
+// CHECK-LABEL: func.func @select_binary_v11(
 // CHECK-NEXT: "hydride_x86.mm_maskz_compress_epi8"(%arg0, %arg1)
-func.func @select_4b32_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.select_4b32"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 8 : i32, bit = 127 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi8>) -> vector<16xi8>
+func.func @select_binary_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.select_binary"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 8 : i32, bit = 127 : i32, a0_width = 16 : i32 } : (vector<16xi1>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa(
 // CHECK-NEXT: "hydride_x86.mm256_mask2_permutex2var_epi32"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_c3aa(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_var_widen_ternary_c3aa(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v1(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_permutex2var_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_var_widen_ternary_c3aa_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v2(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_permutex2var_epi32"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_var_widen_ternary_c3aa_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v3(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v3(
 // CHECK-NEXT: "hydride_x86.mm256_permutex2var_epi32"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @permute_var_widen_ternary_c3aa_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v4(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v4(
 // CHECK-NEXT: "hydride_x86.mm_mask2_permutex2var_epi32"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_c3aa_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_var_widen_ternary_c3aa_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v5(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v5(
 // CHECK-NEXT: "hydride_x86.mm_mask_permutex2var_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_var_widen_ternary_c3aa_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v6(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_permutex2var_epi32"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_var_widen_ternary_c3aa_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v7(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v7(
 // CHECK-NEXT: "hydride_x86.mm_permutex2var_epi32"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @permute_var_widen_ternary_c3aa_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v8(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v8(
 // CHECK-NEXT: "hydride_x86.mm256_mask2_permutex2var_epi64"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_c3aa_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_var_widen_ternary_c3aa_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v9(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v9(
 // CHECK-NEXT: "hydride_x86.mm256_mask_permutex2var_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v9(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_var_widen_ternary_c3aa_v9(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v10(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v10(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_permutex2var_epi64"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v10(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_var_widen_ternary_c3aa_v10(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v11(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v11(
 // CHECK-NEXT: "hydride_x86.mm256_permutex2var_epi64"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v11(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @permute_var_widen_ternary_c3aa_v11(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v12(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v12(
 // CHECK-NEXT: "hydride_x86.mm512_mask2_permutex2var_epi32"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_c3aa_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_var_widen_ternary_c3aa_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v13(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v13(
 // CHECK-NEXT: "hydride_x86.mm512_mask_permutex2var_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_var_widen_ternary_c3aa_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v14(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v14(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_permutex2var_epi32"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_var_widen_ternary_c3aa_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v15(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v15(
 // CHECK-NEXT: "hydride_x86.mm512_permutex2var_epi32"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v15(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @permute_var_widen_ternary_c3aa_v15(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v16(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v16(
 // CHECK-NEXT: "hydride_x86.mm512_mask2_permutex2var_epi64"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_widen_c3aa_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_var_widen_ternary_c3aa_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v17(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v17(
 // CHECK-NEXT: "hydride_x86.mm512_mask_permutex2var_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_var_widen_ternary_c3aa_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v18(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v18(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_permutex2var_epi64"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v18(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_var_widen_ternary_c3aa_v18(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_widen_c3aa_v19(
+// CHECK-LABEL: func.func @permute_var_widen_ternary_c3aa_v19(
 // CHECK-NEXT: "hydride_x86.mm512_permutex2var_epi64"(%arg2, %arg0, %arg1)
-func.func @permute_var_widen_c3aa_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_widen_c3aa"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @permute_var_widen_ternary_c3aa_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_widen_ternary_c3aa"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_e970(
+// CHECK-LABEL: func.func @permute_var_ternary(
 // CHECK-NEXT: "hydride_x86.mm_mask2_permutex2var_epi64"(%arg2, %arg0, %arg3, %arg1)
-func.func @permute_var_e970(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_e970"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @permute_var_ternary(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_e970_v1(
+// CHECK-LABEL: func.func @permute_var_ternary_v1(
 // CHECK-NEXT: "hydride_x86.mm_mask_permutex2var_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_e970_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_e970"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @permute_var_ternary_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_e970_v2(
+// CHECK-LABEL: func.func @permute_var_ternary_v2(
 // CHECK-NEXT: "hydride_x86.mm_maskz_permutex2var_epi64"(%arg3, %arg2, %arg0, %arg1)
-func.func @permute_var_e970_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_e970"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @permute_var_ternary_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_e970_v3(
+// CHECK-LABEL: func.func @permute_var_ternary_v3(
 // CHECK-NEXT: "hydride_x86.mm_permutex2var_epi64"(%arg2, %arg0, %arg1)
-func.func @permute_var_e970_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_e970"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @permute_var_ternary_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_ternary"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @select_583b(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b(
 // CHECK-NEXT: "hydride_x86.mm256_mask_expand_epi32"(%arg2, %arg0, %arg1)
-func.func @select_583b(%arg0: vector<8xi1>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @select_ternary_with_mask_583b(%arg0: vector<8xi1>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @select_583b_v1(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v1(
 // CHECK-NEXT: "hydride_x86.mm_mask_expand_epi32"(%arg2, %arg0, %arg1)
-func.func @select_583b_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @select_ternary_with_mask_583b_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @select_583b_v2(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v2(
 // CHECK-NEXT: "hydride_x86.mm256_mask_expand_epi64"(%arg2, %arg0, %arg1)
-func.func @select_583b_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 3 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @select_ternary_with_mask_583b_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 3 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @select_583b_v3(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v3(
 // CHECK-NEXT: "hydride_x86.mm_mask_expand_epi64"(%arg2, %arg0, %arg1)
-func.func @select_583b_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @select_ternary_with_mask_583b_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @select_583b_v4(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v4(
 // CHECK-NEXT: "hydride_x86.mm512_mask_expand_epi32"(%arg2, %arg0, %arg1)
-func.func @select_583b_v4(%arg0: vector<16xi1>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 32 : i32, a0_width = 16 : i32, a1_width = 512 : i32 } : (vector<16xi1>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @select_ternary_with_mask_583b_v4(%arg0: vector<16xi1>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 32 : i32, a0_width = 16 : i32, a1_width = 512 : i32 } : (vector<16xi1>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @select_583b_v5(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v5(
 // CHECK-NEXT: "hydride_x86.mm512_mask_expand_epi64"(%arg2, %arg0, %arg1)
-func.func @select_583b_v5(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @select_ternary_with_mask_583b_v5(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @select_583b_v6(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v6(
 // CHECK-NEXT: "hydride_x86.mm512_mask_expand_epi16"(%arg2, %arg0, %arg1)
-func.func @select_583b_v6(%arg0: vector<32xi1>, %arg1: vector<32xi16>, %arg2: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a1_elem_width = 16 : i32, a0_width = 32 : i32, a1_width = 512 : i32 } : (vector<32xi1>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+func.func @select_ternary_with_mask_583b_v6(%arg0: vector<32xi1>, %arg1: vector<32xi16>, %arg2: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a1_elem_width = 16 : i32, a0_width = 32 : i32, a1_width = 512 : i32 } : (vector<32xi1>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @select_583b_v7(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v7(
 // CHECK-NEXT: "hydride_x86.mm256_mask_expand_epi16"(%arg2, %arg0, %arg1)
-func.func @select_583b_v7(%arg0: vector<16xi1>, %arg1: vector<16xi16>, %arg2: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 16 : i32, a0_width = 16 : i32, a1_width = 256 : i32 } : (vector<16xi1>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @select_ternary_with_mask_583b_v7(%arg0: vector<16xi1>, %arg1: vector<16xi16>, %arg2: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 16 : i32, a0_width = 16 : i32, a1_width = 256 : i32 } : (vector<16xi1>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @select_583b_v8(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v8(
 // CHECK-NEXT: "hydride_x86.mm_mask_expand_epi16"(%arg2, %arg0, %arg1)
-func.func @select_583b_v8(%arg0: vector<8xi1>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @select_ternary_with_mask_583b_v8(%arg0: vector<8xi1>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @select_583b_v9(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v9(
 // CHECK-NEXT: "hydride_x86.mm512_mask_expand_epi8"(%arg2, %arg0, %arg1)
-func.func @select_583b_v9(%arg0: vector<64xi1>, %arg1: vector<64xi8>, %arg2: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a1_elem_width = 8 : i32, a0_width = 64 : i32, a1_width = 512 : i32 } : (vector<64xi1>, vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+func.func @select_ternary_with_mask_583b_v9(%arg0: vector<64xi1>, %arg1: vector<64xi8>, %arg2: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a1_elem_width = 8 : i32, a0_width = 64 : i32, a1_width = 512 : i32 } : (vector<64xi1>, vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @select_583b_v10(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v10(
 // CHECK-NEXT: "hydride_x86.mm256_mask_expand_epi8"(%arg2, %arg0, %arg1)
-func.func @select_583b_v10(%arg0: vector<32xi1>, %arg1: vector<32xi8>, %arg2: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a1_elem_width = 8 : i32, a0_width = 32 : i32, a1_width = 256 : i32 } : (vector<32xi1>, vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @select_ternary_with_mask_583b_v10(%arg0: vector<32xi1>, %arg1: vector<32xi8>, %arg2: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a1_elem_width = 8 : i32, a0_width = 32 : i32, a1_width = 256 : i32 } : (vector<32xi1>, vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @select_583b_v11(
+// CHECK-LABEL: func.func @select_ternary_with_mask_583b_v11(
 // CHECK-NEXT: "hydride_x86.mm_mask_expand_epi8"(%arg2, %arg0, %arg1)
-func.func @select_583b_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.select_583b"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 8 : i32, a0_width = 16 : i32, a1_width = 128 : i32 } : (vector<16xi1>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @select_ternary_with_mask_583b_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.select_ternary_with_mask_583b"(%arg0, %arg1, %arg2) { loop_bound = 15 : i32, a1_elem_width = 8 : i32, a0_width = 16 : i32, a1_width = 128 : i32 } : (vector<16xi1>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @select_1a41(
+// CHECK-LABEL: func.func @select_binary_1a41(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_expand_epi32"(%arg0, %arg1)
-func.func @select_1a41(%arg0: vector<8xi1>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<8xi32>) -> vector<8xi32>
+func.func @select_binary_1a41(%arg0: vector<8xi1>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v1(
+// CHECK-LABEL: func.func @select_binary_1a41_v1(
 // CHECK-NEXT: "hydride_x86.mm_maskz_expand_epi32"(%arg0, %arg1)
-func.func @select_1a41_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>) -> vector<4xi32>
+func.func @select_binary_1a41_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v2(
+// CHECK-LABEL: func.func @select_binary_1a41_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_expand_epi64"(%arg0, %arg1)
-func.func @select_1a41_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 3 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>) -> vector<4xi64>
+func.func @select_binary_1a41_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 3 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v3(
+// CHECK-LABEL: func.func @select_binary_1a41_v3(
 // CHECK-NEXT: "hydride_x86.mm_maskz_expand_epi64"(%arg0, %arg1)
-func.func @select_1a41_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>) -> vector<2xi64>
+func.func @select_binary_1a41_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v4(
+// CHECK-LABEL: func.func @select_binary_1a41_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_expand_epi32"(%arg0, %arg1)
-func.func @select_1a41_v4(%arg0: vector<16xi1>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 32 : i32, a0_width = 16 : i32, a1_width = 512 : i32 } : (vector<16xi1>, vector<16xi32>) -> vector<16xi32>
+func.func @select_binary_1a41_v4(%arg0: vector<16xi1>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 32 : i32, a0_width = 16 : i32, a1_width = 512 : i32 } : (vector<16xi1>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v5(
+// CHECK-LABEL: func.func @select_binary_1a41_v5(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_expand_epi64"(%arg0, %arg1)
-func.func @select_1a41_v5(%arg0: vector<8xi1>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>) -> vector<8xi64>
+func.func @select_binary_1a41_v5(%arg0: vector<8xi1>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v6(
+// CHECK-LABEL: func.func @select_binary_1a41_v6(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_expand_epi16"(%arg0, %arg1)
-func.func @select_1a41_v6(%arg0: vector<32xi1>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 31 : i32, a1_elem_width = 16 : i32, a0_width = 32 : i32, a1_width = 512 : i32 } : (vector<32xi1>, vector<32xi16>) -> vector<32xi16>
+func.func @select_binary_1a41_v6(%arg0: vector<32xi1>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 31 : i32, a1_elem_width = 16 : i32, a0_width = 32 : i32, a1_width = 512 : i32 } : (vector<32xi1>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v7(
+// CHECK-LABEL: func.func @select_binary_1a41_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_expand_epi16"(%arg0, %arg1)
-func.func @select_1a41_v7(%arg0: vector<16xi1>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 16 : i32, a0_width = 16 : i32, a1_width = 256 : i32 } : (vector<16xi1>, vector<16xi16>) -> vector<16xi16>
+func.func @select_binary_1a41_v7(%arg0: vector<16xi1>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 16 : i32, a0_width = 16 : i32, a1_width = 256 : i32 } : (vector<16xi1>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v8(
+// CHECK-LABEL: func.func @select_binary_1a41_v8(
 // CHECK-NEXT: "hydride_x86.mm_maskz_expand_epi16"(%arg0, %arg1)
-func.func @select_1a41_v8(%arg0: vector<8xi1>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<8xi16>) -> vector<8xi16>
+func.func @select_binary_1a41_v8(%arg0: vector<8xi1>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_width = 8 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v9(
+// CHECK-LABEL: func.func @select_binary_1a41_v9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_expand_epi8"(%arg0, %arg1)
-func.func @select_1a41_v9(%arg0: vector<64xi1>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 63 : i32, a1_elem_width = 8 : i32, a0_width = 64 : i32, a1_width = 512 : i32 } : (vector<64xi1>, vector<64xi8>) -> vector<64xi8>
+func.func @select_binary_1a41_v9(%arg0: vector<64xi1>, %arg1: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 63 : i32, a1_elem_width = 8 : i32, a0_width = 64 : i32, a1_width = 512 : i32 } : (vector<64xi1>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v10(
+// CHECK-LABEL: func.func @select_binary_1a41_v10(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_expand_epi8"(%arg0, %arg1)
-func.func @select_1a41_v10(%arg0: vector<32xi1>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 31 : i32, a1_elem_width = 8 : i32, a0_width = 32 : i32, a1_width = 256 : i32 } : (vector<32xi1>, vector<32xi8>) -> vector<32xi8>
+func.func @select_binary_1a41_v10(%arg0: vector<32xi1>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 31 : i32, a1_elem_width = 8 : i32, a0_width = 32 : i32, a1_width = 256 : i32 } : (vector<32xi1>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @select_1a41_v11(
+// CHECK-LABEL: func.func @select_binary_1a41_v11(
 // CHECK-NEXT: "hydride_x86.mm_maskz_expand_epi8"(%arg0, %arg1)
-func.func @select_1a41_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.select_1a41"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 8 : i32, a0_width = 16 : i32, a1_width = 128 : i32 } : (vector<16xi1>, vector<16xi8>) -> vector<16xi8>
+func.func @select_binary_1a41_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.select_binary_1a41"(%arg0, %arg1) { loop_bound = 15 : i32, a1_elem_width = 8 : i32, a0_width = 16 : i32, a1_width = 128 : i32 } : (vector<16xi1>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed(
+// CHECK-LABEL: func.func @rotate(
 // CHECK-NEXT: "hydride_x86.mm256_mask_rol_epi32"(%arg1, %arg2, %arg0)
-func.func @rotate_a6ed(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @rotate(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v1(
+// CHECK-LABEL: func.func @rotate_v1(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_rol_epi32"(%arg1, %arg0)
-func.func @rotate_a6ed_v1(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @rotate_v1(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v2(
+// CHECK-LABEL: func.func @rotate_v2(
 // CHECK-NEXT: "hydride_x86.mm256_rol_epi32"(%arg0)
-func.func @rotate_a6ed_v2(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.rotate_a6ed"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+func.func @rotate_v2(%arg0: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v3(
+// CHECK-LABEL: func.func @rotate_v3(
 // CHECK-NEXT: "hydride_x86.mm_mask_rol_epi32"(%arg1, %arg2, %arg0)
-func.func @rotate_a6ed_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @rotate_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v4(
+// CHECK-LABEL: func.func @rotate_v4(
 // CHECK-NEXT: "hydride_x86.mm_maskz_rol_epi32"(%arg1, %arg0)
-func.func @rotate_a6ed_v4(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @rotate_v4(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v5(
+// CHECK-LABEL: func.func @rotate_v5(
 // CHECK-NEXT: "hydride_x86.mm_rol_epi32"(%arg0)
-func.func @rotate_a6ed_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.rotate_a6ed"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+func.func @rotate_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v6(
+// CHECK-LABEL: func.func @rotate_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_rol_epi64"(%arg1, %arg2, %arg0)
-func.func @rotate_a6ed_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @rotate_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v7(
+// CHECK-LABEL: func.func @rotate_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_rol_epi64"(%arg1, %arg0)
-func.func @rotate_a6ed_v7(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @rotate_v7(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v8(
+// CHECK-LABEL: func.func @rotate_v8(
 // CHECK-NEXT: "hydride_x86.mm256_rol_epi64"(%arg0)
-func.func @rotate_a6ed_v8(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.rotate_a6ed"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+func.func @rotate_v8(%arg0: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v9(
+// CHECK-LABEL: func.func @rotate_v9(
 // CHECK-NEXT: "hydride_x86.mm_mask_rol_epi64"(%arg1, %arg2, %arg0)
-func.func @rotate_a6ed_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @rotate_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v10(
+// CHECK-LABEL: func.func @rotate_v10(
 // CHECK-NEXT: "hydride_x86.mm_maskz_rol_epi64"(%arg1, %arg0)
-func.func @rotate_a6ed_v10(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @rotate_v10(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v11(
+// CHECK-LABEL: func.func @rotate_v11(
 // CHECK-NEXT: "hydride_x86.mm_rol_epi64"(%arg0)
-func.func @rotate_a6ed_v11(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.rotate_a6ed"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+func.func @rotate_v11(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v12(
+// CHECK-LABEL: func.func @rotate_v12(
 // CHECK-NEXT: "hydride_x86.mm512_mask_rol_epi32"(%arg1, %arg2, %arg0)
-func.func @rotate_a6ed_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @rotate_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v13(
+// CHECK-LABEL: func.func @rotate_v13(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_rol_epi32"(%arg1, %arg0)
-func.func @rotate_a6ed_v13(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @rotate_v13(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v14(
+// CHECK-LABEL: func.func @rotate_v14(
 // CHECK-NEXT: "hydride_x86.mm512_rol_epi32"(%arg0)
-func.func @rotate_a6ed_v14(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.rotate_a6ed"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+func.func @rotate_v14(%arg0: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v15(
+// CHECK-LABEL: func.func @rotate_v15(
 // CHECK-NEXT: "hydride_x86.mm512_mask_rol_epi64"(%arg1, %arg2, %arg0)
-func.func @rotate_a6ed_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @rotate_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v16(
+// CHECK-LABEL: func.func @rotate_v16(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_rol_epi64"(%arg1, %arg0)
-func.func @rotate_a6ed_v16(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.rotate_a6ed"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @rotate_v16(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @rotate_a6ed_v17(
+// CHECK-LABEL: func.func @rotate_v17(
 // CHECK-NEXT: "hydride_x86.mm512_rol_epi64"(%arg0)
-func.func @rotate_a6ed_v17(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.rotate_a6ed"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+func.func @rotate_v17(%arg0: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa(
 // CHECK-NEXT: "hydride_x86.mm256_mask_rolv_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_d6fa(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @funnel_shift_binary_d6fa(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v1(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v1(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_rolv_epi32"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @funnel_shift_binary_d6fa_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v2(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v2(
 // CHECK-NEXT: "hydride_x86.mm256_rolv_epi32"(%arg0, %arg1)
-func.func @funnel_shift_d6fa_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @funnel_shift_binary_d6fa_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v3(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v3(
 // CHECK-NEXT: "hydride_x86.mm_mask_rolv_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @funnel_shift_binary_d6fa_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v4(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v4(
 // CHECK-NEXT: "hydride_x86.mm_maskz_rolv_epi32"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @funnel_shift_binary_d6fa_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v5(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v5(
 // CHECK-NEXT: "hydride_x86.mm_rolv_epi32"(%arg0, %arg1)
-func.func @funnel_shift_d6fa_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @funnel_shift_binary_d6fa_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v6(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_rolv_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @funnel_shift_binary_d6fa_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v7(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_rolv_epi64"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @funnel_shift_binary_d6fa_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v8(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v8(
 // CHECK-NEXT: "hydride_x86.mm256_rolv_epi64"(%arg0, %arg1)
-func.func @funnel_shift_d6fa_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @funnel_shift_binary_d6fa_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v9(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v9(
 // CHECK-NEXT: "hydride_x86.mm_mask_rolv_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @funnel_shift_binary_d6fa_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v10(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v10(
 // CHECK-NEXT: "hydride_x86.mm_maskz_rolv_epi64"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @funnel_shift_binary_d6fa_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v11(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v11(
 // CHECK-NEXT: "hydride_x86.mm_rolv_epi64"(%arg0, %arg1)
-func.func @funnel_shift_d6fa_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @funnel_shift_binary_d6fa_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v12(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v12(
 // CHECK-NEXT: "hydride_x86.mm512_mask_rolv_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @funnel_shift_binary_d6fa_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v13(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v13(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_rolv_epi32"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @funnel_shift_binary_d6fa_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v14(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v14(
 // CHECK-NEXT: "hydride_x86.mm512_rolv_epi32"(%arg0, %arg1)
-func.func @funnel_shift_d6fa_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @funnel_shift_binary_d6fa_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v15(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v15(
 // CHECK-NEXT: "hydride_x86.mm512_mask_rolv_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @funnel_shift_binary_d6fa_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v16(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v16(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_rolv_epi64"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_d6fa_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @funnel_shift_binary_d6fa_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_d6fa_v17(
+// CHECK-LABEL: func.func @funnel_shift_binary_d6fa_v17(
 // CHECK-NEXT: "hydride_x86.mm512_rolv_epi64"(%arg0, %arg1)
-func.func @funnel_shift_d6fa_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @funnel_shift_binary_d6fa_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_binary_d6fa"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -14998,346 +14998,346 @@ func.func @rotate_60f6_v17(%arg0: vector<8xi64>) -> vector<8xi64> {
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f(
 // CHECK-NEXT: "hydride_x86.mm256_mask_rorv_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_c69f(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @funnel_shift_binary_c69f(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v1(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v1(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_rorv_epi32"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_c69f_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @funnel_shift_binary_c69f_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v2(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v2(
 // CHECK-NEXT: "hydride_x86.mm256_rorv_epi32"(%arg0, %arg1)
-func.func @funnel_shift_c69f_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @funnel_shift_binary_c69f_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v3(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v3(
 // CHECK-NEXT: "hydride_x86.mm_mask_rorv_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_c69f_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @funnel_shift_binary_c69f_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v4(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v4(
 // CHECK-NEXT: "hydride_x86.mm_maskz_rorv_epi32"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_c69f_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @funnel_shift_binary_c69f_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v5(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v5(
 // CHECK-NEXT: "hydride_x86.mm_rorv_epi32"(%arg0, %arg1)
-func.func @funnel_shift_c69f_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @funnel_shift_binary_c69f_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v6(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_rorv_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_c69f_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @funnel_shift_binary_c69f_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v7(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_rorv_epi64"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_c69f_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @funnel_shift_binary_c69f_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v8(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v8(
 // CHECK-NEXT: "hydride_x86.mm256_rorv_epi64"(%arg0, %arg1)
-func.func @funnel_shift_c69f_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @funnel_shift_binary_c69f_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v9(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v9(
 // CHECK-NEXT: "hydride_x86.mm_mask_rorv_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_c69f_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @funnel_shift_binary_c69f_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v10(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v10(
 // CHECK-NEXT: "hydride_x86.mm_maskz_rorv_epi64"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_c69f_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @funnel_shift_binary_c69f_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v11(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v11(
 // CHECK-NEXT: "hydride_x86.mm_rorv_epi64"(%arg0, %arg1)
-func.func @funnel_shift_c69f_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @funnel_shift_binary_c69f_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v12(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v12(
 // CHECK-NEXT: "hydride_x86.mm512_mask_rorv_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_c69f_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @funnel_shift_binary_c69f_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v13(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v13(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_rorv_epi32"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_c69f_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @funnel_shift_binary_c69f_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v14(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v14(
 // CHECK-NEXT: "hydride_x86.mm512_rorv_epi32"(%arg0, %arg1)
-func.func @funnel_shift_c69f_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @funnel_shift_binary_c69f_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v15(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v15(
 // CHECK-NEXT: "hydride_x86.mm512_mask_rorv_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @funnel_shift_c69f_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @funnel_shift_binary_c69f_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v16(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v16(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_rorv_epi64"(%arg2, %arg0, %arg1)
-func.func @funnel_shift_c69f_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @funnel_shift_binary_c69f_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1, %arg2) { masking = "zero", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_c69f_v17(
+// CHECK-LABEL: func.func @funnel_shift_binary_c69f_v17(
 // CHECK-NEXT: "hydride_x86.mm512_rorv_epi64"(%arg0, %arg1)
-func.func @funnel_shift_c69f_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @funnel_shift_binary_c69f_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 64 : i32, loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4(
+// CHECK-LABEL: func.func @permute_var_ternary_imm(
 // CHECK-NEXT: "hydride_x86.mm256_mask_ternarylogic_epi32"(%arg0, %arg3, %arg1, %arg2)
-func.func @permute_var_45e4(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 7 : i32, loop_bound_2 = 31 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_var_ternary_imm(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 7 : i32, loop_bound_2 = 31 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v1(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_ternarylogic_epi32"(%arg3, %arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 7 : i32, loop_bound_2 = 31 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @permute_var_ternary_imm_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 7 : i32, loop_bound_2 = 31 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v2(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm256_ternarylogic_epi32"(%arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 7 : i32, loop_bound_2 = 31 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @permute_var_ternary_imm_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 7 : i32, loop_bound_2 = 31 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v3(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm_mask_ternarylogic_epi32"(%arg0, %arg3, %arg1, %arg2)
-func.func @permute_var_45e4_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 3 : i32, loop_bound_2 = 31 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_var_ternary_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 3 : i32, loop_bound_2 = 31 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v4(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm_maskz_ternarylogic_epi32"(%arg3, %arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 31 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @permute_var_ternary_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 31 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v5(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm_ternarylogic_epi32"(%arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 3 : i32, loop_bound_2 = 31 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @permute_var_ternary_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 3 : i32, loop_bound_2 = 31 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v6(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_ternarylogic_epi64"(%arg0, %arg3, %arg1, %arg2)
-func.func @permute_var_45e4_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 3 : i32, loop_bound_2 = 63 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_var_ternary_imm_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 3 : i32, loop_bound_2 = 63 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v7(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_ternarylogic_epi64"(%arg3, %arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 63 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @permute_var_ternary_imm_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 63 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v8(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm256_ternarylogic_epi64"(%arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 3 : i32, loop_bound_2 = 63 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @permute_var_ternary_imm_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 3 : i32, loop_bound_2 = 63 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v9(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v9(
 // CHECK-NEXT: "hydride_x86.mm_mask_ternarylogic_epi64"(%arg0, %arg3, %arg1, %arg2)
-func.func @permute_var_45e4_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 1 : i32, loop_bound_2 = 63 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @permute_var_ternary_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 1 : i32, loop_bound_2 = 63 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v10(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v10(
 // CHECK-NEXT: "hydride_x86.mm_maskz_ternarylogic_epi64"(%arg3, %arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 63 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @permute_var_ternary_imm_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 63 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v11(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v11(
 // CHECK-NEXT: "hydride_x86.mm_ternarylogic_epi64"(%arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 1 : i32, loop_bound_2 = 63 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @permute_var_ternary_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 1 : i32, loop_bound_2 = 63 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v12(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v12(
 // CHECK-NEXT: "hydride_x86.mm512_mask_ternarylogic_epi32"(%arg0, %arg3, %arg1, %arg2)
-func.func @permute_var_45e4_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 15 : i32, loop_bound_2 = 31 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_var_ternary_imm_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 15 : i32, loop_bound_2 = 31 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v13(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v13(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_ternarylogic_epi32"(%arg3, %arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 15 : i32, loop_bound_2 = 31 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @permute_var_ternary_imm_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 15 : i32, loop_bound_2 = 31 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v14(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v14(
 // CHECK-NEXT: "hydride_x86.mm512_ternarylogic_epi32"(%arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 15 : i32, loop_bound_2 = 31 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @permute_var_ternary_imm_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 15 : i32, loop_bound_2 = 31 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v15(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v15(
 // CHECK-NEXT: "hydride_x86.mm512_mask_ternarylogic_epi64"(%arg0, %arg3, %arg1, %arg2)
-func.func @permute_var_45e4_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 7 : i32, loop_bound_2 = 63 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_var_ternary_imm_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "merge_a0", loop_bound = 7 : i32, loop_bound_2 = 63 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v16(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v16(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_ternarylogic_epi64"(%arg3, %arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 7 : i32, loop_bound_2 = 63 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @permute_var_ternary_imm_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = "zero", loop_bound = 7 : i32, loop_bound_2 = 63 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_45e4_v17(
+// CHECK-LABEL: func.func @permute_var_ternary_imm_v17(
 // CHECK-NEXT: "hydride_x86.mm512_ternarylogic_epi64"(%arg0, %arg1, %arg2)
-func.func @permute_var_45e4_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_45e4"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 7 : i32, loop_bound_2 = 63 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @permute_var_ternary_imm_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", loop_bound = 7 : i32, loop_bound_2 = 63 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_b8af(
+// CHECK-LABEL: func.func @move_binary_b8af(
 // CHECK-NEXT: "hydride_x86.mm_mask_unpackhi_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @move_b8af(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.move_b8af"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @move_binary_b8af(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.move_binary_b8af"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_b8af_v1(
+// CHECK-LABEL: func.func @move_binary_b8af_v1(
 // CHECK-NEXT: "hydride_x86.mm_maskz_unpackhi_epi64"(%arg2, %arg0, %arg1)
-func.func @move_b8af_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.move_b8af"(%arg0, %arg1, %arg2) { masking = "zero", bit = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @move_binary_b8af_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.move_binary_b8af"(%arg0, %arg1, %arg2) { masking = "zero", bit = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_b8af_v2(
+// CHECK-LABEL: func.func @move_binary_b8af_v2(
 // CHECK-NEXT: "hydride_x86.mm_mask_unpacklo_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @move_b8af_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.move_b8af"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @move_binary_b8af_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.move_binary_b8af"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_b8af_v3(
+// CHECK-LABEL: func.func @move_binary_b8af_v3(
 // CHECK-NEXT: "hydride_x86.mm_maskz_unpacklo_epi64"(%arg2, %arg0, %arg1)
-func.func @move_b8af_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.move_b8af"(%arg0, %arg1, %arg2) { masking = "zero", bit = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @move_binary_b8af_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.move_binary_b8af"(%arg0, %arg1, %arg2) { masking = "zero", bit = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_b8af_v4(
+// CHECK-LABEL: func.func @move_binary_b8af_v4(
 // CHECK-NEXT: "hydride_x86.mm_unpackhi_epi64"(%arg0, %arg1)
-func.func @move_b8af_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.move_b8af"(%arg0, %arg1) { masking = "none", bit = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @move_binary_b8af_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.move_binary_b8af"(%arg0, %arg1) { masking = "none", bit = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_b8af_v5(
+// CHECK-LABEL: func.func @move_binary_b8af_v5(
 // CHECK-NEXT: "hydride_x86.mm_unpacklo_epi64"(%arg0, %arg1)
-func.func @move_b8af_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.move_b8af"(%arg0, %arg1) { masking = "none", bit = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @move_binary_b8af_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.move_binary_b8af"(%arg0, %arg1) { masking = "none", bit = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_9c21(
+// CHECK-LABEL: func.func @move_binary_imm(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shuffle_i32x4"(%arg2, %arg3, %arg0, %arg1)
-func.func @move_9c21(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.move_9c21"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @move_binary_imm(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @move_9c21_v1(
+// CHECK-LABEL: func.func @move_binary_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shuffle_i32x4"(%arg2, %arg0, %arg1)
-func.func @move_9c21_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.move_9c21"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @move_binary_imm_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @move_9c21_v2(
+// CHECK-LABEL: func.func @move_binary_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm256_shuffle_i32x4"(%arg0, %arg1)
-func.func @move_9c21_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.move_9c21"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @move_binary_imm_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @move_9c21_v3(
+// CHECK-LABEL: func.func @move_binary_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shuffle_i64x2"(%arg2, %arg3, %arg0, %arg1)
-func.func @move_9c21_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_9c21"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @move_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_9c21_v4(
+// CHECK-LABEL: func.func @move_binary_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shuffle_i64x2"(%arg2, %arg0, %arg1)
-func.func @move_9c21_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_9c21"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @move_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_9c21_v5(
+// CHECK-LABEL: func.func @move_binary_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm256_shuffle_i64x2"(%arg0, %arg1)
-func.func @move_9c21_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_9c21"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @move_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @mask_move_2cae(
+// CHECK-LABEL: func.func @mask_move_unary(
 // CHECK-NEXT: "hydride_x86.mm512_kmov"(%arg0)
-func.func @mask_move_2cae(%arg0: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.mask_move_2cae"(%arg0) : (vector<16xi1>) -> vector<16xi1>
+func.func @mask_move_unary(%arg0: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.mask_move_unary"(%arg0) : (vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -15817,822 +15817,822 @@ func.func @permute_var_to_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) ->
   return %0 : vector<16xi1>
 }
 
-// CHECK-LABEL: func.func @permute_var_6b73(
+// CHECK-LABEL: func.func @permute_var_binary(
 // CHECK-NEXT: "hydride_x86.mm512_multishift_epi64_epi8"(%arg0, %arg1)
-func.func @permute_var_6b73(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_6b73"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+func.func @permute_var_binary(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_binary"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_6b73_v1(
+// CHECK-LABEL: func.func @permute_var_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_multishift_epi64_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_6b73_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_6b73"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @permute_var_binary_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_6b73_v2(
+// CHECK-LABEL: func.func @permute_var_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_multishift_epi64_epi8"(%arg2, %arg0, %arg1)
-func.func @permute_var_6b73_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.permute_var_6b73"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+func.func @permute_var_binary_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permute_var_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_6b73_v3(
+// CHECK-LABEL: func.func @permute_var_binary_v3(
 // CHECK-NEXT: "hydride_x86.mm256_multishift_epi64_epi8"(%arg0, %arg1)
-func.func @permute_var_6b73_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_6b73"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @permute_var_binary_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_binary"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_6b73_v4(
+// CHECK-LABEL: func.func @permute_var_binary_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_multishift_epi64_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_6b73_v4(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_6b73"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @permute_var_binary_v4(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_6b73_v5(
+// CHECK-LABEL: func.func @permute_var_binary_v5(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_multishift_epi64_epi8"(%arg2, %arg0, %arg1)
-func.func @permute_var_6b73_v5(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.permute_var_6b73"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+func.func @permute_var_binary_v5(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permute_var_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_6b73_v6(
+// CHECK-LABEL: func.func @permute_var_binary_v6(
 // CHECK-NEXT: "hydride_x86.mm_multishift_epi64_epi8"(%arg0, %arg1)
-func.func @permute_var_6b73_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_6b73"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @permute_var_binary_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_binary"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_6b73_v7(
+// CHECK-LABEL: func.func @permute_var_binary_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_multishift_epi64_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @permute_var_6b73_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_6b73"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @permute_var_binary_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_binary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_6b73_v8(
+// CHECK-LABEL: func.func @permute_var_binary_v8(
 // CHECK-NEXT: "hydride_x86.mm_maskz_multishift_epi64_epi8"(%arg2, %arg0, %arg1)
-func.func @permute_var_6b73_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.permute_var_6b73"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @permute_var_binary_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permute_var_binary"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185(
+// CHECK-LABEL: func.func @funnel_shift_ternary(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shrdv_epi64"(%arg3, %arg1, %arg0, %arg2)
-func.func @funnel_shift_1185(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @funnel_shift_ternary(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v1(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shrdv_epi64"(%arg1, %arg3, %arg0, %arg2)
-func.func @funnel_shift_1185_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @funnel_shift_ternary_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v2(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_shrdv_epi64"(%arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @funnel_shift_ternary_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v3(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shrdv_epi64"(%arg3, %arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @funnel_shift_ternary_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v4(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shrdv_epi64"(%arg1, %arg3, %arg0, %arg2)
-func.func @funnel_shift_1185_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @funnel_shift_ternary_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v5(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v5(
 // CHECK-NEXT: "hydride_x86.mm256_shrdv_epi64"(%arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @funnel_shift_ternary_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v6(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shrdv_epi64"(%arg3, %arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @funnel_shift_ternary_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v7(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_shrdv_epi64"(%arg1, %arg3, %arg0, %arg2)
-func.func @funnel_shift_1185_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @funnel_shift_ternary_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v8(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v8(
 // CHECK-NEXT: "hydride_x86.mm_shrdv_epi64"(%arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @funnel_shift_ternary_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v9(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shrdv_epi32"(%arg3, %arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @funnel_shift_ternary_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v10(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v10(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shrdv_epi32"(%arg1, %arg3, %arg0, %arg2)
-func.func @funnel_shift_1185_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @funnel_shift_ternary_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v11(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v11(
 // CHECK-NEXT: "hydride_x86.mm512_shrdv_epi32"(%arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @funnel_shift_ternary_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v12(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v12(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shrdv_epi32"(%arg3, %arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @funnel_shift_ternary_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v13(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shrdv_epi32"(%arg1, %arg3, %arg0, %arg2)
-func.func @funnel_shift_1185_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @funnel_shift_ternary_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v14(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v14(
 // CHECK-NEXT: "hydride_x86.mm256_shrdv_epi32"(%arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @funnel_shift_ternary_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v15(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v15(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shrdv_epi32"(%arg3, %arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @funnel_shift_ternary_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v16(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_shrdv_epi32"(%arg1, %arg3, %arg0, %arg2)
-func.func @funnel_shift_1185_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @funnel_shift_ternary_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v17(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v17(
 // CHECK-NEXT: "hydride_x86.mm_shrdv_epi32"(%arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @funnel_shift_ternary_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v18(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v18(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shrdv_epi16"(%arg3, %arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @funnel_shift_ternary_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v19(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shrdv_epi16"(%arg1, %arg3, %arg0, %arg2)
-func.func @funnel_shift_1185_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @funnel_shift_ternary_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v20(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v20(
 // CHECK-NEXT: "hydride_x86.mm512_shrdv_epi16"(%arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+func.func @funnel_shift_ternary_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v21(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v21(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shrdv_epi16"(%arg3, %arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @funnel_shift_ternary_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v22(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v22(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shrdv_epi16"(%arg1, %arg3, %arg0, %arg2)
-func.func @funnel_shift_1185_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @funnel_shift_ternary_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v23(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v23(
 // CHECK-NEXT: "hydride_x86.mm256_shrdv_epi16"(%arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @funnel_shift_ternary_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v24(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v24(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shrdv_epi16"(%arg3, %arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @funnel_shift_ternary_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v25(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v25(
 // CHECK-NEXT: "hydride_x86.mm_mask_shrdv_epi16"(%arg1, %arg3, %arg0, %arg2)
-func.func @funnel_shift_1185_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @funnel_shift_ternary_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a1", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_1185_v26(
+// CHECK-LABEL: func.func @funnel_shift_ternary_v26(
 // CHECK-NEXT: "hydride_x86.mm_shrdv_epi16"(%arg1, %arg0, %arg2)
-func.func @funnel_shift_1185_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_1185"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @funnel_shift_ternary_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.funnel_shift_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shrdi_epi64"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_bfc2(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @funnel_shift_binary_imm(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v1(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shrdi_epi64"(%arg2, %arg3, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @funnel_shift_binary_imm_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v2(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm512_shrdi_epi64"(%arg1, %arg0)
-func.func @funnel_shift_bfc2_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @funnel_shift_binary_imm_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v3(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shrdi_epi64"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @funnel_shift_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v4(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shrdi_epi64"(%arg2, %arg3, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @funnel_shift_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v5(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm256_shrdi_epi64"(%arg1, %arg0)
-func.func @funnel_shift_bfc2_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @funnel_shift_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v6(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shrdi_epi64"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @funnel_shift_binary_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v7(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_shrdi_epi64"(%arg2, %arg3, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @funnel_shift_binary_imm_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v8(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm_shrdi_epi64"(%arg1, %arg0)
-func.func @funnel_shift_bfc2_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @funnel_shift_binary_imm_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 127 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v9(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shrdi_epi32"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @funnel_shift_binary_imm_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v10(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v10(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shrdi_epi32"(%arg2, %arg3, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @funnel_shift_binary_imm_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v11(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v11(
 // CHECK-NEXT: "hydride_x86.mm512_shrdi_epi32"(%arg1, %arg0)
-func.func @funnel_shift_bfc2_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @funnel_shift_binary_imm_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v12(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v12(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shrdi_epi32"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @funnel_shift_binary_imm_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v13(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shrdi_epi32"(%arg2, %arg3, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @funnel_shift_binary_imm_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v14(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v14(
 // CHECK-NEXT: "hydride_x86.mm256_shrdi_epi32"(%arg1, %arg0)
-func.func @funnel_shift_bfc2_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @funnel_shift_binary_imm_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v15(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v15(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shrdi_epi32"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @funnel_shift_binary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v16(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_shrdi_epi32"(%arg2, %arg3, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @funnel_shift_binary_imm_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v17(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v17(
 // CHECK-NEXT: "hydride_x86.mm_shrdi_epi32"(%arg1, %arg0)
-func.func @funnel_shift_bfc2_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @funnel_shift_binary_imm_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit = 63 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v18(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v18(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shrdi_epi16"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @funnel_shift_binary_imm_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v19(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shrdi_epi16"(%arg2, %arg3, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @funnel_shift_binary_imm_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v20(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v20(
 // CHECK-NEXT: "hydride_x86.mm512_shrdi_epi16"(%arg1, %arg0)
-func.func @funnel_shift_bfc2_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+func.func @funnel_shift_binary_imm_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v21(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v21(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shrdi_epi16"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @funnel_shift_binary_imm_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v22(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v22(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shrdi_epi16"(%arg2, %arg3, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @funnel_shift_binary_imm_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v23(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v23(
 // CHECK-NEXT: "hydride_x86.mm256_shrdi_epi16"(%arg1, %arg0)
-func.func @funnel_shift_bfc2_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @funnel_shift_binary_imm_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v24(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v24(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shrdi_epi16"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @funnel_shift_binary_imm_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v25(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v25(
 // CHECK-NEXT: "hydride_x86.mm_mask_shrdi_epi16"(%arg2, %arg3, %arg1, %arg0)
-func.func @funnel_shift_bfc2_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @funnel_shift_binary_imm_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_bfc2_v26(
+// CHECK-LABEL: func.func @funnel_shift_binary_imm_v26(
 // CHECK-NEXT: "hydride_x86.mm_shrdi_epi16"(%arg1, %arg0)
-func.func @funnel_shift_bfc2_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_bfc2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @funnel_shift_binary_imm_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit = 31 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b(
+// CHECK-LABEL: func.func @or_shl_ternary(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shldv_epi64"(%arg3, %arg0, %arg1, %arg2)
-func.func @or_shl_b02b(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @or_shl_ternary(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v1(
+// CHECK-LABEL: func.func @or_shl_ternary_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shldv_epi64"(%arg0, %arg3, %arg1, %arg2)
-func.func @or_shl_b02b_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @or_shl_ternary_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v2(
+// CHECK-LABEL: func.func @or_shl_ternary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_shldv_epi64"(%arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @or_shl_ternary_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v3(
+// CHECK-LABEL: func.func @or_shl_ternary_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shldv_epi64"(%arg3, %arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @or_shl_ternary_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v4(
+// CHECK-LABEL: func.func @or_shl_ternary_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shldv_epi64"(%arg0, %arg3, %arg1, %arg2)
-func.func @or_shl_b02b_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @or_shl_ternary_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v5(
+// CHECK-LABEL: func.func @or_shl_ternary_v5(
 // CHECK-NEXT: "hydride_x86.mm256_shldv_epi64"(%arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @or_shl_ternary_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v6(
+// CHECK-LABEL: func.func @or_shl_ternary_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shldv_epi64"(%arg3, %arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @or_shl_ternary_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v7(
+// CHECK-LABEL: func.func @or_shl_ternary_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_shldv_epi64"(%arg0, %arg3, %arg1, %arg2)
-func.func @or_shl_b02b_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @or_shl_ternary_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v8(
+// CHECK-LABEL: func.func @or_shl_ternary_v8(
 // CHECK-NEXT: "hydride_x86.mm_shldv_epi64"(%arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @or_shl_ternary_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v9(
+// CHECK-LABEL: func.func @or_shl_ternary_v9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shldv_epi32"(%arg3, %arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @or_shl_ternary_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v10(
+// CHECK-LABEL: func.func @or_shl_ternary_v10(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shldv_epi32"(%arg0, %arg3, %arg1, %arg2)
-func.func @or_shl_b02b_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @or_shl_ternary_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v11(
+// CHECK-LABEL: func.func @or_shl_ternary_v11(
 // CHECK-NEXT: "hydride_x86.mm512_shldv_epi32"(%arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @or_shl_ternary_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v12(
+// CHECK-LABEL: func.func @or_shl_ternary_v12(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shldv_epi32"(%arg3, %arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @or_shl_ternary_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v13(
+// CHECK-LABEL: func.func @or_shl_ternary_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shldv_epi32"(%arg0, %arg3, %arg1, %arg2)
-func.func @or_shl_b02b_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @or_shl_ternary_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v14(
+// CHECK-LABEL: func.func @or_shl_ternary_v14(
 // CHECK-NEXT: "hydride_x86.mm256_shldv_epi32"(%arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @or_shl_ternary_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v15(
+// CHECK-LABEL: func.func @or_shl_ternary_v15(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shldv_epi32"(%arg3, %arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @or_shl_ternary_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v16(
+// CHECK-LABEL: func.func @or_shl_ternary_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_shldv_epi32"(%arg0, %arg3, %arg1, %arg2)
-func.func @or_shl_b02b_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @or_shl_ternary_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v17(
+// CHECK-LABEL: func.func @or_shl_ternary_v17(
 // CHECK-NEXT: "hydride_x86.mm_shldv_epi32"(%arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @or_shl_ternary_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v18(
+// CHECK-LABEL: func.func @or_shl_ternary_v18(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shldv_epi16"(%arg3, %arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @or_shl_ternary_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v19(
+// CHECK-LABEL: func.func @or_shl_ternary_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shldv_epi16"(%arg0, %arg3, %arg1, %arg2)
-func.func @or_shl_b02b_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @or_shl_ternary_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v20(
+// CHECK-LABEL: func.func @or_shl_ternary_v20(
 // CHECK-NEXT: "hydride_x86.mm512_shldv_epi16"(%arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+func.func @or_shl_ternary_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v21(
+// CHECK-LABEL: func.func @or_shl_ternary_v21(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shldv_epi16"(%arg3, %arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @or_shl_ternary_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v22(
+// CHECK-LABEL: func.func @or_shl_ternary_v22(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shldv_epi16"(%arg0, %arg3, %arg1, %arg2)
-func.func @or_shl_b02b_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @or_shl_ternary_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v23(
+// CHECK-LABEL: func.func @or_shl_ternary_v23(
 // CHECK-NEXT: "hydride_x86.mm256_shldv_epi16"(%arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @or_shl_ternary_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v24(
+// CHECK-LABEL: func.func @or_shl_ternary_v24(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shldv_epi16"(%arg3, %arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @or_shl_ternary_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v25(
+// CHECK-LABEL: func.func @or_shl_ternary_v25(
 // CHECK-NEXT: "hydride_x86.mm_mask_shldv_epi16"(%arg0, %arg3, %arg1, %arg2)
-func.func @or_shl_b02b_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @or_shl_ternary_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_b02b_v26(
+// CHECK-LABEL: func.func @or_shl_ternary_v26(
 // CHECK-NEXT: "hydride_x86.mm_shldv_epi16"(%arg0, %arg1, %arg2)
-func.func @or_shl_b02b_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_b02b"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @or_shl_ternary_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_ternary"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac(
+// CHECK-LABEL: func.func @or_shl_binary_imm(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shldi_epi64"(%arg2, %arg0, %arg1)
-func.func @or_shl_27ac(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @or_shl_binary_imm(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v1(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shldi_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_27ac_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @or_shl_binary_imm_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v2(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm512_shldi_epi64"(%arg0, %arg1)
-func.func @or_shl_27ac_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @or_shl_binary_imm_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v3(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shldi_epi64"(%arg2, %arg0, %arg1)
-func.func @or_shl_27ac_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @or_shl_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v4(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shldi_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_27ac_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @or_shl_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v5(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm256_shldi_epi64"(%arg0, %arg1)
-func.func @or_shl_27ac_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @or_shl_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v6(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shldi_epi64"(%arg2, %arg0, %arg1)
-func.func @or_shl_27ac_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @or_shl_binary_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v7(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_shldi_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_27ac_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @or_shl_binary_imm_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v8(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm_shldi_epi64"(%arg0, %arg1)
-func.func @or_shl_27ac_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @or_shl_binary_imm_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 5 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v9(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shldi_epi32"(%arg2, %arg0, %arg1)
-func.func @or_shl_27ac_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @or_shl_binary_imm_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v10(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v10(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shldi_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_27ac_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @or_shl_binary_imm_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v11(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v11(
 // CHECK-NEXT: "hydride_x86.mm512_shldi_epi32"(%arg0, %arg1)
-func.func @or_shl_27ac_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @or_shl_binary_imm_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 15 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v12(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v12(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shldi_epi32"(%arg2, %arg0, %arg1)
-func.func @or_shl_27ac_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @or_shl_binary_imm_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v13(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shldi_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_27ac_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @or_shl_binary_imm_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v14(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v14(
 // CHECK-NEXT: "hydride_x86.mm256_shldi_epi32"(%arg0, %arg1)
-func.func @or_shl_27ac_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @or_shl_binary_imm_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v15(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v15(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shldi_epi32"(%arg2, %arg0, %arg1)
-func.func @or_shl_27ac_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @or_shl_binary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v16(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_shldi_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_27ac_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @or_shl_binary_imm_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v17(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v17(
 // CHECK-NEXT: "hydride_x86.mm_shldi_epi32"(%arg0, %arg1)
-func.func @or_shl_27ac_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @or_shl_binary_imm_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 4 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v18(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v18(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shldi_epi16"(%arg2, %arg0, %arg1)
-func.func @or_shl_27ac_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @or_shl_binary_imm_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v19(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shldi_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_27ac_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @or_shl_binary_imm_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v20(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v20(
 // CHECK-NEXT: "hydride_x86.mm512_shldi_epi16"(%arg0, %arg1)
-func.func @or_shl_27ac_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+func.func @or_shl_binary_imm_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 31 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v21(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v21(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shldi_epi16"(%arg2, %arg0, %arg1)
-func.func @or_shl_27ac_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @or_shl_binary_imm_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v22(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v22(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shldi_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_27ac_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+func.func @or_shl_binary_imm_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v23(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v23(
 // CHECK-NEXT: "hydride_x86.mm256_shldi_epi16"(%arg0, %arg1)
-func.func @or_shl_27ac_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @or_shl_binary_imm_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 15 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v24(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v24(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shldi_epi16"(%arg2, %arg0, %arg1)
-func.func @or_shl_27ac_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @or_shl_binary_imm_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v25(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v25(
 // CHECK-NEXT: "hydride_x86.mm_mask_shldi_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_27ac_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @or_shl_binary_imm_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_27ac_v26(
+// CHECK-LABEL: func.func @or_shl_binary_imm_v26(
 // CHECK-NEXT: "hydride_x86.mm_shldi_epi16"(%arg0, %arg1)
-func.func @or_shl_27ac_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_27ac"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @or_shl_binary_imm_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -16951,129 +16951,129 @@ func.func @xor_shl_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permute_var_ea5a(
+// CHECK-LABEL: func.func @permute_var_binary_imm(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_gf2p8affine_epi64_epi8"(%arg2, %arg1, %arg0)
-func.func @permute_var_ea5a(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_ea5a"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+func.func @permute_var_binary_imm(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_ea5a_v1(
+// CHECK-LABEL: func.func @permute_var_binary_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_gf2p8affine_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
-func.func @permute_var_ea5a_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_ea5a"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+func.func @permute_var_binary_imm_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<64xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_ea5a_v2(
+// CHECK-LABEL: func.func @permute_var_binary_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm512_gf2p8affine_epi64_epi8"(%arg1, %arg0)
-func.func @permute_var_ea5a_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_ea5a"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @permute_var_binary_imm_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_ea5a_v3(
+// CHECK-LABEL: func.func @permute_var_binary_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_gf2p8affine_epi64_epi8"(%arg2, %arg1, %arg0)
-func.func @permute_var_ea5a_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_ea5a"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+func.func @permute_var_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_ea5a_v4(
+// CHECK-LABEL: func.func @permute_var_binary_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_gf2p8affine_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
-func.func @permute_var_ea5a_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_ea5a"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+func.func @permute_var_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<32xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_ea5a_v5(
+// CHECK-LABEL: func.func @permute_var_binary_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm256_gf2p8affine_epi64_epi8"(%arg1, %arg0)
-func.func @permute_var_ea5a_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_ea5a"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @permute_var_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_ea5a_v6(
+// CHECK-LABEL: func.func @permute_var_binary_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_gf2p8affine_epi64_epi8"(%arg2, %arg1, %arg0)
-func.func @permute_var_ea5a_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_ea5a"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+func.func @permute_var_binary_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_ea5a_v7(
+// CHECK-LABEL: func.func @permute_var_binary_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_gf2p8affine_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
-func.func @permute_var_ea5a_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_ea5a"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+func.func @permute_var_binary_imm_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<16xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_ea5a_v8(
+// CHECK-LABEL: func.func @permute_var_binary_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm_gf2p8affine_epi64_epi8"(%arg1, %arg0)
-func.func @permute_var_ea5a_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_ea5a"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @permute_var_binary_imm_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_b3a9(
+// CHECK-LABEL: func.func @permute_var_binary_imm_b3a9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_gf2p8affineinv_epi64_epi8"(%arg2, %arg1, %arg0)
-func.func @permute_var_b3a9(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+func.func @permute_var_binary_imm_b3a9(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_b3a9_v1(
+// CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_gf2p8affineinv_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
-func.func @permute_var_b3a9_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+func.func @permute_var_binary_imm_b3a9_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<64xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_b3a9_v2(
+// CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v2(
 // CHECK-NEXT: "hydride_x86.mm512_gf2p8affineinv_epi64_epi8"(%arg1, %arg0)
-func.func @permute_var_b3a9_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_b3a9"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @permute_var_binary_imm_b3a9_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_b3a9_v3(
+// CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_gf2p8affineinv_epi64_epi8"(%arg2, %arg1, %arg0)
-func.func @permute_var_b3a9_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+func.func @permute_var_binary_imm_b3a9_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_b3a9_v4(
+// CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_gf2p8affineinv_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
-func.func @permute_var_b3a9_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+func.func @permute_var_binary_imm_b3a9_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<32xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_b3a9_v5(
+// CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v5(
 // CHECK-NEXT: "hydride_x86.mm256_gf2p8affineinv_epi64_epi8"(%arg1, %arg0)
-func.func @permute_var_b3a9_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_b3a9"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @permute_var_binary_imm_b3a9_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_b3a9_v6(
+// CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_gf2p8affineinv_epi64_epi8"(%arg2, %arg1, %arg0)
-func.func @permute_var_b3a9_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+func.func @permute_var_binary_imm_b3a9_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_b3a9_v7(
+// CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_gf2p8affineinv_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
-func.func @permute_var_b3a9_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+func.func @permute_var_binary_imm_b3a9_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<16xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @permute_var_b3a9_v8(
+// CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v8(
 // CHECK-NEXT: "hydride_x86.mm_gf2p8affineinv_epi64_epi8"(%arg1, %arg0)
-func.func @permute_var_b3a9_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_b3a9"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @permute_var_binary_imm_b3a9_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -17154,24 +17154,24 @@ func.func @cmp_gt_s_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_31c1(
+// CHECK-LABEL: func.func @move_unary_with_scalar(
 // CHECK-NEXT: "hydride_x86.mm_cvtsi32_si128"(%arg0)
-func.func @move_31c1(%arg0: i32) -> vector<4xi32> {
-  %0 = "autollvm.move_31c1"(%arg0) { bit = 31 : i32 } : (i32) -> vector<4xi32>
+func.func @move_unary_with_scalar(%arg0: i32) -> vector<4xi32> {
+  %0 = "autollvm.move_unary_with_scalar"(%arg0) { bit = 31 : i32 } : (i32) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @move_31c1_v1(
+// CHECK-LABEL: func.func @move_unary_with_scalar_v1(
 // CHECK-NEXT: "hydride_x86.mm_cvtsi64_si128"(%arg0)
-func.func @move_31c1_v1(%arg0: i64) -> vector<2xi64> {
-  %0 = "autollvm.move_31c1"(%arg0) { bit = 63 : i32 } : (i64) -> vector<2xi64>
+func.func @move_unary_with_scalar_v1(%arg0: i64) -> vector<2xi64> {
+  %0 = "autollvm.move_unary_with_scalar"(%arg0) { bit = 63 : i32 } : (i64) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @move_606a(
+// CHECK-LABEL: func.func @move_unary_to_i64(
 // CHECK-NEXT: "hydride_x86.mm_move_epi64"(%arg0)
-func.func @move_606a(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.move_606a"(%arg0) { bit = 0 : i32, a0_elem_width = 64 : i32, result_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @move_unary_to_i64(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 0 : i32, a0_elem_width = 64 : i32, result_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -17231,10 +17231,10 @@ func.func @move_narrow_v3(%arg0: vector<2xi64>, %arg1: i64) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @and_not_cmp_eq_fa02(
+// CHECK-LABEL: func.func @and_not_cmp_eq_unary(
 // CHECK-NEXT: "hydride_x86.mm_test_all_ones"(%arg0)
-func.func @and_not_cmp_eq_fa02(%arg0: vector<2xi64>) -> i32 {
-  %0 = "autollvm.and_not_cmp_eq_fa02"(%arg0) : (vector<2xi64>) -> i32
+func.func @and_not_cmp_eq_unary(%arg0: vector<2xi64>) -> i32 {
+  %0 = "autollvm.and_not_cmp_eq_unary"(%arg0) : (vector<2xi64>) -> i32
   return %0 : i32
 }
 

@@ -3,11 +3,13 @@
 //! widening or narrowing, saturation, rounding, pairwise or lane-wise
 //! structure. Equal templates give equal names on every regeneration, and
 //! the name of one class does not depend on which other classes exist,
-//! except where two classes would share a name: then each takes a
+//! except where two classes would share a name: then words that tell them
+//! apart are added ([`distinguish`]), and where no word does, each takes a
 //! fingerprint of its template as a suffix.
 //!
 //! Nothing here knows an ISA: the features are read off the semantics IR.
 
+mod distinguish;
 mod features;
 mod shape;
 
@@ -169,20 +171,40 @@ fn fingerprint(class: &SimilarityClass) -> u64 {
     crate::fnv::fnv1a(text.as_bytes())
 }
 
+/// The name `class` has without its fingerprint suffix, when it has one.
+pub fn without_fingerprint(class: &SimilarityClass) -> Option<String> {
+    let (base, suffix) = class.name.rsplit_once('_')?;
+    let print = format!("{:016x}", fingerprint(class));
+    (suffix.len() >= 4 && print.starts_with(suffix)).then(|| base.to_string())
+}
+
 /// Names every class by [`semantic_name`]; classes that would share a name
-/// take their template's fingerprint as a suffix (as many hex digits as
-/// keep them apart), so a name never depends on the order classes come in.
+/// take the words that tell them apart ([`distinguish::DISTINGUISHERS`]),
+/// and those no word tells apart their template's fingerprint as a suffix
+/// (as many hex digits as keep them apart), so a name never depends on the
+/// order classes come in.
 pub fn name_classes(classes: &mut [SimilarityClass]) {
-    let names: Vec<String> = classes.iter().map(semantic_name).collect();
-    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, n) in names.iter().enumerate() {
-        groups.entry(n).or_default().push(i);
-    }
-    let mut final_names = names.clone();
-    for (base, members) in &groups {
-        if members.len() == 1 {
-            continue;
+    let mut final_names: Vec<String> = classes.iter().map(semantic_name).collect();
+    for distinguisher in distinguish::DISTINGUISHERS {
+        for (base, members) in collisions(&final_names) {
+            let words: Vec<Option<String>> = members.iter().map(|&i| distinguisher(&classes[i])).collect();
+            if words.iter().collect::<BTreeSet<_>>().len() < 2 {
+                continue;
+            }
+            let proposed: Vec<String> =
+                words.iter().map(|w| w.as_ref().map_or(base.clone(), |w| format!("{base}_{w}"))).collect();
+            // A word that would take the name of a class outside the group is not used.
+            let outside: BTreeSet<&str> =
+                final_names.iter().enumerate().filter(|(i, _)| !members.contains(i)).map(|(_, n)| n.as_str()).collect();
+            if proposed.iter().any(|n| *n != base && outside.contains(n.as_str())) {
+                continue;
+            }
+            for (&i, name) in members.iter().zip(proposed) {
+                final_names[i] = name;
+            }
         }
+    }
+    for (base, members) in collisions(&final_names) {
         let prints: Vec<u64> = members.iter().map(|&i| fingerprint(&classes[i])).collect();
         let digits = (4..=16)
             .find(|d| {
@@ -208,4 +230,14 @@ pub fn name_classes(classes: &mut [SimilarityClass]) {
     for (c, n) in classes.iter_mut().zip(final_names) {
         c.name = n;
     }
+}
+
+/// The names more than one class has, with those classes.
+fn collisions(names: &[String]) -> BTreeMap<String, Vec<usize>> {
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, n) in names.iter().enumerate() {
+        groups.entry(n.clone()).or_default().push(i);
+    }
+    groups.retain(|_, members| members.len() > 1);
+    groups
 }
