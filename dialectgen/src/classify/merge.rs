@@ -519,7 +519,7 @@ impl<'a> Host<'a> {
             // proof runs out of budget.
             let verdict = if self.lane_wise {
                 let elem = instruction.result.elem.width;
-                prove_equal_then_by_slices(instruction, &candidate, order, timeout_ms, elem).0
+                prove_equal_then_by_slices(instruction, &candidate, order, (timeout_ms, timeout_ms), elem).0
             } else {
                 prove_equal(instruction, &candidate, order, timeout_ms)
             };

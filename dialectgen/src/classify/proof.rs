@@ -32,16 +32,30 @@ pub const WALL_CLOCK_FACTOR: u32 = 10;
 /// Proves `a` and `b` compute the same result, where argument `k` of `b` is
 /// argument `b_arg_from_a[k]` of `a`. `budget_ms` becomes a resource limit
 /// of `budget_ms * RLIMIT_PER_MS` and a wall-clock cap of
-/// `budget_ms * WALL_CLOCK_FACTOR`.
+/// `budget_ms * WALL_CLOCK_FACTOR`, for the query and for its retry with
+/// products abstracted.
 pub fn prove_equal(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u32) -> Verdict {
-    let key = query_key(a, b, b_arg_from_a, budget_ms);
+    prove_equal_within(a, b, b_arg_from_a, budget_ms, budget_ms)
+}
+
+/// [`prove_equal`] with a budget of its own, `abstracted_ms`, for the retry
+/// with products abstracted (which only an "equal" ends).
+pub fn prove_equal_within(
+    a: &Semantics,
+    b: &Semantics,
+    b_arg_from_a: &[usize],
+    budget_ms: u32,
+    abstracted_ms: u32,
+) -> Verdict {
+    let key = query_key(a, b, b_arg_from_a, (budget_ms, abstracted_ms));
     let answered = || VERDICTS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     if let Some(v) = key.as_ref().and_then(|k| answered().get(k).cloned()) {
         return v;
     }
     // A fresh context per query: term numbering, and with it the solver's
     // path and spent resources, then depend on this query alone.
-    let verdict = z3::with_z3_config(&z3::Config::new(), || prove_in_context(a, b, b_arg_from_a, budget_ms));
+    let verdict =
+        z3::with_z3_config(&z3::Config::new(), || prove_in_context(a, b, b_arg_from_a, budget_ms, abstracted_ms));
     if let Some(k) = key {
         answered().insert(k, verdict.clone());
     }
@@ -58,7 +72,7 @@ static VERDICTS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<
 /// A query's fingerprint: two independent 64-bit hashes (FNV-1a and
 /// SipHash) of both semantics without their names (which only label
 /// them), the argument order and the budget.
-fn query_key(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u32) -> Option<[u64; 2]> {
+fn query_key(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: (u32, u32)) -> Option<[u64; 2]> {
     use std::hash::{Hash, Hasher};
     let unnamed = |s: &Semantics| Semantics { name: String::new(), ..s.clone() };
     let bytes = serde_json::to_vec(&(unnamed(a), unnamed(b), b_arg_from_a, budget_ms)).ok()?;
@@ -67,7 +81,13 @@ fn query_key(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u3
     Some([crate::fnv::fnv1a(&bytes), sip.finish()])
 }
 
-fn prove_in_context(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u32) -> Verdict {
+fn prove_in_context(
+    a: &Semantics,
+    b: &Semantics,
+    b_arg_from_a: &[usize],
+    budget_ms: u32,
+    abstracted_ms: u32,
+) -> Verdict {
     if a.result.width != b.result.width || a.args.len() != b.args.len() {
         return Verdict::Differ;
     }
@@ -86,7 +106,7 @@ fn prove_in_context(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget
     // Only "equal" counts from this attempt: a difference under the
     // abstraction may not be one under the real operations.
     match (abstract_formula_over(a, &inputs), abstract_formula_over(b, &b_inputs)) {
-        (Ok(x), Ok(y)) if check_equal(&x, &y, budget_ms, a, b, "abstracted") == Verdict::Equal => Verdict::Equal,
+        (Ok(x), Ok(y)) if check_equal(&x, &y, abstracted_ms, a, b, "abstracted") == Verdict::Equal => Verdict::Equal,
         _ => Verdict::Unknown(reason),
     }
 }
@@ -107,7 +127,7 @@ pub fn prove_equal_by_slices(
     z3::with_z3_config(&z3::Config::new(), || {
         let width = a.result.width;
         if width != b.result.width || a.args.len() != b.args.len() || piece == 0 || width % piece != 0 {
-            return prove_in_context(a, b, b_arg_from_a, budget_ms);
+            return prove_in_context(a, b, b_arg_from_a, budget_ms, budget_ms);
         }
         let inputs: Vec<BV> = a.args.iter().enumerate().map(|(i, x)| BV::new_const(format!("x{i}"), x.width)).collect();
         let b_inputs: Vec<BV> = b_arg_from_a.iter().map(|&i| inputs[i].clone()).collect();
@@ -130,17 +150,17 @@ pub fn prove_equal_by_slices(
     })
 }
 
-/// [`prove_equal`], and where that runs out of budget on a result of more
-/// than one `piece`, [`prove_equal_by_slices`]; with whether the slices
+/// [`prove_equal_within`], and where that runs out of budget on a result of
+/// more than one `piece`, [`prove_equal_by_slices`]; with whether the slices
 /// decided. An unknown by slices keeps the whole query's reason.
 pub fn prove_equal_then_by_slices(
     a: &Semantics,
     b: &Semantics,
     b_arg_from_a: &[usize],
-    budget_ms: u32,
+    (budget_ms, abstracted_ms): (u32, u32),
     piece: u32,
 ) -> (Verdict, bool) {
-    let whole = prove_equal(a, b, b_arg_from_a, budget_ms);
+    let whole = prove_equal_within(a, b, b_arg_from_a, budget_ms, abstracted_ms);
     let width = a.result.width;
     if !matches!(whole, Verdict::Unknown(_)) || piece == 0 || width % piece != 0 || width == piece {
         return (whole, false);
