@@ -13,7 +13,7 @@
 //! screened by running both on random inputs, then proved equal with Z3.
 
 use super::operators::{choices, Choice};
-use super::proof::{prove_equal, prove_equal_then_by_slices, Verdict};
+use super::proof::{prove_equal, prove_equal_then_by_slices, Budget, Verdict};
 use super::template::{hole_index, instantiate, signature_len};
 use crate::eval::machine::Machine;
 use crate::eval::Concrete;
@@ -519,7 +519,7 @@ impl<'a> Host<'a> {
             // proof runs out of budget.
             let verdict = if self.lane_wise {
                 let elem = instruction.result.elem.width;
-                prove_equal_then_by_slices(instruction, &candidate, order, (timeout_ms, timeout_ms), elem).0
+                prove_equal_then_by_slices(instruction, &candidate, order, Budget::uniform(timeout_ms), elem).0
             } else {
                 prove_equal(instruction, &candidate, order, timeout_ms)
             };

@@ -29,33 +29,39 @@ pub const RLIMIT_PER_MS: u32 = 2_000;
 /// The wall-clock cap, as a multiple of the budget.
 pub const WALL_CLOCK_FACTOR: u32 = 10;
 
-/// Proves `a` and `b` compute the same result, where argument `k` of `b` is
-/// argument `b_arg_from_a[k]` of `a`. `budget_ms` becomes a resource limit
-/// of `budget_ms * RLIMIT_PER_MS` and a wall-clock cap of
-/// `budget_ms * WALL_CLOCK_FACTOR`, for the query and for its retry with
-/// products abstracted.
-pub fn prove_equal(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u32) -> Verdict {
-    prove_equal_within(a, b, b_arg_from_a, budget_ms, budget_ms)
+/// What a proof may spend, in milliseconds: the query's own budget and that
+/// of its retry with products abstracted (which only an "equal" ends). Each
+/// becomes a resource limit of `ms * RLIMIT_PER_MS` and a wall-clock cap of
+/// `ms * WALL_CLOCK_FACTOR`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Budget {
+    pub ms: u32,
+    pub abstracted_ms: u32,
 }
 
-/// [`prove_equal`] with a budget of its own, `abstracted_ms`, for the retry
-/// with products abstracted (which only an "equal" ends).
-pub fn prove_equal_within(
-    a: &Semantics,
-    b: &Semantics,
-    b_arg_from_a: &[usize],
-    budget_ms: u32,
-    abstracted_ms: u32,
-) -> Verdict {
-    let key = query_key(a, b, b_arg_from_a, (budget_ms, abstracted_ms));
+impl Budget {
+    /// The same budget for the query and its retry.
+    pub fn uniform(ms: u32) -> Budget {
+        Budget { ms, abstracted_ms: ms }
+    }
+}
+
+/// Proves `a` and `b` compute the same result, where argument `k` of `b` is
+/// argument `b_arg_from_a[k]` of `a`, with [`Budget::uniform`]`(budget_ms)`.
+pub fn prove_equal(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u32) -> Verdict {
+    prove_equal_within(a, b, b_arg_from_a, Budget::uniform(budget_ms))
+}
+
+/// [`prove_equal`] within `budget`.
+pub fn prove_equal_within(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget: Budget) -> Verdict {
+    let key = query_key(a, b, b_arg_from_a, budget);
     let answered = || VERDICTS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     if let Some(v) = key.as_ref().and_then(|k| answered().get(k).cloned()) {
         return v;
     }
     // A fresh context per query: term numbering, and with it the solver's
     // path and spent resources, then depend on this query alone.
-    let verdict =
-        z3::with_z3_config(&z3::Config::new(), || prove_in_context(a, b, b_arg_from_a, budget_ms, abstracted_ms));
+    let verdict = z3::with_z3_config(&z3::Config::new(), || prove_in_context(a, b, b_arg_from_a, budget));
     if let Some(k) = key {
         answered().insert(k, verdict.clone());
     }
@@ -72,22 +78,16 @@ static VERDICTS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<
 /// A query's fingerprint: two independent 64-bit hashes (FNV-1a and
 /// SipHash) of both semantics without their names (which only label
 /// them), the argument order and the budget.
-fn query_key(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: (u32, u32)) -> Option<[u64; 2]> {
+fn query_key(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget: Budget) -> Option<[u64; 2]> {
     use std::hash::{Hash, Hasher};
     let unnamed = |s: &Semantics| Semantics { name: String::new(), ..s.clone() };
-    let bytes = serde_json::to_vec(&(unnamed(a), unnamed(b), b_arg_from_a, budget_ms)).ok()?;
+    let bytes = serde_json::to_vec(&(unnamed(a), unnamed(b), b_arg_from_a, budget)).ok()?;
     let mut sip = std::hash::DefaultHasher::new();
     bytes.hash(&mut sip);
     Some([crate::fnv::fnv1a(&bytes), sip.finish()])
 }
 
-fn prove_in_context(
-    a: &Semantics,
-    b: &Semantics,
-    b_arg_from_a: &[usize],
-    budget_ms: u32,
-    abstracted_ms: u32,
-) -> Verdict {
+fn prove_in_context(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget: Budget) -> Verdict {
     if a.result.width != b.result.width || a.args.len() != b.args.len() {
         return Verdict::Differ;
     }
@@ -97,7 +97,7 @@ fn prove_in_context(
         return Verdict::Differ;
     }
     let exact = match (formula_over(a, &inputs), formula_over(b, &b_inputs)) {
-        (Ok(x), Ok(y)) => check_equal(&x, &y, budget_ms, a, b, "exact"),
+        (Ok(x), Ok(y)) => check_equal(&x, &y, budget.ms, a, b, "exact"),
         (Err(e), _) | (_, Err(e)) => return Verdict::Unknown(e.to_string()),
     };
     let Verdict::Unknown(reason) = exact else { return exact };
@@ -106,7 +106,9 @@ fn prove_in_context(
     // Only "equal" counts from this attempt: a difference under the
     // abstraction may not be one under the real operations.
     match (abstract_formula_over(a, &inputs), abstract_formula_over(b, &b_inputs)) {
-        (Ok(x), Ok(y)) if check_equal(&x, &y, abstracted_ms, a, b, "abstracted") == Verdict::Equal => Verdict::Equal,
+        (Ok(x), Ok(y)) if check_equal(&x, &y, budget.abstracted_ms, a, b, "abstracted") == Verdict::Equal => {
+            Verdict::Equal
+        }
         _ => Verdict::Unknown(reason),
     }
 }
@@ -127,7 +129,7 @@ pub fn prove_equal_by_slices(
     z3::with_z3_config(&z3::Config::new(), || {
         let width = a.result.width;
         if width != b.result.width || a.args.len() != b.args.len() || piece == 0 || width % piece != 0 {
-            return prove_in_context(a, b, b_arg_from_a, budget_ms, budget_ms);
+            return prove_in_context(a, b, b_arg_from_a, Budget::uniform(budget_ms));
         }
         let inputs: Vec<BV> = a.args.iter().enumerate().map(|(i, x)| BV::new_const(format!("x{i}"), x.width)).collect();
         let b_inputs: Vec<BV> = b_arg_from_a.iter().map(|&i| inputs[i].clone()).collect();
@@ -157,15 +159,15 @@ pub fn prove_equal_then_by_slices(
     a: &Semantics,
     b: &Semantics,
     b_arg_from_a: &[usize],
-    (budget_ms, abstracted_ms): (u32, u32),
+    budget: Budget,
     piece: u32,
 ) -> (Verdict, bool) {
-    let whole = prove_equal_within(a, b, b_arg_from_a, budget_ms, abstracted_ms);
+    let whole = prove_equal_within(a, b, b_arg_from_a, budget);
     let width = a.result.width;
     if !matches!(whole, Verdict::Unknown(_)) || piece == 0 || width % piece != 0 || width == piece {
         return (whole, false);
     }
-    match prove_equal_by_slices(a, b, b_arg_from_a, budget_ms, piece) {
+    match prove_equal_by_slices(a, b, b_arg_from_a, budget.ms, piece) {
         Verdict::Unknown(_) => (whole, false),
         decided => (decided, true),
     }

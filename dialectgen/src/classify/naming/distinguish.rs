@@ -67,16 +67,17 @@ fn element_broadcast(class: &SimilarityClass) -> Option<String> {
 
 /// The ratio of result to operand element width, where every member has the same one.
 fn widening_factor(class: &SimilarityClass) -> Option<String> {
-    let ratio = same_in_every_member(class, |s| {
+    same_in_every_member(class, |s| {
         let (reads, writes) = element_widths(s);
         let (r, w) = (*reads.first()?, *writes.first()?);
-        match () {
-            _ if w > r && w % r == 0 => Some(format!("x{}", w / r)),
-            _ if r > w && r % w == 0 => Some(format!("by{}", r / w)),
-            _ => None,
+        if w > r && w % r == 0 {
+            Some(format!("x{}", w / r))
+        } else if r > w && r % w == 0 {
+            Some(format!("by{}", r / w))
+        } else {
+            None
         }
-    })?;
-    Some(ratio)
+    })
 }
 
 /// Products summed into one result element (`2way`, `4way`).

@@ -28,7 +28,7 @@ use super::c::macros::{MacroTable, TableError};
 use super::c::translate::{Arith, RegBinding};
 use super::data::ManualEntry;
 use super::front::{self, Fault, FrontEnd, Reading};
-use crate::classify::proof::{prove_equal_then_by_slices, Verdict};
+use crate::classify::proof::{prove_equal_then_by_slices, Budget, Verdict};
 use crate::eval::{Concrete, Machine};
 use crate::sema::ir::{BinOp, Expr, Place, Semantics, Span, Stmt, StmtKind};
 use crate::validate::cases::Rng;
@@ -457,8 +457,8 @@ pub fn compare(qemu: &Semantics, manual: &Semantics, budget_ms: u32) -> ManualVe
     // Too large at once: lane by lane (a 32-bit word at a time). The retry
     // with products abstracted gets a quarter of the budget: the entries it
     // proves take a tenth of it, and those it does not would spend it all.
-    let budgets = (budget_ms, budget_ms / ABSTRACTED_SHARE);
-    let verdict = match prove_equal_then_by_slices(&qemu, &manual, &identity, budgets, 32) {
+    let budget = Budget { ms: budget_ms, abstracted_ms: budget_ms / ABSTRACTED_SHARE };
+    let verdict = match prove_equal_then_by_slices(&qemu, &manual, &identity, budget, 32) {
         (Verdict::Equal, true) => return ManualVerdict::Agreed { by: "z3, 32-bit slices".into() },
         (v, _) => v,
     };
