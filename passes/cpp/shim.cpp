@@ -53,8 +53,13 @@ extern "C" void hydride_register_dialects(mlir::DialectRegistry *registry, const
   hydride_insert_autollvm(registry);
   for (const HydrideDialect &d : dialects) insertDialect(*registry, d);
 }
+// A remark is emitted at the op's location, without MLIR's "see current operation" note: printing
+// the op numbers and verifies its whole function, per remark. An error still prints the op.
 extern "C" void hydride_emit(MlirOperation op, bool remark, MlirStringRef text) {
-  (remark ? unwrap(op)->emitRemark() : unwrap(op)->emitOpError()) << unwrap(text);
+  if (remark)
+    mlir::emitRemark(unwrap(op)->getLoc()) << unwrap(text);
+  else
+    unwrap(op)->emitOpError() << unwrap(text);
 }
 extern "C" MlirStringRef hydride_combining_kind(MlirAttribute attr) {
   auto kind = llvm::dyn_cast<mlir::vector::CombiningKindAttr>(unwrap(attr));
