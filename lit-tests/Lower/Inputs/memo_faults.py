@@ -50,6 +50,7 @@ def fail(text):
 class Lowering:
     def __init__(self, args):
         self.mlir_opt, self.plugin, self.work = args.mlir_opt, args.plugin, args.work
+        self.references = args.references
         self.key = os.path.join(self.work, "memo-key")
         self.env = dict(os.environ, HYDRIDE_MEMO_KEY=self.key)
 
@@ -128,12 +129,24 @@ def check_entries(low, cache, what, temporaries_allowed=False):
 
 
 def references(low, inputs):
-    """Each input lowered alone with a fresh memo, and how long it took."""
+    """Each input lowered alone with a fresh memo, and how long it took; with
+    --references, kept there by the input's text for the other modes' runs."""
     found = {}
     for source in inputs:
+        with open(source, "rb") as f:
+            kept = low.references and os.path.join(low.references, hashlib.sha256(f.read()).hexdigest() + ".json")
+        if kept and os.path.exists(kept):
+            with open(kept) as f:
+                found[source] = tuple(json.load(f))
+            continue
         start = time.monotonic()
         out, _ = low.run(os.path.join(low.work, "reference-" + os.path.basename(source)), source)
         found[source] = (out, time.monotonic() - start)
+        if kept:
+            os.makedirs(low.references, exist_ok=True)
+            with open(kept + ".tmp", "w") as f:
+                json.dump(found[source], f)
+            os.replace(kept + ".tmp", kept)
         if "autollvm." not in out:
             fail(f"{source}: the reference lowering rewrote nothing; the input tests nothing")
     return found
@@ -259,6 +272,8 @@ def main():
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--kills", type=int, default=8)
+    ap.add_argument("--references", help="directory keeping the reference lowerings (fresh memo, one input alone) "
+                    "between runs of this script on the same inputs")
     ap.add_argument("--namespaced", action="store_true", help="(internal) already in a private mount namespace")
     ap.add_argument("inputs", nargs="+")
     a = ap.parse_args()
