@@ -8,7 +8,8 @@
 //! among them: the masked form is the common one, and a word on it would
 //! rename the ops other ISAs adopt names from.
 
-use super::features::{features, Sign};
+use super::features::Sign;
+use super::scan::features;
 use super::shape::element_widths;
 use crate::classify::class::{member_semantics, SimilarityClass};
 use crate::sema::ir::ArgKind;

@@ -11,12 +11,17 @@
 
 mod distinguish;
 mod features;
+mod reads;
+mod scan;
 mod shape;
 
 use super::class::{member_semantics, SimilarityClass};
 use crate::sema::ir::ArgKind;
+use crate::sema::ir::Semantics;
 use crate::sema::print::semantics_to_string;
-use features::{features, reads_any_argument, Op, ShiftBy, Sign};
+use features::{Features, Op, ShiftBy, Sign};
+use reads::reads_any_argument;
+use scan::features;
 use shape::{resize_word, shape_word};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -27,13 +32,27 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
     // Every member's concrete semantics, for what widths and shapes they share.
     let instances: Vec<_> = class.members.iter().map(|m| member_semantics(class, m)).collect();
     let resize = resize_word(&instances);
-    let has = |o: Op| f.ops.contains(&o);
     let mut words: Vec<&str> = Vec::new();
     let mask_only = t.result.kind == ArgKind::Mask
         && t.args.iter().all(|a| matches!(a.kind, ArgKind::Mask | ArgKind::Immediate | ArgKind::Scalar));
     if mask_only {
         words.push("mask");
     }
+    let sign_matters = operation_words(t, &f, resize, &mut words);
+    modifier_words(t, &f, resize, sign_matters, mask_only, &mut words);
+    if let Some(w) = shape_word(&instances) {
+        words.push(w);
+    }
+    if f.in_lanes {
+        words.push("in_lanes");
+    }
+    words.join("_")
+}
+
+/// The words of the operation itself (`dot_acc`, `avg`, `pack`, `select`,
+/// …); whether its signedness matters.
+fn operation_words<'f>(t: &Semantics, f: &'f Features, resize: Option<&'static str>, words: &mut Vec<&'f str>) -> bool {
+    let has = |o: Op| f.ops.contains(&o);
     let mut sign_matters = f.saturates || f.ordered_by_parameter;
     if has(Op::Galois) {
         words.push("galois_affine_inv");
@@ -63,29 +82,7 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
     } else if f.counts_while {
         words.push("count_leading");
     } else if !f.ops.is_empty() {
-        for o in &f.ops {
-            if matches!(o, Op::Min | Op::Max | Op::Shr | Op::Div | Op::Rem | Op::Mul | Op::Shift) {
-                sign_matters = true;
-            }
-            if *o == Op::Compare && f.predicates.iter().any(|p| !matches!(*p, "eq" | "ne")) {
-                sign_matters = true;
-            }
-        }
-        let shown: Vec<&str> = f.ops.iter().map(|o| o.word()).take(4).collect();
-        if f.alternatives && shown.len() > 1 {
-            // `add_or_sub`: a parameter picks the operation.
-            for (i, w) in shown.iter().enumerate() {
-                if i > 0 {
-                    words.push("or");
-                }
-                words.push(w);
-            }
-        } else {
-            words.extend(shown);
-        }
-        if has(Op::Compare) && f.predicates.len() == 1 {
-            words.extend(f.predicates.iter());
-        }
+        sign_matters |= listed_op_words(f, words);
     } else if f.extends && !f.saturates && !f.truncates {
         words.push("extend");
         sign_matters = true;
@@ -116,6 +113,52 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
     } else {
         words.push("move");
     }
+    sign_matters
+}
+
+/// The words of an operation read off its ops (`add`, `min`, `add_or_sub`,
+/// `compare_gt`); whether its signedness matters.
+fn listed_op_words<'f>(f: &'f Features, words: &mut Vec<&'f str>) -> bool {
+    let has = |o: Op| f.ops.contains(&o);
+    let mut sign_matters = false;
+    for o in &f.ops {
+        if matches!(o, Op::Min | Op::Max | Op::Shr | Op::Div | Op::Rem | Op::Mul | Op::Shift) {
+            sign_matters = true;
+        }
+        if *o == Op::Compare && f.predicates.iter().any(|p| !matches!(*p, "eq" | "ne")) {
+            sign_matters = true;
+        }
+    }
+    let shown: Vec<&str> = f.ops.iter().map(|o| o.word()).take(4).collect();
+    if f.alternatives && shown.len() > 1 {
+        // `add_or_sub`: a parameter picks the operation.
+        for (i, w) in shown.iter().enumerate() {
+            if i > 0 {
+                words.push("or");
+            }
+            words.push(w);
+        }
+    } else {
+        words.extend(shown);
+    }
+    if has(Op::Compare) && f.predicates.len() == 1 {
+        words.extend(f.predicates.iter());
+    }
+    sign_matters
+}
+
+/// The words after the operation: pairwise, saturation, how a shift is
+/// given, rounding, a data index, signedness, widening or narrowing, a mask
+/// result.
+fn modifier_words<'f>(
+    t: &Semantics,
+    f: &'f Features,
+    resize: Option<&'static str>,
+    sign_matters: bool,
+    mask_only: bool,
+    words: &mut Vec<&'f str>,
+) {
+    let has = |o: Op| f.ops.contains(&o);
     if f.pairwise && !words.contains(&"dot") && !words.contains(&"sad") {
         words.push("pairwise");
     }
@@ -155,13 +198,6 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
     if t.result.kind == ArgKind::Mask && !mask_only {
         words.push("to_mask");
     }
-    if let Some(w) = shape_word(&instances) {
-        words.push(w);
-    }
-    if f.in_lanes {
-        words.push("in_lanes");
-    }
-    words.join("_")
 }
 
 /// A fingerprint of a class's template (FNV-1a of its printed semantics,

@@ -212,8 +212,18 @@ pub fn lowerings(
         }
         result.insert(i.name.clone(), l);
     }
-    // An immediate of more values and no lowering yet: clang's IR, nothing
-    // folded, as a template of the value.
+    immediate_templates(intrinsics, compiler, dir, &mut result)?;
+    Ok(result)
+}
+
+/// An immediate of more values and no lowering yet: clang's IR, nothing
+/// folded, as a template of the value.
+fn immediate_templates(
+    intrinsics: &[&Intrinsic],
+    compiler: &Path,
+    dir: &Path,
+    result: &mut BTreeMap<String, ArmLowering>,
+) -> Result<(), ArmLoweringError> {
     let unlowered: Vec<(usize, &Intrinsic, (i64, i64))> = intrinsics
         .iter()
         .enumerate()
@@ -252,7 +262,7 @@ pub fn lowerings(
             }
         }
     }
-    Ok(result)
+    Ok(())
 }
 
 /// Compiles `c_path` to LLVM IR at `ll_path` unoptimized, the intrinsics'

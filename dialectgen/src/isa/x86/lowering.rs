@@ -167,44 +167,90 @@ pub fn lowerings(
     cpu: &str,
     dir: &Path,
 ) -> Result<BTreeMap<String, Lowering>, LoweringError> {
-    let c_path = dir.join("lowering.c");
     let compiler_run = CompilerRun { compiler, cpu };
-    let ll_path = dir.join("lowering.ll");
-    let Some(live) = compiler_run.to_ir(sems.iter().map(|s| (s, Immediates::One)).collect(), &c_path, &ll_path)? else {
+    let translate = llvm_snippet::mlir_translate_for(compiler);
+    let stages = Stages { compiler_run: &compiler_run, translate: &translate, dir };
+    let Some((live, mut result)) = stages.plain(sems)? else {
         return Ok(BTreeMap::new());
     };
-    let live: Vec<&Semantics> = live.into_iter().map(|(s, _)| s).collect();
-    let s_path = dir.join("lowering.s");
-    compiler_run.run(&["-S"], &c_path, &s_path)?;
-    let ir = std::fs::read_to_string(&ll_path)?;
-    let asm = std::fs::read_to_string(&s_path)?;
-    let ir_bodies = split_ir(&ir);
-    let declarations: BTreeMap<String, IntrinsicSignature> = ir.lines().filter_map(parse_declaration).collect();
-    let asm_bodies = split_asm(&asm);
-    let translate = llvm_snippet::mlir_translate_for(compiler);
-    let mut snippets = llvm_snippet::snippets(&llvm_snippet::import(&translate, &ll_path)?);
-    let mut result = BTreeMap::new();
-    for (k, sem) in live.iter().enumerate() {
-        let name = format!("hydride_f{k}");
-        let mut l = Lowering::default();
-        (l.llvm_intrinsics, l.llvm_ops) = calls_and_ops(ir_bodies.get(&name).map(Vec::as_slice).unwrap_or_default());
-        if let [only] = l.llvm_intrinsics.as_slice() {
-            l.intrinsic_signature = declarations.get(only).cloned();
-            l.call_sources = ir_bodies.get(&name).and_then(|body| crate::llvm_ir::call_sources(body, only));
-        }
-        l.snippet = snippets.remove(&name);
-        l.machine = asm_bodies.get(&name).cloned().unwrap_or_default();
-        l.cost = l.machine.len();
-        result.insert(sem.name.clone(), l);
-    }
-    // The intrinsics with immediates again, the immediates as parameters.
-    let with_immediates: Vec<(&Semantics, Immediates)> = live
+    stages.immediate_calls(&live, &mut result)?;
+    stages.snippets_per_value(&live, &mut result)?;
+    let same_at_top = stages.immediate_templates(&live, &mut result)?;
+    // Those: clang's IR (optimized, as for few values) at every value, kept
+    // up to the value from which it stays the same.
+    let same_at_top: Vec<(&Semantics, u32)> = same_at_top
         .iter()
-        .filter(|s| s.args.iter().any(|a| a.kind == ArgKind::Immediate))
-        .map(|s| (*s, Immediates::Parameters))
+        .filter(|(_, hi)| *hi <= 255)
+        .filter_map(|(name, hi)| Some((*live.iter().find(|s| s.name == *name)?, u32::try_from(*hi).ok()?)))
         .collect();
-    let (c_path, ll_path) = (dir.join("lowering-immediates.c"), dir.join("lowering-immediates.ll"));
-    if let Some(accepted) = compiler_run.to_ir(with_immediates, &c_path, &ll_path)? {
+    for (name, snippets, hi) in snippets_until_saturated(&compiler_run, &translate, &same_at_top, dir)? {
+        if let Some(l) = result.get_mut(name) {
+            l.snippet_per_immediate = Some(snippets);
+            l.last_snippet_holds_up_to = Some(hi);
+        }
+    }
+    Ok(result)
+}
+
+/// The compiles [`lowerings`] makes, one after the other, each filling in
+/// what the ones before left open.
+struct Stages<'a> {
+    compiler_run: &'a CompilerRun<'a>,
+    translate: &'a Path,
+    dir: &'a Path,
+}
+
+type Lowerings = BTreeMap<String, Lowering>;
+
+impl<'a> Stages<'a> {
+    /// Every instruction at its immediates' smallest values: its calls and
+    /// operations, its IR, its machine code. `None` if nothing compiles;
+    /// otherwise the instructions that did, and their lowerings.
+    fn plain<'s>(&self, sems: &'s [Semantics]) -> Result<Option<(Vec<&'s Semantics>, Lowerings)>, LoweringError> {
+        let (c_path, ll_path) = (self.dir.join("lowering.c"), self.dir.join("lowering.ll"));
+        let all = sems.iter().map(|s| (s, Immediates::One)).collect();
+        let Some(live) = self.compiler_run.to_ir(all, &c_path, &ll_path)? else {
+            return Ok(None);
+        };
+        let live: Vec<&Semantics> = live.into_iter().map(|(s, _)| s).collect();
+        let s_path = self.dir.join("lowering.s");
+        self.compiler_run.run(&["-S"], &c_path, &s_path)?;
+        let ir = std::fs::read_to_string(&ll_path)?;
+        let asm = std::fs::read_to_string(&s_path)?;
+        let ir_bodies = split_ir(&ir);
+        let declarations: BTreeMap<String, IntrinsicSignature> = ir.lines().filter_map(parse_declaration).collect();
+        let asm_bodies = split_asm(&asm);
+        let mut snippets = llvm_snippet::snippets(&llvm_snippet::import(self.translate, &ll_path)?);
+        let mut result = BTreeMap::new();
+        for (k, sem) in live.iter().enumerate() {
+            let name = format!("hydride_f{k}");
+            let mut l = Lowering::default();
+            (l.llvm_intrinsics, l.llvm_ops) =
+                calls_and_ops(ir_bodies.get(&name).map(Vec::as_slice).unwrap_or_default());
+            if let [only] = l.llvm_intrinsics.as_slice() {
+                l.intrinsic_signature = declarations.get(only).cloned();
+                l.call_sources = ir_bodies.get(&name).and_then(|body| crate::llvm_ir::call_sources(body, only));
+            }
+            l.snippet = snippets.remove(&name);
+            l.machine = asm_bodies.get(&name).cloned().unwrap_or_default();
+            l.cost = l.machine.len();
+            result.insert(sem.name.clone(), l);
+        }
+        Ok(Some((live, result)))
+    }
+
+    /// The intrinsics with immediates again, the immediates as parameters:
+    /// where that is one call, the call with its immediate as an operand.
+    fn immediate_calls(&self, live: &[&Semantics], result: &mut Lowerings) -> Result<(), LoweringError> {
+        let with_immediates: Vec<(&Semantics, Immediates)> = live
+            .iter()
+            .filter(|s| s.args.iter().any(|a| a.kind == ArgKind::Immediate))
+            .map(|s| (*s, Immediates::Parameters))
+            .collect();
+        let (c_path, ll_path) = (self.dir.join("lowering-immediates.c"), self.dir.join("lowering-immediates.ll"));
+        let Some(accepted) = self.compiler_run.to_ir(with_immediates, &c_path, &ll_path)? else {
+            return Ok(());
+        };
         let ir = std::fs::read_to_string(&ll_path)?;
         let bodies = split_ir(&ir);
         let declarations: BTreeMap<String, IntrinsicSignature> = ir.lines().filter_map(parse_declaration).collect();
@@ -226,18 +272,23 @@ pub fn lowerings(
                 });
             }
         }
+        Ok(())
     }
-    // One immediate of few values and IR that is no call of one intrinsic:
-    // clang's IR for each value.
-    let few: Vec<(&Semantics, Immediates)> = live
-        .iter()
-        .filter(|s| result.get(&s.name).is_some_and(|l| l.immediate_call.is_none() && l.llvm_intrinsics.len() != 1))
-        .filter_map(|s| Some((*s, immediate_values(s)?)))
-        .flat_map(|(s, n)| (0..n).map(move |v| (s, Immediates::Value(v))))
-        .collect();
-    let (c_path, ll_path) = (dir.join("lowering-values.c"), dir.join("lowering-values.ll"));
-    if let Some(accepted) = compiler_run.to_ir(few, &c_path, &ll_path)? {
-        let per_value = snippets_by_instruction(&translate, &ll_path, &accepted)?;
+
+    /// One immediate of few values and IR that is no call of one intrinsic:
+    /// clang's IR for each value.
+    fn snippets_per_value(&self, live: &[&Semantics], result: &mut Lowerings) -> Result<(), LoweringError> {
+        let few: Vec<(&Semantics, Immediates)> = live
+            .iter()
+            .filter(|s| result.get(&s.name).is_some_and(|l| l.immediate_call.is_none() && l.llvm_intrinsics.len() != 1))
+            .filter_map(|s| Some((*s, immediate_values(s)?)))
+            .flat_map(|(s, n)| (0..n).map(move |v| (s, Immediates::Value(v))))
+            .collect();
+        let (c_path, ll_path) = (self.dir.join("lowering-values.c"), self.dir.join("lowering-values.ll"));
+        let Some(accepted) = self.compiler_run.to_ir(few, &c_path, &ll_path)? else {
+            return Ok(());
+        };
+        let per_value = snippets_by_instruction(self.translate, &ll_path, &accepted)?;
         for (name, values) in per_value {
             let sem = live.iter().find(|s| s.name == name).expect("compiled from live");
             let all: Option<Vec<Snippet>> = values.into_iter().collect();
@@ -247,32 +298,45 @@ pub fn lowerings(
                 }
             }
         }
+        Ok(())
     }
-    // One immediate of more values, and no lowering yet: clang's literal IR
-    // as a template of the value.
-    let ranges: BTreeMap<&str, (i64, i64)> = live
-        .iter()
-        .filter(|s| result.get(&s.name).is_some_and(|l| l.immediate_call.is_none()) && immediate_values(s).is_none())
-        .filter_map(|s| {
-            let [imm] = s.args.iter().filter(|a| a.kind == ArgKind::Immediate).collect::<Vec<_>>()[..] else {
-                return None;
-            };
-            Some((s.name.as_str(), (0, (1i64 << imm.imm_bits.unwrap_or(8).min(16)) - 1)))
-        })
-        .collect();
-    let many: Vec<(&Semantics, Immediates)> = live
-        .iter()
-        .filter_map(|s| Some((*s, *ranges.get(s.name.as_str())?)))
-        .flat_map(|(s, (lo, hi))| {
-            llvm_snippet::template_values(lo, hi).into_iter().map(move |v| (s, Immediates::Value(v as u32)))
-        })
-        .collect();
-    let mut same_at_top: Vec<(&str, i64)> = Vec::new();
-    let (c_path, ll_path) = (dir.join("lowering-templates.c"), dir.join("lowering-templates.ll"));
-    if let Some(accepted) = compiler_run.to_ir_at(Level::Literal, many, &c_path, &ll_path)? {
-        let snippets = llvm_snippet::snippets(&llvm_snippet::import(&translate, &ll_path)?);
+
+    /// One immediate of more values, and no lowering yet: clang's literal IR
+    /// as a template of the value. Returns the instructions whose IR was the
+    /// same at the two largest values, with the largest.
+    fn immediate_templates<'s>(
+        &self,
+        live: &[&'s Semantics],
+        result: &mut Lowerings,
+    ) -> Result<Vec<(&'s str, i64)>, LoweringError> {
+        let ranges: BTreeMap<&str, (i64, i64)> = live
+            .iter()
+            .filter(|s| {
+                result.get(&s.name).is_some_and(|l| l.immediate_call.is_none()) && immediate_values(s).is_none()
+            })
+            .filter_map(|s| {
+                let [imm] = s.args.iter().filter(|a| a.kind == ArgKind::Immediate).collect::<Vec<_>>()[..] else {
+                    return None;
+                };
+                Some((s.name.as_str(), (0, (1i64 << imm.imm_bits.unwrap_or(8).min(16)) - 1)))
+            })
+            .collect();
+        let many: Vec<(&Semantics, Immediates)> = live
+            .iter()
+            .filter_map(|s| Some((*s, *ranges.get(s.name.as_str())?)))
+            .flat_map(|(s, (lo, hi))| {
+                llvm_snippet::template_values(lo, hi).into_iter().map(move |v| (s, Immediates::Value(v as u32)))
+            })
+            .collect();
+        let mut same_at_top: Vec<(&str, i64)> = Vec::new();
+        let (c_path, ll_path) = (self.dir.join("lowering-templates.c"), self.dir.join("lowering-templates.ll"));
+        let Some(accepted) = self.compiler_run.to_ir_at(Level::Literal, many, &c_path, &ll_path)? else {
+            return Ok(same_at_top);
+        };
+        let snippets = llvm_snippet::snippets(&llvm_snippet::import(self.translate, &ll_path)?);
         let mut per_value: BTreeMap<&str, Vec<(i64, &Snippet)>> = BTreeMap::new();
         for (k, (sem, imm)) in accepted.iter().enumerate() {
+            let sem: &'s Semantics = sem;
             if let (Immediates::Value(v), Some(snippet)) = (imm, snippets.get(&format!("hydride_f{k}"))) {
                 per_value.entry(sem.name.as_str()).or_default().push((i64::from(*v), snippet));
             }
@@ -294,21 +358,8 @@ pub fn lowerings(
                 }
             }
         }
+        Ok(same_at_top)
     }
-    // Those: clang's IR (optimized, as for few values) at every value, kept
-    // up to the value from which it stays the same.
-    let same_at_top: Vec<(&Semantics, u32)> = same_at_top
-        .iter()
-        .filter(|(_, hi)| *hi <= 255)
-        .filter_map(|(name, hi)| Some((*live.iter().find(|s| s.name == *name)?, u32::try_from(*hi).ok()?)))
-        .collect();
-    for (name, snippets, hi) in snippets_until_saturated(&compiler_run, &translate, &same_at_top, dir)? {
-        if let Some(l) = result.get_mut(name) {
-            l.snippet_per_immediate = Some(snippets);
-            l.last_snippet_holds_up_to = Some(hi);
-        }
-    }
-    Ok(result)
 }
 
 /// Clang's IR per function of an accepted compile (`hydride_f{k}`), grouped
