@@ -10388,7 +10388,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_or_shift_sat_0d1c {
+  irdl.operation @add_or_shift_sat_round {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10456,7 +10456,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_or_shift_sat_scalar_b1dc {
+  irdl.operation @add_or_shift_sat_scalar_round {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0_2 = irdl.is i64
@@ -10648,7 +10648,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_shr_by_imm_unary_0ef4 {
+  irdl.operation @add_shr_by_imm_unary_round {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10704,7 +10704,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_by_imm_scalar_unary_a542 {
+  irdl.operation @add_shr_by_imm_scalar_unary_round {
     %o0 = irdl.is i64
     %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
@@ -10818,7 +10818,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_shr_by_imm_binary_2b2e {
+  irdl.operation @add_shr_by_imm_binary_round {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10883,7 +10883,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_by_imm_scalar_binary_e0a3 {
+  irdl.operation @add_shr_by_imm_scalar_binary_round {
     %o0 = irdl.is i64
     %o1 = irdl.is i64
     %r = irdl.is i64
@@ -11224,7 +11224,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_sat_by_imm_su_narrow_3e81 {
+  irdl.operation @add_shr_sat_by_imm_su_narrow_round {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -11267,7 +11267,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[(result_width + -1):0]
-  irdl.operation @add_shr_sat_by_imm_su_scalar_c701 {
+  irdl.operation @add_shr_sat_by_imm_su_scalar_round {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0_2 = irdl.is i64
@@ -11306,7 +11306,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0[127:64] := ZeroExtend(v2, 64)
   //     dst := v0[127:0]
-  irdl.operation @add_shr_sat_by_imm_su_narrow_high_e588 {
+  irdl.operation @add_shr_sat_by_imm_su_narrow_high_round {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<8xi8>
@@ -11488,7 +11488,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_by_imm_u_narrow_da62 {
+  irdl.operation @add_shr_by_imm_u_narrow_round {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -11531,7 +11531,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0[127:64] := ZeroExtend(v2, 64)
   //     dst := v0[127:0]
-  irdl.operation @add_shr_by_imm_u_narrow_high_4f2e {
+  irdl.operation @add_shr_by_imm_u_narrow_high_round {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<8xi8>
@@ -11578,7 +11578,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[63:0]
-  irdl.operation @add_shr_sat_by_imm_narrow_1286 {
+  irdl.operation @add_shr_sat_by_imm_narrow_round {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -11624,7 +11624,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[(result_width + -1):0]
-  irdl.operation @add_shr_sat_by_imm_scalar_df82 {
+  irdl.operation @add_shr_sat_by_imm_scalar_round {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0_2 = irdl.is i64
@@ -11666,7 +11666,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0[127:64] := ZeroExtend(v2, 64)
   //     dst := v0[127:0]
-  irdl.operation @add_shr_sat_by_imm_narrow_high_04b4 {
+  irdl.operation @add_shr_sat_by_imm_narrow_high_round {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<8xi8>

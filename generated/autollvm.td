@@ -5604,7 +5604,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_shift_sat_0d1cOp : Autollvm_Op<"add_or_shift_sat_0d1c"> {
+def Autollvm_add_or_shift_sat_roundOp : Autollvm_Op<"add_or_shift_sat_round"> {
   let summary = "28 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (28): arm/vrshl_s8, arm/vrshlq_s8, arm/vrshl_s16, arm/vrshlq_s16, arm/vrshl_s32, arm/vrshlq_s32, arm/vrshlq_s64, arm/vrshl_u8, arm/vrshlq_u8, arm/vrshl_u16, arm/vrshlq_u16, arm/vrshl_u32, arm/vrshlq_u32, arm/vrshlq_u64, arm/vqrshl_s8, arm/vqrshlq_s8, arm/vqrshl_s16, arm/vqrshlq_s16, arm/vqrshl_s32, arm/vqrshlq_s32, arm/vqrshlq_s64, arm/vqrshl_u8, arm/vqrshlq_u8, arm/vqrshl_u16, arm/vqrshlq_u16, arm/vqrshl_u32, arm/vqrshlq_u32, arm/vqrshlq_u64.
@@ -5643,7 +5643,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_shift_sat_scalar_b1dcOp : Autollvm_Op<"add_or_shift_sat_scalar_b1dc"> {
+def Autollvm_add_or_shift_sat_scalar_roundOp : Autollvm_Op<"add_or_shift_sat_scalar_round"> {
   let summary = "14 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (14): arm/vrshl_s64, arm/vrshl_u64, arm/vrshld_s64, arm/vrshld_u64, arm/vqrshl_s64, arm/vqrshl_u64, arm/vqrshlb_s8, arm/vqrshlh_s16, arm/vqrshls_s32, arm/vqrshld_s64, arm/vqrshlb_u8, arm/vqrshlh_u16, arm/vqrshls_u32, arm/vqrshld_u64.
@@ -5792,7 +5792,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_unary_0ef4Op : Autollvm_Op<"add_shr_by_imm_unary_0ef4"> {
+def Autollvm_add_shr_by_imm_unary_roundOp : Autollvm_Op<"add_shr_by_imm_unary_round"> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vrshr_n_s8, arm/vrshrq_n_s8, arm/vrshr_n_s16, arm/vrshrq_n_s16, arm/vrshr_n_s32, arm/vrshrq_n_s32, arm/vrshrq_n_s64, arm/vrshr_n_u8, arm/vrshrq_n_u8, arm/vrshr_n_u16, arm/vrshrq_n_u16, arm/vrshr_n_u32, arm/vrshrq_n_u32, arm/vrshrq_n_u64.
@@ -5824,7 +5824,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_scalar_unary_a542Op : Autollvm_Op<"add_shr_by_imm_scalar_unary_a542"> {
+def Autollvm_add_shr_by_imm_scalar_unary_roundOp : Autollvm_Op<"add_shr_by_imm_scalar_unary_round"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vrshr_n_s64, arm/vrshr_n_u64, arm/vrshrd_n_s64, arm/vrshrd_n_u64.
@@ -5914,7 +5914,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_binary_2b2eOp : Autollvm_Op<"add_shr_by_imm_binary_2b2e"> {
+def Autollvm_add_shr_by_imm_binary_roundOp : Autollvm_Op<"add_shr_by_imm_binary_round"> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vrsra_n_s8, arm/vrsraq_n_s8, arm/vrsra_n_s16, arm/vrsraq_n_s16, arm/vrsra_n_s32, arm/vrsraq_n_s32, arm/vrsraq_n_s64, arm/vrsra_n_u8, arm/vrsraq_n_u8, arm/vrsra_n_u16, arm/vrsraq_n_u16, arm/vrsra_n_u32, arm/vrsraq_n_u32, arm/vrsraq_n_u64.
@@ -5948,7 +5948,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_scalar_binary_e0a3Op : Autollvm_Op<"add_shr_by_imm_scalar_binary_e0a3"> {
+def Autollvm_add_shr_by_imm_scalar_binary_roundOp : Autollvm_Op<"add_shr_by_imm_scalar_binary_round"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vrsra_n_s64, arm/vrsra_n_u64, arm/vrsrad_n_s64, arm/vrsrad_n_u64.
@@ -6191,7 +6191,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_su_narrow_3e81Op : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_3e81"> {
+def Autollvm_add_shr_sat_by_imm_su_narrow_roundOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_round"> {
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): arm/vqrshrun_n_s16, arm/vqrshrun_n_s32, arm/vqrshrun_n_s64.
@@ -6222,7 +6222,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_su_scalar_c701Op : Autollvm_Op<"add_shr_sat_by_imm_su_scalar_c701"> {
+def Autollvm_add_shr_sat_by_imm_su_scalar_roundOp : Autollvm_Op<"add_shr_sat_by_imm_su_scalar_round"> {
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): arm/vqrshrunh_n_s16, arm/vqrshruns_n_s32, arm/vqrshrund_n_s64.
@@ -6252,7 +6252,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_su_narrow_high_e588Op : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_high_e588"> {
+def Autollvm_add_shr_sat_by_imm_su_narrow_high_roundOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_high_round"> {
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): arm/vqrshrun_high_n_s16, arm/vqrshrun_high_n_s32, arm/vqrshrun_high_n_s64.
@@ -6377,7 +6377,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_u_narrow_da62Op : Autollvm_Op<"add_shr_by_imm_u_narrow_da62"> {
+def Autollvm_add_shr_by_imm_u_narrow_roundOp : Autollvm_Op<"add_shr_by_imm_u_narrow_round"> {
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vrshrn_n_s16, arm/vrshrn_n_s32, arm/vrshrn_n_s64, arm/vrshrn_n_u16, arm/vrshrn_n_u32, arm/vrshrn_n_u64.
@@ -6408,7 +6408,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_by_imm_u_narrow_high_4f2eOp : Autollvm_Op<"add_shr_by_imm_u_narrow_high_4f2e"> {
+def Autollvm_add_shr_by_imm_u_narrow_high_roundOp : Autollvm_Op<"add_shr_by_imm_u_narrow_high_round"> {
   let summary = "5 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (5): arm/vrshrn_high_n_s16, arm/vrshrn_high_n_s32, arm/vrshrn_high_n_s64, arm/vrshrn_high_n_u16, arm/vrshrn_high_n_u32.
@@ -6440,7 +6440,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_narrow_1286Op : Autollvm_Op<"add_shr_sat_by_imm_narrow_1286"> {
+def Autollvm_add_shr_sat_by_imm_narrow_roundOp : Autollvm_Op<"add_shr_sat_by_imm_narrow_round"> {
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): arm/vqrshrn_n_s16, arm/vqrshrn_n_s32, arm/vqrshrn_n_s64, arm/vqrshrn_n_u16, arm/vqrshrn_n_u32, arm/vqrshrn_n_u64.
@@ -6472,7 +6472,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_scalar_df82Op : Autollvm_Op<"add_shr_sat_by_imm_scalar_df82"> {
+def Autollvm_add_shr_sat_by_imm_scalar_roundOp : Autollvm_Op<"add_shr_sat_by_imm_scalar_round"> {
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vqrshrnh_n_s16, arm/vqrshrns_n_s32, arm/vqrshrnd_n_s64, arm/vqrshrnh_n_u16, arm/vqrshrns_n_u32, arm/vqrshrnd_n_u64.
@@ -6503,7 +6503,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_shr_sat_by_imm_narrow_high_04b4Op : Autollvm_Op<"add_shr_sat_by_imm_narrow_high_04b4"> {
+def Autollvm_add_shr_sat_by_imm_narrow_high_roundOp : Autollvm_Op<"add_shr_sat_by_imm_narrow_high_round"> {
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): arm/vqrshrn_high_n_s16, arm/vqrshrn_high_n_s32, arm/vqrshrn_high_n_s64, arm/vqrshrn_high_n_u16, arm/vqrshrn_high_n_u32, arm/vqrshrn_high_n_u64.

@@ -161,3 +161,25 @@ fn classes_a_word_tells_apart_take_the_word_not_a_fingerprint() {
     }
     assert!(told > 0, "no pair of classes shares a semantic name with different operands");
 }
+
+#[test]
+fn shifts_with_a_rounding_term_read_as_rounding() {
+    let classes = committed("arm");
+    let name_of = |intrinsic: &str| {
+        let class = classes.iter().find(|c| c.members.iter().any(|m| m.intrinsic == intrinsic));
+        class.map(|c| c.name.clone()).unwrap_or_else(|| panic!("no class has {intrinsic}"))
+    };
+    // The rounding forms add `1 << (n - 1)` before shifting by `n`; the plain forms do not.
+    for (plain, rounding) in [
+        ("vshr_n_s8", "vrshr_n_s8"),
+        ("vsra_n_s8", "vrsra_n_s8"),
+        ("vshrn_n_s16", "vrshrn_n_s16"),
+        ("vqshrn_n_s16", "vqrshrn_n_s16"),
+        ("vqshrun_n_s16", "vqrshrun_n_s16"),
+        ("vshl_s8", "vrshl_s8"),
+    ] {
+        let (plain_name, rounding_name) = (name_of(plain), name_of(rounding));
+        assert!(!plain_name.contains("round"), "{plain}: {plain_name}");
+        assert_eq!(rounding_name, format!("{plain_name}_round"), "{rounding} beside {plain} ({plain_name})");
+    }
+}

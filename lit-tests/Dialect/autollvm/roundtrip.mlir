@@ -23215,297 +23215,297 @@ func.func @add_or_shift_sat_scalar_v13(%arg0: i64, %arg1: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_or_shift_sat_round(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v1(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v1(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v2(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v2(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v3(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v3(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v4(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v4(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v5(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v5(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v6(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v6(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v7(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v7(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v8(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v8(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v9(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v9(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v10(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v10(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v11(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v11(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v12(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v12(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v13(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v13(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v14(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v14(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v15(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v15(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v16(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v16(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v17(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v17(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v18(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v18(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v19(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v19(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v20(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v20(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v21(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v21(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v22(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v22(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v23(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v23(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v24(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v24(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v25(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v25(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v26(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v26(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v27(
-// CHECK: autollvm.add_or_shift_sat_0d1c
-func.func @add_or_shift_sat_0d1c_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v27(
+// CHECK: autollvm.add_or_shift_sat_round
+func.func @add_or_shift_sat_round_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v1(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v1(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v2(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v2(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v3(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v3(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v4(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v4(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v4(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v4(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v5(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v5(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v5(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v6(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v6(%arg0: i8, %arg1: i8) -> i8 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (i8, i8) -> i8
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v6(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v6(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (i8, i8) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v7(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v7(%arg0: i16, %arg1: i16) -> i16 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (i16, i16) -> i16
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v7(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v7(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v8(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v8(%arg0: i32, %arg1: i32) -> i32 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (i32, i32) -> i32
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v8(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v8(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v9(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v9(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v9(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v9(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v10(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v10(%arg0: i8, %arg1: i8) -> i8 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (i8, i8) -> i8
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v10(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v10(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (i8, i8) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v11(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v11(%arg0: i16, %arg1: i16) -> i16 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (i16, i16) -> i16
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v11(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v11(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v12(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v12(%arg0: i32, %arg1: i32) -> i32 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (i32, i32) -> i32
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v12(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v12(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v13(
-// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
-func.func @add_or_shift_sat_scalar_b1dc_v13(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v13(
+// CHECK: autollvm.add_or_shift_sat_scalar_round
+func.func @add_or_shift_sat_scalar_round_v13(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
@@ -23761,129 +23761,129 @@ func.func @shift_by_imm_u_scalar_v3(%arg0: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v1(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v1(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v2(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v2(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v3(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v3(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v4(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v4(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v5(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v5(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v6(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v6(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v7(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v7(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v8(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v8(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v9(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v9(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v10(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v10(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v11(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v11(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v12(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v12(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v13(
-// CHECK: autollvm.add_shr_by_imm_unary_0ef4
-func.func @add_shr_by_imm_unary_0ef4_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v13(
+// CHECK: autollvm.add_shr_by_imm_unary_round
+func.func @add_shr_by_imm_unary_round_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542(
-// CHECK: autollvm.add_shr_by_imm_scalar_unary_a542
-func.func @add_shr_by_imm_scalar_unary_a542(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round(
+// CHECK: autollvm.add_shr_by_imm_scalar_unary_round
+func.func @add_shr_by_imm_scalar_unary_round(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542_v1(
-// CHECK: autollvm.add_shr_by_imm_scalar_unary_a542
-func.func @add_shr_by_imm_scalar_unary_a542_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v1(
+// CHECK: autollvm.add_shr_by_imm_scalar_unary_round
+func.func @add_shr_by_imm_scalar_unary_round_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542_v2(
-// CHECK: autollvm.add_shr_by_imm_scalar_unary_a542
-func.func @add_shr_by_imm_scalar_unary_a542_v2(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v2(
+// CHECK: autollvm.add_shr_by_imm_scalar_unary_round
+func.func @add_shr_by_imm_scalar_unary_round_v2(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542_v3(
-// CHECK: autollvm.add_shr_by_imm_scalar_unary_a542
-func.func @add_shr_by_imm_scalar_unary_a542_v3(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v3(
+// CHECK: autollvm.add_shr_by_imm_scalar_unary_round
+func.func @add_shr_by_imm_scalar_unary_round_v3(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
@@ -24013,129 +24013,129 @@ func.func @add_shr_by_imm_scalar_binary_v3(%arg0: i64, %arg1: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v1(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v1(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v2(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v2(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v3(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v3(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v4(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v4(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v5(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v5(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v6(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v6(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v7(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v7(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v8(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v8(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v9(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v9(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v10(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v10(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v11(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v11(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v12(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v12(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v13(
-// CHECK: autollvm.add_shr_by_imm_binary_2b2e
-func.func @add_shr_by_imm_binary_2b2e_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v13(
+// CHECK: autollvm.add_shr_by_imm_binary_round
+func.func @add_shr_by_imm_binary_round_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3(
-// CHECK: autollvm.add_shr_by_imm_scalar_binary_e0a3
-func.func @add_shr_by_imm_scalar_binary_e0a3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round(
+// CHECK: autollvm.add_shr_by_imm_scalar_binary_round
+func.func @add_shr_by_imm_scalar_binary_round(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3_v1(
-// CHECK: autollvm.add_shr_by_imm_scalar_binary_e0a3
-func.func @add_shr_by_imm_scalar_binary_e0a3_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v1(
+// CHECK: autollvm.add_shr_by_imm_scalar_binary_round
+func.func @add_shr_by_imm_scalar_binary_round_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3_v2(
-// CHECK: autollvm.add_shr_by_imm_scalar_binary_e0a3
-func.func @add_shr_by_imm_scalar_binary_e0a3_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v2(
+// CHECK: autollvm.add_shr_by_imm_scalar_binary_round
+func.func @add_shr_by_imm_scalar_binary_round_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3_v3(
-// CHECK: autollvm.add_shr_by_imm_scalar_binary_e0a3
-func.func @add_shr_by_imm_scalar_binary_e0a3_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v3(
+// CHECK: autollvm.add_shr_by_imm_scalar_binary_round
+func.func @add_shr_by_imm_scalar_binary_round_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
@@ -24538,66 +24538,66 @@ func.func @add_shr_sat_by_imm_su_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vec
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_3e81(
-// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_3e81
-func.func @add_shr_sat_by_imm_su_narrow_3e81(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_3e81"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_round
+func.func @add_shr_sat_by_imm_su_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_3e81_v1(
-// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_3e81
-func.func @add_shr_sat_by_imm_su_narrow_3e81_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_3e81"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_round
+func.func @add_shr_sat_by_imm_su_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_3e81_v2(
-// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_3e81
-func.func @add_shr_sat_by_imm_su_narrow_3e81_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_3e81"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_round
+func.func @add_shr_sat_by_imm_su_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_c701(
-// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_c701
-func.func @add_shr_sat_by_imm_su_scalar_c701(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_c701"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, a1_width = 4 : i32 } : (i16) -> i8
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round(
+// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_round
+func.func @add_shr_sat_by_imm_su_scalar_round(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_c701_v1(
-// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_c701
-func.func @add_shr_sat_by_imm_su_scalar_c701_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_c701"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, a1_width = 5 : i32 } : (i32) -> i16
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_round
+func.func @add_shr_sat_by_imm_su_scalar_round_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_c701_v2(
-// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_c701
-func.func @add_shr_sat_by_imm_su_scalar_c701_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_c701"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, a1_width = 6 : i32 } : (i64) -> i32
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_round
+func.func @add_shr_sat_by_imm_su_scalar_round_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_e588(
-// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_e588
-func.func @add_shr_sat_by_imm_su_narrow_high_e588(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_e588"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_round
+func.func @add_shr_sat_by_imm_su_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_e588_v1(
-// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_e588
-func.func @add_shr_sat_by_imm_su_narrow_high_e588_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_e588"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_round
+func.func @add_shr_sat_by_imm_su_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_e588_v2(
-// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_e588
-func.func @add_shr_sat_by_imm_su_narrow_high_e588_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_e588"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_round
+func.func @add_shr_sat_by_imm_su_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -24727,206 +24727,206 @@ func.func @add_shr_sat_by_imm_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
-func.func @add_shr_by_imm_u_narrow_da62(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_round
+func.func @add_shr_by_imm_u_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v1(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
-func.func @add_shr_by_imm_u_narrow_da62_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v1(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_round
+func.func @add_shr_by_imm_u_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v2(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
-func.func @add_shr_by_imm_u_narrow_da62_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v2(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_round
+func.func @add_shr_by_imm_u_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v3(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
-func.func @add_shr_by_imm_u_narrow_da62_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v3(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_round
+func.func @add_shr_by_imm_u_narrow_round_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v4(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
-func.func @add_shr_by_imm_u_narrow_da62_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v4(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_round
+func.func @add_shr_by_imm_u_narrow_round_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v5(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
-func.func @add_shr_by_imm_u_narrow_da62_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v5(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_round
+func.func @add_shr_by_imm_u_narrow_round_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_high_4f2e
-func.func @add_shr_by_imm_u_narrow_high_4f2e(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_round
+func.func @add_shr_by_imm_u_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v1(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_high_4f2e
-func.func @add_shr_by_imm_u_narrow_high_4f2e_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v1(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_round
+func.func @add_shr_by_imm_u_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v2(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_high_4f2e
-func.func @add_shr_by_imm_u_narrow_high_4f2e_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v2(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_round
+func.func @add_shr_by_imm_u_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v3(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_high_4f2e
-func.func @add_shr_by_imm_u_narrow_high_4f2e_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v3(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_round
+func.func @add_shr_by_imm_u_narrow_high_round_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v4(
-// CHECK: autollvm.add_shr_by_imm_u_narrow_high_4f2e
-func.func @add_shr_by_imm_u_narrow_high_4f2e_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v4(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_round
+func.func @add_shr_by_imm_u_narrow_high_round_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
-func.func @add_shr_sat_by_imm_narrow_1286(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_round
+func.func @add_shr_sat_by_imm_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v1(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
-func.func @add_shr_sat_by_imm_narrow_1286_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_round
+func.func @add_shr_sat_by_imm_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v2(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
-func.func @add_shr_sat_by_imm_narrow_1286_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_round
+func.func @add_shr_sat_by_imm_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v3(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
-func.func @add_shr_sat_by_imm_narrow_1286_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v3(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_round
+func.func @add_shr_sat_by_imm_narrow_round_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v4(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
-func.func @add_shr_sat_by_imm_narrow_1286_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v4(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_round
+func.func @add_shr_sat_by_imm_narrow_round_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v5(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
-func.func @add_shr_sat_by_imm_narrow_1286_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v5(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_round
+func.func @add_shr_sat_by_imm_narrow_round_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82(
-// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
-func.func @add_shr_sat_by_imm_scalar_df82(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_round
+func.func @add_shr_sat_by_imm_scalar_round(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v1(
-// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
-func.func @add_shr_sat_by_imm_scalar_df82_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_round
+func.func @add_shr_sat_by_imm_scalar_round_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v2(
-// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
-func.func @add_shr_sat_by_imm_scalar_df82_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_round
+func.func @add_shr_sat_by_imm_scalar_round_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v3(
-// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
-func.func @add_shr_sat_by_imm_scalar_df82_v3(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v3(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_round
+func.func @add_shr_sat_by_imm_scalar_round_v3(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v4(
-// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
-func.func @add_shr_sat_by_imm_scalar_df82_v4(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v4(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_round
+func.func @add_shr_sat_by_imm_scalar_round_v4(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v5(
-// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
-func.func @add_shr_sat_by_imm_scalar_df82_v5(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v5(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_round
+func.func @add_shr_sat_by_imm_scalar_round_v5(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
-func.func @add_shr_sat_by_imm_narrow_high_04b4(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
+func.func @add_shr_sat_by_imm_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v1(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
-func.func @add_shr_sat_by_imm_narrow_high_04b4_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
+func.func @add_shr_sat_by_imm_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v2(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
-func.func @add_shr_sat_by_imm_narrow_high_04b4_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
+func.func @add_shr_sat_by_imm_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v3(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
-func.func @add_shr_sat_by_imm_narrow_high_04b4_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v3(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
+func.func @add_shr_sat_by_imm_narrow_high_round_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v4(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
-func.func @add_shr_sat_by_imm_narrow_high_04b4_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v4(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
+func.func @add_shr_sat_by_imm_narrow_high_round_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v5(
-// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
-func.func @add_shr_sat_by_imm_narrow_high_04b4_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v5(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
+func.func @add_shr_sat_by_imm_narrow_high_round_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 

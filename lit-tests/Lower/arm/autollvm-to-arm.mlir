@@ -5387,297 +5387,297 @@ func.func @add_or_shift_sat_scalar_v13(%arg0: i64, %arg1: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c(
+// CHECK-LABEL: func.func @add_or_shift_sat_round(
 // CHECK-NEXT: "hydride_arm.vrshl_s8"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_shift_sat_round(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v1(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshlq_s8"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_shift_sat_round_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v2(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshl_s16"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_shift_sat_round_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v3(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshlq_s16"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_shift_sat_round_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v4(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshl_s32"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_shift_sat_round_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v5(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v5(
 // CHECK-NEXT: "hydride_arm.vrshlq_s32"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_shift_sat_round_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v6(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v6(
 // CHECK-NEXT: "hydride_arm.vrshlq_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_or_shift_sat_round_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v7(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v7(
 // CHECK-NEXT: "hydride_arm.vrshl_u8"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_shift_sat_round_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v8(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v8(
 // CHECK-NEXT: "hydride_arm.vrshlq_u8"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_shift_sat_round_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v9(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v9(
 // CHECK-NEXT: "hydride_arm.vrshl_u16"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_shift_sat_round_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v10(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v10(
 // CHECK-NEXT: "hydride_arm.vrshlq_u16"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_shift_sat_round_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v11(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v11(
 // CHECK-NEXT: "hydride_arm.vrshl_u32"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_shift_sat_round_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v12(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v12(
 // CHECK-NEXT: "hydride_arm.vrshlq_u32"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_shift_sat_round_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v13(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v13(
 // CHECK-NEXT: "hydride_arm.vrshlq_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_or_shift_sat_round_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v14(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v14(
 // CHECK-NEXT: "hydride_arm.vqrshl_s8"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_shift_sat_round_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v15(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v15(
 // CHECK-NEXT: "hydride_arm.vqrshlq_s8"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_shift_sat_round_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v16(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v16(
 // CHECK-NEXT: "hydride_arm.vqrshl_s16"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_shift_sat_round_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v17(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v17(
 // CHECK-NEXT: "hydride_arm.vqrshlq_s16"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_shift_sat_round_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v18(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v18(
 // CHECK-NEXT: "hydride_arm.vqrshl_s32"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_shift_sat_round_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v19(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v19(
 // CHECK-NEXT: "hydride_arm.vqrshlq_s32"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_shift_sat_round_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v20(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v20(
 // CHECK-NEXT: "hydride_arm.vqrshlq_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_or_shift_sat_round_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v21(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v21(
 // CHECK-NEXT: "hydride_arm.vqrshl_u8"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_or_shift_sat_round_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v22(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v22(
 // CHECK-NEXT: "hydride_arm.vqrshlq_u8"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_or_shift_sat_round_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v23(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v23(
 // CHECK-NEXT: "hydride_arm.vqrshl_u16"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_or_shift_sat_round_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v24(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v24(
 // CHECK-NEXT: "hydride_arm.vqrshlq_u16"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_or_shift_sat_round_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v25(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v25(
 // CHECK-NEXT: "hydride_arm.vqrshl_u32"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_or_shift_sat_round_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v26(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v26(
 // CHECK-NEXT: "hydride_arm.vqrshlq_u32"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_or_shift_sat_round_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v27(
+// CHECK-LABEL: func.func @add_or_shift_sat_round_v27(
 // CHECK-NEXT: "hydride_arm.vqrshlq_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_0d1c_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_or_shift_sat_round_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round(
 // CHECK-NEXT: "hydride_arm.vrshl_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_round(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v1(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshl_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_round_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v2(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshl_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_round_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v3(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshl_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_round_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v4(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v4(
 // CHECK-NEXT: "hydride_arm.vqrshl_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v4(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_round_v4(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v5(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v5(
 // CHECK-NEXT: "hydride_arm.vqrshl_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v5(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_round_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v6(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v6(
 // CHECK-NEXT: "hydride_arm.vqrshlb_s8"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v6(%arg0: i8, %arg1: i8) -> i8 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (i8, i8) -> i8
+func.func @add_or_shift_sat_scalar_round_v6(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (i8, i8) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v7(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v7(
 // CHECK-NEXT: "hydride_arm.vqrshlh_s16"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v7(%arg0: i16, %arg1: i16) -> i16 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (i16, i16) -> i16
+func.func @add_or_shift_sat_scalar_round_v7(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v8(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v8(
 // CHECK-NEXT: "hydride_arm.vqrshls_s32"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v8(%arg0: i32, %arg1: i32) -> i32 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (i32, i32) -> i32
+func.func @add_or_shift_sat_scalar_round_v8(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v9(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v9(
 // CHECK-NEXT: "hydride_arm.vqrshl_s64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v9(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_round_v9(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v10(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v10(
 // CHECK-NEXT: "hydride_arm.vqrshlb_u8"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v10(%arg0: i8, %arg1: i8) -> i8 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (i8, i8) -> i8
+func.func @add_or_shift_sat_scalar_round_v10(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (i8, i8) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v11(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v11(
 // CHECK-NEXT: "hydride_arm.vqrshlh_u16"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v11(%arg0: i16, %arg1: i16) -> i16 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (i16, i16) -> i16
+func.func @add_or_shift_sat_scalar_round_v11(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (i16, i16) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v12(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v12(
 // CHECK-NEXT: "hydride_arm.vqrshls_u32"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v12(%arg0: i32, %arg1: i32) -> i32 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (i32, i32) -> i32
+func.func @add_or_shift_sat_scalar_round_v12(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (i32, i32) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v13(
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_round_v13(
 // CHECK-NEXT: "hydride_arm.vqrshl_u64"(%arg0, %arg1)
-func.func @add_or_shift_sat_scalar_b1dc_v13(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+func.func @add_or_shift_sat_scalar_round_v13(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
@@ -5933,129 +5933,129 @@ func.func @shift_by_imm_u_scalar_v3(%arg0: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s8"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_unary_round(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s8"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_unary_round_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s16"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_unary_round_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s16"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_unary_round_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v4(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s32"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_unary_round_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v5(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v5(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s32"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_unary_round_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v6(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v6(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s64"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_unary_round_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v7(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v7(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u8"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_unary_round_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v8(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v8(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u8"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_unary_round_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v9(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v9(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u16"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_unary_round_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v10(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v10(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u16"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_unary_round_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v11(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v11(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u32"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_unary_round_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v12(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v12(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u32"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_unary_round_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_unary_0ef4_v13(
+// CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v13(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u64"(%arg0)
-func.func @add_shr_by_imm_unary_0ef4_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_unary_round_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s64"(%arg0)
-func.func @add_shr_by_imm_scalar_unary_a542(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_round(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u64"(%arg0)
-func.func @add_shr_by_imm_scalar_unary_a542_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_round_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s64"(%arg0)
-func.func @add_shr_by_imm_scalar_unary_a542_v2(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_round_v2(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_a542_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u64"(%arg0)
-func.func @add_shr_by_imm_scalar_unary_a542_v3(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_a542"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+func.func @add_shr_by_imm_scalar_unary_round_v3(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
@@ -6185,129 +6185,129 @@ func.func @add_shr_by_imm_scalar_binary_v3(%arg0: i64, %arg1: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s8"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_binary_round(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v1(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s8"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_binary_round_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v2(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s16"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_binary_round_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v3(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s16"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_binary_round_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v4(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v4(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s32"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_binary_round_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v5(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v5(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s32"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_binary_round_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v6(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v6(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_binary_round_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v7(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v7(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u8"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @add_shr_by_imm_binary_round_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v8(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v8(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u8"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @add_shr_by_imm_binary_round_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v9(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v9(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u16"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @add_shr_by_imm_binary_round_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v10(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v10(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u16"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @add_shr_by_imm_binary_round_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v11(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v11(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u32"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @add_shr_by_imm_binary_round_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v12(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v12(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u32"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @add_shr_by_imm_binary_round_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_binary_2b2e_v13(
+// CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v13(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u64"(%arg0, %arg1)
-func.func @add_shr_by_imm_binary_2b2e_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @add_shr_by_imm_binary_round_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_binary_e0a3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_round(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v1(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_binary_e0a3_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_round_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v2(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_binary_e0a3_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_round_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_e0a3_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v3(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u64"(%arg0, %arg1)
-func.func @add_shr_by_imm_scalar_binary_e0a3_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+func.func @add_shr_by_imm_scalar_binary_round_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
@@ -6710,66 +6710,66 @@ func.func @add_shr_sat_by_imm_su_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vec
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_3e81(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round(
 // CHECK-NEXT: "hydride_arm.vqrshrun_n_s16"(%arg0)
-func.func @add_shr_sat_by_imm_su_narrow_3e81(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_3e81"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+func.func @add_shr_sat_by_imm_su_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_3e81_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrun_n_s32"(%arg0)
-func.func @add_shr_sat_by_imm_su_narrow_3e81_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_3e81"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+func.func @add_shr_sat_by_imm_su_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_3e81_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrun_n_s64"(%arg0)
-func.func @add_shr_sat_by_imm_su_narrow_3e81_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_3e81"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+func.func @add_shr_sat_by_imm_su_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_c701(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round(
 // CHECK-NEXT: "hydride_arm.vqrshrunh_n_s16"(%arg0)
-func.func @add_shr_sat_by_imm_su_scalar_c701(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_c701"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, a1_width = 4 : i32 } : (i16) -> i8
+func.func @add_shr_sat_by_imm_su_scalar_round(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_c701_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshruns_n_s32"(%arg0)
-func.func @add_shr_sat_by_imm_su_scalar_c701_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_c701"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, a1_width = 5 : i32 } : (i32) -> i16
+func.func @add_shr_sat_by_imm_su_scalar_round_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_c701_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrund_n_s64"(%arg0)
-func.func @add_shr_sat_by_imm_su_scalar_c701_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_c701"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, a1_width = 6 : i32 } : (i64) -> i32
+func.func @add_shr_sat_by_imm_su_scalar_round_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_e588(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round(
 // CHECK-NEXT: "hydride_arm.vqrshrun_high_n_s16"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_su_narrow_high_e588(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_e588"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+func.func @add_shr_sat_by_imm_su_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_e588_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrun_high_n_s32"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_su_narrow_high_e588_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_e588"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+func.func @add_shr_sat_by_imm_su_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_e588_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrun_high_n_s64"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_su_narrow_high_e588_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_e588"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+func.func @add_shr_sat_by_imm_su_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -6899,206 +6899,206 @@ func.func @add_shr_sat_by_imm_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s16"(%arg0)
-func.func @add_shr_by_imm_u_narrow_da62(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+func.func @add_shr_by_imm_u_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s32"(%arg0)
-func.func @add_shr_by_imm_u_narrow_da62_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+func.func @add_shr_by_imm_u_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s64"(%arg0)
-func.func @add_shr_by_imm_u_narrow_da62_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+func.func @add_shr_by_imm_u_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s16"(%arg0)
-func.func @add_shr_by_imm_u_narrow_da62_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+func.func @add_shr_by_imm_u_narrow_round_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v4(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s32"(%arg0)
-func.func @add_shr_by_imm_u_narrow_da62_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+func.func @add_shr_by_imm_u_narrow_round_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v5(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v5(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s64"(%arg0)
-func.func @add_shr_by_imm_u_narrow_da62_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+func.func @add_shr_by_imm_u_narrow_round_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s16"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_4f2e(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+func.func @add_shr_by_imm_u_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v1(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s32"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_4f2e_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+func.func @add_shr_by_imm_u_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v2(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s64"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_4f2e_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+func.func @add_shr_by_imm_u_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v3(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s16"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_4f2e_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+func.func @add_shr_by_imm_u_narrow_high_round_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v4(
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s32"(%arg0, %arg1)
-func.func @add_shr_by_imm_u_narrow_high_4f2e_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+func.func @add_shr_by_imm_u_narrow_high_round_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_s16"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_1286(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+func.func @add_shr_sat_by_imm_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_s32"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_1286_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+func.func @add_shr_sat_by_imm_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_s64"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_1286_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+func.func @add_shr_sat_by_imm_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v3(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v3(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_u16"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_1286_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+func.func @add_shr_sat_by_imm_narrow_round_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v4(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v4(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_u32"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_1286_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+func.func @add_shr_sat_by_imm_narrow_round_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v5(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v5(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_u64"(%arg0)
-func.func @add_shr_sat_by_imm_narrow_1286_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+func.func @add_shr_sat_by_imm_narrow_round_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round(
 // CHECK-NEXT: "hydride_arm.vqrshrnh_n_s16"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_df82(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+func.func @add_shr_sat_by_imm_scalar_round(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrns_n_s32"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_df82_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+func.func @add_shr_sat_by_imm_scalar_round_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrnd_n_s64"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_df82_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+func.func @add_shr_sat_by_imm_scalar_round_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v3(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v3(
 // CHECK-NEXT: "hydride_arm.vqrshrnh_n_u16"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_df82_v3(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+func.func @add_shr_sat_by_imm_scalar_round_v3(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v4(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v4(
 // CHECK-NEXT: "hydride_arm.vqrshrns_n_u32"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_df82_v4(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+func.func @add_shr_sat_by_imm_scalar_round_v4(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v5(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v5(
 // CHECK-NEXT: "hydride_arm.vqrshrnd_n_u64"(%arg0)
-func.func @add_shr_sat_by_imm_scalar_df82_v5(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+func.func @add_shr_sat_by_imm_scalar_round_v5(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_s16"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_04b4(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+func.func @add_shr_sat_by_imm_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v1(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_s32"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_04b4_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+func.func @add_shr_sat_by_imm_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v2(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_s64"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_04b4_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+func.func @add_shr_sat_by_imm_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v3(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v3(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_u16"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_04b4_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+func.func @add_shr_sat_by_imm_narrow_high_round_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v4(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v4(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_u32"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_04b4_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+func.func @add_shr_sat_by_imm_narrow_high_round_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v5(
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v5(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_u64"(%arg0, %arg1)
-func.func @add_shr_sat_by_imm_narrow_high_04b4_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+func.func @add_shr_sat_by_imm_narrow_high_round_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 

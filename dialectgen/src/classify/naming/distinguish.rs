@@ -1,6 +1,6 @@
 //! Words that tell apart classes whose semantics give the same name: what
-//! their operands are, whether they take write masks, how far results
-//! widen, how many products meet in one element, how elements are read,
+//! their operands are, whether they take write masks, whether they round,
+//! how far results widen, how many products meet in one element, how elements are read,
 //! and the result's element width. Each distinguisher is asked only of a
 //! group of classes that share a name, and its word is added only when it
 //! splits that group, so a class's name still does not depend on classes
@@ -12,7 +12,7 @@ use super::features::Sign;
 use super::scan::features;
 use super::shape::element_widths;
 use crate::classify::class::{member_semantics, SimilarityClass};
-use crate::sema::ir::ArgKind;
+use crate::sema::ir::{ArgKind, BinOp, Expr};
 
 /// One way of telling classes apart: a word for a class, or none where the
 /// class has nothing to say on it.
@@ -26,6 +26,7 @@ pub(super) const DISTINGUISHERS: &[Distinguisher] = &[
     scalar_operand,
     mask_operand,
     element_broadcast,
+    rounding_constant,
     widening_factor,
     products_per_element,
     element_signs,
@@ -64,6 +65,26 @@ fn mask_operand(class: &SimilarityClass) -> Option<String> {
 /// One element of an operand used for every result element (`vmla_n`'s scalar, a lane broadcast).
 fn element_broadcast(class: &SimilarityClass) -> Option<String> {
     features(&class.template).broadcasts.then(|| "by_element".into())
+}
+
+/// A rounding constant computed from a shift amount (`1 << (n - 1)`, ARM's
+/// `vrshr_n` beside `vshr_n`): a literal one shifted left by a value.
+fn rounding_constant(class: &SimilarityClass) -> Option<String> {
+    let mut template = class.template.clone();
+    let mut found = false;
+    let one = |e: &Expr| matches!(e, Expr::Int(n) if *n == 1.into());
+    crate::sema::visit::walk_semantics_mut(
+        &mut template,
+        &mut |e| {
+            found |= match e {
+                Expr::Call { func, args } => func == "ShiftInt" && args.first().is_some_and(one),
+                Expr::Binary { op: BinOp::Shl, lhs, .. } => one(lhs),
+                _ => false,
+            }
+        },
+        &mut |_| {},
+    );
+    found.then(|| "round".into())
 }
 
 /// The ratio of result to operand element width, where every member has the same one.
