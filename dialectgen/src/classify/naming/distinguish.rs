@@ -67,8 +67,8 @@ fn element_broadcast(class: &SimilarityClass) -> Option<String> {
     features(&class.template).broadcasts.then(|| "by_element".into())
 }
 
-/// A rounding constant computed from a shift amount (`1 << (n - 1)`, ARM's
-/// `vrshr_n` beside `vshr_n`): a literal one shifted left by a value.
+/// A rounding constant computed from a shift amount (`1 << (n - 1)` added
+/// before a shift right by `n`): a literal one shifted left by a value.
 fn rounding_constant(class: &SimilarityClass) -> Option<String> {
     let mut template = class.template.clone();
     let mut found = false;
