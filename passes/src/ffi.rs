@@ -7,7 +7,7 @@
 use crate::ir::{raw, read, rewrites, to_llvm, to_target};
 use crate::synth::target::{target_help, Isa, Target};
 use crate::synth::{cache, lower};
-use crate::variants::VariantTable;
+use crate::variants::{VariantError, VariantTable};
 use melior::StringRef;
 use mlir_sys::{MlirOperation, MlirStringRef};
 use std::ffi::{c_char, c_int, c_void};
@@ -131,8 +131,9 @@ fn guarded(
 #[unsafe(no_mangle)]
 pub extern "C" fn hydride_verify_op(op: MlirOperation) -> bool {
     raw::with_operation(op, |_, op| {
-        let found = VariantTable::embedded().and_then(|t| t.find(&read::instance(&op)).map(|_| ()));
-        found.map_err(|e| raw::emit(&op, false, &e)).is_ok()
+        let found =
+            VariantTable::embedded().map_err(VariantError::from).and_then(|t| t.find(&read::instance(&op)).map(|_| ()));
+        found.map_err(|e| raw::emit(&op, false, &e.to_string())).is_ok()
     })
 }
 

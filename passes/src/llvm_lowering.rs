@@ -9,6 +9,7 @@
 //! instructions that have one.
 
 use crate::synth::types::Ty;
+use crate::table_error::TableError;
 use dialectgen::llvm_snippet::ImmediateTemplate;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -187,8 +188,9 @@ pub struct LoweringTable {
 
 impl LoweringTable {
     /// The table of `isa` (its name, for errors).
-    pub fn parse(isa: &str, source: TableSource) -> Result<LoweringTable, String> {
-        let entries = crate::lines::index(source.json).map_err(|e| format!("{isa} LLVM lowering table: {e}"))?;
+    pub fn parse(isa: &str, source: TableSource) -> Result<LoweringTable, TableError> {
+        let entries = crate::lines::index(source.json)
+            .map_err(|e| TableError::LoweringTable { isa: isa.to_string(), why: e.to_string() })?;
         Ok(LoweringTable {
             read: source.read,
             version: crate::synth::cache::fnv(source.json),

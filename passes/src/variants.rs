@@ -7,6 +7,7 @@
 //! property of the instruction set, checked here against the variants the
 //! generator wrote: one per instruction an op stands for.
 
+use crate::table_error::TableError;
 use dialectgen::design::{Allowed, TargetOp, Variant};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -36,26 +37,41 @@ pub struct VariantTable {
     ops: HashMap<&'static str, (&'static str, OnceLock<Vec<Variant>>)>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum TableError {
-    #[error("the variant table is not valid JSON: {0}")]
-    Json(#[from] serde_json::Error),
+/// Why an op is no instance of any variant of the table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VariantError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("`{0}` is not in the variant table")]
+    UnknownOp(String),
+    #[error("the variant table's entry for `{0}` does not read; rebuild the plugin")]
+    UnreadableEntry(String),
+    #[error("takes no regions, has {0}")]
+    Regions(usize),
+    /// No variant with the op's attributes and types; `hint` says what
+    /// would be accepted.
+    #[error(
+        "implements no instruction with attributes {{{attributes}}}, operands ({operands}) and result {result}{hint}"
+    )]
+    NoVariant { attributes: String, operands: String, result: String, hint: String },
+    #[error("implements no instruction of {0} with these attributes and types")]
+    NoTarget(String),
 }
 
 impl VariantTable {
-    pub fn parse(text: &'static str) -> Result<VariantTable, TableError> {
+    pub fn parse(text: &'static str) -> Result<VariantTable, serde_json::Error> {
         // Borrowed from the text: no entry is copied until it is read.
         let entries = crate::lines::index(text)?;
         Ok(VariantTable { ops: entries.into_iter().map(|(n, v)| (n, (v, OnceLock::new()))).collect() })
     }
 
     /// The table generated with the dialects, embedded in the plugin.
-    pub fn embedded() -> Result<&'static VariantTable, String> {
-        static TABLE: OnceLock<Result<VariantTable, String>> = OnceLock::new();
+    pub fn embedded() -> Result<&'static VariantTable, TableError> {
+        static TABLE: OnceLock<Result<VariantTable, TableError>> = OnceLock::new();
         TABLE
             .get_or_init(|| {
                 VariantTable::parse(include_str!("../../generated/op-variants.json"))
-                    .map_err(|e| format!("hydride's embedded variant table does not load ({e}); rebuild the plugin"))
+                    .map_err(|e| TableError::VariantTable(e.to_string()))
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -80,15 +96,14 @@ impl VariantTable {
     }
 
     /// The variant `op` is an instance of.
-    pub fn find(&self, op: &OpInstance) -> Result<&Variant, String> {
-        let variants =
-            self.ops.get(op.name.as_str()).ok_or_else(|| format!("`{}` is not in the variant table", op.name))?;
+    pub fn find(&self, op: &OpInstance) -> Result<&Variant, VariantError> {
+        let variants = self.ops.get(op.name.as_str()).ok_or_else(|| VariantError::UnknownOp(op.name.clone()))?;
         let variants = Self::read(variants.0, &variants.1);
         if variants.is_empty() {
-            return Err(format!("the variant table's entry for `{}` does not read; rebuild the plugin", op.name));
+            return Err(VariantError::UnreadableEntry(op.name.clone()));
         }
         if op.regions != 0 {
-            return Err(format!("takes no regions, has {}", op.regions));
+            return Err(VariantError::Regions(op.regions));
         }
         if let Some(v) = variants.iter().find(|v| matches(v, op)) {
             return Ok(v);
@@ -105,23 +120,23 @@ impl VariantTable {
         } else {
             format!("; with these types the attributes are: {}", list(&same_types))
         };
-        Err(format!(
-            "implements no instruction with attributes {{{}}}, operands ({}) and result {}{hint}",
-            op.attributes.iter().map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join(", "),
-            op.operand_types.join(", "),
-            op.result_types.join(", "),
-        ))
+        Err(VariantError::NoVariant {
+            attributes: op.attributes.iter().map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join(", "),
+            operands: op.operand_types.join(", "),
+            result: op.result_types.join(", "),
+            hint,
+        })
     }
 
     /// The op of `dialect` (`hydride_<isa>`) an autollvm op instance lowers
     /// to: the first variant it is an instance of whose target is there.
-    pub fn target_in(&self, op: &OpInstance, dialect: &str) -> Result<&TargetOp, String> {
+    pub fn target_in(&self, op: &OpInstance, dialect: &str) -> Result<&TargetOp, VariantError> {
         self.find(op)?;
         let targets = self.variants(&op.name).iter().filter(|v| matches(v, op));
         targets
             .filter(|v| v.target_dialect() == Some(dialect))
             .find_map(|v| v.target.as_ref())
-            .ok_or_else(|| format!("implements no instruction of {dialect} with these attributes and types"))
+            .ok_or_else(|| VariantError::NoTarget(dialect.to_string()))
     }
 }
 

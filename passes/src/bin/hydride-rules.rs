@@ -37,9 +37,9 @@ fn main() {
     }
     let out = out.unwrap_or_else(|| format!("{generated}/x86/rules.json"));
     let started = std::time::Instant::now();
-    let grammar = Grammar::embedded(Isa::named("x86")).unwrap_or_else(|e| fail(&e));
+    let grammar = Grammar::embedded(Isa::named("x86")).unwrap_or_else(|e| fail(&e.to_string()));
     let mut report = |line: String| eprintln!("hydride-rules: {line}");
-    let set = hydride::synth::rules::generate(grammar, &mut report).unwrap_or_else(|e| fail(&e));
+    let set = hydride::synth::rules::generate(grammar, &mut report).unwrap_or_else(|e| fail(&e.to_string()));
     let mut text = serde_json::to_string_pretty(&set).unwrap_or_else(|e| fail(&e.to_string()));
     text.push('\n');
     std::fs::write(&out, text).unwrap_or_else(|e| fail(&format!("{out}: {e}")));

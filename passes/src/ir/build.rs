@@ -29,6 +29,9 @@ pub enum BuildError {
     /// A bit cast between types of different sizes.
     #[error("cannot pass {from} as {to} (different sizes)")]
     SizeMismatch { from: Ty, to: Ty },
+    /// Attribute text MLIR did not parse (the text).
+    #[error("a constant attribute: {0}")]
+    UnparsedAttribute(String),
     /// A recorded LLVM IR body (snippet) that does not parse or does not
     /// fit where it is inlined.
     #[error("{0}")]
@@ -56,10 +59,9 @@ pub enum SnippetFault {
     NoReturn,
 }
 
-impl From<BuildError> for String {
-    fn from(e: BuildError) -> String {
-        e.to_string()
-    }
+/// The attribute `text` spells (`dense<1> : vector<8xi16>`).
+pub fn parsed_attribute<'c>(context: &'c Context, text: &str) -> Result<Attribute<'c>, BuildError> {
+    Attribute::parse(context, text).ok_or_else(|| BuildError::UnparsedAttribute(text.to_string()))
 }
 
 pub fn mlir_type<'c>(context: &'c Context, ty: &Ty) -> Type<'c> {

@@ -18,6 +18,7 @@
 //! lane (`crate::synth::semilattice`).
 
 use super::build::Builder;
+use super::failure::RewriteError;
 use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
@@ -48,7 +49,7 @@ pub fn run<'c>(
     root: melior::ir::OperationRef<'c, 'c>,
     options: &Options,
     remarks: bool,
-) -> Result<usize, String> {
+) -> Result<usize, RewriteError> {
     let mut rewritten = 0;
     for block in raw::nested_blocks(root) {
         let read = read::block(block);
@@ -208,6 +209,18 @@ pub(super) fn base_and_offset(flow: &Dataflow, index: usize) -> (usize, i64) {
     (index, 0)
 }
 
+/// Why a tree's taps are not rows a column-by-column extremum pays for.
+#[derive(Debug, thiserror::Error)]
+enum NotRectangle {
+    /// The widths of its rows of consecutive taps.
+    #[error("its rows of consecutive taps differ in width ({0:?})")]
+    RaggedRows(Vec<u32>),
+    #[error("{rows} rows of {width} taps share too little")]
+    TooSmall { rows: usize, width: u32 },
+    #[error("its rows are wider than a vector ({width} taps, {lanes} lanes)")]
+    WiderThanVector { width: u32, lanes: u32 },
+}
+
 /// The taps as rows of `width` consecutive offsets.
 struct Rectangle {
     /// Each row's first offset, ascending.
@@ -216,7 +229,7 @@ struct Rectangle {
 }
 
 impl Rectangle {
-    fn of(tree: &Tree) -> Result<Rectangle, String> {
+    fn of(tree: &Tree) -> Result<Rectangle, NotRectangle> {
         let mut starts: Vec<i64> = Vec::new();
         let mut widths: Vec<u32> = Vec::new();
         for &o in tree.loads.keys() {
@@ -232,13 +245,13 @@ impl Rectangle {
         }
         let width = widths[0];
         if widths.iter().any(|w| *w != width) {
-            return Err(format!("its rows of consecutive taps differ in width ({widths:?})"));
+            return Err(NotRectangle::RaggedRows(widths));
         }
         if starts.len() < 2 || width < 3 {
-            return Err(format!("{} rows of {width} taps share too little", starts.len()));
+            return Err(NotRectangle::TooSmall { rows: starts.len(), width });
         }
         if width - 1 > tree.ty.lanes() {
-            return Err(format!("its rows are wider than a vector ({width} taps, {} lanes)", tree.ty.lanes()));
+            return Err(NotRectangle::WiderThanVector { width, lanes: tree.ty.lanes() });
         }
         Ok(Rectangle { starts, width })
     }
@@ -317,7 +330,12 @@ impl NewForm {
 /// Creates the new form before the tree's root, replaces the root's result
 /// and erases the tree and the loads nothing reads any more; the positions
 /// erased.
-fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, tree: &Tree, new: &NewForm) -> Result<Vec<usize>, String> {
+fn emit<'c>(
+    context: &'c Context,
+    read: &ReadBlock<'c, '_>,
+    tree: &Tree,
+    new: &NewForm,
+) -> Result<Vec<usize>, RewriteError> {
     let root = read.handles[tree.window.root];
     let b = Builder::new(context, root);
     let ty = super::build::mlir_type(context, &tree.ty);
@@ -326,7 +344,7 @@ fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, tree: &Tree, new: &N
         let operands: Vec<Value> = op
             .operands
             .iter()
-            .map(|v| values.get(v).copied().ok_or("an operand made before its op"))
+            .map(|v| values.get(v).copied().ok_or(RewriteError::Invariant("an operand made before its op")))
             .collect::<Result<_, _>>()?;
         let attributes = match op.attribute("mask") {
             Some(Attr::Ints(mask)) => vec![("mask", DenseI64ArrayAttribute::new(context, mask).into())],
@@ -335,8 +353,8 @@ fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, tree: &Tree, new: &N
         let v = b.create(&op.name, &operands, &attributes, ty)?;
         values.insert(op.results[0], v);
     }
-    let last = new.ops.last().ok_or("an empty new form")?.results[0];
-    let old: Value = root.result(0).map_err(|e| e.to_string())?.into();
+    let last = new.ops.last().ok_or(RewriteError::Invariant("an empty new form"))?.results[0];
+    let old: Value = root.result(0)?.into();
     raw::replace_all_uses(old, values[&last]);
     let mut erased = Vec::new();
     for &pos in tree.window.ops.iter().rev() {

@@ -15,6 +15,7 @@
 //! `split_contract` and the window semantics.
 
 use super::build::{self, Builder};
+use super::failure::RewriteError;
 use super::raw;
 use super::read;
 use crate::synth::attr::Attr;
@@ -25,7 +26,7 @@ use melior::ir::operation::OperationResult;
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
 
-pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>) -> Result<(), String> {
+pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>) -> Result<(), RewriteError> {
     let contracts: Vec<OperationRef> = raw::nested_ops(root)
         .into_iter()
         .filter(|op| op.name().as_string_ref().as_str() == Ok("vector.contract"))
@@ -59,13 +60,13 @@ fn reduced_dimensions(op: OperationRef) -> Option<Vec<i64>> {
     (!reduced.is_empty()).then_some(reduced)
 }
 
-fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), String> {
+fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), RewriteError> {
     let Some(reduced) = reduced_dimensions(op) else { return Ok(()) };
-    let operand = |k: usize| op.operand(k).map_err(|e| e.to_string());
+    let operand = |k: usize| op.operand(k);
     let (lhs, rhs, acc) = (operand(0)?, operand(1)?, operand(2)?);
-    let kind = op.attribute("kind").map_err(|e| e.to_string())?;
+    let kind = op.attribute("kind")?;
     let b = Builder::new(context, op);
-    let ty = read::ty(lhs.r#type()).ok_or("a contraction operand hydride does not model")?;
+    let ty = read::ty(lhs.r#type()).ok_or(RewriteError::UnmodelledType("a contraction operand"))?;
     let flat = Ty { dims: vec![ty.lanes()], elem_bits: ty.elem_bits };
     let (l, r) = (flatten(&b, lhs, &flat)?, flatten(&b, rhs, &flat)?);
     let product = b.create("arith.muli", &[l, r], &[], build::mlir_type(context, &flat))?;
@@ -73,7 +74,7 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), Str
     let dims = DenseI64ArrayAttribute::new(context, &reduced).into();
     let sum =
         b.create("vector.multi_reduction", &[product, acc], &[("kind", kind), ("reduction_dims", dims)], acc.r#type())?;
-    let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+    let old: Value = op.result(0)?.into();
     raw::replace_all_uses(old, sum);
     raw::erase(op);
     // The n-D operands (extensions, and the reshapes they read), now unused.
@@ -104,9 +105,9 @@ pub(super) fn erase_unused(v: Value, kinds: &[&str]) {
 /// `v` (of `flat`'s elements) as the one-dimensional `flat`: an extension is
 /// redone on its flattened operand; a `vector.shape_cast` of a flat value is
 /// read through; anything else is reshaped.
-fn flatten<'c>(b: &Builder<'c, 'c>, v: Value<'c, 'c>, flat: &Ty) -> Result<Value<'c, 'c>, String> {
+fn flatten<'c>(b: &Builder<'c, 'c>, v: Value<'c, 'c>, flat: &Ty) -> Result<Value<'c, 'c>, RewriteError> {
     if let Some((narrow, ext)) = super::split_contract::extension(v) {
-        let from = read::ty(narrow.r#type()).ok_or("an extension of a type hydride does not model")?;
+        let from = read::ty(narrow.r#type()).ok_or(RewriteError::UnmodelledType("an extension"))?;
         let narrow = flatten(b, narrow, &Ty { dims: flat.dims.clone(), elem_bits: from.elem_bits })?;
         return Ok(b.create(&ext, &[narrow], &[], build::mlir_type(b.context, flat))?);
     }

@@ -14,6 +14,7 @@
 //! It runs before synthesis, which then searches the new form.
 
 use super::build::{mlir_type, Builder};
+use super::failure::RewriteError;
 use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::block::{BlockOp, Dataflow, Window};
@@ -43,7 +44,7 @@ pub fn run<'c>(
     root: melior::ir::OperationRef<'c, 'c>,
     options: &Options,
     remarks: bool,
-) -> Result<usize, String> {
+) -> Result<usize, RewriteError> {
     let mut rewritten = 0;
     for block in raw::nested_blocks(root) {
         let read = read::block(block);
@@ -235,7 +236,12 @@ impl NewForm {
 
 /// Creates the new form before the tree's root, replaces the root's result
 /// and erases the tree and its deinterleaves; the positions erased.
-fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, tree: &Tree, new: &NewForm) -> Result<Vec<usize>, String> {
+fn emit<'c>(
+    context: &'c Context,
+    read: &ReadBlock<'c, '_>,
+    tree: &Tree,
+    new: &NewForm,
+) -> Result<Vec<usize>, RewriteError> {
     let root = read.handles[tree.window.root];
     let b = Builder::new(context, root);
     let mut values: HashMap<usize, Value> = new.window.leaves.iter().map(|v| (*v, read.values[*v])).collect();
@@ -243,14 +249,14 @@ fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, tree: &Tree, new: &N
         let operands: Vec<Value> = op
             .operands
             .iter()
-            .map(|v| values.get(v).copied().ok_or("an operand made before its op"))
+            .map(|v| values.get(v).copied().ok_or(RewriteError::Invariant("an operand made before its op")))
             .collect::<Result<_, _>>()?;
         let types: Vec<_> = op.result_types.iter().flatten().map(|t| mlir_type(context, t)).collect();
         let results = b.create_results(&op.name, &operands, &[], &types)?;
         values.extend(op.results.iter().copied().zip(results));
     }
-    let last = new.ops.last().ok_or("an empty new form")?.results[0];
-    let old: Value = root.result(0).map_err(|e| e.to_string())?.into();
+    let last = new.ops.last().ok_or(RewriteError::Invariant("an empty new form"))?.results[0];
+    let old: Value = root.result(0)?.into();
     raw::replace_all_uses(old, values[&last]);
     let mut erased = Vec::new();
     // The tree's ops, readers first, then the deinterleaves.

@@ -15,6 +15,7 @@
 //! searches the factored form.
 
 use super::build::{self, Builder};
+use super::failure::RewriteError;
 use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
@@ -24,7 +25,7 @@ use crate::synth::products::{self, LinearForm};
 use crate::synth::proof::{sums_equal_reading, windows_equal, LeafElements};
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
-use melior::ir::{Attribute, OperationRef, Value};
+use melior::ir::{OperationRef, Value};
 use melior::Context;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
@@ -43,7 +44,7 @@ pub fn run<'c>(
     root: OperationRef<'c, 'c>,
     options: &Options,
     remarks: bool,
-) -> Result<usize, String> {
+) -> Result<usize, RewriteError> {
     let (proof_ms, register_bits) = (options.limits.proof_ms, options.limits.target.register_bits());
     let mut rewritten = 0;
     for block in raw::nested_blocks(root) {
@@ -255,7 +256,7 @@ impl Factored {
         read: &ReadBlock<'c, '_>,
         form: &LinearForm,
         root: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), RewriteError> {
         let anchor = read.handles[root];
         let b = Builder::new(context, anchor);
         let (group, wide) = (build::mlir_type(context, &self.group), build::mlir_type(context, &self.wide));
@@ -277,7 +278,7 @@ impl Factored {
                 e
             } else {
                 let text = format!("dense<{w}> : {}", self.wide);
-                let attr = Attribute::parse(context, &text).ok_or_else(|| format!("a constant attribute: {text}"))?;
+                let attr = build::parsed_attribute(context, &text)?;
                 let c = b.create("arith.constant", &[], &[("value", attr)], wide)?;
                 b.create("arith.muli", &[e, c], &[], wide)?
             };
@@ -286,8 +287,8 @@ impl Factored {
                 Some(s) => b.create("arith.addi", &[s, product], &[], wide)?,
             });
         }
-        let sum = sum.ok_or("a chain without terms")?;
-        let result = anchor.result(0).map_err(|e| e.to_string())?;
+        let sum = sum.ok_or(RewriteError::Invariant("a chain without terms"))?;
+        let result = anchor.result(0)?;
         raw::replace_all_uses(result.into(), sum);
         // Users before what they read: the chain's ops in reverse block order.
         for &p in form.ops.iter().rev() {

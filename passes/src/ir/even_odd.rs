@@ -14,6 +14,7 @@
 //! of extended i16 lanes to `vpmaddwd` itself.
 
 use super::build::{self, Builder};
+use super::failure::RewriteError;
 use super::raw;
 use super::read;
 use crate::synth::grammar::Grammar;
@@ -29,7 +30,7 @@ pub fn run<'c>(
     root: OperationRef<'c, 'c>,
     grammar: &Grammar,
     target: Target,
-) -> Result<(), String> {
+) -> Result<(), RewriteError> {
     if !target.isa().tuning().even_odd_identities {
         return Ok(());
     }
@@ -94,27 +95,27 @@ fn rewrite<'c>(
     b: Value<'c, 'c>,
     acc: Value<'c, 'c>,
     out: u32,
-) -> Result<(), String> {
+) -> Result<(), RewriteError> {
     let bld = Builder::new(context, op);
     let t16 = Ty { dims: vec![2 * out], elem_bits: 16 };
     let t32 = Ty { dims: vec![2 * out], elem_bits: 32 };
     let t2 = Ty { dims: vec![out, 2], elem_bits: 32 };
     let (m16, m32, m2) =
         (build::mlir_type(context, &t16), build::mlir_type(context, &t32), build::mlir_type(context, &t2));
-    let eight = Attribute::parse(context, &format!("dense<8> : {t16}")).ok_or("a constant attribute")?;
+    let eight = build::parsed_attribute(context, &format!("dense<8> : {t16}"))?;
     let k = bld.create("arith.constant", &[], &[("value", eight)], m16)?;
     let a16 = bld.create("vector.bitcast", &[a], &[], m16)?;
     let b16 = bld.create("vector.bitcast", &[b], &[], m16)?;
-    let low_byte = Attribute::parse(context, &format!("dense<255> : {t16}")).ok_or("a constant attribute")?;
+    let low_byte = build::parsed_attribute(context, &format!("dense<255> : {t16}"))?;
     let mask = bld.create("arith.constant", &[], &[("value", low_byte)], m16)?;
     let a_even = bld.create("arith.andi", &[a16, mask], &[], m16)?;
     let a_odd = bld.create("arith.shrui", &[a16, k], &[], m16)?;
     let shifted_b = bld.create("arith.shli", &[b16, k], &[], m16)?;
     let b_even = bld.create("arith.shrsi", &[shifted_b, k], &[], m16)?;
     let b_odd = bld.create("arith.shrsi", &[b16, k], &[], m16)?;
-    let kind = op.attribute("kind").map_err(|e| e.to_string())?;
+    let kind = op.attribute("kind")?;
     let dims: Attribute = DenseI64ArrayAttribute::new(context, &[1]).into();
-    let dot = |x: Value<'c, 'c>, y: Value<'c, 'c>, into: Value<'c, 'c>| -> Result<Value<'c, 'c>, String> {
+    let dot = |x: Value<'c, 'c>, y: Value<'c, 'c>, into: Value<'c, 'c>| -> Result<Value<'c, 'c>, RewriteError> {
         let xe = bld.create("arith.extsi", &[x], &[], m32)?;
         let ye = bld.create("arith.extsi", &[y], &[], m32)?;
         let p = bld.create("arith.muli", &[xe, ye], &[], m32)?;
@@ -124,8 +125,8 @@ fn rewrite<'c>(
     };
     let even = dot(a_even, b_even, acc)?;
     let sum = dot(a_odd, b_odd, even)?;
-    let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
-    let grouped = op.operand(0).map_err(|e| e.to_string())?;
+    let old: Value = op.result(0)?.into();
+    let grouped = op.operand(0)?;
     raw::replace_all_uses(old, sum);
     raw::erase(op);
     // The reshape, product and extensions the dot product no longer reads.

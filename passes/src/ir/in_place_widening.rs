@@ -20,6 +20,7 @@
 //! vectors and constants.
 
 use super::build::{self, Builder};
+use super::failure::RewriteError;
 use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
@@ -72,7 +73,7 @@ pub fn run<'c>(
     root: OperationRef<'c, 'c>,
     options: &Options,
     remarks: bool,
-) -> Result<usize, String> {
+) -> Result<usize, RewriteError> {
     let mut rewritten = 0;
     if !options.limits.target.isa().tuning().widening_crosses_lanes {
         return Ok(rewritten);
@@ -147,10 +148,21 @@ struct Region {
     wide: u32,
 }
 
+/// Why a region of wide lane-wise ops is left as it is.
+#[derive(Debug, thiserror::Error)]
+enum NotInPlace {
+    #[error("it extends the result of a shuffle, which LLVM extends in place itself")]
+    ExtendsShuffle,
+    #[error("its region holds more than {MAX_OPS} ops, the most a proof takes")]
+    TooLarge,
+    #[error("it multiplies by a value other than a power of two (in place, products ran slower on Zen 4)")]
+    CostlyProduct,
+}
+
 impl Region {
     /// The region ending at `root`; `Some(Err(why))` where one is there
     /// but not taken.
-    fn find(flow: &Dataflow, root: usize) -> Option<Result<Region, String>> {
+    fn find(flow: &Dataflow, root: usize) -> Option<Result<Region, NotInPlace>> {
         let (from, to) = truncation(flow, root)?;
         let op = &flow.ops[root];
         let (narrow, wide, lanes) = (to.elem_bits, from.elem_bits, from.dims[0]);
@@ -181,9 +193,7 @@ impl Region {
                         .defining_op(d.operands[0])
                         .is_none_or(|s| MEMORY_READS.contains(&flow.ops[s].name.as_str()));
                     if !loaded {
-                        return Some(Err(
-                            "it extends the result of a shuffle, which LLVM extends in place itself".into()
-                        ));
+                        return Some(Err(NotInPlace::ExtendsShuffle));
                     }
                     sources.insert(def);
                     extensions += 1;
@@ -198,7 +208,7 @@ impl Region {
                 _ => return None,
             }
             if inside.len() > MAX_OPS {
-                return Some(Err(format!("its region holds more than {MAX_OPS} ops, the most a proof takes")));
+                return Some(Err(NotInPlace::TooLarge));
             }
         }
         // Every value computed inside is read inside only (the truncation's
@@ -217,9 +227,7 @@ impl Region {
             op.name == "arith.muli" && !op.operands.iter().any(|v| power_of_two(flow, *v))
         });
         if costly_product {
-            return Some(Err(
-                "it multiplies by a value other than a power of two (in place, products ran slower on Zen 4)".into(),
-            ));
+            return Some(Err(NotInPlace::CostlyProduct));
         }
         let all: BTreeSet<usize> = inside.union(&sources).copied().collect();
         let window = flow.close(all, root);
@@ -420,7 +428,12 @@ impl Split {
 
 /// Creates the new form before the truncation, replaces the truncation's
 /// result and erases what nothing reads any more.
-fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, region: &Region, split: &Split) -> Result<(), String> {
+fn emit<'c>(
+    context: &'c Context,
+    read: &ReadBlock<'c, '_>,
+    region: &Region,
+    split: &Split,
+) -> Result<(), RewriteError> {
     let root = read.handles[region.window.root];
     let b = Builder::new(context, root);
     let mut values: HashMap<usize, Value> = HashMap::new();
@@ -431,9 +444,9 @@ fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, region: &Region, spl
         let operands: Vec<Value> = op
             .operands
             .iter()
-            .map(|v| values.get(v).copied().ok_or("an operand made before its op"))
+            .map(|v| values.get(v).copied().ok_or(RewriteError::Invariant("an operand made before its op")))
             .collect::<Result<_, _>>()?;
-        let ty = build::mlir_type(context, op.result_types[0].as_ref().ok_or("a typed op")?);
+        let ty = build::mlir_type(context, op.result_types[0].as_ref().ok_or(RewriteError::Invariant("a typed op"))?);
         let attributes: Vec<(String, Attribute)> = match origin {
             Origin::Copy(p) => read.handles[*p]
                 .attributes()
@@ -441,7 +454,7 @@ fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, region: &Region, spl
                 .collect(),
             Origin::Plain => match op.attribute("value") {
                 Some(Attr::Elements(xs)) => {
-                    let ty = op.result_types[0].as_ref().ok_or("a typed constant")?;
+                    let ty = op.result_types[0].as_ref().ok_or(RewriteError::Invariant("a typed constant"))?;
                     let text = match xs.first() {
                         Some(x) if xs.iter().all(|y| y == x) => format!("dense<{x}> : {ty}"),
                         _ => format!(
@@ -449,7 +462,7 @@ fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, region: &Region, spl
                             xs.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
                         ),
                     };
-                    vec![("value".into(), Attribute::parse(context, &text).ok_or("a constant attribute")?)]
+                    vec![("value".into(), build::parsed_attribute(context, &text)?)]
                 }
                 _ => Vec::new(),
             },
@@ -458,8 +471,8 @@ fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, region: &Region, spl
         let v = b.create(&op.name, &operands, &named, ty)?;
         values.insert(op.results[0], v);
     }
-    let last = split.ops.last().ok_or("an empty new form")?.results[0];
-    let old: Value = root.result(0).map_err(|e| e.to_string())?.into();
+    let last = split.ops.last().ok_or(RewriteError::Invariant("an empty new form"))?.results[0];
+    let old: Value = root.result(0)?.into();
     raw::replace_all_uses(old, values[&last]);
     // The region's ops, last first, as far as nothing reads them.
     for &pos in region.window.ops.iter().rev() {
@@ -467,7 +480,7 @@ fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, region: &Region, spl
         if op.results().all(|r| !raw::has_uses(r.into())) {
             raw::erase(op);
         } else if !region.sources.contains(&pos) {
-            return Err(format!("`{}` of the rewritten region is still read", flow_name(op)));
+            return Err(RewriteError::StillRead(flow_name(op)));
         }
     }
     Ok(())

@@ -6,6 +6,7 @@
 //! and proved once per instruction and immediate in a process.
 
 use super::build::{self, Builder};
+use super::failure::{MovementError, RewriteError};
 use crate::synth::grammar::instruction_semantics;
 use crate::synth::target::Isa;
 use crate::synth::types::Ty;
@@ -16,7 +17,7 @@ use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
 use std::sync::Mutex;
 
-type Arrangement = Result<(Vec<Source>, Vec<Option<usize>>), String>;
+type Arrangement = Result<(Vec<Source>, Vec<Option<usize>>), MovementError>;
 
 /// A data movement: the ISA and instruction whose semantics give the
 /// arrangement, and the size of the elements moved.
@@ -33,12 +34,13 @@ fn arrangement((isa, instruction, elem_bits): Movement, imm: u32) -> Arrangement
     }
     let found = (|| {
         let (sem, arg_order) = instruction_semantics(isa, instruction)?;
-        let sources = movement::sources(&sem, elem_bits, imm)
-            .ok_or_else(|| format!("{instruction} with immediate {imm} moves no elements of {elem_bits} bits"))?;
+        let sources = movement::sources(&sem, elem_bits, imm).ok_or_else(|| MovementError::MovesNothing {
+            instruction: instruction.to_string(),
+            imm,
+            elem_bits,
+        })?;
         if !movement::proved(&sem, elem_bits, imm, &sources) {
-            return Err(format!(
-                "Z3 did not prove the arrangement of {instruction} with immediate {imm} equal to its semantics"
-            ));
+            return Err(MovementError::Unproved { instruction: instruction.to_string(), imm });
         }
         // Argument k is the C intrinsic's argument `arg_order[k]`.
         let operand_of = sem.op_operands(&arg_order);
@@ -56,17 +58,17 @@ pub fn lower<'c, 'a>(
     m: Movement,
     imm: u32,
     result: &Ty,
-) -> Result<Value<'c, 'a>, String> {
+) -> Result<Value<'c, 'a>, RewriteError> {
     let (sources, operand_of) = arrangement(m, imm)?;
     let mut used: Vec<usize> =
         sources.iter().filter_map(|s| if let Source::Element { arg, .. } = s { Some(*arg) } else { None }).collect();
     used.sort_unstable();
     used.dedup();
     let result_ty = build::mlir_type(context, result);
-    let input = |arg: usize| -> Result<(Value<'c, 'a>, u32), String> {
-        let index = operand_of[arg].ok_or("an immediate moved as an element")?;
-        let v = op.operand(index).map_err(|e| e.to_string())?;
-        let bits = super::read::ty(v.r#type()).ok_or("an operand is not an integer vector")?.bits();
+    let input = |arg: usize| -> Result<(Value<'c, 'a>, u32), RewriteError> {
+        let index = operand_of[arg].ok_or(RewriteError::Invariant("an immediate moved as an element"))?;
+        let v = op.operand(index)?;
+        let bits = super::read::ty(v.r#type()).ok_or(RewriteError::UnmodelledType("an operand"))?.bits();
         let lanes = bits / m.2;
         Ok((b.llvm_cast(v, &Ty { dims: vec![lanes], elem_bits: m.2 })?, lanes))
     };
@@ -81,7 +83,7 @@ pub fn lower<'c, 'a>(
             let ((v, lanes), (w, _)) = (input(*a)?, input(*c)?);
             (v, w, lanes)
         }
-        _ => return Err(format!("{} with immediate {imm} is not one shufflevector", m.1)),
+        _ => return Err(MovementError::NotOneShuffle { instruction: m.1.to_string(), imm }.into()),
     };
     let mask: Vec<i32> = sources
         .iter()

@@ -6,8 +6,19 @@ use melior::ir::operation::OperationLike;
 use melior::ir::{BlockLike, Module, RegionLike};
 use melior::Context;
 
+/// Why MLIR text gives no functions to read.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    #[error("the MLIR does not parse")]
+    Unparsed,
+    #[error("a function without a body")]
+    NoBody,
+    #[error(transparent)]
+    Mlir(#[from] melior::Error),
+}
+
 /// Each function's name and entry block (its `func.return` included).
-pub fn functions(mlir: &str) -> Result<Vec<(String, Vec<BlockOp>)>, String> {
+pub fn functions(mlir: &str) -> Result<Vec<(String, Vec<BlockOp>)>, ParseError> {
     let registry = melior::dialect::DialectRegistry::new();
     melior::utility::register_all_dialects(&registry);
     let context = Context::new();
@@ -15,7 +26,7 @@ pub fn functions(mlir: &str) -> Result<Vec<(String, Vec<BlockOp>)>, String> {
     for d in ["func", "arith", "vector", "llvm"] {
         context.get_or_load_dialect(d);
     }
-    let module = Module::parse(&context, mlir).ok_or("the MLIR does not parse")?;
+    let module = Module::parse(&context, mlir).ok_or(ParseError::Unparsed)?;
     let mut out = Vec::new();
     let mut next = module.body().first_operation();
     while let Some(op) = next {
@@ -29,7 +40,7 @@ pub fn functions(mlir: &str) -> Result<Vec<(String, Vec<BlockOp>)>, String> {
             .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
             .map(|s| s.value().to_string())
             .unwrap_or_default();
-        let block = op.region(0).map_err(|e| e.to_string())?.first_block().ok_or("a function without a body")?;
+        let block = op.region(0)?.first_block().ok_or(ParseError::NoBody)?;
         out.push((name, super::read::block(block).ops));
     }
     Ok(out)

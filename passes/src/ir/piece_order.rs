@@ -28,6 +28,7 @@
 
 use super::build::{self, Builder};
 use super::column_extrema::base_and_offset;
+use super::failure::RewriteError;
 use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
@@ -53,7 +54,7 @@ pub fn run<'c>(
     root: melior::ir::OperationRef<'c, 'c>,
     options: &Options,
     remarks: bool,
-) -> Result<usize, String> {
+) -> Result<usize, RewriteError> {
     let target = options.limits.target;
     let (register_bits, registers) = (target.register_bits(), target.vector_registers());
     let mut rewritten = 0;
@@ -260,9 +261,9 @@ impl Region {
     /// whose two sides are an earlier proved piece's with each row's
     /// elements moved by one offset is that piece's query renamed, so a
     /// region of splat constants costs one query, whatever its width.
-    fn prove(&self, flow: &Dataflow, options: &Options) -> Result<(), String> {
+    fn prove(&self, flow: &Dataflow, options: &Options) -> Result<(), RewriteError> {
         let stored = flow.ops[self.store].operands[0];
-        let root = flow.defining_op(stored).ok_or("a stored value of no op")?;
+        let root = flow.defining_op(stored).ok_or(RewriteError::Invariant("a stored value of no op"))?;
         let window = flow.close(self.ops.clone(), root);
         let sources: Vec<LeafElements> = window
             .leaves
@@ -279,10 +280,12 @@ impl Region {
         let cut = Cut::into_pieces(self.pieces);
         let mut proved: Option<(OwnedPiece, Vec<BlockOp>, Vec<LeafElements>)> = None;
         for k in 0..self.pieces {
-            let ours = cut.side((flow, &window, &sources), k).ok_or("the region cannot be cut into its pieces")?;
+            let ours = cut
+                .side((flow, &window, &sources), k)
+                .ok_or(RewriteError::Invariant("the region cannot be cut into its pieces"))?;
             let (piece_ops, theirs) = self.piece(flow, k, first_value);
             if ours.sources.iter().chain(&theirs).any(|e| e.source == usize::MAX) {
-                return Err("a leaf is not a load".into());
+                return Err(RewriteError::Invariant("a leaf is not a load"));
             }
             if let Some((o, p, t)) = &proved {
                 let renamed =
@@ -303,7 +306,7 @@ impl Region {
                     options.limits.proof_ms,
                 )
             })
-            .map_err(|e| format!("piece {k}: {e}"))?;
+            .map_err(|why| RewriteError::PieceUnproved { piece: k, why })?;
             if proved.is_none() {
                 proved = Some((ours, piece_ops, theirs));
             }
@@ -313,26 +316,22 @@ impl Region {
 
     /// The pieces before the store, one after the other, then their
     /// stores; the region and its store erased.
-    fn emit<'c, 'a>(&self, context: &'c Context, read: &ReadBlock<'c, 'a>) -> Result<(), String> {
+    fn emit<'c, 'a>(&self, context: &'c Context, read: &ReadBlock<'c, 'a>) -> Result<(), RewriteError> {
         let store = read.handles[self.store];
         let b = Builder::new(context, store);
         let width = self.lanes / self.pieces;
         let index_ty = Type::index(context);
-        let at = |index: Value<'c, 'a>, k: u32| -> Result<Value<'c, 'a>, String> {
+        let at = |index: Value<'c, 'a>, k: u32| -> Result<Value<'c, 'a>, RewriteError> {
             if k == 0 {
                 return Ok(index);
             }
             let text = format!("{} : index", k * width);
-            let c = b.create(
-                "arith.constant",
-                &[],
-                &[("value", Attribute::parse(context, &text).ok_or("an index constant")?)],
-                index_ty,
-            )?;
+            let c =
+                b.create("arith.constant", &[], &[("value", build::parsed_attribute(context, &text)?)], index_ty)?;
             Ok(b.create("arith.addi", &[index, c], &[], index_ty)?)
         };
-        let narrow = |t: &Option<Ty>| -> Result<Type<'c>, String> {
-            let t = t.as_ref().ok_or("an op of no type")?;
+        let narrow = |t: &Option<Ty>| -> Result<Type<'c>, RewriteError> {
+            let t = t.as_ref().ok_or(RewriteError::Invariant("an op of no type"))?;
             Ok(build::mlir_type(context, &Ty { dims: vec![width], elem_bits: t.elem_bits }))
         };
         let ops: BTreeSet<usize> = self.ops.iter().chain(self.loads.keys()).copied().collect();
@@ -348,19 +347,24 @@ impl Region {
                         b.create("vector.load", &[read.values[o.operands[0]], index], &[], ty)?
                     }
                     "arith.constant" => {
-                        let x = self.splats.get(&p).ok_or("a constant not a splat")?;
+                        let x = self.splats.get(&p).ok_or(RewriteError::Invariant("a constant not a splat"))?;
                         let text = format!(
                             "dense<{x}> : {}",
                             Ty { dims: vec![width], elem_bits: o.result_types[0].as_ref().map_or(0, |t| t.elem_bits) }
                         );
-                        let attr = Attribute::parse(context, &text).ok_or_else(|| format!("a constant: {text}"))?;
+                        let attr = build::parsed_attribute(context, &text)?;
                         b.create("arith.constant", &[], &[("value", attr)], ty)?
                     }
                     name => {
                         let operands: Vec<Value> = o
                             .operands
                             .iter()
-                            .map(|v| values.get(v).copied().ok_or("an operand computed after its reader"))
+                            .map(|v| {
+                                values
+                                    .get(v)
+                                    .copied()
+                                    .ok_or(RewriteError::Invariant("an operand computed after its reader"))
+                            })
                             .collect::<Result<_, _>>()?;
                         let handle = read.handles[p];
                         let attributes: Vec<(String, Attribute)> = handle
@@ -374,7 +378,7 @@ impl Region {
                 values.insert(o.results[0], v);
             }
             let stored = read.ops[self.store].operands[0];
-            results.push(*values.get(&stored).ok_or("the stored value was not computed")?);
+            results.push(*values.get(&stored).ok_or(RewriteError::Invariant("the stored value was not computed"))?);
         }
         let (memref, index) =
             (read.values[read.ops[self.store].operands[1]], read.values[read.ops[self.store].operands[2]]);

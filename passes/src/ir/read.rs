@@ -112,10 +112,15 @@ pub fn block<'c, 'a>(block: BlockRef<'c, 'a>) -> ReadBlock<'c, 'a> {
     read
 }
 
+/// An op's name (`vector.contract`).
+pub fn name(op: &OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
 /// A generated op as the variant table matches it.
 pub fn instance(op: &OperationRef) -> OpInstance {
     OpInstance {
-        name: op.name().as_string_ref().as_str().unwrap_or_default().to_string(),
+        name: name(op),
         attributes: op
             .attributes()
             .map(|(name, a)| {

@@ -135,7 +135,7 @@ pub fn run<'c>(
     match result {
         Ok(()) => Ok(()),
         Err(Failure::Reported) => Err(()),
-        Err(Failure::Message(e)) => {
+        Err(Failure::Rewrite(e)) => {
             raw::emit(&root, false, &format!("{}: {e}", rewrite.argument));
             Err(())
         }

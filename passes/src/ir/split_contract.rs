@@ -11,6 +11,7 @@
 //! `vector.insert_strided_slice` into the accumulator: the same function.
 
 use super::build::{self, Builder};
+use super::failure::RewriteError;
 use super::raw;
 use super::read;
 use crate::synth::attr::Attr;
@@ -29,7 +30,7 @@ pub fn run<'c>(
     root: OperationRef<'c, 'c>,
     register_bits: u32,
     remarks: bool,
-) -> Result<(), String> {
+) -> Result<(), RewriteError> {
     let contracts: Vec<OperationRef> = raw::nested_ops(root)
         .into_iter()
         .filter(|op| op.name().as_string_ref().as_str() == Ok("vector.contract"))
@@ -89,16 +90,20 @@ struct Contraction<'c> {
 impl<'c> Contraction<'c> {
     /// The contraction `op` is; `None` where it is not one of three
     /// operands whose types its maps describe.
-    fn read(op: OperationRef<'c, 'c>) -> Result<Option<Contraction<'c>>, String> {
-        let attribute = |name: &str| op.attribute(name).map_err(|_| format!("vector.contract without {name}"));
+    fn read(op: OperationRef<'c, 'c>) -> Result<Option<Contraction<'c>>, RewriteError> {
+        let attribute = |name: &str| {
+            op.attribute(name).map_err(|_| RewriteError::MissingAttribute {
+                op: "vector.contract".to_string(),
+                name: name.to_string(),
+            })
+        };
         let (maps_attr, iterators, kind) =
             (attribute("indexing_maps")?, attribute("iterator_types")?, attribute("kind")?);
         let Attr::Maps(maps) = read::attr(maps_attr) else { return Ok(None) };
         if maps.len() != 3 || op.operand_count() != 3 {
             return Ok(None);
         }
-        let operands: Vec<Value> =
-            (0..3).map(|k| op.operand(k).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+        let operands: Vec<Value> = (0..3).map(|k| op.operand(k)).collect::<Result<_, _>>()?;
         let Some(types) = operands.iter().map(|v| read::ty(v.r#type())).collect::<Option<Vec<Ty>>>() else {
             return Ok(None);
         };
@@ -126,7 +131,12 @@ impl<'c> Contraction<'c> {
     }
 }
 
-fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, register_bits: u32, remarks: bool) -> Result<(), String> {
+fn split<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    register_bits: u32,
+    remarks: bool,
+) -> Result<(), RewriteError> {
     let Some(c) = Contraction::read(op)? else { return Ok(()) };
     let elem_bits = c.elem_bits();
     let size = &c.size;
@@ -143,7 +153,7 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, register_bits: u32,
     }
     let tiler = Tiler { context, b: Builder::new(context, op), c: &c, t: &t };
     let dest = tiler.tiled()?;
-    let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+    let old: Value = op.result(0)?.into();
     raw::replace_all_uses(old, dest);
     raw::erase(op);
     // The whole operands' extensions, now unused.
@@ -169,7 +179,7 @@ struct Tiler<'a, 'c> {
 impl<'c> Tiler<'_, 'c> {
     /// The tile of `v` (of type `ty`, its dimensions the contraction's
     /// `results`) at offsets `at`.
-    fn slice(&self, v: Value<'c, 'c>, ty: &Ty, at: &[u32], results: &[u32]) -> Result<Value<'c, 'c>, String> {
+    fn slice(&self, v: Value<'c, 'c>, ty: &Ty, at: &[u32], results: &[u32]) -> Result<Value<'c, 'c>, RewriteError> {
         let (context, t) = (self.context, self.t);
         let offsets: Vec<u32> = results.iter().map(|d| at[*d as usize]).collect();
         let sizes: Vec<u32> = results.iter().map(|d| t[*d as usize]).collect();
@@ -184,12 +194,12 @@ impl<'c> Tiler<'_, 'c> {
     }
 
     /// An input tile: sliced before its extension where it has one.
-    fn input(&self, k: usize, at: &[u32]) -> Result<Value<'c, 'c>, String> {
+    fn input(&self, k: usize, at: &[u32]) -> Result<Value<'c, 'c>, RewriteError> {
         let (c, t) = (self.c, self.t);
         let results = &c.maps[k].1;
         match &c.narrow[k] {
             Some((v, ext)) => {
-                let from = read::ty(v.r#type()).ok_or("an extension of a type hydride does not model")?;
+                let from = read::ty(v.r#type()).ok_or(RewriteError::UnmodelledType("an extension"))?;
                 let piece = self.slice(*v, &from, at, results)?;
                 let wide =
                     Ty { dims: results.iter().map(|d| t[*d as usize]).collect(), elem_bits: c.types[k].elem_bits };
@@ -202,7 +212,7 @@ impl<'c> Tiler<'_, 'c> {
     /// The accumulator with every tile's contraction inserted: each
     /// parallel tile of the accumulator, contracted with the reduction
     /// tiles in order.
-    fn tiled(&self) -> Result<Value<'c, 'c>, String> {
+    fn tiled(&self) -> Result<Value<'c, 'c>, RewriteError> {
         let (context, c, t) = (self.context, self.c, self.t);
         let (maps, size) = (&c.maps, &c.size);
         let dims = maps[0].0 as usize;

@@ -16,6 +16,7 @@
 //! `uaddlp` as they are.
 
 use super::build::{self, Builder};
+use super::failure::RewriteError;
 use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
@@ -38,7 +39,7 @@ pub fn run<'c>(
     root: OperationRef<'c, 'c>,
     options: &Options,
     remarks: bool,
-) -> Result<usize, String> {
+) -> Result<usize, RewriteError> {
     let (proof_ms, target) = (options.limits.proof_ms, options.limits.target);
     let blocks = raw::nested_blocks(root);
     let mut rewritten = 0;
@@ -285,11 +286,10 @@ impl PairSum {
 
     /// The ones, their halves extended, the products and their sum before
     /// the add, which they replace.
-    fn emit<'c>(&self, context: &'c Context, read: &ReadBlock<'c, '_>) -> Result<(), String> {
+    fn emit<'c>(&self, context: &'c Context, read: &ReadBlock<'c, '_>) -> Result<(), RewriteError> {
         let add = read.handles[self.window.root];
         let b = Builder::new(context, add);
-        let ones_attr =
-            Attribute::parse(context, &format!("dense<1> : {}", self.whole)).ok_or("a constant attribute")?;
+        let ones_attr = build::parsed_attribute(context, &format!("dense<1> : {}", self.whole))?;
         let ones = b.create("arith.constant", &[], &[("value", ones_attr)], build::mlir_type(context, &self.whole))?;
         let half = build::mlir_type(context, &self.half);
         let halves = b.create_results("vector.deinterleave", &[ones], &[], &[half, half])?;
@@ -299,11 +299,11 @@ impl PairSum {
             let ext = read.handles[*e];
             let name = ext.name().as_string_ref().as_str().unwrap_or_default().to_string();
             let ones_wide = b.create(other_extension(&name), &[half_ones], &[], wide)?;
-            let extended: Value = ext.result(0).map_err(|e| e.to_string())?.into();
+            let extended: Value = ext.result(0)?.into();
             products.push(b.create("arith.muli", &[extended, ones_wide], &[], wide)?);
         }
         let sum = b.create("arith.addi", &products, &[], wide)?;
-        let result = add.result(0).map_err(|e| e.to_string())?;
+        let result = add.result(0)?;
         raw::replace_all_uses(result.into(), sum);
         raw::erase(add);
         Ok(())
@@ -343,25 +343,25 @@ fn new_op(name: &str, operands: Vec<(usize, Ty)>, results: Vec<(usize, Ty)>, att
 
 /// The product by ones before the reshape, a new reshape and reduction
 /// reading it; the old ones erased.
-fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, sum: &Sum) -> Result<(), String> {
+fn emit<'c>(context: &'c Context, read: &ReadBlock<'c, '_>, sum: &Sum) -> Result<(), RewriteError> {
     let reduction = read.handles[sum.window.root];
     let reshape = read.handles[sum.reshape];
-    let extended: Value = read.handles[sum.extension].result(0).map_err(|e| e.to_string())?.into();
+    let extended: Value = read.handles[sum.extension].result(0)?.into();
     let b = Builder::new(context, reduction);
     let ones_text = format!("dense<1> : {}", sum.narrow);
-    let ones_attr = Attribute::parse(context, &ones_text).ok_or("a constant attribute")?;
+    let ones_attr = build::parsed_attribute(context, &ones_text)?;
     let ones = b.create("arith.constant", &[], &[("value", ones_attr)], build::mlir_type(context, &sum.narrow))?;
     let ext_name = read.handles[sum.extension].name().as_string_ref().as_str().unwrap_or_default().to_string();
     let wide = build::mlir_type(context, &sum.wide);
     let ones_wide = b.create(other_extension(&ext_name), &[ones], &[], wide)?;
     let product = b.create("arith.muli", &[extended, ones_wide], &[], wide)?;
-    let grouped = reshape.result(0).map_err(|e| e.to_string())?;
+    let grouped = reshape.result(0)?;
     let cast = b.create("vector.shape_cast", &[product], &[], grouped.r#type())?;
-    let acc = reduction.operand(1).map_err(|e| e.to_string())?;
+    let acc = reduction.operand(1)?;
     let attributes: Vec<(String, Attribute)> =
         reduction.attributes().map(|(n, a)| (n.as_string_ref().as_str().unwrap_or_default().to_string(), a)).collect();
     let named: Vec<(&str, Attribute)> = attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let result = reduction.result(0).map_err(|e| e.to_string())?;
+    let result = reduction.result(0)?;
     let new = b.create("vector.multi_reduction", &[cast, acc], &named, result.r#type())?;
     raw::replace_all_uses(result.into(), new);
     raw::erase(reduction);

@@ -65,7 +65,7 @@ fn apply<'c, 'a>(context: &'c Context, plan: &Plan, read: &read::ReadBlock<'c, '
     let mut window_ops: Vec<usize> = Vec::new();
     for rewrite in &plan.rewrites {
         let root = read.handles[rewrite.root];
-        let fail = |e: String| {
+        let fail = |e: &dyn std::fmt::Display| {
             raw::emit(&root, false, &format!("hydride-synthesize: {e}"));
         };
         let b = Builder::new(context, root);
@@ -79,11 +79,11 @@ fn apply<'c, 'a>(context: &'c Context, plan: &Plan, read: &read::ReadBlock<'c, '
                     Ref::Value(n) => (n, read.values.get(n).copied()),
                     Ref::Step(k) => (usize::MAX - k, created.get(k).copied()),
                 };
-                let v = v.ok_or_else(|| fail(format!("the plan reads a value it has not got: {reference:?}")))?;
+                let v = v.ok_or_else(|| fail(&format_args!("the plan reads a value it has not got: {reference:?}")))?;
                 let v = match reshaped.get(&(key, ty.to_string())) {
                     Some(v) => *v,
                     None => {
-                        let r = b.reshape(v, ty).map_err(|e| fail(e.into()))?;
+                        let r = b.reshape(v, ty).map_err(|e| fail(&e))?;
                         reshaped.insert((key, ty.to_string()), r);
                         r
                     }
@@ -93,12 +93,12 @@ fn apply<'c, 'a>(context: &'c Context, plan: &Plan, read: &read::ReadBlock<'c, '
             let attributes: Vec<(&str, _)> =
                 new.attributes.iter().map(|(n, a)| (n.as_str(), build::attribute(context, a))).collect();
             let result = build::mlir_type(context, &new.result);
-            created.push(b.create(&new.op, &operands, &attributes, result).map_err(|e| fail(e.into()))?);
+            created.push(b.create(&new.op, &operands, &attributes, result).map_err(|e| fail(&e))?);
         }
-        let last = *created.last().ok_or_else(|| fail("a rewrite in the plan creates nothing".into()))?;
-        let old: Value = root.result(0).map_err(|e| fail(e.to_string()))?.into();
-        let ty = read::ty(old.r#type()).ok_or_else(|| fail("the rewritten op's type is not an integer type".into()))?;
-        let result = b.reshape(last, &ty).map_err(|e| fail(e.into()))?;
+        let last = *created.last().ok_or_else(|| fail(&"a rewrite in the plan creates nothing"))?;
+        let old: Value = root.result(0).map_err(|e| fail(&e))?.into();
+        let ty = read::ty(old.r#type()).ok_or_else(|| fail(&"the rewritten op's type is not an integer type"))?;
+        let result = b.reshape(last, &ty).map_err(|e| fail(&e))?;
         raw::replace_all_uses(old, result);
         window_ops.extend(&rewrite.window);
     }

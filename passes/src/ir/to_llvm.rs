@@ -50,8 +50,8 @@ enum LoweringError {
     )]
     NoLowering(String),
     /// The ISA's lowering table did not read (its reader's words).
-    #[error("{0}")]
-    Table(String),
+    #[error(transparent)]
+    Table(#[from] crate::table_error::TableError),
     #[error("type {0} is not modelled")]
     UnmodelledType(String),
     #[error("expects one result")]
@@ -91,7 +91,7 @@ enum LoweringError {
     MaskTooNarrow { ty: String, elements: u32 },
     /// A data movement whose immediate the semantics cannot arrange.
     #[error("{0}")]
-    Movement(String),
+    Movement(super::failure::RewriteError),
     #[error(transparent)]
     Build(#[from] BuildError),
 }

@@ -3,6 +3,7 @@
 //! one to one.
 
 use super::build::Builder;
+use super::failure::RewriteError;
 use super::raw;
 use super::read;
 use crate::synth::target::Isa;
@@ -23,22 +24,18 @@ pub fn run(context: &Context, root: OperationRef, isa: Isa) -> Result<(), ()> {
     Ok(())
 }
 
-fn convert(context: &Context, op: OperationRef, isa: Isa) -> Result<(), String> {
+fn convert(context: &Context, op: OperationRef, isa: Isa) -> Result<(), RewriteError> {
     let table = VariantTable::embedded()?;
     let target = table.target_in(&read::instance(&op), &isa.dialect())?;
-    let operands = target
-        .operands
-        .iter()
-        .map(|k| op.operand(*k).map_err(|e| format!("operand {k}: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
+    let operands = target.operands.iter().map(|k| op.operand(*k)).collect::<Result<Vec<_>, _>>()?;
     let mut attributes = Vec::new();
     for (name, class_attr) in &target.attributes {
         if !name.is_empty() {
-            attributes
-                .push((name.as_str(), op.attribute(class_attr).map_err(|_| format!("no attribute {class_attr}"))?));
+            let missing = |_| RewriteError::MissingAttribute { op: read::name(&op), name: class_attr.clone() };
+            attributes.push((name.as_str(), op.attribute(class_attr).map_err(missing)?));
         }
     }
-    let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+    let old: Value = op.result(0)?.into();
     let new = Builder::new(context, op).create(&target.op, &operands, &attributes, old.r#type())?;
     raw::replace_all_uses(old, new);
     raw::erase(op);

@@ -57,13 +57,15 @@ pub struct Window {
 
 impl Window {
     /// The value its root computes (the first result of the root op).
-    pub fn root_value(&self, flow: &Dataflow) -> Result<usize, String> {
-        flow.ops
-            .get(self.root)
-            .and_then(|op| op.results.first().copied())
-            .ok_or_else(|| "a root without a result".into())
+    pub fn root_value(&self, flow: &Dataflow) -> Result<usize, RootWithoutResult> {
+        flow.ops.get(self.root).and_then(|op| op.results.first().copied()).ok_or(RootWithoutResult)
     }
 }
+
+/// A window whose root op has no result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a root without a result")]
+pub struct RootWithoutResult;
 
 /// The dataflow of a block: who defines and who uses each value.
 pub struct Dataflow<'a> {

@@ -8,6 +8,7 @@ use super::attr::NewAttr;
 use super::target::Isa;
 use super::types::Ty;
 use crate::llvm_lowering::{Body, LoweringTable};
+use crate::table_error::TableError;
 use crate::variants::VariantTable;
 use dialectgen::classify::cross_isa::member_isa;
 use dialectgen::classify::engine::{member_semantics, ClassMember, ClassParam, SimilarityClass};
@@ -210,9 +211,9 @@ impl DbClass<'static> {
     /// The class (template unread), its template's arguments and result,
     /// and each member with its cost (machine instructions; 1 if unknown).
     #[allow(clippy::type_complexity)]
-    fn split(self) -> Result<(Arc<LazyClass>, TemplateHead, Vec<(ClassMember, usize)>), String> {
+    fn split(self) -> Result<(Arc<LazyClass>, TemplateHead, Vec<(ClassMember, usize)>), TableError> {
         let head: TemplateHead = serde_json::from_str(self.template.get())
-            .map_err(|e| format!("the class database's template of {} does not read: {e}", self.name))?;
+            .map_err(|e| TableError::Template { class: self.name.to_string(), why: e.to_string() })?;
         let members = self
             .members
             .into_iter()
@@ -279,8 +280,8 @@ const DATABASE: &str = include_str!("../../../generated/class-database.json");
 
 impl Grammar {
     /// The grammar of `isa`, from the database built into the plugin.
-    pub fn embedded(isa: Isa) -> Result<&'static Grammar, String> {
-        static G: [OnceLock<Result<Grammar, String>>; crate::targets::MAX_ISAS] =
+    pub fn embedded(isa: Isa) -> Result<&'static Grammar, TableError> {
+        static G: [OnceLock<Result<Grammar, TableError>>; crate::targets::MAX_ISAS] =
             [const { OnceLock::new() }; crate::targets::MAX_ISAS];
         G[isa.index()]
             .get_or_init(|| Grammar::load(DATABASE, isa, VariantTable::embedded()?, isa.lowering_table()?))
@@ -293,9 +294,9 @@ impl Grammar {
         isa: Isa,
         variants: &VariantTable,
         lowerings: &LoweringTable,
-    ) -> Result<Grammar, String> {
+    ) -> Result<Grammar, TableError> {
         // Read straight into the types (no JSON value tree), templates left as text.
-        let bad = |e: serde_json::Error| format!("the class database does not load: {e}");
+        let bad = |e: serde_json::Error| TableError::Database(e.to_string());
         // One class per line: classes with a member of the ISA read in
         // parallel, each straight into its types; the whole text as one
         // JSON document if not in that shape.
@@ -329,19 +330,18 @@ impl Grammar {
 /// so arguments in the class op's order and a mask form's without its mask
 /// (the member's `arg_order` gives each argument's position in the C
 /// intrinsic's, returned with it).
-pub fn instruction_semantics(isa: Isa, intrinsic: &str) -> Result<(Semantics, Vec<usize>), String> {
+pub fn instruction_semantics(isa: Isa, intrinsic: &str) -> Result<(Semantics, Vec<usize>), TableError> {
     let key = format!("{}/{intrinsic}", isa.name());
     let quoted = format!("\"intrinsic\":\"{key}\"");
     let line = class_lines(DATABASE)
-        .ok_or("the class database is not written one class per line")?
+        .ok_or(TableError::DatabaseNotLineWise)?
         .into_iter()
         .find(|l| l.contains(&quoted))
-        .ok_or_else(|| format!("{key} is not in the class database"))?;
-    let db_class: DbClass<'static> =
-        serde_json::from_str(line).map_err(|e| format!("the class database does not load: {e}"))?;
+        .ok_or_else(|| TableError::NotInDatabase(key.clone()))?;
+    let db_class: DbClass<'static> = serde_json::from_str(line).map_err(|e| TableError::Database(e.to_string()))?;
     let (class, _, members) = db_class.split()?;
     let (member, _) =
-        members.into_iter().find(|(m, _)| m.intrinsic == key).ok_or_else(|| format!("{key}: no member"))?;
+        members.into_iter().find(|(m, _)| m.intrinsic == key).ok_or_else(|| TableError::NoMember(key.clone()))?;
     Ok((member_semantics(class.get(), &member), member.arg_order))
 }
 
@@ -416,13 +416,13 @@ type SplitAttributes = (Vec<(String, NewAttr)>, Vec<(String, i64, i64)>);
 
 /// A variant's attributes: those fixed to one value, as they are written,
 /// and those that range.
-fn split_attributes(attributes: &[(String, Allowed)]) -> Result<SplitAttributes, String> {
+fn split_attributes(attributes: &[(String, Allowed)]) -> Result<SplitAttributes, TableError> {
     let (mut fixed, mut ranges) = (Vec::new(), Vec::new());
     for (name, allowed) in attributes {
         match allowed {
             Allowed::Int(v) => match NewAttr::parameter(v) {
                 Some(a) => fixed.push((name.clone(), a)),
-                None => return Err(format!("class parameter {name} = {v} is not an integer")),
+                None => return Err(TableError::NotAnInteger { name: name.clone(), value: v.clone() }),
             },
             Allowed::Str(v) => fixed.push((name.clone(), NewAttr::Str(v.clone()))),
             Allowed::Range(lo, hi) => ranges.push((name.clone(), *lo, *hi)),
@@ -438,7 +438,7 @@ fn class_candidates(
     isa: Isa,
     variants: &VariantTable,
     lowerings: &LoweringTable,
-) -> Result<Vec<Candidate>, String> {
+) -> Result<Vec<Candidate>, TableError> {
     let mut candidates = Vec::new();
     let (class, head, members) = db_class.split()?;
     let class_op = format!("autollvm.{}", class.name);

@@ -7,6 +7,7 @@ use super::apply_rules::{by_rules_with_cuts, RULE_WINDOW_OPS};
 use super::block::{BlockOp, Dataflow, Window};
 use super::grammar::Grammar;
 use super::memoized::{memo_or_synthesize, program_of_block};
+use super::outcome::LeftAlone;
 use super::pieces::{instantiate, instantiate_widened, piece_block, widened_block};
 use super::plan::new_ops;
 pub use super::plan::{NewOp, Plan, Ref, Rewrite};
@@ -104,7 +105,7 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
                 plan.rewrites.push(Rewrite { root, ops: new, window: replaced });
             }
             Err(why) => {
-                *tally.unchanged.entry(reason_kind(&why)).or_default() += 1;
+                *tally.unchanged.entry(reason_kind(&why.to_string())).or_default() += 1;
                 let text = format!(
                     "window of {computing} ops left unchanged (target {}): {why}",
                     options.limits.target.name()
@@ -161,7 +162,7 @@ fn accept(o: &BlockOp) -> bool {
 
 /// A window searched, its count of computing ops, and its new ops or why
 /// none.
-type Searched = (Window, usize, Result<Vec<NewOp>, String>);
+type Searched = (Window, usize, Result<Vec<NewOp>, Unchanged>);
 
 /// What the windows of one block are searched with.
 struct Search<'a> {
@@ -207,7 +208,7 @@ impl Search<'_> {
                 Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
                 Outcome::Unchanged(why) => by_pieces(flow, &window, grammar, options, deadline)
                     .or_else(|| by_widening(flow, &window, grammar, options, deadline))
-                    .ok_or_else(|| why.to_string()),
+                    .ok_or(why),
             };
             let done = found.is_ok();
             result = Some((window, computing, found));
@@ -226,8 +227,8 @@ impl Search<'_> {
         &self,
         root: usize,
         consumed: &BTreeSet<usize>,
-        why: String,
-    ) -> Result<(Vec<NewOp>, Vec<usize>), String> {
+        why: Unchanged,
+    ) -> Result<(Vec<NewOp>, Vec<usize>), LeftAlone> {
         let (flow, grammar, options) = (self.flow, self.grammar, self.options);
         let wide = flow.window(root, RULE_WINDOW_OPS, 16, true, &accept);
         let wide = Window { ops: wide.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..wide };
@@ -235,8 +236,8 @@ impl Search<'_> {
             Some(found) => Ok(found),
             None => match by_products(flow, root, consumed, grammar, options, self.deadline) {
                 Some(Ok(found)) => Ok(found),
-                Some(Err(chain)) => Err(format!("{why}; {chain}")),
-                None => Err(why),
+                Some(Err(chain)) => Err(LeftAlone { search: why, chain: Some(chain) }),
+                None => Err(LeftAlone { search: why, chain: None }),
             },
         }
     }

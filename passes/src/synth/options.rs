@@ -30,7 +30,7 @@ impl Options {
         max_ops: usize,
         two_step_budget: usize,
         cache: Cache,
-    ) -> Result<Options, String> {
+    ) -> Result<Options, super::target::UnknownTarget> {
         let limits = Limits {
             target: Target::parse(target)?,
             proof_ms,

@@ -117,6 +117,24 @@ impl Unchanged {
     }
 }
 
+/// Why the search left a window unchanged, and why the chain of products
+/// ending at its root was not paired where that was tried too.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeftAlone {
+    pub search: Unchanged,
+    pub chain: Option<super::unpaired::ChainUnpaired>,
+}
+
+impl fmt::Display for LeftAlone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.search)?;
+        match &self.chain {
+            Some(chain) => write!(f, "; {chain}"),
+            None => Ok(()),
+        }
+    }
+}
+
 const INTERNAL: &str = "internal error in synthesis (please report this window)";
 
 impl fmt::Display for Unchanged {

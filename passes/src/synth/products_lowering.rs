@@ -14,6 +14,7 @@ use super::products::{weight_constants, Arrangement, Layout, LinearForm, PairPro
 use super::program::{Program, Source, Step, StepOp};
 use super::proof::{sums_equal_reading, LeafElements};
 use super::types::Ty;
+use super::unpaired::{ChainUnpaired, NotPaired};
 use std::collections::BTreeSet;
 
 /// The target's cheapest instruction adding two vectors of type `ty` lane
@@ -57,17 +58,14 @@ pub(super) fn by_products(
     grammar: &Grammar,
     options: &Options,
     deadline: std::time::Instant,
-) -> Option<Result<(Vec<NewOp>, Vec<usize>), String>> {
+) -> Option<Result<(Vec<NewOp>, Vec<usize>), ChainUnpaired>> {
     use super::products::linear_form;
     let form = linear_form(flow, root)?;
     if form.ops.iter().any(|p| consumed.contains(p)) {
         return None;
     }
-    let n = form.terms.len();
-    Some(
-        products_program(flow, root, form, grammar, options, deadline)
-            .map_err(|why| format!("as a sum of {n} products by constants, two at a time: {why}")),
-    )
+    let terms = form.terms.len();
+    Some(products_program(flow, root, form, grammar, options, deadline).map_err(|why| ChainUnpaired { terms, why }))
 }
 
 /// [`by_products`] for the chain `form` ending at `root`: the new ops and
@@ -79,21 +77,22 @@ fn products_program(
     grammar: &Grammar,
     options: &Options,
     deadline: std::time::Instant,
-) -> Result<(Vec<NewOp>, Vec<usize>), String> {
+) -> Result<(Vec<NewOp>, Vec<usize>), NotPaired> {
     worth_pairing(flow, &form)?;
     let target = options.limits.target;
     let register = target.register_bits();
     let arrangement = Arrangement::of_isa(target.isa());
-    let layout = Layout::of(&form, register, arrangement).ok_or(match arrangement {
-        Arrangement::LaneUnpack => "no layout: pairs need inputs of whole 128-bit lanes of bytes, sums of 16 or 32 bits, and half the sum in a register",
-        Arrangement::Halves => "no layout: pairs need inputs of bytes, sums of 16 bits, and two inputs in a register",
-    })?;
+    let layout = Layout::of(&form, register, arrangement).ok_or(NotPaired::NoLayout(match arrangement {
+        Arrangement::LaneUnpack => {
+            "inputs of whole 128-bit lanes of bytes, sums of 16 or 32 bits, and half the sum in a register"
+        }
+        Arrangement::Halves => "inputs of bytes, sums of 16 bits, and two inputs in a register",
+    }))?;
     let elem_bits = layout.elem_bits;
-    let pairs = pairs(&form.terms, elem_bits / 2, arrangement)
-        .ok_or("a weight or a pair's sum does not fit a pairwise multiply-add")?;
+    let pairs = pairs(&form.terms, elem_bits / 2, arrangement).ok_or(NotPaired::WeightsDoNotFit)?;
     // The target's instructions of a pair's width: none, no search.
     if !grammar.candidates.iter().any(|c| c.result.bits() == layout.chain_bits() && c.allowed_on(target)) {
-        return Err(format!("the target has no instruction of a pair's {} bits", layout.chain_bits()));
+        return Err(NotPaired::NoInstructionOfWidth(layout.chain_bits()));
     }
     let (first, next) = pair_programs(&layout, grammar, options, deadline)?;
     let window = flow.close(form.ops.clone(), root);
@@ -103,12 +102,10 @@ fn products_program(
     let result_ty = Ty { dims: vec![form.lanes], elem_bits };
     let add = match arrangement {
         Arrangement::LaneUnpack => None,
-        Arrangement::Halves => {
-            Some(adder(grammar, target, &result_ty).ok_or("no program of the target adds the two inputs' products")?)
-        }
+        Arrangement::Halves => Some(adder(grammar, target, &result_ty).ok_or(NotPaired::NoProductAdd)?),
     };
-    let program = chain_program(&lifted.leaves, &pairs, &layout, &first, &next, add)
-        .ok_or("a pair's program reads other values")?;
+    let program =
+        chain_program(&lifted.leaves, &pairs, &layout, &first, &next, add).ok_or(NotPaired::ReadsOtherValues)?;
     // Each sibling chain (another chain reading its inputs) as the same
     // pairs' programs would compute it.
     let sibling_cost = |f: &LinearForm| -> Option<usize> {
@@ -125,7 +122,7 @@ fn products_program(
     // pairs, and this checks that it computes the chain as `paired_block` has it.
     let extra: Vec<_> = weights.iter().map(|(_, v, _)| v.clone()).collect();
     if !super::screen::agrees_on_fresh_samples_reading(flow, &lifted, grammar, &program, &extra) {
-        return Err("the program differs from the chain on samples (please report this chain)".into());
+        return Err(NotPaired::DiffersOnSamples);
     }
     // The proof, in two parts: each pair's program equals its window at
     // that pair's weights (the search proved it at representative ones), and the
@@ -149,7 +146,7 @@ fn products_program(
 }
 
 /// Why the chain `form` is not worth pairing, if it is not.
-fn worth_pairing(flow: &Dataflow, form: &LinearForm) -> Result<(), String> {
+fn worth_pairing(flow: &Dataflow, form: &LinearForm) -> Result<(), NotPaired> {
     // Inputs that are lanes moved from other values (halves of a
     // deinterleave) are left alone: interleaving them again undoes what
     // LLVM folds into its extensions (average_pool at AVX-512: slower).
@@ -159,13 +156,13 @@ fn worth_pairing(flow: &Dataflow, form: &LinearForm) -> Result<(), String> {
         })
     };
     if form.terms.iter().any(|(v, _)| moved(*v)) {
-        return Err("an input is lanes moved from another value".into());
+        return Err(NotPaired::MovedInputs);
     }
     // A sum of extensions alone has no products to pair: LLVM's adds of its
     // extensions (the loads folded into them) are as cheap (box_blur3x3 at
     // x86-avx2, paired, ran slower).
     if form.terms.iter().all(|(_, w)| w.abs() == 1) {
-        return Err("every weight is 1 or -1, no product to pair".into());
+        return Err(NotPaired::UnitWeights);
     }
     Ok(())
 }
@@ -180,14 +177,14 @@ fn pair_programs(
     grammar: &Grammar,
     options: &Options,
     deadline: std::time::Instant,
-) -> Result<(PairProgram, PairProgram), String> {
+) -> Result<(PairProgram, PairProgram), NotPaired> {
     let (elem_bits, arrangement) = (layout.elem_bits, layout.arrangement);
     let pair_program = |accumulate: bool| -> Option<PairProgram> {
         let (ops, root) = pair_window(&layout.weights(&REPRESENTATIVE_PAIR), elem_bits, arrangement, accumulate);
         program_of_block(&ops, root, grammar, options, deadline)
             .map(|(program, lifted)| PairProgram { program, leaf_values: lifted.leaves })
     };
-    let first = pair_program(false).ok_or("no program of the target computes a pair's window")?;
+    let first = pair_program(false).ok_or(NotPaired::NoPairProgram)?;
     // Without an instruction that adds a pair into the chain, the pair's
     // program then the target's add (`vpmaddwd` then `vpaddd` at x86-avx2).
     let next = pair_program(true)
@@ -201,7 +198,7 @@ fn pair_programs(
             leaf_values.push(2);
             Some(PairProgram { program: Program { steps }, leaf_values })
         })
-        .ok_or("no program of the target adds a pair into the chain")?;
+        .ok_or(NotPaired::NoChainAdd)?;
     Ok((first, next))
 }
 
@@ -215,8 +212,8 @@ fn prove_chain_is_pairs(
     program: &Program,
     grammar: &Grammar,
     options: &Options,
-) -> Result<(), String> {
-    let inputs = flow.type_of(form.terms[0].0).ok_or("an input has no type")?;
+) -> Result<(), NotPaired> {
+    let inputs = flow.type_of(form.terms[0].0).ok_or(NotPaired::UntypedInput)?;
     let (paired_ops, paired_root) = paired_block(pairs, layout, &inputs);
     let paired_flow = Dataflow::new(&paired_ops);
     let paired = paired_flow.close((0..paired_ops.len()).collect(), paired_root);
@@ -226,12 +223,12 @@ fn prove_chain_is_pairs(
             .map(|v| window.leaves.iter().position(|l| l == v).map(|source| LeafElements { source, first: 0 }))
             .collect()
     };
-    let (own, theirs) = sources(window).zip(sources(&paired)).ok_or("the pairs read other inputs")?;
+    let (own, theirs) = sources(window).zip(sources(&paired)).ok_or(NotPaired::ReadsOtherInputs)?;
     let what = format!("sum of products {:016x}: {}", grammar.version, program.describe(grammar));
     proved_once(options, &what, flow, window, || {
         sums_equal_reading((flow, window, &own), (&paired_flow, &paired, &theirs), options.limits.proof_ms)
     })
-    .map_err(|e| format!("the chain is not proved equal to its pairs: {e}"))
+    .map_err(NotPaired::ChainUnproved)
 }
 
 /// Whether a chain's program (`program` instructions, and the loads it
@@ -249,15 +246,14 @@ fn chain_pays(
     program: usize,
     (register, llvm): (u32, super::products::LlvmChain),
     sibling_cost: impl Fn(&LinearForm) -> Option<usize>,
-) -> Result<(), String> {
+) -> Result<(), NotPaired> {
     use super::products::{chains_cost, sibling_chains};
     let cost = program + llvm.program_loads(flow, &[(root, form)], register);
     let computing = chains_cost(flow, &[(root, form)], register, llvm);
     if cost < computing {
         return Ok(());
     }
-    let alone =
-        format!("the program costs {cost} instructions, not fewer than the chain's {computing} in target registers");
+    let alone = NotPaired::Dearer { cost, chain: computing };
     let Some(siblings) = sibling_chains(flow, form, root).filter(|s| !s.is_empty()) else {
         return Err(alone);
     };
@@ -271,10 +267,7 @@ fn chain_pays(
     if together < theirs {
         return Ok(());
     }
-    Err(format!(
-        "{alone}; with the {} chains sharing its inputs, {together}, not fewer than their {theirs}",
-        siblings.len()
-    ))
+    Err(NotPaired::DearerWithSiblings { cost, chain: computing, siblings: siblings.len(), together, theirs })
 }
 
 /// Proves each pair's program (`first` for the first pair, `next` for the
@@ -287,7 +280,7 @@ fn prove_pairs(
     (first, next): (&PairProgram, &PairProgram),
     grammar: &Grammar,
     options: &Options,
-) -> Result<(), String> {
+) -> Result<(), NotPaired> {
     let (elem_bits, arrangement) = (layout.elem_bits, layout.arrangement);
     if arrangement.any_weights() {
         return Ok(());
@@ -307,7 +300,7 @@ fn prove_pairs(
                         .leaves
                         .iter()
                         .position(|v| Some(v) == used.leaf_values.get(*l))
-                        .ok_or("a pair's program reads other values")?;
+                        .ok_or(NotPaired::ReadsOtherValues)?;
                 }
             }
         }
@@ -315,7 +308,7 @@ fn prove_pairs(
         proved_once(options, &what, &pair_flow, &pair_window, || {
             super::search::prove(&pair_flow, &lifted, grammar, &options.limits, &program)
         })
-        .map_err(|e| format!("pair {k}'s program not proved: {e}"))?;
+        .map_err(|why| NotPaired::PairUnproved { pair: k, why })?;
     }
     Ok(())
 }

@@ -151,6 +151,25 @@ pub struct Step {
     pub operands: Vec<Source>,
 }
 
+/// Why a program has no value on the leaves given.
+#[derive(Debug, thiserror::Error)]
+pub enum ProgramError {
+    /// An instruction's semantics cannot be evaluated on its arguments.
+    #[error(transparent)]
+    Semantics(#[from] dialectgen::eval::EvalError),
+    /// An instruction's concrete evaluation gave no value.
+    #[error("an instruction of the program was not evaluated")]
+    Unevaluated,
+    #[error("an empty program")]
+    Empty,
+}
+
+impl From<ProgramError> for super::proof_failure::ProofFailure {
+    fn from(e: ProgramError) -> Self {
+        super::proof_failure::ProofFailure::NotCompared(e.to_string())
+    }
+}
+
 /// Steps in order; the last computes the window's root.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
@@ -192,18 +211,18 @@ impl Program {
     /// through the grammar's memo of evaluations.
     pub fn run_concrete(&self, grammar: &Grammar, leaves: &[BigUint]) -> Option<BigUint> {
         let run = |_: &mut Concrete, index: usize, c: &Candidate, args: Vec<BigUint>| {
-            grammar.evaluations.run(index, c, args).ok_or_else(String::new)
+            grammar.evaluations.run(index, c, args).ok_or(ProgramError::Unevaluated)
         };
         self.evaluate_with(&mut Concrete, grammar, leaves, run).ok()
     }
 
     /// The program's result as a Z3 term over the leaves' terms; with
     /// `abstracted`, products and quotients are uninterpreted functions.
-    pub fn formula(&self, grammar: &Grammar, leaves: &[BV], abstracted: bool) -> Result<BV, String> {
+    pub fn formula(&self, grammar: &Grammar, leaves: &[BV], abstracted: bool) -> Result<BV, ProgramError> {
         use dialectgen::eval::smt::Smt;
         let mut dom = if abstracted { Smt::abstracted() } else { Smt::exact() };
         let run = |dom: &mut Smt, _: usize, c: &Candidate, args: Vec<BV>| {
-            Machine::new(dom, c.semantics()).run(&args).map_err(|e| e.to_string())
+            Machine::new(dom, c.semantics()).run(&args).map_err(ProgramError::from)
         };
         self.evaluate_with(&mut dom, grammar, leaves, run)
     }
@@ -216,8 +235,8 @@ impl Program {
         dom: &mut D,
         grammar: &Grammar,
         leaves: &[D::Bv],
-        mut run: impl FnMut(&mut D, usize, &Candidate, Vec<D::Bv>) -> Result<D::Bv, String>,
-    ) -> Result<D::Bv, String> {
+        mut run: impl FnMut(&mut D, usize, &Candidate, Vec<D::Bv>) -> Result<D::Bv, ProgramError>,
+    ) -> Result<D::Bv, ProgramError> {
         let mut values: Vec<D::Bv> = Vec::with_capacity(self.steps.len());
         for step in &self.steps {
             let ops: Vec<D::Bv> = step.operands.iter().map(|s| fetch(s, leaves, &values).clone()).collect();
@@ -244,7 +263,7 @@ impl Program {
             };
             values.push(v);
         }
-        values.pop().ok_or_else(|| "an empty program".to_string())
+        values.pop().ok_or(ProgramError::Empty)
     }
 }
 

@@ -8,9 +8,11 @@
 
 use super::block::{BlockOp, Dataflow, Window};
 use super::grammar::Grammar;
+use super::proof_failure::ProofFailure;
 use super::search::{synthesize, Limits, Outcome};
 use super::semantics::synthesizable;
 use super::target::Target;
+use crate::ir::parse::ParseError;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -163,31 +165,56 @@ fn whole_window(flow: &Dataflow, ops: &[BlockOp], max_ops: usize) -> Option<Wind
     (window.ops.len() == ret).then_some(window)
 }
 
+/// Why an idiom or identity gives no rule.
+#[derive(Debug, thiserror::Error)]
+pub enum RuleError {
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    #[error("not one function")]
+    NotOneFunction,
+    /// Which side (`left`, `right`) is not one window.
+    #[error("the {0} side is not one window")]
+    NotOneWindow(&'static str),
+    #[error(transparent)]
+    Unproved(#[from] ProofFailure),
+    #[error("a side has an op of several results")]
+    SeveralResults,
+    /// An idiom or identity (its kind and name) that gives no rule.
+    #[error("{kind} {name}: {why}")]
+    Of { kind: &'static str, name: String, why: Box<RuleError> },
+}
+
+impl RuleError {
+    fn of<'n>(kind: &'static str, name: &'n str) -> impl FnOnce(RuleError) -> RuleError + 'n {
+        move |why| RuleError::Of { kind, name: name.to_string(), why: Box::new(why) }
+    }
+}
+
 /// An identity's two sides as patterns, if Z3 proves them equal.
-pub fn equality_for(identity: &super::idioms::Identity) -> Result<Equality, String> {
-    let side = |mlir: &str| -> Result<Vec<BlockOp>, String> {
+pub fn equality_for(identity: &super::idioms::Identity) -> Result<Equality, RuleError> {
+    let side = |mlir: &str| -> Result<Vec<BlockOp>, RuleError> {
         let mut f = crate::ir::parse::functions(mlir)?;
-        (f.len() == 1).then(|| f.remove(0).1).ok_or_else(|| "not one function".to_string())
+        (f.len() == 1).then(|| f.remove(0).1).ok_or(RuleError::NotOneFunction)
     };
     let (lops, rops) = (side(&identity.lhs)?, side(&identity.rhs)?);
     let (lf, rf) = (Dataflow::new(&lops), Dataflow::new(&rops));
-    let lw = whole_window(&lf, &lops, 64).ok_or("the left side is not one window")?;
-    let rw = whole_window(&rf, &rops, 64).ok_or("the right side is not one window")?;
-    super::proof::windows_equal((&lf, &lw), (&rf, &rw), 20_000).map_err(|e| e.to_string())?;
-    let pattern =
-        |f: &Dataflow, w: &Window| pattern_of(f, w, &f.lift_constants(w)).ok_or("a side has an op of several results");
+    let lw = whole_window(&lf, &lops, 64).ok_or(RuleError::NotOneWindow("left"))?;
+    let rw = whole_window(&rf, &rops, 64).ok_or(RuleError::NotOneWindow("right"))?;
+    super::proof::windows_equal((&lf, &lw), (&rf, &rw), 20_000)?;
+    let pattern = |f: &Dataflow, w: &Window| pattern_of(f, w, &f.lift_constants(w)).ok_or(RuleError::SeveralResults);
     Ok(Equality { name: identity.name.clone(), lhs: pattern(&lf, &lw)?, rhs: pattern(&rf, &rw)? })
 }
 
 /// Every idiom at every x86 target: the rules found, in idiom order, each
 /// reported to `progress` as it is tried.
-pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(String)) -> Result<RuleSet, String> {
+pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(String)) -> Result<RuleSet, RuleError> {
     let idioms = super::idioms::x86();
     let mut rules = Vec::new();
     for idiom in &idioms {
-        let functions = crate::ir::parse::functions(&idiom.mlir).map_err(|e| format!("idiom {}: {e}", idiom.name))?;
+        let functions =
+            crate::ir::parse::functions(&idiom.mlir).map_err(|e| RuleError::of("idiom", &idiom.name)(e.into()))?;
         let [(_, ops)] = functions.as_slice() else {
-            return Err(format!("idiom {} is not one function", idiom.name));
+            return Err(RuleError::of("idiom", &idiom.name)(RuleError::NotOneFunction));
         };
         for target in [Target::named("x86-avx512"), Target::named("x86-avx2")] {
             let rule = rule_for(&idiom.name, ops, grammar, target);
@@ -200,7 +227,7 @@ pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(String)) -> Result<R
     }
     let mut equalities = Vec::new();
     for identity in super::idioms::x86_identities() {
-        let e = equality_for(&identity).map_err(|e| format!("identity {}: {e}", identity.name))?;
+        let e = equality_for(&identity).map_err(RuleError::of("identity", &identity.name))?;
         progress(format!("{}: proved", identity.name));
         equalities.push(e);
     }

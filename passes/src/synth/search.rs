@@ -39,7 +39,7 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     let variable = leaf_types.len() - constants.len();
     let (inputs, expected) = match sampled(flow, window, &leaf_types[..variable], &constants) {
         Ok(s) => s,
-        Err(e) => return Outcome::Unchanged(Unchanged::Unsupported(e)),
+        Err(e) => return Outcome::Unchanged(Unchanged::Unsupported(e.to_string())),
     };
     let (elem_bits, value_bits) = sizes(flow, window, &leaf_types);
     let window_cost = window_cost(flow, window);
@@ -92,7 +92,12 @@ type Samples = (Vec<Vec<BigUint>>, Vec<Option<BigUint>>);
 /// The window's samples (the variable leaves of types `variable` random
 /// and at edges, then the constants) and its value on each, where it is
 /// defined; or why it cannot be evaluated.
-fn sampled(flow: &Dataflow, window: &Window, variable: &[Ty], constants: &[BigUint]) -> Result<Samples, String> {
+fn sampled(
+    flow: &Dataflow,
+    window: &Window,
+    variable: &[Ty],
+    constants: &[BigUint],
+) -> Result<Samples, super::semantics::SemaError> {
     let mut inputs = samples(variable, 12);
     for s in &mut inputs {
         s.extend(constants.iter().cloned());
@@ -100,13 +105,9 @@ fn sampled(flow: &Dataflow, window: &Window, variable: &[Ty], constants: &[BigUi
     let mut expected = Vec::new();
     for s in &inputs {
         let mut dom = Concrete;
-        match eval_window(&mut dom, flow, window, s) {
-            Ok((v, defined)) => {
-                let ok = defined.iter().all(|d| *d == BigUint::from(1u8));
-                expected.push(ok.then_some(v.bits));
-            }
-            Err(e) => return Err(e.to_string()),
-        }
+        let (v, defined) = eval_window(&mut dom, flow, window, s)?;
+        let ok = defined.iter().all(|d| *d == BigUint::from(1u8));
+        expected.push(ok.then_some(v.bits));
     }
     Ok((inputs, expected))
 }

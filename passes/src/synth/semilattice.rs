@@ -12,10 +12,34 @@
 //! and set unions.
 
 use super::attr::Attr;
-use super::block::{BlockOp, Dataflow, Window};
+use super::block::{BlockOp, Dataflow, RootWithoutResult, Window};
 use super::proof::{windows_equal, LeafElements};
+use super::proof_failure::ProofFailure;
 use super::types::Ty;
 use std::collections::{BTreeSet, HashMap};
+
+/// Why two windows of a semilattice op were not proved equal.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SemilatticeFailure {
+    /// Z3 did not prove one of the three laws for the op at its type.
+    #[error("`{op}` at i{elem_bits} is not {law}: {why}")]
+    NotALaw { op: String, elem_bits: u32, law: &'static str, why: ProofFailure },
+    #[error("the results differ in lanes: {left} and {right}")]
+    Lanes { left: usize, right: usize },
+    /// The first result lane whose sets of input elements differ.
+    #[error("result lane {0} reduces other input elements")]
+    OtherElements(usize),
+    /// An op of the window that is neither the semilattice op nor a move.
+    #[error("`{op}` is neither `{semilattice}` nor a shuffle or deinterleave")]
+    OtherOp { op: String, semilattice: String },
+    #[error("{leaves} leaves, {sources} sources")]
+    Sources { leaves: usize, sources: usize },
+    #[error(transparent)]
+    NoRootResult(#[from] RootWithoutResult),
+    /// A window that is not well formed (what is wrong).
+    #[error("{0}")]
+    Malformed(&'static str),
+}
 
 /// The ops this proof covers.
 pub const OPS: &[&str] = &["arith.maxui", "arith.maxsi", "arith.minui", "arith.minsi"];
@@ -30,16 +54,17 @@ pub fn windows_equal_reading(
     left: (&Dataflow, &Window, &[LeafElements]),
     right: (&Dataflow, &Window, &[LeafElements]),
     ms: u32,
-) -> Result<(), String> {
-    let elem_bits = left.0.type_of(left.1.root_value(left.0)?).ok_or("an untyped result")?.elem_bits;
+) -> Result<(), SemilatticeFailure> {
+    let untyped = SemilatticeFailure::Malformed("an untyped result");
+    let elem_bits = left.0.type_of(left.1.root_value(left.0)?).ok_or(untyped)?.elem_bits;
     laws(name, elem_bits, LAW_MS.min(ms))?;
     let (l, r) = (reduced_sets(name, left)?, reduced_sets(name, right)?);
     if l.len() != r.len() {
-        return Err(format!("the results differ in lanes: {} and {}", l.len(), r.len()));
+        return Err(SemilatticeFailure::Lanes { left: l.len(), right: r.len() });
     }
     match l.iter().zip(&r).position(|(a, b)| a != b) {
         None => Ok(()),
-        Some(lane) => Err(format!("result lane {lane} reduces other input elements")),
+        Some(lane) => Err(SemilatticeFailure::OtherElements(lane)),
     }
 }
 
@@ -85,17 +110,18 @@ type Element = (usize, u32);
 fn reduced_sets(
     name: &str,
     (flow, window, sources): (&Dataflow, &Window, &[LeafElements]),
-) -> Result<Vec<BTreeSet<Element>>, String> {
+) -> Result<Vec<BTreeSet<Element>>, SemilatticeFailure> {
+    use SemilatticeFailure::Malformed;
     if sources.len() != window.leaves.len() {
-        return Err(format!("{} leaves, {} sources", window.leaves.len(), sources.len()));
+        return Err(SemilatticeFailure::Sources { leaves: window.leaves.len(), sources: sources.len() });
     }
     let mut sets: HashMap<usize, Vec<BTreeSet<Element>>> = HashMap::new();
     for (v, s) in window.leaves.iter().zip(sources) {
-        let ty = flow.type_of(*v).ok_or("an untyped leaf")?;
+        let ty = flow.type_of(*v).ok_or(Malformed("an untyped leaf"))?;
         sets.insert(*v, (0..ty.lanes()).map(|i| BTreeSet::from([(s.source, s.first + i)])).collect());
     }
     let operand = |sets: &HashMap<usize, Vec<BTreeSet<Element>>>, v: &usize| {
-        sets.get(v).cloned().ok_or_else(|| "an operand the window does not compute".to_string())
+        sets.get(v).cloned().ok_or(Malformed("an operand the window does not compute"))
     };
     for &pos in &window.ops {
         let op = &flow.ops[pos];
@@ -106,13 +132,16 @@ fn reduced_sets(
             }
             "vector.shuffle" if op.operands.len() == 2 => {
                 let Some(Attr::Ints(mask)) = op.attribute("mask") else {
-                    return Err("a shuffle without a mask".into());
+                    return Err(Malformed("a shuffle without a mask"));
                 };
                 let mut all = operand(&sets, &op.operands[0])?;
                 all.extend(operand(&sets, &op.operands[1])?);
                 mask.iter()
                     .map(|&m| {
-                        usize::try_from(m).ok().and_then(|m| all.get(m).cloned()).ok_or("a mask index out of range")
+                        usize::try_from(m)
+                            .ok()
+                            .and_then(|m| all.get(m).cloned())
+                            .ok_or(Malformed("a mask index out of range"))
                     })
                     .collect::<Result<_, _>>()?
             }
@@ -124,17 +153,17 @@ fn reduced_sets(
                 sets.insert(op.results[1], odd.into_iter().map(|(_, s)| s).collect());
                 continue;
             }
-            other => return Err(format!("`{other}` is neither `{name}` nor a shuffle or deinterleave")),
+            other => return Err(SemilatticeFailure::OtherOp { op: other.to_string(), semilattice: name.to_string() }),
         };
-        let value = *op.results.first().ok_or("an op without a result")?;
+        let value = *op.results.first().ok_or(Malformed("an op without a result"))?;
         sets.insert(value, result);
     }
-    sets.remove(&window.root_value(flow)?).ok_or_else(|| "the root computes nothing".into())
+    sets.remove(&window.root_value(flow)?).ok_or(Malformed("the root computes nothing"))
 }
 
 /// Z3: `name` at `elem_bits`-bit integers is associative, commutative and
 /// idempotent; proved once per process.
-fn laws(name: &str, elem_bits: u32, ms: u32) -> Result<(), String> {
+fn laws(name: &str, elem_bits: u32, ms: u32) -> Result<(), SemilatticeFailure> {
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock, PoisonError};
     static HOLD: OnceLock<Mutex<HashSet<(String, u32)>>> = OnceLock::new();
@@ -148,7 +177,7 @@ fn laws(name: &str, elem_bits: u32, ms: u32) -> Result<(), String> {
     Ok(())
 }
 
-fn prove_laws(name: &str, elem_bits: u32, ms: u32) -> Result<(), String> {
+fn prove_laws(name: &str, elem_bits: u32, ms: u32) -> Result<(), SemilatticeFailure> {
     let ty = Ty { dims: Vec::new(), elem_bits };
     // Values 0, 1, 2 are the inputs a, b, c; results from 10 on.
     let op = |index: usize, a: usize, b: usize, result: usize| BlockOp {
@@ -163,12 +192,16 @@ fn prove_laws(name: &str, elem_bits: u32, ms: u32) -> Result<(), String> {
         unmodelled_vectors: Vec::new(),
     };
     // The window of `ops` whose leaves are exactly `leaves`, in order.
-    let prove = |law: &str, lhs: Vec<BlockOp>, rhs: Vec<BlockOp>, leaves: Vec<usize>| {
+    let prove = |law: &'static str, lhs: Vec<BlockOp>, rhs: Vec<BlockOp>, leaves: Vec<usize>| {
         let (lf, rf) = (Dataflow::new(&lhs), Dataflow::new(&rhs));
         let window =
             |ops: &[BlockOp]| Window { ops: (0..ops.len()).collect(), leaves: leaves.clone(), root: ops.len() - 1 };
-        windows_equal((&lf, &window(&lhs)), (&rf, &window(&rhs)), ms)
-            .map_err(|e| format!("`{name}` at i{elem_bits} is not {law}: {e}"))
+        windows_equal((&lf, &window(&lhs)), (&rf, &window(&rhs)), ms).map_err(|why| SemilatticeFailure::NotALaw {
+            op: name.to_string(),
+            elem_bits,
+            law,
+            why,
+        })
     };
     prove(
         "associative",
@@ -229,7 +262,7 @@ mod tests {
         let wrong_flow = Dataflow::new(&wrong);
         assert_eq!(
             windows_equal_reading("arith.maxui", left, (&wrong_flow, &right_window, &outer), 2_000),
-            Err("result lane 3 reduces other input elements".into())
+            Err(SemilatticeFailure::OtherElements(3))
         );
     }
 
@@ -274,7 +307,7 @@ mod tests {
         assert_eq!(windows_equal_reading("arith.maxui", (&left_flow, &left_window, &rows), new, 2_000), Ok(()));
         assert_eq!(
             windows_equal_reading("arith.maxui", (&wrong_flow, &left_window, &rows), new, 2_000),
-            Err("result lane 0 reduces other input elements".into())
+            Err(SemilatticeFailure::OtherElements(0))
         );
     }
 
@@ -283,6 +316,9 @@ mod tests {
     fn an_op_that_is_not_a_semilattice_is_refused() {
         assert!(laws("arith.maxsi", 8, 2_000).is_ok());
         let e = laws("arith.subi", 8, 2_000).unwrap_err();
-        assert!(e.contains("not associative"), "{e}");
+        assert!(
+            matches!(&e, SemilatticeFailure::NotALaw { law: "associative", why: ProofFailure::Differs { .. }, .. }),
+            "{e}"
+        );
     }
 }

@@ -5,6 +5,7 @@
 //! says what its targets are.
 
 use crate::llvm_lowering::LoweringTable;
+use crate::table_error::TableError;
 pub use crate::targets::Tuning;
 use crate::targets::{IsaTarget, TargetSpec, MAX_ISAS, REGISTRY};
 use std::sync::OnceLock;
@@ -74,8 +75,8 @@ impl Isa {
     }
 
     /// Its ops' lowerings to LLVM, built into the plugin.
-    pub fn lowering_table(self) -> Result<&'static LoweringTable, String> {
-        static TABLES: [OnceLock<Result<LoweringTable, String>>; MAX_ISAS] = [const { OnceLock::new() }; MAX_ISAS];
+    pub fn lowering_table(self) -> Result<&'static LoweringTable, TableError> {
+        static TABLES: [OnceLock<Result<LoweringTable, TableError>>; MAX_ISAS] = [const { OnceLock::new() }; MAX_ISAS];
         TABLES[self.index()]
             .get_or_init(|| LoweringTable::parse(self.name(), self.of().lowering()))
             .as_ref()
@@ -104,12 +105,6 @@ pub struct UnknownTarget {
     pub name: String,
     /// The registered targets' names, as the error lists them.
     pub known: String,
-}
-
-impl From<UnknownTarget> for String {
-    fn from(e: UnknownTarget) -> String {
-        e.to_string()
-    }
 }
 
 pub fn target_help() -> &'static str {
