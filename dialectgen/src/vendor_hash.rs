@@ -64,18 +64,22 @@ mod tests {
 
     #[test]
     fn the_hash_depends_on_content_and_names_only() {
-        let a = tree(&[("x86/guide.xml", "<a/>"), ("arm/asl/one.asl", "x"), ("arm/intr.json", "{}")]);
-        let b = tree(&[("arm/intr.json", "{}"), ("x86/guide.xml", "<a/>"), ("arm/asl/one.asl", "x")]);
-        let hash = |d: &tempfile::TempDir| vendor_data_hash(d.path(), &["x86", "arm"]).unwrap();
+        let a = tree(&[("isa_a/guide.xml", "<a/>"), ("isa_b/asl/one.asl", "x"), ("isa_b/intr.json", "{}")]);
+        let b = tree(&[("isa_b/intr.json", "{}"), ("isa_a/guide.xml", "<a/>"), ("isa_b/asl/one.asl", "x")]);
+        let hash = |d: &tempfile::TempDir| vendor_data_hash(d.path(), &["isa_a", "isa_b"]).unwrap();
         assert_eq!(hash(&a), hash(&b));
         assert_eq!(hash(&a).len(), 16);
-        let changed = tree(&[("x86/guide.xml", "<b/>"), ("arm/asl/one.asl", "x"), ("arm/intr.json", "{}")]);
+        let changed = tree(&[("isa_a/guide.xml", "<b/>"), ("isa_b/asl/one.asl", "x"), ("isa_b/intr.json", "{}")]);
         assert_ne!(hash(&a), hash(&changed));
-        let renamed = tree(&[("x86/guide2.xml", "<a/>"), ("arm/asl/one.asl", "x"), ("arm/intr.json", "{}")]);
+        let renamed = tree(&[("isa_a/guide2.xml", "<a/>"), ("isa_b/asl/one.asl", "x"), ("isa_b/intr.json", "{}")]);
         assert_ne!(hash(&a), hash(&renamed));
         // Only the ISAs asked for count.
-        let other =
-            tree(&[("x86/guide.xml", "<a/>"), ("arm/asl/one.asl", "x"), ("arm/intr.json", "{}"), ("hvx/a", "1")]);
+        let other = tree(&[
+            ("isa_a/guide.xml", "<a/>"),
+            ("isa_b/asl/one.asl", "x"),
+            ("isa_b/intr.json", "{}"),
+            ("isa_c/a", "1"),
+        ]);
         assert_eq!(hash(&a), hash(&other));
     }
 }

@@ -226,3 +226,132 @@ fn the_committed_classes_span_isas() {
     assert_eq!(combined["unproved_pairs"], 0);
     assert_eq!(combined["rejected"].as_array().unwrap().len(), 0);
 }
+
+mod neutral_variants {
+    //! The neutral variants of a semantics (`classify::identity`): where an
+    //! identity term can be left out, the form with it reads alike.
+
+    use dialectgen::classify::identity::neutral_variants;
+    use dialectgen::isa::x86::pseudocode::parse_operation;
+    use dialectgen::sema::ir::Semantics;
+    use dialectgen::sema::print::semantics_to_string;
+
+    /// `src` over bytes `a` and `b`, its operators on values chosen by number
+    /// as the broad canonical form writes them.
+    fn sema(src: &str) -> Semantics {
+        use dialectgen::sema::ir::{Arg, ArgKind};
+        let mut s = dialectgen::sema::ir::Semantics {
+            name: "t".into(),
+            args: vec![Arg::scalar("a", 8), Arg::scalar("b", 8)],
+            result: Arg { kind: ArgKind::Vector, ..Arg::scalar("dst", 8) },
+            functions: vec![],
+            body: vec![],
+        };
+        s.body = parse_operation(src).unwrap().body;
+        dialectgen::classify::operators::choose_operators_by_number(&mut s);
+        s
+    }
+
+    #[test]
+    fn a_rounding_constant_left_out_is_found_as_a_place() {
+        let plain = sema("dst[7:0] := (a + b) >> 1\n");
+        let rounding = sema("dst[7:0] := ((a + b) + 1) >> 1\n");
+        let shape = |s: &Semantics| dialectgen::classify::template::parameterize(s).key;
+        let found = neutral_variants(&plain).into_iter().any(|(_, v)| shape(&v) == shape(&rounding));
+        assert!(found);
+        // Literals, names and bit positions get no term.
+        for (_, v) in neutral_variants(&plain) {
+            let text = semantics_to_string(&v);
+            assert!(!text.contains("[(7 + 0)"), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_wrap_left_out_reads_as_the_saturating_form() {
+        let wrapping = sema("dst[7:0] := a + b\n");
+        let saturating = sema("dst[7:0] := SaturateAs(a + b, 8, 1)\n");
+        let shape = |s: &Semantics| dialectgen::classify::template::parameterize(s).key;
+        let forms: Vec<Semantics> = neutral_variants(&wrapping)
+            .into_iter()
+            .map(|(_, v)| v)
+            .filter(|v| shape(v) == shape(&saturating))
+            .collect();
+        // One per width tried; merging takes the first Z3 proves neutral.
+        assert_eq!(forms.len(), 4);
+        assert!(semantics_to_string(&forms[0]).contains("NarrowAs"), "{}", semantics_to_string(&forms[0]));
+    }
+
+    #[test]
+    fn a_value_computed_twice_takes_the_term_at_both() {
+        let twice = sema("dst[7:0] := (a + b) * (a + b)\n");
+        let both = neutral_variants(&twice)
+            .into_iter()
+            .map(|(_, v)| semantics_to_string(&v))
+            .any(|text| text.matches("ADD_OR_SUB[1] 0)").count() == 2);
+        assert!(both);
+    }
+}
+
+mod reroll {
+    //! Unrolled element assignments rolled back into loops (`classify::reroll`).
+
+    use dialectgen::classify::reroll::reroll;
+    use dialectgen::isa::x86::pseudocode::parse_operation;
+    use dialectgen::sema::print::semantics_to_string;
+
+    fn rerolled(src: &str) -> String {
+        let mut body = parse_operation(src).unwrap().body;
+        let mut next = 0;
+        reroll(&mut body, "r", &mut next);
+        let s = dialectgen::sema::ir::Semantics {
+            name: "t".into(),
+            args: vec![],
+            result: dialectgen::sema::ir::Arg {
+                name: "dst".into(),
+                kind: dialectgen::sema::ir::ArgKind::Vector,
+                width: 128,
+                elem: dialectgen::sema::ir::ElemType { width: 8, signed: false },
+                imm_bits: None,
+                imm_range: None,
+            },
+            functions: vec![],
+            body,
+        };
+        semantics_to_string(&s).lines().skip(1).map(str::trim).collect::<Vec<_>>().join("\n")
+    }
+
+    #[test]
+    fn stepped_runs_become_loops() {
+        let text = rerolled("dst[15:0] := Saturate16(a[31:0])\ndst[31:16] := Saturate16(a[63:32])\ndst[47:32] := Saturate16(a[95:64])\ndst[63:48] := Saturate16(b[31:0])\n");
+        assert_eq!(
+            text,
+            "FOR r0 := 0 to 2\ndst[((r0 * 16) + 15):((r0 * 16) + 0)] := Saturate16(a[((r0 * 32) + 31):((r0 * 32) + 0)])\nENDFOR\ndst[63:48] := Saturate16(b[31:0])"
+        );
+    }
+
+    #[test]
+    fn alternating_pairs_reroll_with_period_two() {
+        let text = rerolled("d[7:0] := x[71:64]\nd[15:8] := y[71:64]\nd[23:16] := x[79:72]\nd[31:24] := y[79:72]\n");
+        assert!(text.starts_with("FOR r0 := 0 to 1\n"), "{text}");
+        assert_eq!(text.lines().count(), 4, "{text}");
+    }
+
+    #[test]
+    fn uneven_steps_stay_unrolled() {
+        let text = rerolled("d[7:0] := x[7:0]\nd[15:8] := x[15:8]\nd[31:16] := x[31:16]\n");
+        assert!(!text.contains("FOR r0 := 0 to 2"), "{text}");
+    }
+
+    #[test]
+    fn lanes_of_element_loops_roll_into_a_loop_nest() {
+        // Two 128-bit lanes, each two elements from `a` then two from `b`.
+        let text = rerolled(
+            "d[15:0] := a[15:0]\nd[31:16] := a[47:32]\nd[47:32] := b[15:0]\nd[63:48] := b[47:32]\n\
+             d[143:128] := a[143:128]\nd[159:144] := a[175:160]\nd[175:160] := b[143:128]\nd[191:176] := b[175:160]\n",
+        );
+        let first = text.lines().next().unwrap_or_default();
+        assert!(first.starts_with("FOR r") && first.ends_with(":= 0 to 1"), "{text}");
+        assert_eq!(text.matches("FOR ").count(), 3, "{text}");
+        assert!(text.contains("* 128)"), "{text}");
+    }
+}

@@ -216,3 +216,87 @@ fn the_grammar_holds_shifts_and_movements_by_an_immediate() {
         generic
     );
 }
+
+mod lane_prefix {
+    //! Instructions screened on their first lanes (`synth::lane_prefix`).
+
+    use dialectgen::eval::{Concrete, Machine};
+    use dialectgen::validate::cases::{random_bits, Rng};
+    use hydride::synth::grammar::{instruction_semantics, Grammar};
+    use hydride::synth::lane_prefix::{plan, SCREENED_BITS};
+    use hydride::synth::target::Isa;
+    use num_bigint::BigUint;
+
+    #[test]
+    fn a_lane_loop_is_screened_on_its_first_lanes() {
+        let (sema, _) = instruction_semantics(Isa::named("x86"), "_mm512_add_epi16").unwrap();
+        let plan = plan(&sema).expect("a plan for a 512-bit add");
+        // Four 16-bit lanes make the 64 bits screened.
+        assert_eq!(plan.trips, 4);
+        assert_eq!(plan.written, (BigUint::from(1u8) << 64) - 1u8);
+        let mut rng = Rng::new(7);
+        let (a, b) = (random_bits(&mut rng, 512), random_bits(&mut rng, 512));
+        let want = Machine::new(&mut Concrete, &sema).run(&[a.clone(), b.clone()]).unwrap();
+        let got = Machine::new(&mut Concrete, &sema).run_prefix(&[a, b], plan.nth, plan.trips).unwrap().0;
+        assert!(plan.agrees(&got, &want));
+        // A wrong first lane is seen; a wrong last lane is left to the full check.
+        assert!(!plan.agrees(&got, &(&want ^ BigUint::from(1u8))));
+        assert!(plan.agrees(&got, &(&want ^ (BigUint::from(1u8) << 511))));
+    }
+
+    #[test]
+    fn a_result_written_by_a_later_loop_is_screened_there() {
+        // `psadbw` and `vdbpsadbw` make a temporary in full in a first loop
+        // and the result lane by lane in the last.
+        for name in ["_mm512_sad_epu8", "_mm512_dbsad_epu8"] {
+            let (sema, _) = instruction_semantics(Isa::named("x86"), name).unwrap();
+            let plan = plan(&sema).unwrap_or_else(|| panic!("{name} has no plan"));
+            assert!(plan.nth > 0, "{name}: {plan:?}");
+        }
+        // A mask's conversion has no loop at all, and no plan.
+        let (sema, _) = instruction_semantics(Isa::named("x86"), "_mm512_mask2int").unwrap();
+        assert_eq!(plan(&sema), None);
+        // A 512-bit shuffle within 128-bit lanes: the first lane, a quarter.
+        let (sema, _) = instruction_semantics(Isa::named("x86"), "_mm512_unpacklo_epi8").unwrap();
+        let plan = plan(&sema).unwrap();
+        assert_eq!((plan.nth, plan.trips, plan.written.count_ones()), (0, 1, 128));
+    }
+
+    /// An accumulating form copies its accumulator into the result before
+    /// its loop; only what the loop writes counts, so it has a plan too.
+    #[test]
+    fn an_accumulating_form_is_screened_on_the_lanes_its_loop_writes() {
+        let g = Grammar::embedded(Isa::named("hvx")).unwrap();
+        let c = g.candidates.iter().find(|c| c.intrinsic == "V6_vmpybusv_acc").unwrap();
+        let plan = plan(c.semantics()).expect("a plan for vmpybusv_acc");
+        assert!(plan.written.count_ones() >= SCREENED_BITS && plan.written.count_ones() * 4 <= 2048, "{plan:?}");
+    }
+
+    /// On inputs other than those the plans were made on, every plan of the
+    /// x86 and HVX grammars keeps the full run's value on its written bits:
+    /// screening with it refuses no instruction that computes the value.
+    #[test]
+    fn every_plan_agrees_with_the_full_run_on_fresh_inputs() {
+        for (isa, wide) in [(Isa::named("x86"), 512), (Isa::named("hvx"), 1024)] {
+            let grammar = Grammar::embedded(isa).unwrap();
+            let mut rng = Rng::new(0x00c0_ffee);
+            // Candidates with a result of at least `wide` bits, and how many have a plan.
+            let (mut planned, mut total) = (0, 0);
+            for c in &grammar.candidates {
+                let sema = c.semantics();
+                let is_wide = c.result.bits() >= wide;
+                total += usize::from(is_wide);
+                let Some(p) = plan(sema) else { continue };
+                planned += usize::from(is_wide);
+                for _ in 0..2 {
+                    let args: Vec<BigUint> = sema.args.iter().map(|a| random_bits(&mut rng, a.width)).collect();
+                    let Ok(full) = Machine::new(&mut Concrete, sema).run(&args) else { continue };
+                    let got = Machine::new(&mut Concrete, sema).run_prefix(&args, p.nth, p.trips).unwrap().0;
+                    assert!(p.agrees(&got, &full), "{} ({} trips)", c.intrinsic, p.trips);
+                }
+            }
+            // Most wide instructions are lane loops: the screening that costs.
+            assert!(planned * 4 > total * 3, "{isa:?}: {planned} of {total} wide candidates have a plan");
+        }
+    }
+}

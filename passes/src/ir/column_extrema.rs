@@ -6,8 +6,8 @@
 //! column is the same vector one element further along, so the extremum of
 //! the first column (`R` loads) and of the last (`R` loads) hold every
 //! column between them: column `j` is the first column's elements from `j`
-//! on, followed by the last column's (one two-source shuffle: `vpermt2b`
-//! with AVX-512 VBMI, `tbl` on NEON).
+//! on, followed by the last column's (one two-source shuffle: a byte
+//! permute of two tables, `vpermt2b` or `tbl`).
 //! The window then costs `2R` loads, `2(R - 1) + W - 1` extrema and `W - 2`
 //! shuffles, and reads only memory the taps read.
 //!

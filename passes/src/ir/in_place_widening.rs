@@ -2,7 +2,8 @@
 //! works lane by lane at a wider element type and truncates back, computed
 //! on the narrow elements where they already lie in the wide lanes.
 //!
-//! On x86, `arith.extui` from `vector<32xi8>` to `vector<32xi16>` is a
+//! Where the target's widening crosses lanes (`Tuning::widening_crosses_lanes`),
+//! `arith.extui` from `vector<32xi8>` to `vector<32xi16>` is a
 //! `vpmovzxbw` and the `arith.trunci` back a `vpmovwb` (or a pack and a
 //! permute): both cross 128-bit lanes and run on the two shuffle pipes,
 //! which bound the image kernels' loops. The same bytes read as

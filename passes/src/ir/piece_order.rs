@@ -5,8 +5,8 @@
 //! splat constants and vectors loaded from memory, every vector of the
 //! stored type. Where its vectors take two registers or more, LLVM splits
 //! each op into register-sized pieces where it stands, so the pieces of
-//! every value are live together: median3x3 at `x86-avx2` holds nine
-//! loaded vectors of two `ymm` registers each, and 40 of the 112
+//! every value are live together: median3x3 with 256-bit registers holds
+//! nine loaded vectors of two registers each, and 40 of the 112
 //! instructions of its loop are spills and reloads. Written as one region
 //! per piece (loads of a piece's lanes, the ops on them, one after the
 //! other, the stores last), each piece's values die before the next
@@ -16,7 +16,8 @@
 //! values take at some point exceed the target's and a piece's take
 //! fewer. Regions that extend or truncate are left: depthwise_conv's bytes
 //! extended to 32 bits, in pieces, cost nearly twice LLVM's llvm-mca cycles
-//! on NEON (18.9 -> 36.2) and ran 0.95x at `x86-avx2`, where LLVM's own
+//! with 128-bit registers (18.9 -> 36.2) and ran 0.95x with 256-bit ones,
+//! where LLVM's own
 //! schedule of the whole region had no spill.
 //!
 //! Each piece is proved equal to its lanes of the region by Z3 over the

@@ -8,12 +8,13 @@
 //! (unsigned elements times signed ones, the form the mixed-sign dot
 //! products take). Each rewrite is proved equal to the sum with Z3 first.
 //!
-//! On x86 the same holds for a pair sum of bytes spelt by lanes: the even
-//! and the odd elements of one vector (`vector.deinterleave`), extended
-//! and added, are its pairwise dot product with ones, `vpmaddubsw(x, 1)`,
-//! one instruction where LLVM masks, shifts and adds (a 2x2 average pool's
-//! columns). Elsewhere the pairs stay sums: NEON adds them with one
-//! `uaddlp` as they are.
+//! Where the target says so (`Tuning::pair_sums_as_dot`), the same holds
+//! for a pair sum of bytes spelt by lanes: the even and the odd elements of
+//! one vector (`vector.deinterleave`), extended and added, are its pairwise
+//! dot product with ones, `vpmaddubsw(x, 1)`, one instruction where LLVM
+//! masks, shifts and adds (a 2x2 average pool's columns). Elsewhere the
+//! pairs stay sums, for a target that adds them with one pairwise widening
+//! add as they are.
 
 use super::build::{self, Builder};
 use super::failure::RewriteError;

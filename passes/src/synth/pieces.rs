@@ -15,8 +15,8 @@
 //! - a `vector.deinterleave` of a 1-D vector qualifies: piece `q` of its
 //!   even (odd) result is the even (odd) lanes of piece `q` of its operand,
 //!   a piece having an even number of lanes (a 2x2 pool's sums of pairs
-//!   of columns: one `uaddlp` per piece on NEON); taken where each piece
-//!   of the result fills a register;
+//!   of columns: one pairwise widening add per piece at a 128-bit target);
+//!   taken where each piece of the result fills a register;
 //! - a `vector.multi_reduction` over the inner dimension of a 2-D vector
 //!   qualifies when the pieces cut its rows: piece `q` of the result (and
 //!   of the accumulator) is the reduction of piece `q` of the rows (a 4-way
@@ -28,8 +28,8 @@
 //! any other, computes it. One proof per piece shape, not one per piece.
 //!
 //! The other way round, a lane-wise window narrower than the registers, on
-//! a target with no instruction of its width (HVX's are all a register or
-//! two wide), is synthesized at `F` times its lanes, `F` the power of two
+//! a target with no instruction of its width (one whose instructions are
+//! all a register or two wide), is synthesized at `F` times its lanes, `F` the power of two
 //! that makes its widest leaf or result fill a register ([`widened_block`]):
 //! each leaf repeated `F` times, the program, then the result's first `F`th.
 //! Lane `i` of a lane-wise window reads lane `i` of its leaves alone, so the
@@ -415,7 +415,7 @@ fn shuffle(operands: [Ref; 2], operand: &Ty, mask: Vec<i64>) -> Option<NewOp> {
 /// those shuffles in place of the values. `None` if a value has no type.
 /// With `whole_words`, a value of narrower elements that is whole 32-bit
 /// words is shuffled as words (`mask` repeats it: so does the same mask
-/// over its words): LLVM 22's Hexagon code for a `<32 x i8>` repeated
+/// over its words): one LLVM 22 backend's code for a `<32 x i8>` repeated
 /// four times gets bytes of its first word wrong, where words come out
 /// right.
 fn append_over_shuffled_leaves(

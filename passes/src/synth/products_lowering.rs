@@ -149,7 +149,8 @@ fn products_program(
 fn worth_pairing(flow: &Dataflow, form: &LinearForm) -> Result<(), NotPaired> {
     // Inputs that are lanes moved from other values (halves of a
     // deinterleave) are left alone: interleaving them again undoes what
-    // LLVM folds into its extensions (average_pool at AVX-512: slower).
+    // LLVM folds into its extensions (average_pool with 512-bit registers:
+    // slower).
     let moved = |v: usize| {
         flow.defining_op(v).is_some_and(|p| {
             matches!(flow.ops[p].name.as_str(), "vector.deinterleave" | "vector.shuffle" | "vector.interleave")
@@ -159,8 +160,8 @@ fn worth_pairing(flow: &Dataflow, form: &LinearForm) -> Result<(), NotPaired> {
         return Err(NotPaired::MovedInputs);
     }
     // A sum of extensions alone has no products to pair: LLVM's adds of its
-    // extensions (the loads folded into them) are as cheap (box_blur3x3 at
-    // x86-avx2, paired, ran slower).
+    // extensions (the loads folded into them) are as cheap (box_blur3x3
+    // with 256-bit registers, paired, ran slower).
     if form.terms.iter().all(|(_, w)| w.abs() == 1) {
         return Err(NotPaired::UnitWeights);
     }
@@ -186,7 +187,8 @@ fn pair_programs(
     };
     let first = pair_program(false).ok_or(NotPaired::NoPairProgram)?;
     // Without an instruction that adds a pair into the chain, the pair's
-    // program then the target's add (`vpmaddwd` then `vpaddd` at x86-avx2).
+    // program then the target's add (a pairwise multiply-add of 16-bit
+    // lanes, then an add of 32-bit lanes).
     let next = pair_program(true)
         .or_else(|| {
             let target = options.limits.target;
