@@ -44,12 +44,21 @@ pub fn opt_for(compiler: &Path) -> PathBuf {
     tool_beside(compiler, "opt")
 }
 
+/// `opt` refused an LLVM IR file: its first error line (or `failed`).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{} rejected {}: {message}", opt.display(), ll.display())]
+pub struct OptRejected {
+    pub opt: PathBuf,
+    pub ll: PathBuf,
+    pub message: String,
+}
+
 /// Rewrites the unoptimized LLVM IR file `ll` (clang `-O0 -Xclang
 /// -disable-O0-optnone`) with the intrinsics' wrappers inlined and locals in
 /// registers (`opt -passes=always-inline,sroa`): the builtins' own IR,
-/// constants as written. `Ok(Err(message))` if opt rejects it; `Err` if opt
+/// constants as written. `Ok(Err(_))` if opt rejects it; `Err` if opt
 /// (of `compiler`'s LLVM) cannot run.
-pub fn inline_wrappers(compiler: &Path, ll: &Path) -> std::io::Result<Result<(), String>> {
+pub fn inline_wrappers(compiler: &Path, ll: &Path) -> std::io::Result<Result<(), OptRejected>> {
     let opt = opt_for(compiler);
     let out = Command::new(&opt)
         .args(["-passes=always-inline,sroa", "-S", "-o"])
@@ -61,8 +70,8 @@ pub fn inline_wrappers(compiler: &Path, ll: &Path) -> std::io::Result<Result<(),
         return Ok(Ok(()));
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed");
-    Ok(Err(format!("{} rejected {}: {message}", opt.display(), ll.display())))
+    let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed").to_string();
+    Ok(Err(OptRejected { opt, ll: ll.to_path_buf(), message }))
 }
 
 /// The LLVM tool `tool` of the same version and directory as `compiler`.

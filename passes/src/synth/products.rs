@@ -10,15 +10,18 @@
 //! is posed to the search as its own small window: the pair's bytes
 //! interleaved (`x0 y0 x1 y1 …`, a register) times an interleaved constant
 //! of the two weights, summed pairwise, with the sum so far added. The
-//! search finds the target's instruction for it (`vpmaddubsw` and an add on
-//! x86), and the programs are strung together over the interleaved pairs.
+//! search finds the target's instruction for it (a pairwise multiply-add of
+//! bytes, `vpmaddubsw`, and an add), and the programs are strung together
+//! over the interleaved pairs.
 //!
-//! On x86 the interleaving is the unpack within 128-bit lanes (low and
-//! high halves of each lane, registers as wide as the inputs): two chains,
-//! each over half the result's lanes in a permuted order, and the lanes put
-//! back in order at the end by one shuffle of 128-bit blocks. On Hexagon
-//! the interleaved bytes are multiplied into the two halves of a register
-//! pair instead of summed (the first input's products in one, the
+//! Where the target's multiply-adds sum pairs ([`Arrangement::LaneUnpack`]),
+//! the interleaving is the unpack within 128-bit lanes (low and high halves
+//! of each lane, registers as wide as the inputs): two chains, each over
+//! half the result's lanes in a permuted order, and the lanes put back in
+//! order at the end by one shuffle of 128-bit blocks. Where its products
+//! widen into register pairs ([`Arrangement::Halves`]), the interleaved
+//! bytes are multiplied into the two halves of a register pair instead of
+//! summed (the first input's products in one, the
 //! second's in the other), and the halves are added at the end
 //! ([`Arrangement`]).
 //!
@@ -199,8 +202,8 @@ pub fn sibling_chains(flow: &Dataflow, form: &LinearForm, root: usize) -> Option
 /// How LLVM's own code for a chain is priced against a chain's program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LlvmChain {
-    /// LLVM's extensions read the inputs from memory (x86's `vpmovzxbw`
-    /// with a memory operand), where the program's swizzles, reading each
+    /// LLVM's extensions read the inputs from memory (a `vpmovzxbw` with a
+    /// memory operand), where the program's swizzles, reading each
     /// input twice, need it loaded into a register: the program pays one
     /// load per input register.
     pub extends_from_memory: bool,
@@ -210,11 +213,12 @@ pub struct LlvmChain {
 }
 
 impl LlvmChain {
-    /// On x86 both, as llc's loops show (x86-avx2 gaussian7x7: every
-    /// input extended from memory, one product per weight; its 25 pairs
-    /// then ran 12% slower than LLVM's loop). On NEON and HVX the plain
-    /// count, which HVX's measured pairs bear out (gaussian3x3: 31 → 28
-    /// packets).
+    /// Both where the target's tuning says so
+    /// (`Tuning::llvm_extends_and_factors`, as llc's loops show: gaussian7x7
+    /// with 256-bit registers extends every input from memory, one product
+    /// per weight, and its 25 pairs then ran 12% slower than LLVM's loop);
+    /// else the plain count (which measured pairs at 1024 bits bear out:
+    /// gaussian3x3, 31 → 28 packets).
     pub fn of_isa(isa: super::target::Isa) -> LlvmChain {
         let both = isa.tuning().llvm_extends_and_factors;
         LlvmChain { extends_from_memory: both, factors_weights: both }
@@ -305,7 +309,7 @@ pub fn pairs(terms: &[(usize, i64)], weight_bits: u32, arrangement: Arrangement)
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Arrangement {
     /// The low and the high halves of each 128-bit lane of the two inputs
-    /// interleaved (x86's unpack within lanes), two registers per pair,
+    /// interleaved (an unpack within lanes), two registers per pair,
     /// each product summed pairwise with its neighbour: two chains, each
     /// over half the result's lanes in a permuted order, put back in order
     /// at the end. A full interleave would cross 128-bit lanes on every
@@ -315,17 +319,17 @@ pub enum Arrangement {
     /// The two inputs interleaved into one register (`x0 y0 x1 y1 …`),
     /// each byte's product widened in place of a pairwise sum: the even
     /// bytes' products (the first input's) in the result's low half and
-    /// the odd bytes' (the second's) in its high half, as Hexagon's
-    /// widening multiplies (`vmpybusv`) give them. One chain, twice as
+    /// the odd bytes' (the second's) in its high half, as widening
+    /// multiplies into register pairs (`vmpybusv`) give them. One chain, twice as
     /// many lanes as the result, each half in order: at the end the halves
     /// are added.
     Halves,
 }
 
 impl Arrangement {
-    /// The arrangement of a target's instructions: the pairwise
-    /// multiply-adds of x86 (and NEON, whose inputs no layout fits), the
-    /// widening multiply-accumulates of Hexagon.
+    /// The arrangement of a target's instructions (`Tuning::pairs_in_halves`):
+    /// pairwise multiply-adds, or widening multiply-accumulates into
+    /// register pairs.
     pub fn of_isa(isa: super::target::Isa) -> Arrangement {
         if isa.tuning().pairs_in_halves {
             Arrangement::Halves
@@ -337,9 +341,9 @@ impl Arrangement {
     /// Whether a pair's products, as the arrangement has them, are its
     /// window's for any weights of their width: then the window takes its
     /// weights as an input and one proof of a pair's program holds for
-    /// every pair. Hexagon's widening products are exact; a pairwise sum of
-    /// two byte products (`vpmaddubsw`) saturates past 16 bits, so x86's
-    /// pair programs are proved at each pair's weights.
+    /// every pair. Widening products are exact; a pairwise sum of two byte
+    /// products (`vpmaddubsw`) saturates past 16 bits, so those pair
+    /// programs are proved at each pair's weights.
     pub fn any_weights(self) -> bool {
         self == Arrangement::Halves
     }
@@ -466,7 +470,7 @@ pub fn chain_program(
     // Pair by pair, each pair's step of every chain together: the pair's
     // inputs and weights are then read by adjacent steps and die there.
     // Chain after chain, every input would stay live across the first
-    // chain (x86-avx2 gaussian7x7: LLVM spilled them all).
+    // chain (gaussian7x7 with 256-bit registers: LLVM spilled them all).
     let interleaves = layout.interleaves();
     let mut sums: Vec<Option<Source>> = vec![None; interleaves.len()];
     for (k, pair) in pairs.iter().enumerate() {
@@ -539,7 +543,6 @@ pub fn weight_constants(pairs: &[[(usize, i64); 2]], layout: &Layout) -> Vec<(Ty
 mod tests {
     use super::*;
     use crate::synth::pair_windows::{paired_block, push, vector, Fresh};
-    use crate::synth::target::Isa;
 
     #[test]
     fn pairs_put_large_weights_with_small_ones() {
@@ -611,8 +614,8 @@ mod tests {
 
     #[test]
     fn the_paired_block_computes_the_chain() {
-        // x86's unpacked lanes (registers of 256 bits) and Hexagon's halves
-        // (two inputs in a register of 512 bits).
+        // Unpacked lanes (registers of 256 bits) and halves (two inputs in a
+        // register of 512 bits).
         for (arrangement, register) in [(Arrangement::LaneUnpack, 256), (Arrangement::Halves, 512)] {
             paired_block_computes_the_chain(arrangement, register);
         }
@@ -667,9 +670,9 @@ mod tests {
         assert_eq!(siblings[0].0, other);
         // Alone, the first chain saves only the extension no other chain reads
         // (its ops: 4 extensions, 3 products, 3 adds); together, every one.
-        let alone = chains_cost(&flow, &[(root, &form)], 512, LlvmChain::of_isa(Isa::named("hvx")));
-        let together =
-            chains_cost(&flow, &[(root, &form), (other, &siblings[0].1)], 512, LlvmChain::of_isa(Isa::named("hvx")));
+        let plain = LlvmChain { extends_from_memory: false, factors_weights: false };
+        let alone = chains_cost(&flow, &[(root, &form)], 512, plain);
+        let together = chains_cost(&flow, &[(root, &form), (other, &siblings[0].1)], 512, plain);
         assert_eq!((alone, together), (7, 12));
         // An extension read by an op in no chain: no siblings to weigh.
         push(&mut ops, "arith.maxui", vec![(x0, words.clone()), (x1, words.clone())], (902, words.clone()), vec![]);
@@ -677,19 +680,21 @@ mod tests {
         assert_eq!(sibling_chains(&flow, &form, root), None);
     }
 
-    /// On x86 LLVM multiplies once per weight: a chain of three products
-    /// by 6 and one by 2 costs two products, where HVX's count has four.
-    /// Its inputs are the block's arguments, not loads: no load to pay.
+    /// Where LLVM factors, it multiplies once per weight: a chain of three
+    /// products by 6 and one by 2 costs two products, where the plain count
+    /// has four. Its inputs are the block's arguments, not loads: no load
+    /// to pay.
     #[test]
-    fn x86_pricing_factors_equal_weights() {
+    fn factoring_pricing_multiplies_once_per_weight() {
         let (ops, root) = chain(&[6, 6, 2, 6]);
         let flow = Dataflow::new(&ops);
         let form = linear_form(&flow, root).unwrap();
-        let (x86, hvx) = (LlvmChain::of_isa(Isa::named("x86")), LlvmChain::of_isa(Isa::named("hvx")));
+        let factoring = LlvmChain { extends_from_memory: true, factors_weights: true };
+        let plain = LlvmChain { extends_from_memory: false, factors_weights: false };
         // 4 extensions, 3 adds and 4 products (2 once factored), in one register each.
-        assert_eq!(chains_cost(&flow, &[(root, &form)], 512, hvx), 11);
-        assert_eq!(chains_cost(&flow, &[(root, &form)], 512, x86), 9);
-        assert_eq!(x86.program_loads(&flow, &[(root, &form)], 512), 0);
+        assert_eq!(chains_cost(&flow, &[(root, &form)], 512, plain), 11);
+        assert_eq!(chains_cost(&flow, &[(root, &form)], 512, factoring), 9);
+        assert_eq!(factoring.program_loads(&flow, &[(root, &form)], 512), 0);
     }
 
     #[test]

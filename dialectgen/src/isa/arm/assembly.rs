@@ -21,6 +21,16 @@ pub enum EncodeError {
     Run { program: String, source: std::io::Error },
 }
 
+/// Why one line has no encoding.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LineError {
+    /// The assembler's message for the line.
+    #[error("{0}")]
+    Rejected(String),
+    #[error("no encoding printed")]
+    NoEncoding,
+}
+
 /// The LLVM assembler and the extensions the intrinsics use.
 pub const LLVM_MC: &str = "llvm-mc-22";
 pub const MATTR: &str = "-mattr=+v8.6a,+i8mm,+dotprod,+sha3,+rdm";
@@ -118,11 +128,11 @@ pub fn assembly_text(i: &Intrinsic, imms: &[(String, i64)]) -> Result<String, As
 
 /// Encodes many lines with one call of the LLVM assembler; per line its
 /// 32-bit instruction word or the assembler's error.
-pub fn encode(lines: &[String]) -> Result<Vec<Result<u32, String>>, EncodeError> {
+pub fn encode(lines: &[String]) -> Result<Vec<Result<u32, LineError>>, EncodeError> {
     encode_with(Path::new(LLVM_MC), lines)
 }
 
-pub fn encode_with(llvm_mc: &Path, lines: &[String]) -> Result<Vec<Result<u32, String>>, EncodeError> {
+pub fn encode_with(llvm_mc: &Path, lines: &[String]) -> Result<Vec<Result<u32, LineError>>, EncodeError> {
     let run = |input: String| -> Result<std::process::Output, EncodeError> {
         let mut child = Command::new(llvm_mc)
             .args(["-triple=aarch64", MATTR, "--show-encoding"])
@@ -169,8 +179,8 @@ pub fn encode_with(llvm_mc: &Path, lines: &[String]) -> Result<Vec<Result<u32, S
     let mut next = words.into_iter();
     Ok((0..lines.len())
         .map(|k| match errors.get(&k) {
-            Some(e) => Err(e.clone()),
-            None => next.next().ok_or_else(|| "no encoding printed".to_string()),
+            Some(e) => Err(LineError::Rejected(e.clone())),
+            None => next.next().ok_or(LineError::NoEncoding),
         })
         .collect())
 }

@@ -149,6 +149,7 @@ fn run_batch(b: usize, idx: &[usize], items: &[HarnessItem], cfg: &HarnessConfig
         let functions = match disassemble(&cfg.objdump, &exe) {
             Ok(f) => f,
             Err(e) => {
+                let e = e.to_string();
                 done.extend(live.iter().map(|(k, _)| (*k, Err(fail("disassembly", e.clone())))));
                 return done;
             }
@@ -302,15 +303,25 @@ fn run_checked(live: &[(usize, Via)], items: &[HarnessItem], cfg: &HarnessConfig
     out
 }
 
+/// Why a test program has no disassembly.
+#[derive(Debug, thiserror::Error)]
+enum DisassemblyError {
+    #[error("cannot run {}: {source}", objdump.display())]
+    Run { objdump: PathBuf, source: std::io::Error },
+    /// objdump's message.
+    #[error("{0}")]
+    Failed(String),
+}
+
 /// Per function `tK`, the instruction words in it.
-fn disassemble(objdump: &Path, exe: &Path) -> Result<BTreeMap<String, Vec<u32>>, String> {
+fn disassemble(objdump: &Path, exe: &Path) -> Result<BTreeMap<String, Vec<u32>>, DisassemblyError> {
     let out = Command::new(objdump)
         .arg("-d")
         .arg(exe)
         .output()
-        .map_err(|e| format!("cannot run {}: {e}", objdump.display()))?;
+        .map_err(|source| DisassemblyError::Run { objdump: objdump.to_path_buf(), source })?;
     if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+        return Err(DisassemblyError::Failed(String::from_utf8_lossy(&out.stderr).trim().to_string()));
     }
     let mut map: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     let mut current: Option<String> = None;

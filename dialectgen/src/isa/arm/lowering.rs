@@ -76,6 +76,15 @@ pub enum ArmLoweringError {
     Io(#[from] std::io::Error),
 }
 
+/// Why [`literal_ir`] produced no IR.
+#[derive(Debug, thiserror::Error)]
+enum LiteralIrError {
+    #[error("{compiler}: {message}")]
+    CompilerRejected { compiler: String, message: String },
+    #[error(transparent)]
+    OptRejected(#[from] llvm_snippet::OptRejected),
+}
+
 /// LLVM instructions over two operands of one type that the ARM lowering
 /// pass emits itself when an intrinsic is just one of them over its two
 /// operands (see [`ArmLowering::binary`]).
@@ -267,8 +276,8 @@ fn immediate_templates(
 
 /// Compiles `c_path` to LLVM IR at `ll_path` unoptimized, the intrinsics'
 /// wrappers inlined ([`llvm_snippet::inline_wrappers`]): the builtins' own
-/// IR, constants as written. `Ok(Err(message))` if clang or opt rejects it.
-fn literal_ir(compiler: &Path, c_path: &Path, ll_path: &Path) -> Result<Result<(), String>, ArmLoweringError> {
+/// IR, constants as written. `Ok(Err(_))` if clang or opt rejects it.
+fn literal_ir(compiler: &Path, c_path: &Path, ll_path: &Path) -> Result<Result<(), LiteralIrError>, ArmLoweringError> {
     let out = Command::new(compiler)
         .args(CLANG_FLAGS)
         .args(["-O0", "-Xclang", "-disable-O0-optnone", "-w", "-S", "-emit-llvm", "-o"])
@@ -278,10 +287,10 @@ fn literal_ir(compiler: &Path, c_path: &Path, ll_path: &Path) -> Result<Result<(
         .map_err(|source| ArmLoweringError::Compiler { compiler: compiler.display().to_string(), source })?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed");
-        return Ok(Err(format!("{}: {message}", compiler.display())));
+        let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed").to_string();
+        return Ok(Err(LiteralIrError::CompilerRejected { compiler: compiler.display().to_string(), message }));
     }
-    Ok(llvm_snippet::inline_wrappers(compiler, ll_path)?)
+    Ok(llvm_snippet::inline_wrappers(compiler, ll_path)?.map_err(LiteralIrError::from))
 }
 
 /// How many instructions have a lowering of each form, and why the rest

@@ -84,14 +84,27 @@ fn pass_of(class: OperandClass, carry_pointer: bool) -> Option<Pass> {
     })
 }
 
+/// Why an entry has no C test function.
+#[derive(Debug, thiserror::Error)]
+enum TestFunctionError {
+    #[error("two register results without a builtin that returns both")]
+    TwoResults,
+    #[error("operand `{0}` cannot be passed")]
+    UnpassableOperand(String),
+    #[error("immediate without a value")]
+    ImmediateWithoutValue,
+    #[error("result class cannot be returned")]
+    UnreturnableResult,
+}
+
 /// The entry's C test function, its input passes and output bytes.
-fn test_function(k: usize, e: &Entry) -> Result<(String, Vec<Pass>, usize), String> {
+fn test_function(k: usize, e: &Entry) -> Result<(String, Vec<Pass>, usize), TestFunctionError> {
     let tag = &e.sema.name;
     let outs = &e.info.outs;
     // A vector result with a predicate beside it: the predicate goes by pointer.
     let carry = outs.len() == 2 && outs[1].class == OperandClass::Predicate;
     if outs.len() > 2 || (outs.len() == 2 && !carry) {
-        return Err("two register results without a builtin that returns both".into());
+        return Err(TestFunctionError::TwoResults);
     }
     let mut body = String::new();
     let mut args = Vec::new();
@@ -100,10 +113,10 @@ fn test_function(k: usize, e: &Entry) -> Result<(String, Vec<Pass>, usize), Stri
     let mut carry_in = false;
     for (i, op) in e.info.ins.iter().enumerate() {
         let pointer = carry && op.class == OperandClass::Predicate;
-        let pass = pass_of(op.class, pointer).ok_or_else(|| format!("operand `{}` cannot be passed", op.name))?;
+        let pass = pass_of(op.class, pointer).ok_or_else(|| TestFunctionError::UnpassableOperand(op.name.clone()))?;
         let at = format!("(in + {slot} * SLOT)");
         match pass {
-            Pass::Immediate => args.push(format!("{}", e.imm.ok_or("immediate without a value")?)),
+            Pass::Immediate => args.push(format!("{}", e.imm.ok_or(TestFunctionError::ImmediateWithoutValue)?)),
             Pass::Vector => args.push(format!("*(const HVX_Vector *){at}")),
             Pass::Pair => args.push(format!("*(const HVX_VectorPair *){at}")),
             Pass::Int => args.push(format!("*(const int *){at}")),
@@ -146,7 +159,7 @@ fn test_function(k: usize, e: &Entry) -> Result<(String, Vec<Pass>, usize), Stri
             let _ = writeln!(body, "  *(int *)out = {call};");
             4
         }
-        _ => return Err("result class cannot be returned".into()),
+        _ => return Err(TestFunctionError::UnreturnableResult),
     } + if carry { 128 } else { 0 };
     let src = format!("static void t{k}(const unsigned char *in, unsigned char *out) {{\n{body}}}\n");
     Ok((src, passes, out_bytes))
@@ -208,7 +221,7 @@ pub fn execute(entries: &[Entry], cfg: &HarnessConfig, batch: usize) -> Vec<Entr
         match test_function(k, e) {
             Ok(f) => functions.push(Some(f)),
             Err(m) => {
-                results[k] = Some(Err(("harness", m)));
+                results[k] = Some(Err(("harness", m.to_string())));
                 functions.push(None);
             }
         }

@@ -29,7 +29,7 @@ use super::c::translate::{Arith, RegBinding};
 use super::data::ManualEntry;
 use super::front::{self, Fault, FrontEnd, Reading};
 use crate::classify::proof::{prove_equal_then_by_slices, Budget, Verdict};
-use crate::eval::{Concrete, Machine};
+use crate::eval::{Concrete, EvalError, Machine};
 use crate::sema::ir::{BinOp, Expr, Place, Semantics, Span, Stmt, StmtKind};
 use crate::validate::cases::Rng;
 use num_bigint::{BigInt, BigUint};
@@ -373,11 +373,24 @@ fn hex(v: &BigUint, width: u32) -> String {
     format!("{:0>w$}", v.to_str_radix(16), w = width.div_ceil(4) as usize)
 }
 
+/// Which of the two semantics could not be evaluated, and why.
+#[derive(Debug, thiserror::Error)]
+enum EvaluationError {
+    #[error("qemu semantics: {0}")]
+    Qemu(EvalError),
+    #[error("manual semantics: {0}")]
+    Manual(EvalError),
+}
+
 /// Runs both on `cases`; the first differing input, or why none was found.
-fn differ_concretely(qemu: &Semantics, manual: &Semantics, cases: &[Vec<BigUint>]) -> Result<Option<Witness>, String> {
+fn differ_concretely(
+    qemu: &Semantics,
+    manual: &Semantics,
+    cases: &[Vec<BigUint>],
+) -> Result<Option<Witness>, EvaluationError> {
     for args in cases {
-        let q = Machine::new(&mut Concrete, qemu).run(args).map_err(|e| format!("qemu semantics: {e}"))?;
-        let m = Machine::new(&mut Concrete, manual).run(args).map_err(|e| format!("manual semantics: {e}"))?;
+        let q = Machine::new(&mut Concrete, qemu).run(args).map_err(EvaluationError::Qemu)?;
+        let m = Machine::new(&mut Concrete, manual).run(args).map_err(EvaluationError::Manual)?;
         if q != m {
             let words = qemu.result.width.div_ceil(32);
             let word_of = |v: &BigUint, w: u32| (v >> (32 * w)) & BigUint::from(0xffff_ffffu32);

@@ -43,6 +43,15 @@ pub enum GuideError {
     Io { path: PathBuf, source: std::io::Error },
     #[error("{path}:{line}: malformed XML: {message}")]
     Xml { path: PathBuf, line: u32, message: String },
+    // Why one `<intrinsic>` entry is skipped (its `SkippedEntry::reason`).
+    #[error("missing `{0}`")]
+    MissingAttribute(&'static str),
+    #[error("missing <return>")]
+    MissingReturn,
+    #[error("a `{c_type}` parameter without `varname`")]
+    UnnamedParameter { c_type: String },
+    #[error("a `{c_type}` return without `varname`")]
+    UnnamedReturn { c_type: String },
 }
 
 /// A malformed `<intrinsic>` element that was skipped.
@@ -71,8 +80,8 @@ impl LineIndex {
     }
 }
 
-fn param(node: roxmltree::Node) -> Result<GuideParam, String> {
-    let c_type = node.attribute("type").ok_or("missing `type`")?.trim().to_string();
+fn param(node: roxmltree::Node) -> Result<GuideParam, GuideError> {
+    let c_type = node.attribute("type").ok_or(GuideError::MissingAttribute("type"))?.trim().to_string();
     Ok(GuideParam {
         c_type,
         varname: node.attribute("varname").unwrap_or("").to_string(),
@@ -82,8 +91,8 @@ fn param(node: roxmltree::Node) -> Result<GuideParam, String> {
     })
 }
 
-fn entry(node: roxmltree::Node, lines: &LineIndex, base: usize, path: &Path) -> Result<GuideEntry, String> {
-    let name = node.attribute("name").ok_or("missing `name`")?.to_string();
+fn entry(node: roxmltree::Node, lines: &LineIndex, base: usize, path: &Path) -> Result<GuideEntry, GuideError> {
+    let name = node.attribute("name").ok_or(GuideError::MissingAttribute("name"))?.to_string();
     fn children<'a, 'i>(
         node: roxmltree::Node<'a, 'i>,
         tag: &'static str,
@@ -95,17 +104,17 @@ fn entry(node: roxmltree::Node, lines: &LineIndex, base: usize, path: &Path) -> 
     };
     let ret = match children(node, "return").next() {
         Some(r) => param(r)?,
-        None => return Err("missing <return>".into()),
+        None => return Err(GuideError::MissingReturn),
     };
     let params = children(node, "parameter").map(param).collect::<Result<Vec<_>, _>>()?;
     // `void` as the only parameter means no parameters.
     let params: Vec<GuideParam> =
         params.into_iter().filter(|p| !(p.c_type == "void" && p.varname.is_empty())).collect();
     if let Some(p) = params.iter().find(|p| p.varname.is_empty()) {
-        return Err(format!("a `{}` parameter without `varname`", p.c_type));
+        return Err(GuideError::UnnamedParameter { c_type: p.c_type.clone() });
     }
     if !ret.c_type.contains("void") && ret.varname.is_empty() {
-        return Err(format!("a `{}` return without `varname`", ret.c_type));
+        return Err(GuideError::UnnamedReturn { c_type: ret.c_type.clone() });
     }
     let op_node = children(node, "operation").next();
     let operation = op_node.and_then(|o| o.text()).map(str::to_string).filter(|t| !t.trim().is_empty());
@@ -175,7 +184,7 @@ fn add_entry(guide: &mut Guide, node: roxmltree::Node, lines: &LineIndex, base: 
             name: node.attribute("name").unwrap_or("?").to_string(),
             file: path.to_path_buf(),
             line: lines.line_of(base + node.range().start),
-            reason,
+            reason: reason.to_string(),
         }),
     }
 }

@@ -23,10 +23,18 @@ struct Source {
     line: u32,
 }
 
+/// A library definition that does not parse, with the library's path.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{}:{source}", path.display())]
+pub struct DefinitionError {
+    pub path: PathBuf,
+    pub source: ParseError,
+}
+
 pub struct Library {
     pub path: PathBuf,
     sources: HashMap<String, Vec<Source>>,
-    parsed: Mutex<HashMap<String, Result<Arc<FunctionDef>, String>>>,
+    parsed: Mutex<HashMap<String, Result<Arc<FunctionDef>, DefinitionError>>>,
 }
 
 impl Library {
@@ -73,12 +81,14 @@ impl Library {
     }
 
     /// The first definition of `name`, parsed; `None` when there is none.
-    pub fn function(&self, name: &str) -> Result<Option<Arc<FunctionDef>>, String> {
+    pub fn function(&self, name: &str) -> Result<Option<Arc<FunctionDef>>, DefinitionError> {
         if let Some(r) = self.parsed.lock().expect("library lock").get(name) {
             return r.clone().map(Some);
         }
         let Some(src) = self.sources.get(name).and_then(|v| v.first()) else { return Ok(None) };
-        let r = parse_definition(name, src).map(Arc::new).map_err(|e| format!("{}:{e}", self.path.display()));
+        let r = parse_definition(name, src)
+            .map(Arc::new)
+            .map_err(|source| DefinitionError { path: self.path.clone(), source });
         self.parsed.lock().expect("library lock").insert(name.to_string(), r.clone());
         r.map(Some)
     }
