@@ -1,5 +1,6 @@
 //! The `arith`/`vector` idioms offline rules are synthesized for: each a
-//! small function, at every vector width the x86 targets have. Only the
+//! small function, at every vector width an ISA's offline rules name
+//! ([`crate::targets::OfflineRules`]). Only the
 //! left-hand sides are written here; what computes them (if anything does)
 //! is found and proved by the synthesizer (`super::rules::generate`).
 
@@ -162,16 +163,15 @@ fn dot4_even_odd(bits: u32) -> Identity {
     Identity { name, lhs, rhs }
 }
 
-/// The identities offline rules may rewrite windows by, at 128, 256 and
-/// 512 bits.
-pub fn x86_identities() -> Vec<Identity> {
-    [128u32, 256, 512].into_iter().map(dot4_even_odd).collect()
+/// The identities offline rules may rewrite windows by, at each of `widths` bits.
+pub fn identities(widths: &[u32]) -> Vec<Identity> {
+    widths.iter().copied().map(dot4_even_odd).collect()
 }
 
-/// Every idiom at 128, 256 and 512 bits.
-pub fn x86() -> Vec<Idiom> {
+/// Every idiom at each of `widths` bits.
+pub fn idioms(widths: &[u32]) -> Vec<Idiom> {
     let mut out = Vec::new();
-    for bits in [128u32, 256, 512] {
+    for &bits in widths {
         for e in [8u32, 16] {
             let lanes = bits / e;
             for signed in [false, true] {

@@ -1,7 +1,8 @@
 //! Offline rewrite rules (the MISAAL direction): for each idiom of
-//! [`super::idioms`] and each x86 target, the synthesizer finds and proves
-//! the cheapest program computing it, at generation time; the pair
-//! (pattern, program) is a rule, stored in `generated/x86/rules.json`
+//! [`super::idioms`] and each target an ISA's [`OfflineRules`] name, the
+//! synthesizer finds and proves the cheapest program computing it, at
+//! generation time; the pair (pattern, program) is a rule, stored in
+//! `generated/<isa>/rules.json`
 //! (`hydride-rules`, run by `scripts/regen`, checked fresh by
 //! `scripts/regen --check`). Online, [`super::egraph`] matches rules
 //! against a window by equality saturation before any search.
@@ -11,8 +12,9 @@ use super::grammar::Grammar;
 use super::proof_failure::ProofFailure;
 use super::search::{synthesize, Limits, Outcome};
 use super::semantics::synthesizable;
-use super::target::Target;
+use super::target::{Isa, Target};
 use crate::ir::parse::ParseError;
+use crate::targets::{OfflineRules, MAX_ISAS};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -67,7 +69,7 @@ pub struct RuleSet {
     /// Idioms tried per target.
     pub idioms: usize,
     pub rules: Vec<Rule>,
-    /// Proved identities ([`super::idioms::x86_identities`]).
+    /// Proved identities ([`super::idioms::identities`]).
     pub equalities: Vec<Equality>,
 }
 
@@ -76,8 +78,9 @@ impl RuleSet {
     /// (rules from another grammar are not used: `scripts/regen --check`
     /// keeps them fresh).
     pub fn embedded(grammar: &Grammar) -> Option<&'static RuleSet> {
-        static RULES: OnceLock<Option<RuleSet>> = OnceLock::new();
-        let set = RULES.get_or_init(|| serde_json::from_str(include_str!("../../../generated/x86/rules.json")).ok());
+        static RULES: [OnceLock<Option<RuleSet>>; MAX_ISAS] = [const { OnceLock::new() }; MAX_ISAS];
+        let set = RULES[grammar.isa.index()]
+            .get_or_init(|| serde_json::from_str(grammar.isa.of().offline_rules()?.generated).ok());
         set.as_ref().filter(|s| s.grammar == format!("{:016x}", grammar.version))
     }
 }
@@ -179,6 +182,9 @@ pub enum RuleError {
     Unproved(#[from] ProofFailure),
     #[error("a side has an op of several results")]
     SeveralResults,
+    /// An ISA (its name) whose target declares no offline rules.
+    #[error("{0} has no offline rules")]
+    NoOfflineRules(&'static str),
     /// An idiom or identity (its kind and name) that gives no rule.
     #[error("{kind} {name}: {why}")]
     Of { kind: &'static str, name: String, why: Box<RuleError> },
@@ -205,10 +211,16 @@ pub fn equality_for(identity: &super::idioms::Identity) -> Result<Equality, Rule
     Ok(Equality { name: identity.name.clone(), lhs: pattern(&lf, &lw)?, rhs: pattern(&rf, &rw)? })
 }
 
-/// Every idiom at every x86 target: the rules found, in idiom order, each
-/// reported to `progress` as it is tried.
+/// The ISAs that have offline rules, with them.
+pub fn isas_with_rules() -> impl Iterator<Item = (Isa, OfflineRules)> {
+    Isa::all().filter_map(|isa| Some((isa, isa.of().offline_rules()?)))
+}
+
+/// Every idiom at every target of `grammar`'s ISA's offline rules: the
+/// rules found, in idiom order, each reported to `progress` as it is tried.
 pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(String)) -> Result<RuleSet, RuleError> {
-    let idioms = super::idioms::x86();
+    let offline = grammar.isa.of().offline_rules().ok_or(RuleError::NoOfflineRules(grammar.isa.name()))?;
+    let idioms = super::idioms::idioms(offline.widths);
     let mut rules = Vec::new();
     for idiom in &idioms {
         let functions =
@@ -216,7 +228,7 @@ pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(String)) -> Result<R
         let [(_, ops)] = functions.as_slice() else {
             return Err(RuleError::of("idiom", &idiom.name)(RuleError::NotOneFunction));
         };
-        for target in [Target::named("x86-avx512"), Target::named("x86-avx2")] {
+        for target in offline.targets.iter().map(|t| Target::named(t)) {
             let rule = rule_for(&idiom.name, ops, grammar, target);
             progress(match &rule {
                 Some(r) => format!("{} at {}: {} (cost {})", idiom.name, target.name(), r.program, r.cost),
@@ -226,7 +238,7 @@ pub fn generate(grammar: &Grammar, progress: &mut dyn FnMut(String)) -> Result<R
         }
     }
     let mut equalities = Vec::new();
-    for identity in super::idioms::x86_identities() {
+    for identity in super::idioms::identities(offline.widths) {
         let e = equality_for(&identity).map_err(RuleError::of("identity", &identity.name))?;
         progress(format!("{}: proved", identity.name));
         equalities.push(e);

@@ -25,6 +25,23 @@ pub trait IsaTarget: Sync {
     fn dialect_irdl(&self) -> &'static str;
     /// How its ops reach LLVM: its generated lowering table and the reader of an entry.
     fn lowering(&self) -> TableSource;
+    /// The offline rules made for it (`hydride-rules`), if any.
+    fn offline_rules(&self) -> Option<OfflineRules> {
+        None
+    }
+}
+
+/// Where an ISA has offline rewrite rules (`crate::synth::rules`): the
+/// vector widths its idioms are written at, the targets the rules are
+/// searched at, and the rules found (`generated/<isa>/rules.json`).
+#[derive(Clone, Copy)]
+pub struct OfflineRules {
+    /// Widths, in bits, of the idioms and identities (`crate::synth::idioms`).
+    pub widths: &'static [u32],
+    /// Names of the targets each idiom is searched at.
+    pub targets: &'static [&'static str],
+    /// The generated rules, as `hydride-rules` wrote them.
+    pub generated: &'static str,
 }
 
 /// One target of an ISA: a name and what it allows.

@@ -8,7 +8,7 @@ mod hvx;
 mod isa;
 mod x86;
 
-pub use isa::{IsaTarget, TargetSpec, Tuning, MAX_ISAS, MAX_TARGETS};
+pub use isa::{IsaTarget, OfflineRules, TargetSpec, Tuning, MAX_ISAS, MAX_TARGETS};
 
 /// Every ISA, in the order their dialects and passes are registered.
 pub static REGISTRY: [&dyn IsaTarget; 3] = [&x86::X86, &arm::Arm, &hvx::Hvx];

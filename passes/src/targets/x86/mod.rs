@@ -2,7 +2,7 @@
 
 mod lowering;
 
-use super::isa::{IsaTarget, TargetSpec, Tuning};
+use super::isa::{IsaTarget, OfflineRules, TargetSpec, Tuning};
 use crate::llvm_lowering::TableSource;
 use dialectgen::isa::x86::host::{x86_target_allows, Host};
 
@@ -82,5 +82,15 @@ impl IsaTarget for X86 {
 
     fn lowering(&self) -> TableSource {
         TableSource { json: include_str!("../../../../generated/x86/llvm-calls.json"), read: lowering::x86_lowering }
+    }
+
+    /// Idioms at SSE's, AVX2's and AVX-512's widths, searched at both
+    /// fixed targets.
+    fn offline_rules(&self) -> Option<OfflineRules> {
+        Some(OfflineRules {
+            widths: &[128, 256, 512],
+            targets: &["x86-avx512", "x86-avx2"],
+            generated: include_str!("../../../../generated/x86/rules.json"),
+        })
     }
 }
