@@ -1,15 +1,17 @@
 //! `hydride gen`: from vendor data to every generated file, in one call.
 //!
-//! Each registered ISA ([`crate::isa::registry::all`]) reads, validates and
-//! classifies its instructions and designs its dialect; this module writes
-//! what they give, the `autollvm` dialect over their classes, the class
-//! summary, the op variant table and the dialects' round-trip tests.
+//! Each registered ISA ([`crate::isa::registry::all`]) reads and validates
+//! its instructions ([`crate::isa::front_end`]); this module classifies
+//! them, designs each target dialect, writes each ISA's class database and
+//! lowering table, then the `autollvm` dialect over the classes of every
+//! ISA, the class summary, the op variant table and the dialects'
+//! round-trip tests.
 
 use crate::classify::cross_isa::{classify_across, prefixed};
-use crate::classify::engine::SimilarityClass;
+use crate::classify::engine::{classify, SimilarityClass};
 use crate::design::{build, ods, render::render, render::render_value, DialectDesign};
 use crate::isa::registry;
-use crate::isa::{IsaOutput, Progress};
+use crate::isa::{Isa, IsaOutput, Progress};
 use crate::sema::ir::Semantics;
 use std::collections::HashMap;
 use std::path::Path;
@@ -50,7 +52,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     let write = |path: &Path, text: &str| write(path, &text.replace(GENERATED_BY, &header));
     let mut isas = Vec::new();
     for isa in registry::all() {
-        let out = isa.generate(opts, progress)?;
+        let out = generate_isa(isa, opts, progress)?;
         for (rel, text) in &out.files {
             write(&opts.out.join(rel), text)?;
         }
@@ -106,6 +108,30 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
         write(&path, &render(&opts.templates.join("roundtrip.mlir.tera"), design)?)?;
     }
     Ok(GenSummary { isas, autollvm_ops })
+}
+
+/// One ISA through the pipeline: its front end, its classes, its target
+/// dialect (`hydride_<isa>`), its class database and its lowering table.
+fn generate_isa(isa: &dyn Isa, opts: &GenOptions, progress: &dyn Progress) -> Result<IsaOutput, GenError> {
+    let name = isa.name();
+    let fe = isa.front_end(opts, progress)?;
+    let semantics = fe.semantics();
+    let stage = format!("{name} classify");
+    progress.update(&stage, 0, semantics.len());
+    let merging = fe.merging();
+    let (classes, stats) = classify(semantics, opts.timeout_ms, merging.mask, merging.numbers);
+    progress.update(&stage, semantics.len(), semantics.len());
+    let lowerings = fe.lowerings(&classes, opts, progress)?;
+    let dialect = build::target_dialect(&format!("hydride_{name}"), fe.title(), semantics, GENERATED_BY);
+    let fields: Vec<(&str, &str)> = lowerings.database_fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let db = class_database(name, &fields, &classes, |n| lowerings.per_member.get(n))?;
+    let mut report = fe.report()?;
+    if let Some(coverage) = lowerings.coverage {
+        report["llvm_lowering"] = coverage;
+    }
+    let (table, text) = lowerings.table;
+    let files = vec![(format!("{name}/class-database.json"), db), (format!("{name}/{table}"), text)];
+    Ok(IsaOutput { semantics: semantics.to_vec(), classes, stats, dialect, report, files })
 }
 
 /// The autollvm dialect's instances that lower to `dialect`, for the

@@ -352,8 +352,8 @@ class Builder:
 
 def generate(seed, index, min_bits=64):
     """Program `index` of the stream `seed`, its vectors mostly at least
-    `min_bits` wide (a target's register: smaller ones a target such as
-    HVX leaves to LLVM)."""
+    `min_bits` wide (a target's register: smaller ones a target of wide
+    registers leaves to LLVM)."""
     rng = random.Random(f"{seed}/{index}")
     b = Builder(rng, f"p{index}", min_bits=min_bits)
     result = None

@@ -242,14 +242,14 @@ def absdiff(b, n, at):
 
 # name: (emit, memory element bits, lanes of one register-sized copy, what it triggers)
 IDIOMS = {
-    "average": (average, 8, 64, "in-place widening (x86)"),
-    "clamped_add": (clamped_add, 16, 32, "in-place widening (x86)"),
+    "average": (average, 8, 64, "in-place widening (where widening crosses lanes)"),
+    "clamped_add": (clamped_add, 16, 32, "in-place widening (where widening crosses lanes)"),
     "group_sum": (group_sum, 8, 64, "sum as dot"),
-    "weighted3": (weighted3, 8, 64, "in-place widening (x86)"),
-    "pair_sum": (pair_sum, 8, 32, "sum as dot, pairs (x86)"),
+    "weighted3": (weighted3, 8, 64, "in-place widening (where widening crosses lanes)"),
+    "pair_sum": (pair_sum, 8, 32, "sum as dot, pairs (where pair sums are dot products)"),
     "contract": (contract, 8, 64, "elementwise contraction"),
     "matmul": (matmul, 8, 64, "register-sized contraction tiles"),
-    "dot4": (dot4, 8, 64, "even/odd dot product (x86 without VNNI)"),
+    "dot4": (dot4, 8, 64, "even/odd dot product (without a 4-way dot product)"),
     "weights": (weights, 8, 16, "equal weights factored"),
     "pool": (pool, 8, 64, "deinterleaved extrema"),
     "max3x3": (max3x3, 8, 64, "column extrema"),

@@ -6,6 +6,7 @@
 
 pub mod arm;
 pub mod cli;
+pub mod front_end;
 pub mod hvx;
 pub mod registry;
 pub mod x86;
@@ -14,6 +15,7 @@ use crate::classify::engine::{ClassStats, SimilarityClass};
 use crate::design::DialectDesign;
 use crate::gen_options::{GenError, GenOptions};
 use crate::sema::ir::Semantics;
+use front_end::FrontEnd;
 
 /// Reports progress of long work: `(stage, done, total)`.
 pub trait Progress: Sync {
@@ -26,7 +28,7 @@ impl<F: Fn(&str, usize, usize) + Sync> Progress for F {
     }
 }
 
-/// What an ISA gives `hydride gen`.
+/// What `hydride gen` made of one ISA.
 pub struct IsaOutput {
     /// The ISA's validated semantics, what its classes are made of.
     pub semantics: Vec<Semantics>,
@@ -44,8 +46,9 @@ pub struct IsaOutput {
 pub trait Isa: Sync {
     /// `x86`, `arm`, `hvx`: the folder name under `generated/`, `isa-specs/` and the lit tests.
     fn name(&self) -> &'static str;
-    /// Reads the vendor data, validates, classifies and designs the dialect.
-    fn generate(&self, opts: &GenOptions, progress: &dyn Progress) -> Result<IsaOutput, GenError>;
+    /// Reads the vendor data and validates: what `hydride gen` classifies,
+    /// designs the dialect of and lowers ([`FrontEnd`]).
+    fn front_end(&self, opts: &GenOptions, progress: &dyn Progress) -> Result<Box<dyn FrontEnd>, GenError>;
     /// `hydride isa <name>`: `cmd` with the front end's description and options
     /// (its own, besides [`cli::FrontEndArgs`]).
     fn front_end_command(&self, cmd: clap::Command) -> clap::Command;

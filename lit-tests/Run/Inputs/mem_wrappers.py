@@ -3,8 +3,9 @@
 (`args` is an array of pointers), calls NAME and stores the result.
 
 Vectors cross the C <-> IR boundary through memory: passed by value, a
-512-bit vector travels in memory under the C ABI but in two ymm registers in
-LLVM IR on a machine without AVX-512, so by-value calls compare garbage there.
+512-bit vector travels in memory under the C ABI but in two 256-bit registers
+in LLVM IR on a machine without 512-bit vector registers, so by-value calls
+compare garbage there.
 
 Usage: python3 mem_wrappers.py < in.ll > out.ll
 """

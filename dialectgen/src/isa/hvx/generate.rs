@@ -1,15 +1,18 @@
-//! The HVX part of `hydride gen`: validated semantics, their similarity
-//! classes, the `hydride_hvx` dialect and the LLVM intrinsic of each op.
+//! The HVX part of `hydride gen`: semantics validated under qemu-hexagon,
+//! and the LLVM intrinsic and cost of each instruction.
 
 use super::c::macros::MacroTable;
 use super::data::HvxSources;
 use super::front::{self, FrontEndError};
 use super::harness::{self, HarnessConfig};
-use super::report;
+use super::report::{self, HvxReport};
 use super::validate::{self, HvxOutcome};
-use crate::classify::engine::{classify, Numbers};
+use crate::classify::engine::{Numbers, SimilarityClass};
+use crate::classify::mask::MaskModel;
 use crate::design::build;
 use crate::gen_options::{GenError, GenOptions};
+use crate::isa::front_end::{FrontEnd, Lowerings, Merging};
+use crate::isa::Progress;
 use crate::sema::ir::Semantics;
 use std::collections::BTreeMap;
 
@@ -38,7 +41,7 @@ impl crate::isa::Isa for Hvx {
         super::cli::command(cmd)
     }
 
-    fn run_front_end(&self, matches: &clap::ArgMatches, progress: &dyn crate::isa::Progress) -> anyhow::Result<()> {
+    fn run_front_end(&self, matches: &clap::ArgMatches, progress: &dyn Progress) -> anyhow::Result<()> {
         super::cli::run(matches, progress)
     }
 
@@ -46,11 +49,7 @@ impl crate::isa::Isa for Hvx {
         "hvx"
     }
 
-    fn generate(
-        &self,
-        opts: &GenOptions,
-        progress: &dyn crate::isa::Progress,
-    ) -> Result<crate::isa::IsaOutput, GenError> {
+    fn front_end(&self, opts: &GenOptions, progress: &dyn Progress) -> Result<Box<dyn FrontEnd>, GenError> {
         let specs = opts.specs_dir.join("hvx");
         let macros = MacroTable::load(&specs.join("macros.yaml"), Some("f")).map_err(err)?;
         let corrections_path = specs.join("definition-corrections.yaml");
@@ -76,11 +75,11 @@ impl crate::isa::Isa for Hvx {
             outcomes = validate::validate(&fe.in_scope, &fe.info, &cfg);
             progress.update("hvx run", 1, 1);
         }
-        let rep = report::build(&fe, &outcomes);
-        if rep.mismatched > 0 {
+        let report = report::build(&fe, &outcomes);
+        if report.mismatched > 0 {
             return Err(err(std::io::Error::other(format!(
                 "{} HVX instructions disagree with qemu-hexagon (run `hydride isa hvx --validate --verbose`)",
-                rep.mismatched
+                report.mismatched
             ))));
         }
         let semantics: Vec<Semantics> = fe
@@ -90,32 +89,53 @@ impl crate::isa::Isa for Hvx {
             .filter(|(_, o)| !opts.validate || matches!(o, Some(HvxOutcome::Validated { .. })))
             .filter_map(|(t, _)| t.result.clone().ok())
             .collect();
-        progress.update("hvx classify", 0, semantics.len());
-        let (classes, stats) =
-            classify(&semantics, opts.timeout_ms, crate::classify::mask::MaskModel::None, Numbers::OrMembersValues);
-        progress.update("hvx classify", semantics.len(), semantics.len());
-        let dialect = build::target_dialect(
-            "hydride_hvx",
-            "Hexagon HVX (128-byte vectors)",
-            &semantics,
-            crate::gen_options::GENERATED_BY,
-        );
+        let costs = fe.in_scope.iter().map(|t| (t.def.tag.clone(), t.def.cost())).collect();
+        Ok(Box::new(HvxFrontEnd { report, semantics, costs }))
+    }
+}
+
+/// The definitions translated and validated, with each one's cost.
+struct HvxFrontEnd {
+    report: HvxReport,
+    semantics: Vec<Semantics>,
+    /// Each definition's cost, by its tag ([`super::data::Definition::cost`]).
+    costs: BTreeMap<String, u32>,
+}
+
+impl FrontEnd for HvxFrontEnd {
+    fn semantics(&self) -> &[Semantics] {
+        &self.semantics
+    }
+
+    /// Classes whose members differ in numbers keep each member's values.
+    fn merging(&self) -> Merging {
+        Merging { mask: MaskModel::None, numbers: Numbers::OrMembersValues }
+    }
+
+    fn title(&self) -> &'static str {
+        "Hexagon HVX (128-byte vectors)"
+    }
+
+    fn report(&self) -> Result<serde_json::Value, GenError> {
+        Ok(serde_json::to_value(&self.report)?)
+    }
+
+    fn lowerings(&self, _: &[SimilarityClass], _: &GenOptions, _: &dyn Progress) -> Result<Lowerings, GenError> {
         let intrinsics: BTreeMap<String, String> =
-            semantics.iter().map(|s| (s.name.clone(), llvm_intrinsic(&s.name))).collect();
-        let costs: BTreeMap<&str, u32> = fe.in_scope.iter().map(|t| (t.def.tag.as_str(), t.def.cost())).collect();
-        let lowering = |n: &str| Some(HvxLowering { llvm_intrinsic: intrinsics.get(n)?.clone(), cost: *costs.get(n)? });
-        let db = crate::gen_tables::class_database("hvx", &[], &classes, lowering)
-            .map_err(|e| err(std::io::Error::other(e.to_string())))?;
+            self.semantics.iter().map(|s| (s.name.clone(), llvm_intrinsic(&s.name))).collect();
+        let per_member = intrinsics
+            .iter()
+            .filter_map(|(n, i)| Some((n, HvxLowering { llvm_intrinsic: i.clone(), cost: *self.costs.get(n)? })))
+            .map(|(n, l)| Ok((n.clone(), serde_json::to_value(l)?)))
+            .collect::<Result<_, GenError>>()?;
         let calls: BTreeMap<String, String> =
             intrinsics.iter().map(|(k, v)| (format!("hydride_hvx.{}", build::op_name(k)), v.clone())).collect();
-        let calls = crate::gen_tables::one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?;
-        Ok(crate::isa::IsaOutput {
-            semantics,
-            classes,
-            stats,
-            dialect,
-            report: serde_json::to_value(&rep)?,
-            files: vec![("hvx/class-database.json".into(), db), ("hvx/llvm-intrinsics.json".into(), calls)],
+        let table = crate::gen_tables::one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?;
+        Ok(Lowerings {
+            database_fields: Vec::new(),
+            per_member,
+            table: ("llvm-intrinsics.json", table),
+            coverage: None,
         })
     }
 }

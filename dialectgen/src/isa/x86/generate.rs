@@ -1,16 +1,18 @@
-//! The x86 part of `hydride gen`: the guide's validated semantics, their
-//! classes (which make `autollvm`), the `hydride_x86` dialect, the class
-//! database with clang's lowering and cost of each member, and the LLVM
-//! call each op becomes.
+//! The x86 part of `hydride gen`: the guide's validated semantics, and,
+//! given their classes, clang's lowering and cost of each member (the class
+//! database's) and the LLVM call each op becomes.
 
 use super::survey::{survey, SurveyOptions};
-use crate::classify::engine::classify;
-use crate::design::build;
-use crate::gen_options::{GenError, GenOptions, GENERATED_BY};
-use crate::gen_tables::{class_database, one_entry_per_line};
+use crate::classify::engine::{Numbers, SimilarityClass};
+use crate::classify::mask::MaskModel;
+use crate::gen_options::{GenError, GenOptions};
+use crate::gen_tables::one_entry_per_line;
+use crate::isa::front_end::{FrontEnd, Lowerings, Merging};
 use crate::isa::x86::validate::record::Record;
 use crate::isa::x86::validate::ValidationConfig;
-use crate::isa::{Isa, IsaOutput, Progress};
+use crate::isa::{Isa, Progress};
+use crate::sema::ir::Semantics;
+use std::collections::BTreeMap;
 
 /// The CPU whose instruction counts are the costs.
 const COST_CPU: &str = "znver4";
@@ -61,7 +63,7 @@ impl Isa for X86 {
         "x86"
     }
 
-    fn generate(&self, opts: &GenOptions, progress: &dyn Progress) -> Result<IsaOutput, GenError> {
+    fn front_end(&self, opts: &GenOptions, progress: &dyn Progress) -> Result<Box<dyn FrontEnd>, GenError> {
         let corrections = opts.specs_dir.join("x86").join("corrections.yaml");
         let survey_opts = SurveyOptions {
             isa_data: opts.isa_data.clone(),
@@ -70,41 +72,65 @@ impl Isa for X86 {
             filter: None,
         };
         let s = survey(&survey_opts, progress).map_err(|e| GenError::isa("x86", e))?;
-        let cpuids = s.cpuids;
         let semantics: Vec<_> =
             s.semantics.into_iter().filter(|(_, ok)| *ok || !opts.validate).map(|(s, _)| s).collect();
-        progress.update("classify", 0, semantics.len());
-        // Merging fits numbers to the signature only: the autollvm dialect
-        // and the synthesis grammar are built from these classes.
-        let (classes, stats) = classify(
-            &semantics,
-            opts.timeout_ms,
-            crate::classify::mask::MaskModel::WriteMask,
-            crate::classify::engine::Numbers::OfSignature,
-        );
-        progress.update("classify", semantics.len(), semantics.len());
+        Ok(Box::new(X86FrontEnd { semantics, cpuids: s.cpuids, report: s.report }))
+    }
+}
+
+/// The guide's validated intrinsics, with the CPU features each needs.
+struct X86FrontEnd {
+    semantics: Vec<Semantics>,
+    cpuids: BTreeMap<String, Vec<String>>,
+    report: super::report::Report,
+}
+
+impl FrontEnd for X86FrontEnd {
+    fn semantics(&self) -> &[Semantics] {
+        &self.semantics
+    }
+
+    /// Merging fits numbers to the signature only: the autollvm dialect
+    /// and the synthesis grammar are built from these classes.
+    fn merging(&self) -> Merging {
+        Merging { mask: MaskModel::WriteMask, numbers: Numbers::OfSignature }
+    }
+
+    fn title(&self) -> &'static str {
+        "x86"
+    }
+
+    fn report(&self) -> Result<serde_json::Value, GenError> {
+        Ok(serde_json::to_value(&self.report)?)
+    }
+
+    fn lowerings(
+        &self,
+        classes: &[SimilarityClass],
+        opts: &GenOptions,
+        progress: &dyn Progress,
+    ) -> Result<Lowerings, GenError> {
+        let semantics = &self.semantics;
         progress.update("lower", 0, semantics.len());
         let scratch =
             tempfile::tempdir().map_err(|source| GenError::Write { path: "temporary directory".into(), source })?;
-        let lowerings = super::lowering::lowerings(&semantics, &opts.compiler, COST_CPU, scratch.path())
+        let lowerings = super::lowering::lowerings(semantics, &opts.compiler, COST_CPU, scratch.path())
             .map_err(|e| GenError::isa("x86", e))?;
         progress.update("lower", semantics.len(), semantics.len());
         let cost_source =
             format!("machine instructions of the intrinsic alone, clang-22 -O1 -march={COST_CPU} (immediates = 1)");
-        let db = class_database("x86", &[("cost_source", &cost_source)], &classes, |n| lowerings.get(n))?;
-        let dialect = build::target_dialect("hydride_x86", "x86", &semantics, GENERATED_BY);
-        let calls = crate::isa::x86::llvm_call::llvm_calls(&dialect.name, &classes, &semantics, &lowerings, &cpuids);
-        let coverage = crate::isa::x86::llvm_call::coverage(&dialect.name, &semantics, &lowerings, &calls);
-        let calls = one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?;
-        let mut report = serde_json::to_value(&s.report)?;
-        report["llvm_lowering"] = serde_json::to_value(&coverage)?;
-        Ok(IsaOutput {
-            semantics,
-            classes,
-            stats,
-            dialect,
-            report,
-            files: vec![("x86/class-database.json".into(), db), ("x86/llvm-calls.json".into(), calls)],
+        let dialect = "hydride_x86";
+        let calls = super::llvm_call::llvm_calls(dialect, classes, semantics, &lowerings, &self.cpuids);
+        let coverage = super::llvm_call::coverage(dialect, semantics, &lowerings, &calls);
+        let per_member = lowerings
+            .iter()
+            .map(|(k, v)| Ok((k.clone(), serde_json::to_value(v)?)))
+            .collect::<Result<_, GenError>>()?;
+        Ok(Lowerings {
+            database_fields: vec![("cost_source", cost_source)],
+            per_member,
+            table: ("llvm-calls.json", one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?),
+            coverage: Some(serde_json::to_value(&coverage)?),
         })
     }
 }
