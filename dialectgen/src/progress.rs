@@ -6,6 +6,17 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 
+/// Reports progress of long work: `(stage, done, total)`.
+pub trait Progress: Sync {
+    fn update(&self, stage: &str, done: usize, total: usize);
+}
+
+impl<F: Fn(&str, usize, usize) + Sync> Progress for F {
+    fn update(&self, stage: &str, done: usize, total: usize) {
+        self(stage, done, total)
+    }
+}
+
 /// One progress bar per stage of long work, on stderr; where stderr is not
 /// a terminal (CI logs), one line per stage as it ends, with its time.
 #[derive(Default)]
@@ -29,7 +40,7 @@ impl Stage {
     }
 }
 
-impl crate::isa::Progress for StageBars {
+impl Progress for StageBars {
     fn update(&self, stage: &str, done: usize, total: usize) {
         let mut slot = self.0.lock().expect("progress lock");
         if slot.as_ref().map(|s| s.name.as_str()) != Some(stage) {

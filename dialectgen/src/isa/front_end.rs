@@ -35,7 +35,7 @@ pub trait FrontEnd: Send {
         &self,
         classes: &[SimilarityClass],
         opts: &GenOptions,
-        progress: &dyn super::Progress,
+        progress: &dyn crate::progress::Progress,
     ) -> Result<Lowerings, GenError>;
 }
 

@@ -17,16 +17,7 @@ use crate::gen_options::{GenError, GenOptions};
 use crate::sema::ir::Semantics;
 use front_end::FrontEnd;
 
-/// Reports progress of long work: `(stage, done, total)`.
-pub trait Progress: Sync {
-    fn update(&self, stage: &str, done: usize, total: usize);
-}
-
-impl<F: Fn(&str, usize, usize) + Sync> Progress for F {
-    fn update(&self, stage: &str, done: usize, total: usize) {
-        self(stage, done, total)
-    }
-}
+pub use crate::progress::Progress;
 
 /// What `hydride gen` made of one ISA.
 pub struct IsaOutput {
