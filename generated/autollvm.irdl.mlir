@@ -239,6 +239,7 @@ irdl.dialect @autollvm {
   }
   // 4 instructions computing the same thing up to 2 parameter(s)
   //   Members (4): x86/_mm256_setzero_si256, x86/_mm512_setzero_epi32, x86/_mm512_setzero_si512, x86/_mm_setzero_si128.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits.
   //   Semantics with the class parameters as named values:
   //     dst[RESULT_TOP:0] := 0
   irdl.operation @zero {
@@ -247,21 +248,18 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<4xi64>
     %r_3 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 128 : i32
-    %a0_1 = irdl.is 256 : i32
-    %a0_2 = irdl.is 512 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 128 : i32
-    %a1_2 = irdl.is 256 : i32
-    %a1_3 = irdl.is 512 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a0_0 = irdl.is 32 : i32
+    %a0_1 = irdl.is 128 : i32
+    %a0_2 = irdl.is 256 : i32
+    %a0_3 = irdl.is 512 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands()
-    irdl.attributes { "result_width" = %a0, "result_elem_width" = %a1 }
+    irdl.attributes { "result_elem_width" = %a0 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 6 parameter(s)
   //   Members (6): x86/_mm256_set_m128i, x86/_mm256_setr_m128i, hvx/V6_vpackeb, hvx/V6_vpackeh, hvx/V6_vpackob, hvx/V6_vpackoh.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
@@ -296,18 +294,13 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 8 : i32
     %a3_2 = irdl.is 16 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 1024 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 256 : i32
-    %a5_1 = irdl.is 1024 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "a0_elem_width" = %a2, "shift" = %a3, "a0_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "a0_elem_width" = %a2, "shift" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 2 parameter(s)
   //   Members (4): x86/_mm256_cvtsi256_si32, x86/_mm512_cvtsi512_si32, x86/_mm_cvtsi128_si32, x86/_mm_cvtsi128_si64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := a0[bit:0]
   irdl.operation @move_scalar {
@@ -322,17 +315,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 128 : i32
-    %a1_1 = irdl.is 256 : i32
-    %a1_2 = irdl.is 512 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "a0_width" = %a1 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 46 instructions computing the same thing up to 3 parameter(s)
   //   Members (46): x86/_mm256_abs_epi8, x86/_mm256_abs_epi16, x86/_mm256_abs_epi32, x86/_mm256_mask_abs_epi8 (merge masking), x86/_mm256_maskz_abs_epi8 (zero masking), x86/_mm512_abs_epi8, x86/_mm512_mask_abs_epi8 (merge masking), x86/_mm512_maskz_abs_epi8 (zero masking), x86/_mm_mask_abs_epi8 (merge masking), x86/_mm_maskz_abs_epi8 (zero masking), x86/_mm256_mask_abs_epi16 (merge masking), x86/_mm256_maskz_abs_epi16 (zero masking), x86/_mm512_abs_epi16, x86/_mm512_mask_abs_epi16 (merge masking), x86/_mm512_maskz_abs_epi16 (zero masking), x86/_mm_mask_abs_epi16 (merge masking), x86/_mm_maskz_abs_epi16 (zero masking), x86/_mm256_mask_abs_epi32 (merge masking), x86/_mm256_maskz_abs_epi32 (zero masking), x86/_mm_mask_abs_epi32 (merge masking), x86/_mm_maskz_abs_epi32 (zero masking), x86/_mm256_abs_epi64, x86/_mm256_mask_abs_epi64 (merge masking), x86/_mm256_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi64, x86/_mm_mask_abs_epi64 (merge masking), x86/_mm_maskz_abs_epi64 (zero masking), x86/_mm512_abs_epi32, x86/_mm512_mask_abs_epi32 (merge masking), x86/_mm512_maskz_abs_epi32 (zero masking), x86/_mm512_abs_epi64, x86/_mm512_mask_abs_epi64 (merge masking), x86/_mm512_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi8, x86/_mm_abs_epi16, x86/_mm_abs_epi32, arm/vabs_s8, arm/vabsq_s8, arm/vabs_s16, arm/vabsq_s16, arm/vabs_s32, arm/vabsq_s32, arm/vabsq_s64, hvx/V6_vabsb, hvx/V6_vabsh, hvx/V6_vabsw.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Abs(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -398,32 +388,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 56 instructions computing the same thing up to 3 parameter(s)
   //   Members (56): x86/_mm256_add_epi8, x86/_mm256_add_epi16, x86/_mm256_add_epi32, x86/_mm256_add_epi64, x86/_mm256_mask_add_epi8 (merge masking), x86/_mm256_maskz_add_epi8 (zero masking), x86/_mm512_add_epi8, x86/_mm512_mask_add_epi8 (merge masking), x86/_mm512_maskz_add_epi8 (zero masking), x86/_mm_mask_add_epi8 (merge masking), x86/_mm_maskz_add_epi8 (zero masking), x86/_mm256_mask_add_epi16 (merge masking), x86/_mm256_maskz_add_epi16 (zero masking), x86/_mm512_add_epi16, x86/_mm512_mask_add_epi16 (merge masking), x86/_mm512_maskz_add_epi16 (zero masking), x86/_mm_mask_add_epi16 (merge masking), x86/_mm_maskz_add_epi16 (zero masking), x86/_mm256_mask_add_epi32 (merge masking), x86/_mm256_maskz_add_epi32 (zero masking), x86/_mm_mask_add_epi32 (merge masking), x86/_mm_maskz_add_epi32 (zero masking), x86/_mm256_mask_add_epi64 (merge masking), x86/_mm256_maskz_add_epi64 (zero masking), x86/_mm_mask_add_epi64 (merge masking), x86/_mm_maskz_add_epi64 (zero masking), x86/_mm512_maskz_add_epi32 (zero masking), x86/_mm512_add_epi64, x86/_mm512_mask_add_epi64 (merge masking), x86/_mm512_maskz_add_epi64 (zero masking), x86/_mm512_add_epi32, x86/_mm512_mask_add_epi32 (merge masking), x86/_mm_add_epi8, x86/_mm_add_epi16, x86/_mm_add_epi32, x86/_mm_add_epi64, arm/vadd_s8, arm/vaddq_s8, arm/vadd_s16, arm/vaddq_s16, arm/vadd_s32, arm/vaddq_s32, arm/vaddq_s64, arm/vadd_u8, arm/vaddq_u8, arm/vadd_u16, arm/vaddq_u16, arm/vadd_u32, arm/vaddq_u32, arm/vaddq_u64, hvx/V6_vaddb, hvx/V6_vaddb_dv, hvx/V6_vaddh, hvx/V6_vaddh_dv, hvx/V6_vaddw, hvx/V6_vaddw_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -517,34 +489,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1_7 = irdl.is 255 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3_5 = irdl.is 2048 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 31 instructions computing the same thing up to 3 parameter(s)
   //   Members (31): x86/_mm256_adds_epi8, x86/_mm256_adds_epi16, x86/_mm256_mask_adds_epi8 (merge masking), x86/_mm256_maskz_adds_epi8 (zero masking), x86/_mm512_adds_epi8, x86/_mm512_mask_adds_epi8 (merge masking), x86/_mm512_maskz_adds_epi8 (zero masking), x86/_mm_mask_adds_epi8 (merge masking), x86/_mm_maskz_adds_epi8 (zero masking), x86/_mm256_mask_adds_epi16 (merge masking), x86/_mm256_maskz_adds_epi16 (zero masking), x86/_mm512_adds_epi16, x86/_mm512_mask_adds_epi16 (merge masking), x86/_mm512_maskz_adds_epi16 (zero masking), x86/_mm_mask_adds_epi16 (merge masking), x86/_mm_maskz_adds_epi16 (zero masking), x86/_mm_adds_epi8, x86/_mm_adds_epi16, arm/vqadd_s8, arm/vqaddq_s8, arm/vqadd_s16, arm/vqaddq_s16, arm/vqadd_s32, arm/vqaddq_s32, arm/vqaddq_s64, hvx/V6_vaddbsat, hvx/V6_vaddbsat_dv, hvx/V6_vaddhsat, hvx/V6_vaddhsat_dv, hvx/V6_vaddwsat, hvx/V6_vaddwsat_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Saturate((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
@@ -620,34 +572,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1_7 = irdl.is 255 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3_5 = irdl.is 2048 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 31 instructions computing the same thing up to 3 parameter(s)
   //   Members (31): x86/_mm256_adds_epu8, x86/_mm256_adds_epu16, x86/_mm256_mask_adds_epu8 (merge masking), x86/_mm256_maskz_adds_epu8 (zero masking), x86/_mm512_adds_epu8, x86/_mm512_mask_adds_epu8 (merge masking), x86/_mm512_maskz_adds_epu8 (zero masking), x86/_mm_mask_adds_epu8 (merge masking), x86/_mm_maskz_adds_epu8 (zero masking), x86/_mm256_mask_adds_epu16 (merge masking), x86/_mm256_maskz_adds_epu16 (zero masking), x86/_mm512_adds_epu16, x86/_mm512_mask_adds_epu16 (merge masking), x86/_mm512_maskz_adds_epu16 (zero masking), x86/_mm_mask_adds_epu16 (merge masking), x86/_mm_maskz_adds_epu16 (zero masking), x86/_mm_adds_epu8, x86/_mm_adds_epu16, arm/vqadd_u8, arm/vqaddq_u8, arm/vqadd_u16, arm/vqaddq_u16, arm/vqadd_u32, arm/vqaddq_u32, arm/vqaddq_u64, hvx/V6_vaddubsat, hvx/V6_vaddubsat_dv, hvx/V6_vadduhsat, hvx/V6_vadduhsat_dv, hvx/V6_vadduwsat, hvx/V6_vadduwsat_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateU((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
@@ -723,34 +655,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1_7 = irdl.is 255 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3_5 = irdl.is 2048 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 4 parameter(s)
   //   Members (6): x86/_mm256_alignr_epi8, x86/_mm256_mask_alignr_epi8 (merge masking), x86/_mm256_maskz_alignr_epi8 (zero masking), x86/_mm512_alignr_epi8, x86/_mm512_mask_alignr_epi8 (merge masking), x86/_mm512_maskz_alignr_epi8 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound_2` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := (v0 * 128)
@@ -785,22 +697,17 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 1 : i32
     %a2_1 = irdl.is 3 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 31 : i32
-    %a3_1 = irdl.is 63 : i32
+    %a3_0 = irdl.is 5 : i32
+    %a3_1 = irdl.is 8 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 256 : i32
-    %a4_1 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 5 : i32
-    %a5_1 = irdl.is 8 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "loop_bound_2" = %a3, "a0_width" = %a4, "a2_imm_bits" = %a5 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "a2_imm_bits" = %a3 }
     irdl.results(result: %r)
   }
   // 32 instructions computing the same thing up to 3 parameter(s)
   //   Members (32): x86/_mm256_and_si256, x86/_mm256_mask_and_epi32 (merge masking), x86/_mm256_maskz_and_epi32 (zero masking), x86/_mm_mask_and_epi32 (merge masking), x86/_mm_maskz_and_epi32 (zero masking), x86/_mm256_mask_and_epi64 (merge masking), x86/_mm256_maskz_and_epi64 (zero masking), x86/_mm_mask_and_epi64 (merge masking), x86/_mm_maskz_and_epi64 (zero masking), x86/_mm512_maskz_and_epi32 (zero masking), x86/_mm512_maskz_and_epi64 (zero masking), x86/_mm512_and_epi32, x86/_mm512_and_si512, x86/_mm512_and_epi64, x86/_mm512_mask_and_epi64 (merge masking), x86/_mm512_mask_and_epi32 (merge masking), x86/_mm_and_si128, arm/vand_s8, arm/vandq_s8, arm/vand_s16, arm/vandq_s16, arm/vand_s32, arm/vandq_s32, arm/vandq_s64, arm/vand_u8, arm/vandq_u8, arm/vand_u16, arm/vandq_u16, arm/vand_u32, arm/vandq_u32, arm/vandq_u64, hvx/V6_vand.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -874,19 +781,14 @@ irdl.dialect @autollvm {
     %a2_5 = irdl.is 256 : i32
     %a2_6 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4, %a2_5, %a2_6)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 31 instructions computing the same thing up to 3 parameter(s)
   //   Members (31): x86/_mm256_andnot_si256, x86/_mm256_mask_andnot_epi32 (merge masking), x86/_mm256_maskz_andnot_epi32 (zero masking), x86/_mm_mask_andnot_epi32 (merge masking), x86/_mm_maskz_andnot_epi32 (zero masking), x86/_mm256_mask_andnot_epi64 (merge masking), x86/_mm256_maskz_andnot_epi64 (zero masking), x86/_mm_mask_andnot_epi64 (merge masking), x86/_mm_maskz_andnot_epi64 (zero masking), x86/_mm512_maskz_andnot_epi32 (zero masking), x86/_mm512_maskz_andnot_epi64 (zero masking), x86/_mm512_andnot_epi32, x86/_mm512_andnot_si512, x86/_mm512_mask_andnot_epi32 (merge masking), x86/_mm512_andnot_epi64, x86/_mm512_mask_andnot_epi64 (merge masking), x86/_mm_andnot_si128, arm/vbic_s8, arm/vbicq_s8, arm/vbic_s16, arm/vbicq_s16, arm/vbic_s32, arm/vbicq_s32, arm/vbicq_s64, arm/vbic_u8, arm/vbicq_u8, arm/vbic_u16, arm/vbicq_u16, arm/vbic_u32, arm/vbicq_u32, arm/vbicq_u64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (NOT (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -956,18 +858,14 @@ irdl.dialect @autollvm {
     %a2_5 = irdl.is 256 : i32
     %a2_6 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4, %a2_5, %a2_6)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): x86/_mm256_avg_epu8, x86/_mm256_avg_epu16, x86/_mm256_mask_avg_epu8 (merge masking), x86/_mm256_maskz_avg_epu8 (zero masking), x86/_mm512_avg_epu8, x86/_mm512_mask_avg_epu8 (merge masking), x86/_mm512_maskz_avg_epu8 (zero masking), x86/_mm_mask_avg_epu8 (merge masking), x86/_mm_maskz_avg_epu8 (zero masking), x86/_mm256_mask_avg_epu16 (merge masking), x86/_mm256_maskz_avg_epu16 (zero masking), x86/_mm512_avg_epu16, x86/_mm512_mask_avg_epu16 (merge masking), x86/_mm512_maskz_avg_epu16 (zero masking), x86/_mm_mask_avg_epu16 (merge masking), x86/_mm_maskz_avg_epu16 (zero masking), x86/_mm_avg_epu8, x86/_mm_avg_epu16, arm/vrhadd_u8, arm/vrhaddq_u8, arm/vrhadd_u16, arm/vrhaddq_u16, arm/vrhadd_u32, arm/vrhaddq_u32, hvx/V6_vavgubrnd, hvx/V6_vavguhrnd, hvx/V6_vavguwrnd.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) + 1) >> 1)
@@ -1031,30 +929,13 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): x86/_mm256_blend_epi16, x86/_mm_blend_epi32, x86/_mm256_blend_epi32, x86/_mm_blend_epi16.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF a0[(v0 % 8)]
@@ -1086,15 +967,13 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 4 : i32
     %a2_1 = irdl.is 8 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a1: %o0, a2: %o1)
-    irdl.attributes { "a0" = %a0, "loop_bound" = %a1, "a0_imm_bits" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "a0" = %a0, "loop_bound" = %a1, "a0_imm_bits" = %a2 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 3 parameter(s)
   //   Members (2): x86/_mm256_blendv_epi8, x86/_mm_blendv_epi8.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF a0[((v0 * 8) + 7)]
@@ -1116,22 +995,17 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<16xi8>
     %r_1 = irdl.is vector<32xi8>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 15 : i32
-    %a0_1 = irdl.is 31 : i32
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 8 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 128 : i32
-    %a1_1 = irdl.is 256 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 8 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_width" = %a1, "a0_elem_width" = %a2 }
+    irdl.attributes { "a0_elem_width" = %a0 }
     irdl.results(result: %r)
   }
   // 38 instructions computing the same thing up to 3 parameter(s)
   //   Members (38): x86/_mm_broadcastb_epi8, x86/_mm256_broadcastb_epi8, x86/_mm_broadcastd_epi32, x86/_mm256_broadcastd_epi32, x86/_mm_broadcastq_epi64, x86/_mm256_broadcastq_epi64, x86/_mm_broadcastsi128_si256, x86/_mm256_broadcastsi128_si256, x86/_mm_broadcastw_epi16, x86/_mm256_broadcastw_epi16, x86/_mm256_mask_broadcastb_epi8 (merge masking), x86/_mm256_maskz_broadcastb_epi8 (zero masking), x86/_mm512_broadcastb_epi8, x86/_mm512_mask_broadcastb_epi8 (merge masking), x86/_mm512_maskz_broadcastb_epi8 (zero masking), x86/_mm_mask_broadcastb_epi8 (merge masking), x86/_mm_maskz_broadcastb_epi8 (zero masking), x86/_mm256_mask_broadcastw_epi16 (merge masking), x86/_mm256_maskz_broadcastw_epi16 (zero masking), x86/_mm512_broadcastw_epi16, x86/_mm512_mask_broadcastw_epi16 (merge masking), x86/_mm512_maskz_broadcastw_epi16 (zero masking), x86/_mm_mask_broadcastw_epi16 (merge masking), x86/_mm_maskz_broadcastw_epi16 (zero masking), x86/_mm256_mask_broadcastd_epi32 (merge masking), x86/_mm256_maskz_broadcastd_epi32 (zero masking), x86/_mm_mask_broadcastd_epi32 (merge masking), x86/_mm_maskz_broadcastd_epi32 (zero masking), x86/_mm256_mask_broadcastq_epi64 (merge masking), x86/_mm256_maskz_broadcastq_epi64 (zero masking), x86/_mm_mask_broadcastq_epi64 (merge masking), x86/_mm_maskz_broadcastq_epi64 (zero masking), x86/_mm512_broadcastd_epi32, x86/_mm512_mask_broadcastd_epi32 (merge masking), x86/_mm512_maskz_broadcastd_epi32 (zero masking), x86/_mm512_broadcastq_epi64, x86/_mm512_mask_broadcastq_epi64 (merge masking), x86/_mm512_maskz_broadcastq_epi64 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a0[(a0_elem_width + -1):0]
@@ -1190,16 +1064,13 @@ irdl.dialect @autollvm {
     %a2_3 = irdl.is 64 : i32
     %a2_4 = irdl.is 128 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "result_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): x86/_mm256_cmpeq_epi8, x86/_mm256_cmpeq_epi16, x86/_mm256_cmpeq_epi32, x86/_mm256_cmpeq_epi64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
@@ -1220,27 +1091,18 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<4xi64>
     %r_3 = irdl.is vector<8xi32>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0_3 = irdl.is 31 : i32
+    %a0_0 = irdl.is 255 : i32
+    %a0_1 = irdl.is 65535 : i32
+    %a0_2 = irdl.is 4294967295 : i64
+    %a0_3 = irdl.is 18446744073709551615 : i128
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 255 : i32
-    %a2_1 = irdl.is 65535 : i32
-    %a2_2 = irdl.is 4294967295 : i64
-    %a2_3 = irdl.is 18446744073709551615 : i128
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
+    irdl.attributes { "constant" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): x86/_mm256_cmpgt_epi8, x86/_mm256_cmpgt_epi16, x86/_mm256_cmpgt_epi32, x86/_mm256_cmpgt_epi64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
@@ -1261,28 +1123,19 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<4xi64>
     %r_3 = irdl.is vector<8xi32>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0_3 = irdl.is 31 : i32
+    %a0_0 = irdl.is 255 : i32
+    %a0_1 = irdl.is 65535 : i32
+    %a0_2 = irdl.is 4294967295 : i64
+    %a0_3 = irdl.is 18446744073709551615 : i128
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 255 : i32
-    %a2_1 = irdl.is 65535 : i32
-    %a2_2 = irdl.is 4294967295 : i64
-    %a2_3 = irdl.is 18446744073709551615 : i128
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
+    irdl.attributes { "constant" = %a0 }
     irdl.results(result: %r)
   }
   // 162 instructions computing the same thing up to 5 parameter(s)
   //   Members (162): x86/_mm256_cvtepi16_epi32, x86/_mm256_cvtepi16_epi64, x86/_mm256_cvtepi32_epi64, x86/_mm256_cvtepi8_epi16, x86/_mm256_cvtepi8_epi32, x86/_mm256_cvtepi8_epi64, x86/_mm256_mask_mov_epi16 (merge masking), x86/_mm256_maskz_mov_epi16 (zero masking), x86/_mm512_mask_mov_epi16 (merge masking), x86/_mm512_maskz_mov_epi16 (zero masking), x86/_mm_mask_mov_epi16 (merge masking), x86/_mm_maskz_mov_epi16 (zero masking), x86/_mm256_mask_mov_epi8 (merge masking), x86/_mm256_maskz_mov_epi8 (zero masking), x86/_mm512_mask_mov_epi8 (merge masking), x86/_mm512_maskz_mov_epi8 (zero masking), x86/_mm_mask_mov_epi8 (merge masking), x86/_mm_maskz_mov_epi8 (zero masking), x86/_mm256_mask_blend_epi8 (merge masking), x86/_mm512_mask_blend_epi8 (merge masking), x86/_mm_mask_blend_epi8 (merge masking), x86/_mm256_mask_blend_epi16 (merge masking), x86/_mm512_mask_blend_epi16 (merge masking), x86/_mm_mask_blend_epi16 (merge masking), x86/_mm256_mask_cvtepi8_epi16 (merge masking), x86/_mm256_maskz_cvtepi8_epi16 (zero masking), x86/_mm512_cvtepi8_epi16, x86/_mm512_mask_cvtepi8_epi16 (merge masking), x86/_mm512_maskz_cvtepi8_epi16 (zero masking), x86/_mm_mask_cvtepi8_epi16 (merge masking), x86/_mm_maskz_cvtepi8_epi16 (zero masking), x86/_mm256_cvtepi16_epi8, x86/_mm256_mask_cvtepi16_epi8 (merge masking), x86/_mm256_maskz_cvtepi16_epi8 (zero masking), x86/_mm512_cvtepi16_epi8, x86/_mm512_mask_cvtepi16_epi8 (merge masking), x86/_mm512_maskz_cvtepi16_epi8 (zero masking), x86/_mm_cvtepi16_epi8, x86/_mm_mask_cvtepi16_epi8 (merge masking), x86/_mm_maskz_cvtepi16_epi8 (zero masking), x86/_mm256_mask_mov_epi32 (merge masking), x86/_mm256_maskz_mov_epi32 (zero masking), x86/_mm_mask_mov_epi32 (merge masking), x86/_mm_maskz_mov_epi32 (zero masking), x86/_mm256_mask_mov_epi64 (merge masking), x86/_mm256_maskz_mov_epi64 (zero masking), x86/_mm_mask_mov_epi64 (merge masking), x86/_mm_maskz_mov_epi64 (zero masking), x86/_mm256_mask_blend_epi32 (merge masking), x86/_mm_mask_blend_epi32 (merge masking), x86/_mm256_mask_blend_epi64 (merge masking), x86/_mm_mask_blend_epi64 (merge masking), x86/_mm256_cvtepi32_epi8, x86/_mm256_mask_cvtepi32_epi8 (merge masking), x86/_mm256_maskz_cvtepi32_epi8 (zero masking), x86/_mm_cvtepi32_epi8, x86/_mm_mask_cvtepi32_epi8 (merge masking), x86/_mm_maskz_cvtepi32_epi8 (zero masking), x86/_mm256_cvtepi32_epi16, x86/_mm256_mask_cvtepi32_epi16 (merge masking), x86/_mm256_maskz_cvtepi32_epi16 (zero masking), x86/_mm_cvtepi32_epi16, x86/_mm_mask_cvtepi32_epi16 (merge masking), x86/_mm_maskz_cvtepi32_epi16 (zero masking), x86/_mm256_cvtepi64_epi8, x86/_mm256_mask_cvtepi64_epi8 (merge masking), x86/_mm256_maskz_cvtepi64_epi8 (zero masking), x86/_mm_cvtepi64_epi8, x86/_mm_mask_cvtepi64_epi8 (merge masking), x86/_mm_maskz_cvtepi64_epi8 (zero masking), x86/_mm256_cvtepi64_epi32, x86/_mm256_mask_cvtepi64_epi32 (merge masking), x86/_mm256_maskz_cvtepi64_epi32 (zero masking), x86/_mm_cvtepi64_epi32, x86/_mm_mask_cvtepi64_epi32 (merge masking), x86/_mm_maskz_cvtepi64_epi32 (zero masking), x86/_mm256_cvtepi64_epi16, x86/_mm256_mask_cvtepi64_epi16 (merge masking), x86/_mm256_maskz_cvtepi64_epi16 (zero masking), x86/_mm_cvtepi64_epi16, x86/_mm_mask_cvtepi64_epi16 (merge masking), x86/_mm_maskz_cvtepi64_epi16 (zero masking), x86/_mm256_mask_cvtepi8_epi32 (merge masking), x86/_mm256_maskz_cvtepi8_epi32 (zero masking), x86/_mm_mask_cvtepi8_epi32 (merge masking), x86/_mm_maskz_cvtepi8_epi32 (zero masking), x86/_mm256_mask_cvtepi8_epi64 (merge masking), x86/_mm256_maskz_cvtepi8_epi64 (zero masking), x86/_mm_mask_cvtepi8_epi64 (merge masking), x86/_mm_maskz_cvtepi8_epi64 (zero masking), x86/_mm256_mask_cvtepi32_epi64 (merge masking), x86/_mm256_maskz_cvtepi32_epi64 (zero masking), x86/_mm_mask_cvtepi32_epi64 (merge masking), x86/_mm_maskz_cvtepi32_epi64 (zero masking), x86/_mm256_mask_cvtepi16_epi32 (merge masking), x86/_mm256_maskz_cvtepi16_epi32 (zero masking), x86/_mm_mask_cvtepi16_epi32 (merge masking), x86/_mm_maskz_cvtepi16_epi32 (zero masking), x86/_mm256_mask_cvtepi16_epi64 (merge masking), x86/_mm256_maskz_cvtepi16_epi64 (zero masking), x86/_mm_mask_cvtepi16_epi64 (merge masking), x86/_mm_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_maskz_mov_epi32 (zero masking), x86/_mm512_maskz_mov_epi64 (zero masking), x86/_mm512_cvtepi32_epi8, x86/_mm512_mask_cvtepi32_epi8 (merge masking), x86/_mm512_maskz_cvtepi32_epi8 (zero masking), x86/_mm512_cvtepi32_epi16, x86/_mm512_mask_cvtepi32_epi16 (merge masking), x86/_mm512_maskz_cvtepi32_epi16 (zero masking), x86/_mm512_cvtepi64_epi8, x86/_mm512_mask_cvtepi64_epi8 (merge masking), x86/_mm512_maskz_cvtepi64_epi8 (zero masking), x86/_mm512_cvtepi64_epi32, x86/_mm512_mask_cvtepi64_epi32 (merge masking), x86/_mm512_maskz_cvtepi64_epi32 (zero masking), x86/_mm512_cvtepi64_epi16, x86/_mm512_mask_cvtepi64_epi16 (merge masking), x86/_mm512_maskz_cvtepi64_epi16 (zero masking), x86/_mm512_cvtepi8_epi32, x86/_mm512_mask_cvtepi8_epi32 (merge masking), x86/_mm512_maskz_cvtepi8_epi32 (zero masking), x86/_mm512_cvtepi8_epi64, x86/_mm512_mask_cvtepi8_epi64 (merge masking), x86/_mm512_maskz_cvtepi8_epi64 (zero masking), x86/_mm512_cvtepi32_epi64, x86/_mm512_mask_cvtepi32_epi64 (merge masking), x86/_mm512_maskz_cvtepi32_epi64 (zero masking), x86/_mm512_cvtepi16_epi32, x86/_mm512_mask_cvtepi16_epi32 (merge masking), x86/_mm512_maskz_cvtepi16_epi32 (zero masking), x86/_mm512_cvtepi16_epi64, x86/_mm512_mask_cvtepi16_epi64 (merge masking), x86/_mm512_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_mask_mov_epi32 (merge masking), x86/_mm512_mask_mov_epi64 (merge masking), x86/_mm512_mask_blend_epi32 (merge masking), x86/_mm512_mask_blend_epi64 (merge masking), x86/_mm_cvtepi8_epi16, x86/_mm_cvtepi8_epi32, x86/_mm_cvtepi8_epi64, x86/_mm_cvtepi16_epi32, x86/_mm_cvtepi16_epi64, x86/_mm_cvtepi32_epi64, arm/vmovn_s16, arm/vmovn_s32, arm/vmovn_s64, arm/vmovn_u16, arm/vmovn_u32, arm/vmovn_u64, arm/vmovl_s8, arm/vmovl_s16, arm/vmovl_s32, arm/vget_low_s8, arm/vget_low_s16, arm/vget_low_s32, arm/vget_low_u8, arm/vget_low_u16, arm/vget_low_u32, hvx/V6_vunpackb, hvx/V6_vunpackh, hvx/V6_vassign.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SignExtend(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
@@ -1347,44 +1200,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 64 : i32
-    %a4_1 = irdl.is 128 : i32
-    %a4_2 = irdl.is 256 : i32
-    %a4_3 = irdl.is 512 : i32
-    %a4_4 = irdl.is 1024 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
-    %a5_0 = irdl.is 64 : i32
-    %a5_1 = irdl.is 128 : i32
-    %a5_2 = irdl.is 256 : i32
-    %a5_3 = irdl.is 512 : i32
-    %a5_4 = irdl.is 1024 : i32
-    %a5_5 = irdl.is 2048 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3, %a5_4, %a5_5)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 116 instructions computing the same thing up to 5 parameter(s)
   //   Members (116): x86/_mm256_cvtepu16_epi32, x86/_mm256_cvtepu16_epi64, x86/_mm256_cvtepu32_epi64, x86/_mm256_cvtepu8_epi16, x86/_mm256_cvtepu8_epi32, x86/_mm256_cvtepu8_epi64, x86/_mm256_cvtusepi16_epi8, x86/_mm256_mask_cvtusepi16_epi8 (merge masking), x86/_mm256_maskz_cvtusepi16_epi8 (zero masking), x86/_mm512_cvtusepi16_epi8, x86/_mm512_mask_cvtusepi16_epi8 (merge masking), x86/_mm512_maskz_cvtusepi16_epi8 (zero masking), x86/_mm_cvtusepi16_epi8, x86/_mm_mask_cvtusepi16_epi8 (merge masking), x86/_mm_maskz_cvtusepi16_epi8 (zero masking), x86/_mm256_mask_cvtepu8_epi16 (merge masking), x86/_mm256_maskz_cvtepu8_epi16 (zero masking), x86/_mm512_cvtepu8_epi16, x86/_mm512_mask_cvtepu8_epi16 (merge masking), x86/_mm512_maskz_cvtepu8_epi16 (zero masking), x86/_mm_mask_cvtepu8_epi16 (merge masking), x86/_mm_maskz_cvtepu8_epi16 (zero masking), x86/_mm256_cvtusepi32_epi8, x86/_mm256_mask_cvtusepi32_epi8 (merge masking), x86/_mm256_maskz_cvtusepi32_epi8 (zero masking), x86/_mm_cvtusepi32_epi8, x86/_mm_mask_cvtusepi32_epi8 (merge masking), x86/_mm_maskz_cvtusepi32_epi8 (zero masking), x86/_mm256_cvtusepi32_epi16, x86/_mm256_mask_cvtusepi32_epi16 (merge masking), x86/_mm256_maskz_cvtusepi32_epi16 (zero masking), x86/_mm_cvtusepi32_epi16, x86/_mm_mask_cvtusepi32_epi16 (merge masking), x86/_mm_maskz_cvtusepi32_epi16 (zero masking), x86/_mm256_cvtusepi64_epi8, x86/_mm256_mask_cvtusepi64_epi8 (merge masking), x86/_mm256_maskz_cvtusepi64_epi8 (zero masking), x86/_mm_cvtusepi64_epi8, x86/_mm_mask_cvtusepi64_epi8 (merge masking), x86/_mm_maskz_cvtusepi64_epi8 (zero masking), x86/_mm256_cvtusepi64_epi32, x86/_mm256_mask_cvtusepi64_epi32 (merge masking), x86/_mm256_maskz_cvtusepi64_epi32 (zero masking), x86/_mm_cvtusepi64_epi32, x86/_mm_mask_cvtusepi64_epi32 (merge masking), x86/_mm_maskz_cvtusepi64_epi32 (zero masking), x86/_mm256_cvtusepi64_epi16, x86/_mm256_mask_cvtusepi64_epi16 (merge masking), x86/_mm256_maskz_cvtusepi64_epi16 (zero masking), x86/_mm_cvtusepi64_epi16, x86/_mm_mask_cvtusepi64_epi16 (merge masking), x86/_mm_maskz_cvtusepi64_epi16 (zero masking), x86/_mm256_mask_cvtepu8_epi32 (merge masking), x86/_mm256_maskz_cvtepu8_epi32 (zero masking), x86/_mm_mask_cvtepu8_epi32 (merge masking), x86/_mm_maskz_cvtepu8_epi32 (zero masking), x86/_mm256_mask_cvtepu8_epi64 (merge masking), x86/_mm256_maskz_cvtepu8_epi64 (zero masking), x86/_mm_mask_cvtepu8_epi64 (merge masking), x86/_mm_maskz_cvtepu8_epi64 (zero masking), x86/_mm256_mask_cvtepu32_epi64 (merge masking), x86/_mm256_maskz_cvtepu32_epi64 (zero masking), x86/_mm_mask_cvtepu32_epi64 (merge masking), x86/_mm_maskz_cvtepu32_epi64 (zero masking), x86/_mm256_mask_cvtepu16_epi32 (merge masking), x86/_mm256_maskz_cvtepu16_epi32 (zero masking), x86/_mm_mask_cvtepu16_epi32 (merge masking), x86/_mm_maskz_cvtepu16_epi32 (zero masking), x86/_mm256_mask_cvtepu16_epi64 (merge masking), x86/_mm256_maskz_cvtepu16_epi64 (zero masking), x86/_mm_mask_cvtepu16_epi64 (merge masking), x86/_mm_maskz_cvtepu16_epi64 (zero masking), x86/_mm512_cvtusepi32_epi8, x86/_mm512_mask_cvtusepi32_epi8 (merge masking), x86/_mm512_maskz_cvtusepi32_epi8 (zero masking), x86/_mm512_cvtusepi32_epi16, x86/_mm512_mask_cvtusepi32_epi16 (merge masking), x86/_mm512_maskz_cvtusepi32_epi16 (zero masking), x86/_mm512_cvtusepi64_epi8, x86/_mm512_mask_cvtusepi64_epi8 (merge masking), x86/_mm512_maskz_cvtusepi64_epi8 (zero masking), x86/_mm512_cvtusepi64_epi32, x86/_mm512_mask_cvtusepi64_epi32 (merge masking), x86/_mm512_maskz_cvtusepi64_epi32 (zero masking), x86/_mm512_cvtusepi64_epi16, x86/_mm512_mask_cvtusepi64_epi16 (merge masking), x86/_mm512_maskz_cvtusepi64_epi16 (zero masking), x86/_mm512_cvtepu8_epi32, x86/_mm512_mask_cvtepu8_epi32 (merge masking), x86/_mm512_maskz_cvtepu8_epi32 (zero masking), x86/_mm512_cvtepu8_epi64, x86/_mm512_mask_cvtepu8_epi64 (merge masking), x86/_mm512_maskz_cvtepu8_epi64 (zero masking), x86/_mm512_cvtepu32_epi64, x86/_mm512_mask_cvtepu32_epi64 (merge masking), x86/_mm512_maskz_cvtepu32_epi64 (zero masking), x86/_mm512_cvtepu16_epi32, x86/_mm512_mask_cvtepu16_epi32 (merge masking), x86/_mm512_maskz_cvtepu16_epi32 (zero masking), x86/_mm512_cvtepu16_epi64, x86/_mm512_mask_cvtepu16_epi64 (merge masking), x86/_mm512_maskz_cvtepu16_epi64 (zero masking), x86/_mm_cvtepu8_epi16, x86/_mm_cvtepu8_epi32, x86/_mm_cvtepu8_epi64, x86/_mm_cvtepu16_epi32, x86/_mm_cvtepu16_epi64, x86/_mm_cvtepu32_epi64, arm/vmovl_u8, arm/vmovl_u16, arm/vmovl_u32, arm/vqmovn_u16, arm/vqmovn_u32, arm/vqmovn_u64, hvx/V6_vunpackub, hvx/V6_vunpackuh.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SaturateU(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
@@ -1444,42 +1267,13 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 64 : i32
-    %a4_1 = irdl.is 128 : i32
-    %a4_2 = irdl.is 256 : i32
-    %a4_3 = irdl.is 512 : i32
-    %a4_4 = irdl.is 1024 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
-    %a5_0 = irdl.is 64 : i32
-    %a5_1 = irdl.is 128 : i32
-    %a5_2 = irdl.is 256 : i32
-    %a5_3 = irdl.is 512 : i32
-    %a5_4 = irdl.is 2048 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3, %a5_4)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 3 parameter(s)
   //   Members (2): x86/_mm256_hadd_epi16, x86/_mm256_hadd_epi32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to 1
   //       FOR v1 := 0 to loop_bound
@@ -1502,18 +1296,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 1 : i32
     %a0_1 = irdl.is 3 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 32 : i32
+    %a1_1 = irdl.is 64 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "bit" = %a2 }
+    irdl.attributes { "loop_bound" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): x86/_mm256_hadds_epi16, x86/_mm_hadds_epi16.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to 1
   //       FOR v1 := 0 to 3
@@ -1533,15 +1325,12 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<16xi16>
     %r_1 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 128 : i32
-    %a0_1 = irdl.is 256 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a0_width" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 5 parameter(s)
   //   Members (4): x86/_mm256_hsub_epi16, x86/_mm256_hsub_epi32, x86/_mm_hsub_epi16, x86/_mm_hsub_epi32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to loop_bound_2
@@ -1573,21 +1362,16 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 1 : i32
     %a1_1 = irdl.is 3 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
+    %a2_0 = irdl.is 32 : i32
+    %a2_1 = irdl.is 64 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "loop_bound_2" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "loop_bound" = %a0, "loop_bound_2" = %a1, "bit" = %a2 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): x86/_mm256_hsubs_epi16, x86/_mm_hsubs_epi16.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to 1
   //       FOR v1 := 0 to 3
@@ -1607,16 +1391,13 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<16xi16>
     %r_1 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 128 : i32
-    %a0_1 = irdl.is 256 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a0_width" = %a0 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 4 parameter(s)
   //   Members (18): x86/_mm256_madd_epi16, x86/_mm256_mullo_epi32, x86/_mm256_mask_madd_epi16 (merge masking), x86/_mm256_maskz_madd_epi16 (zero masking), x86/_mm512_madd_epi16, x86/_mm512_mask_madd_epi16 (merge masking), x86/_mm512_maskz_madd_epi16 (zero masking), x86/_mm_mask_madd_epi16 (merge masking), x86/_mm_maskz_madd_epi16 (zero masking), x86/_mm256_mask_mullo_epi16 (merge masking), x86/_mm256_maskz_mullo_epi16 (zero masking), x86/_mm512_mask_mullo_epi16 (merge masking), x86/_mm512_maskz_mullo_epi16 (zero masking), x86/_mm512_mullo_epi16, x86/_mm_mask_mullo_epi16 (merge masking), x86/_mm_maskz_mullo_epi16 (zero masking), x86/_mm_madd_epi16, x86/_mm_mullo_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (SignExtend((a0[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + a0_elem_width)] * a1[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + a0_elem_width)]), result_elem_width) + SignExtend((a0[((v0 * result_elem_width) + (a0_elem_width + -1)):((v0 * result_elem_width) + 0)] * a1[((v0 * result_elem_width) + (a0_elem_width + -1)):((v0 * result_elem_width) + 0)]), result_elem_width))
@@ -1654,28 +1435,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1_2 = irdl.is 15 : i32
-    %a1_3 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm256_maddubs_epi16, x86/_mm256_mask_maddubs_epi16 (merge masking), x86/_mm256_maskz_maddubs_epi16 (zero masking), x86/_mm512_maddubs_epi16, x86/_mm512_mask_maddubs_epi16 (merge masking), x86/_mm512_maskz_maddubs_epi16 (zero masking), x86/_mm_mask_maddubs_epi16 (merge masking), x86/_mm_maskz_maddubs_epi16 (zero masking), x86/_mm_maddubs_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := Saturate(((a0[((v0 * 16) + 15):((v0 * 16) + 8)] * a1[((v0 * 16) + 15):((v0 * 16) + 8)]) + (a0[((v0 * 16) + 7):((v0 * 16) + 0)] * a1[((v0 * 16) + 7):((v0 * 16) + 0)])), 16)
@@ -1705,21 +1472,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 45 instructions computing the same thing up to 3 parameter(s)
   //   Members (45): x86/_mm256_max_epi8, x86/_mm256_max_epi16, x86/_mm256_max_epi32, x86/_mm256_mask_max_epi8 (merge masking), x86/_mm256_maskz_max_epi8 (zero masking), x86/_mm512_mask_max_epi8 (merge masking), x86/_mm512_maskz_max_epi8 (zero masking), x86/_mm512_max_epi8, x86/_mm_mask_max_epi8 (merge masking), x86/_mm_maskz_max_epi8 (zero masking), x86/_mm256_mask_max_epi16 (merge masking), x86/_mm256_maskz_max_epi16 (zero masking), x86/_mm512_mask_max_epi16 (merge masking), x86/_mm512_maskz_max_epi16 (zero masking), x86/_mm512_max_epi16, x86/_mm_mask_max_epi16 (merge masking), x86/_mm_maskz_max_epi16 (zero masking), x86/_mm256_mask_max_epi32 (merge masking), x86/_mm256_maskz_max_epi32 (zero masking), x86/_mm_mask_max_epi32 (merge masking), x86/_mm_maskz_max_epi32 (zero masking), x86/_mm256_mask_max_epi64 (merge masking), x86/_mm256_maskz_max_epi64 (zero masking), x86/_mm256_max_epi64, x86/_mm_mask_max_epi64 (merge masking), x86/_mm_maskz_max_epi64 (zero masking), x86/_mm_max_epi64, x86/_mm512_maskz_max_epi32 (zero masking), x86/_mm512_mask_max_epi64 (merge masking), x86/_mm512_maskz_max_epi64 (zero masking), x86/_mm512_max_epi64, x86/_mm512_mask_max_epi32 (merge masking), x86/_mm512_max_epi32, x86/_mm_max_epi16, x86/_mm_max_epi8, x86/_mm_max_epi32, arm/vmax_s8, arm/vmaxq_s8, arm/vmax_s16, arm/vmaxq_s16, arm/vmax_s32, arm/vmaxq_s32, hvx/V6_vmaxb, hvx/V6_vmaxh, hvx/V6_vmaxw.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Max(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -1804,32 +1564,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 44 instructions computing the same thing up to 3 parameter(s)
   //   Members (44): x86/_mm256_max_epu8, x86/_mm256_max_epu16, x86/_mm256_max_epu32, x86/_mm256_mask_max_epu8 (merge masking), x86/_mm256_maskz_max_epu8 (zero masking), x86/_mm512_mask_max_epu8 (merge masking), x86/_mm512_maskz_max_epu8 (zero masking), x86/_mm512_max_epu8, x86/_mm_mask_max_epu8 (merge masking), x86/_mm_maskz_max_epu8 (zero masking), x86/_mm256_mask_max_epu16 (merge masking), x86/_mm256_maskz_max_epu16 (zero masking), x86/_mm512_mask_max_epu16 (merge masking), x86/_mm512_maskz_max_epu16 (zero masking), x86/_mm512_max_epu16, x86/_mm_mask_max_epu16 (merge masking), x86/_mm_maskz_max_epu16 (zero masking), x86/_mm256_mask_max_epu32 (merge masking), x86/_mm256_maskz_max_epu32 (zero masking), x86/_mm_mask_max_epu32 (merge masking), x86/_mm_maskz_max_epu32 (zero masking), x86/_mm256_mask_max_epu64 (merge masking), x86/_mm256_maskz_max_epu64 (zero masking), x86/_mm256_max_epu64, x86/_mm_mask_max_epu64 (merge masking), x86/_mm_maskz_max_epu64 (zero masking), x86/_mm_max_epu64, x86/_mm512_maskz_max_epu32 (zero masking), x86/_mm512_mask_max_epu64 (merge masking), x86/_mm512_maskz_max_epu64 (zero masking), x86/_mm512_max_epu64, x86/_mm512_mask_max_epu32 (merge masking), x86/_mm512_max_epu32, x86/_mm_max_epu8, x86/_mm_max_epu32, x86/_mm_max_epu16, arm/vmax_u8, arm/vmaxq_u8, arm/vmax_u16, arm/vmaxq_u16, arm/vmax_u32, arm/vmaxq_u32, hvx/V6_vmaxub, hvx/V6_vmaxuh.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Max(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -1911,32 +1653,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 45 instructions computing the same thing up to 3 parameter(s)
   //   Members (45): x86/_mm256_min_epi8, x86/_mm256_min_epi16, x86/_mm256_min_epi32, x86/_mm256_mask_min_epi8 (merge masking), x86/_mm256_maskz_min_epi8 (zero masking), x86/_mm512_mask_min_epi8 (merge masking), x86/_mm512_maskz_min_epi8 (zero masking), x86/_mm512_min_epi8, x86/_mm_mask_min_epi8 (merge masking), x86/_mm_maskz_min_epi8 (zero masking), x86/_mm256_mask_min_epi16 (merge masking), x86/_mm256_maskz_min_epi16 (zero masking), x86/_mm512_mask_min_epi16 (merge masking), x86/_mm512_maskz_min_epi16 (zero masking), x86/_mm512_min_epi16, x86/_mm_mask_min_epi16 (merge masking), x86/_mm_maskz_min_epi16 (zero masking), x86/_mm256_mask_min_epi32 (merge masking), x86/_mm256_maskz_min_epi32 (zero masking), x86/_mm_mask_min_epi32 (merge masking), x86/_mm_maskz_min_epi32 (zero masking), x86/_mm256_mask_min_epi64 (merge masking), x86/_mm256_maskz_min_epi64 (zero masking), x86/_mm256_min_epi64, x86/_mm_mask_min_epi64 (merge masking), x86/_mm_maskz_min_epi64 (zero masking), x86/_mm_min_epi64, x86/_mm512_maskz_min_epi32 (zero masking), x86/_mm512_mask_min_epi64 (merge masking), x86/_mm512_maskz_min_epi64 (zero masking), x86/_mm512_min_epi64, x86/_mm512_mask_min_epi32 (merge masking), x86/_mm512_min_epi32, x86/_mm_min_epi16, x86/_mm_min_epi8, x86/_mm_min_epi32, arm/vmin_s8, arm/vminq_s8, arm/vmin_s16, arm/vminq_s16, arm/vmin_s32, arm/vminq_s32, hvx/V6_vminb, hvx/V6_vminh, hvx/V6_vminw.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Min(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -2021,32 +1745,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 44 instructions computing the same thing up to 3 parameter(s)
   //   Members (44): x86/_mm256_min_epu8, x86/_mm256_min_epu16, x86/_mm256_min_epu32, x86/_mm256_mask_min_epu8 (merge masking), x86/_mm256_maskz_min_epu8 (zero masking), x86/_mm512_mask_min_epu8 (merge masking), x86/_mm512_maskz_min_epu8 (zero masking), x86/_mm512_min_epu8, x86/_mm_mask_min_epu8 (merge masking), x86/_mm_maskz_min_epu8 (zero masking), x86/_mm256_mask_min_epu16 (merge masking), x86/_mm256_maskz_min_epu16 (zero masking), x86/_mm512_mask_min_epu16 (merge masking), x86/_mm512_maskz_min_epu16 (zero masking), x86/_mm512_min_epu16, x86/_mm_mask_min_epu16 (merge masking), x86/_mm_maskz_min_epu16 (zero masking), x86/_mm256_mask_min_epu32 (merge masking), x86/_mm256_maskz_min_epu32 (zero masking), x86/_mm_mask_min_epu32 (merge masking), x86/_mm_maskz_min_epu32 (zero masking), x86/_mm256_mask_min_epu64 (merge masking), x86/_mm256_maskz_min_epu64 (zero masking), x86/_mm256_min_epu64, x86/_mm_mask_min_epu64 (merge masking), x86/_mm_maskz_min_epu64 (zero masking), x86/_mm_min_epu64, x86/_mm512_maskz_min_epu32 (zero masking), x86/_mm512_mask_min_epu64 (merge masking), x86/_mm512_maskz_min_epu64 (zero masking), x86/_mm512_min_epu64, x86/_mm512_mask_min_epu32 (merge masking), x86/_mm512_min_epu32, x86/_mm_min_epu8, x86/_mm_min_epu32, x86/_mm_min_epu16, arm/vmin_u8, arm/vminq_u8, arm/vmin_u16, arm/vminq_u16, arm/vmin_u32, arm/vminq_u32, hvx/V6_vminub, hvx/V6_vminuh.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Min(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -2128,31 +1834,13 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 2 parameter(s)
   //   Members (2): x86/_mm256_movemask_epi8, x86/_mm_movemask_epi8.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to 31
   //       dst[v0] := a0[((v0 * 8) + 7)]
@@ -2162,18 +1850,16 @@ irdl.dialect @autollvm {
     %o0_1 = irdl.is vector<32xi8>
     %o0 = irdl.any_of(%o0_0, %o0_1)
     %r = irdl.is i32
-    %a0_0 = irdl.is 128 : i32
-    %a0_1 = irdl.is 256 : i32
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 32 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a0_width" = %a0, "result_elem_width" = %a1 }
+    irdl.attributes { "result_elem_width" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): x86/_mm256_mpsadbw_epu8, x86/_mm_mpsadbw_epu8.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1, p2)
   //       l0 := (p2[2] * 32)
@@ -2199,16 +1885,14 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi8>
     %r = irdl.any_of(%r_0, %r_1)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 128 : i32
-    %a1_1 = irdl.is 256 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a1: %o0, a2: %o1)
-    irdl.attributes { "a0" = %a0, "a1_width" = %a1 }
+    irdl.attributes { "a0" = %a0 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm256_mul_epi32, x86/_mm256_mask_mul_epi32 (merge masking), x86/_mm256_maskz_mul_epi32 (zero masking), x86/_mm_mask_mul_epi32 (merge masking), x86/_mm_maskz_mul_epi32 (zero masking), x86/_mm512_mask_mul_epi32 (merge masking), x86/_mm512_maskz_mul_epi32 (zero masking), x86/_mm512_mul_epi32, x86/_mm_mul_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (SignExtend(a0[((v0 * 64) + 31):((v0 * 64) + 0)], 64) * SignExtend(a1[((v0 * 64) + 31):((v0 * 64) + 0)], 64))
@@ -2235,21 +1919,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm256_mul_epu32, x86/_mm256_mask_mul_epu32 (merge masking), x86/_mm256_maskz_mul_epu32 (zero masking), x86/_mm_mask_mul_epu32 (merge masking), x86/_mm_maskz_mul_epu32 (zero masking), x86/_mm512_mask_mul_epu32 (merge masking), x86/_mm512_maskz_mul_epu32 (zero masking), x86/_mm512_mul_epu32, x86/_mm_mul_epu32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a0[((v0 * 64) + 31):((v0 * 64) + 0)] * a1[((v0 * 64) + 31):((v0 * 64) + 0)])
@@ -2276,21 +1953,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 10 instructions computing the same thing up to 3 parameter(s)
   //   Members (10): x86/_mm256_mulhi_epi16, x86/_mm256_mullo_epi16, x86/_mm256_mask_mulhi_epi16 (merge masking), x86/_mm256_maskz_mulhi_epi16 (zero masking), x86/_mm512_mask_mulhi_epi16 (merge masking), x86/_mm512_maskz_mulhi_epi16 (zero masking), x86/_mm512_mulhi_epi16, x86/_mm_mask_mulhi_epi16 (merge masking), x86/_mm_maskz_mulhi_epi16 (zero masking), x86/_mm_mulhi_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1[31:0] := (SignExtend(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 32) * SignExtend(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 32))
@@ -2321,24 +1991,17 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 39 instructions computing the same thing up to 6 parameter(s)
   //   Members (39): x86/_mm256_mulhi_epu16, x86/_mm256_mask_mulhi_epu16 (merge masking), x86/_mm256_maskz_mulhi_epu16 (zero masking), x86/_mm512_mask_mulhi_epu16 (merge masking), x86/_mm512_maskz_mulhi_epu16 (zero masking), x86/_mm512_mulhi_epu16, x86/_mm_mask_mulhi_epu16 (merge masking), x86/_mm_maskz_mulhi_epu16 (zero masking), x86/_mm256_mask_mullo_epi64 (merge masking), x86/_mm256_maskz_mullo_epi64 (zero masking), x86/_mm256_mullo_epi64, x86/_mm512_mask_mullo_epi64 (merge masking), x86/_mm512_maskz_mullo_epi64 (zero masking), x86/_mm512_mullo_epi64, x86/_mm_mask_mullo_epi64 (merge masking), x86/_mm_maskz_mullo_epi64 (zero masking), x86/_mm_mullo_epi64, x86/_mm256_mask_mullo_epi32 (merge masking), x86/_mm256_maskz_mullo_epi32 (zero masking), x86/_mm512_maskz_mullo_epi32 (zero masking), x86/_mm_mask_mullo_epi32 (merge masking), x86/_mm_maskz_mullo_epi32 (zero masking), x86/_mm512_mask_mullo_epi32 (merge masking), x86/_mm512_mullo_epi32, x86/_mm_mulhi_epu16, x86/_mm_mullo_epi32, arm/vmul_s8, arm/vmulq_s8, arm/vmul_s16, arm/vmulq_s16, arm/vmul_s32, arm/vmulq_s32, arm/vmul_u8, arm/vmulq_u8, arm/vmul_u16, arm/vmulq_u16, arm/vmul_u32, arm/vmulq_u32, hvx/V6_vmpyih.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1[bit:0] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] * a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -2408,42 +2071,25 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
-    %a2_2 = irdl.is 63 : i32
-    %a2_3 = irdl.is 127 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 8 : i32
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
+    %a1_2 = irdl.is 63 : i32
+    %a1_3 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a2_0 = irdl.is 31 : i32
+    %a2_1 = irdl.is 63 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 0 : i32
     %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 31 : i32
-    %a4_1 = irdl.is 63 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 16 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 64 : i32
-    %a6_1 = irdl.is 128 : i32
-    %a6_2 = irdl.is 256 : i32
-    %a6_3 = irdl.is 512 : i32
-    %a6_4 = irdl.is 1024 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3, %a6_4)
+    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_elem_width" = %a3, "bit_2" = %a4, "bit_3" = %a5, "a0_width" = %a6 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1, "bit_2" = %a2, "bit_3" = %a3 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm256_mulhrs_epi16, x86/_mm256_mask_mulhrs_epi16 (merge masking), x86/_mm256_maskz_mulhrs_epi16 (zero masking), x86/_mm512_mask_mulhrs_epi16 (merge masking), x86/_mm512_maskz_mulhrs_epi16 (zero masking), x86/_mm512_mulhrs_epi16, x86/_mm_mask_mulhrs_epi16 (merge masking), x86/_mm_maskz_mulhrs_epi16 (zero masking), x86/_mm_mulhrs_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1[31:0] := (((SignExtend(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 32) * SignExtend(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 32)) >> 14) + 1)
@@ -2474,21 +2120,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
   //   Members (36): x86/_mm256_or_si256, x86/_mm256_mask_or_epi32 (merge masking), x86/_mm256_maskz_or_epi32 (zero masking), x86/_mm_mask_or_epi32 (merge masking), x86/_mm_maskz_or_epi32 (zero masking), x86/_mm256_mask_or_epi64 (merge masking), x86/_mm256_maskz_or_epi64 (zero masking), x86/_mm_mask_or_epi64 (merge masking), x86/_mm_maskz_or_epi64 (zero masking), x86/_mm256_or_epi64, x86/_mm256_or_epi32, x86/_mm_or_epi64, x86/_mm_or_epi32, x86/_mm512_maskz_or_epi32 (zero masking), x86/_mm512_maskz_or_epi64 (zero masking), x86/_mm512_mask_or_epi32 (merge masking), x86/_mm512_or_epi32, x86/_mm512_or_si512, x86/_mm512_mask_or_epi64 (merge masking), x86/_mm512_or_epi64, x86/_mm_or_si128, arm/vorr_s8, arm/vorrq_s8, arm/vorr_s16, arm/vorrq_s16, arm/vorr_s32, arm/vorrq_s32, arm/vorrq_s64, arm/vorr_u8, arm/vorrq_u8, arm/vorr_u16, arm/vorrq_u16, arm/vorr_u32, arm/vorrq_u32, arm/vorrq_u64, hvx/V6_vor.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -2562,19 +2201,14 @@ irdl.dialect @autollvm {
     %a2_5 = irdl.is 256 : i32
     %a2_6 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4, %a2_5, %a2_6)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 5 parameter(s)
   //   Members (18): x86/_mm256_packs_epi16, x86/_mm256_packs_epi32, x86/_mm256_mask_packs_epi32 (merge masking), x86/_mm256_maskz_packs_epi32 (zero masking), x86/_mm512_mask_packs_epi32 (merge masking), x86/_mm512_maskz_packs_epi32 (zero masking), x86/_mm512_packs_epi32, x86/_mm_mask_packs_epi32 (merge masking), x86/_mm_maskz_packs_epi32 (zero masking), x86/_mm256_mask_packs_epi16 (merge masking), x86/_mm256_maskz_packs_epi16 (zero masking), x86/_mm512_mask_packs_epi16 (merge masking), x86/_mm512_maskz_packs_epi16 (zero masking), x86/_mm512_packs_epi16, x86/_mm_mask_packs_epi16 (merge masking), x86/_mm_maskz_packs_epi16 (zero masking), x86/_mm_packs_epi16, x86/_mm_packs_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to loop_bound_2
@@ -2629,23 +2263,14 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 3 : i32
     %a2_1 = irdl.is 7 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 16 : i32
-    %a4_1 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5_2 = irdl.is 512 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "loop_bound_2" = %a2, "result_elem_width" = %a3, "a0_elem_width" = %a4, "a0_width" = %a5 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "loop_bound_2" = %a2 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 5 parameter(s)
   //   Members (18): x86/_mm256_packus_epi16, x86/_mm256_packus_epi32, x86/_mm256_mask_packus_epi32 (merge masking), x86/_mm256_maskz_packus_epi32 (zero masking), x86/_mm512_mask_packus_epi32 (merge masking), x86/_mm512_maskz_packus_epi32 (zero masking), x86/_mm512_packus_epi32, x86/_mm_mask_packus_epi32 (merge masking), x86/_mm_maskz_packus_epi32 (zero masking), x86/_mm256_mask_packus_epi16 (merge masking), x86/_mm256_maskz_packus_epi16 (zero masking), x86/_mm512_mask_packus_epi16 (merge masking), x86/_mm512_maskz_packus_epi16 (zero masking), x86/_mm512_packus_epi16, x86/_mm_mask_packus_epi16 (merge masking), x86/_mm_maskz_packus_epi16 (zero masking), x86/_mm_packus_epi16, x86/_mm_packus_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to loop_bound_2
@@ -2700,18 +2325,8 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 3 : i32
     %a2_1 = irdl.is 7 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 16 : i32
-    %a4_1 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5_2 = irdl.is 512 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "loop_bound_2" = %a2, "result_elem_width" = %a3, "a0_elem_width" = %a4, "a0_width" = %a5 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "loop_bound_2" = %a2 }
     irdl.results(result: %r)
   }
   // 7 instructions computing the same thing up to 4 parameter(s)
@@ -2769,6 +2384,7 @@ irdl.dialect @autollvm {
   // 33 instructions computing the same thing up to 4 parameter(s)
   //   Members (33): x86/_mm256_permutevar8x32_epi32, x86/_mm256_mask_permutexvar_epi16 (merge masking), x86/_mm256_maskz_permutexvar_epi16 (zero masking), x86/_mm256_permutexvar_epi16, x86/_mm512_mask_permutexvar_epi16 (merge masking), x86/_mm512_maskz_permutexvar_epi16 (zero masking), x86/_mm512_permutexvar_epi16, x86/_mm_mask_permutexvar_epi16 (merge masking), x86/_mm_maskz_permutexvar_epi16 (zero masking), x86/_mm_permutexvar_epi16, x86/_mm256_mask_permutexvar_epi32 (merge masking), x86/_mm256_maskz_permutexvar_epi32 (zero masking), x86/_mm256_permutexvar_epi32, x86/_mm256_mask_permutexvar_epi64 (merge masking), x86/_mm256_maskz_permutexvar_epi64 (zero masking), x86/_mm256_permutexvar_epi64, x86/_mm512_mask_permutexvar_epi32 (merge masking), x86/_mm512_maskz_permutexvar_epi32 (zero masking), x86/_mm512_permutexvar_epi32, x86/_mm512_mask_permutexvar_epi64 (merge masking), x86/_mm512_maskz_permutexvar_epi64 (zero masking), x86/_mm512_permutexvar_epi64, x86/_mm512_mask_permutevar_epi32 (merge masking), x86/_mm512_permutevar_epi32, x86/_mm512_permutexvar_epi8, x86/_mm512_mask_permutexvar_epi8 (merge masking), x86/_mm512_maskz_permutexvar_epi8 (zero masking), x86/_mm256_permutexvar_epi8, x86/_mm256_mask_permutexvar_epi8 (merge masking), x86/_mm256_maskz_permutexvar_epi8 (zero masking), x86/_mm_permutexvar_epi8, x86/_mm_mask_permutexvar_epi8 (merge masking), x86/_mm_maskz_permutexvar_epi8 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := (a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)] * a0_elem_width)
@@ -2828,33 +2444,19 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1_2 = irdl.is 15 : i32
-    %a1_3 = irdl.is 31 : i32
-    %a1_4 = irdl.is 63 : i32
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 2 : i32
+    %a1_2 = irdl.is 3 : i32
+    %a1_3 = irdl.is 4 : i32
+    %a1_4 = irdl.is 5 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 2 : i32
-    %a3_2 = irdl.is 3 : i32
-    %a3_3 = irdl.is 4 : i32
-    %a3_4 = irdl.is 5 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
   //   Members (3): x86/_mm256_sad_epu8, x86/_mm512_sad_epu8, x86/_mm_sad_epu8.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := (v0 * 8)
@@ -2878,25 +2480,18 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi16>
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 15 : i32
-    %a0_1 = irdl.is 31 : i32
-    %a0_2 = irdl.is 63 : i32
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 7 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "loop_bound_2" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "loop_bound_2" = %a0 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 6 parameter(s)
   //   Members (9): x86/_mm256_shuffle_epi32, x86/_mm256_mask_shuffle_epi32 (merge masking), x86/_mm256_maskz_shuffle_epi32 (zero masking), x86/_mm512_mask_permutex_epi64 (merge masking), x86/_mm512_maskz_permutex_epi64 (zero masking), x86/_mm512_permutex_epi64, x86/_mm512_maskz_shuffle_epi32 (zero masking), x86/_mm512_mask_shuffle_epi32 (merge masking), x86/_mm512_shuffle_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       CASE p1[1:0] OF
@@ -2952,16 +2547,14 @@ irdl.dialect @autollvm {
     %a6_0 = irdl.is 1 : i32
     %a6_1 = irdl.is 3 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1)
-    %a7_0 = irdl.is 256 : i32
-    %a7_1 = irdl.is 512 : i32
-    %a7 = irdl.any_of(%a7_0, %a7_1)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "bit" = %a2, "bit_2" = %a3, "bit_3" = %a4, "bit_4" = %a5, "loop_bound" = %a6, "a0_width" = %a7 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "bit" = %a2, "bit_2" = %a3, "bit_3" = %a4, "bit_4" = %a5, "loop_bound" = %a6 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 3 parameter(s)
   //   Members (9): x86/_mm256_shuffle_epi8, x86/_mm256_mask_shuffle_epi8 (merge masking), x86/_mm256_maskz_shuffle_epi8 (zero masking), x86/_mm512_mask_shuffle_epi8 (merge masking), x86/_mm512_maskz_shuffle_epi8 (zero masking), x86/_mm512_shuffle_epi8, x86/_mm_mask_shuffle_epi8 (merge masking), x86/_mm_maskz_shuffle_epi8 (zero masking), x86/_mm_shuffle_epi8.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[((v0 * 8) + 7)] == 1)
@@ -2996,25 +2589,18 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 15 : i32
-    %a1_1 = irdl.is 31 : i32
-    %a1_2 = irdl.is 63 : i32
+    %a1_0 = irdl.is 3 : i32
+    %a1_1 = irdl.is 4 : i32
+    %a1_2 = irdl.is 5 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 3 : i32
-    %a2_1 = irdl.is 4 : i32
-    %a2_2 = irdl.is 5 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm256_shufflehi_epi16, x86/_mm256_mask_shufflehi_epi16 (merge masking), x86/_mm256_maskz_shufflehi_epi16 (zero masking), x86/_mm512_mask_shufflehi_epi16 (merge masking), x86/_mm512_maskz_shufflehi_epi16 (zero masking), x86/_mm512_shufflehi_epi16, x86/_mm_mask_shufflehi_epi16 (merge masking), x86/_mm_maskz_shufflehi_epi16 (zero masking), x86/_mm_shufflehi_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 128) + 63):((v0 * 128) + 0)] := a0[((v0 * 128) + 63):((v0 * 128) + 0)]
@@ -3048,17 +2634,14 @@ irdl.dialect @autollvm {
     %a2_1 = irdl.is 1 : i32
     %a2_2 = irdl.is 3 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "loop_bound" = %a2 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm256_shufflelo_epi16, x86/_mm256_mask_shufflelo_epi16 (merge masking), x86/_mm256_maskz_shufflelo_epi16 (zero masking), x86/_mm512_mask_shufflelo_epi16 (merge masking), x86/_mm512_maskz_shufflelo_epi16 (zero masking), x86/_mm512_shufflelo_epi16, x86/_mm_mask_shufflelo_epi16 (merge masking), x86/_mm_maskz_shufflelo_epi16 (zero masking), x86/_mm_shufflelo_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 3
@@ -3092,16 +2675,13 @@ irdl.dialect @autollvm {
     %a2_1 = irdl.is 1 : i32
     %a2_2 = irdl.is 3 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "loop_bound" = %a2 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
   //   Members (6): x86/_mm256_sign_epi8, x86/_mm256_sign_epi16, x86/_mm256_sign_epi32, x86/_mm_sign_epi8, x86/_mm_sign_epi16, x86/_mm_sign_epi32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < 0)
@@ -3136,24 +2716,12 @@ irdl.dialect @autollvm {
     %r_4 = irdl.is vector<8xi16>
     %r_5 = irdl.is vector<8xi32>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0_3 = irdl.is 31 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 2 parameter(s)
   //   Members (5): x86/_mm256_slli_si256, x86/_mm256_bslli_epi128, x86/_mm512_bslli_epi128, x86/_mm_slli_si128, x86/_mm_bslli_si128.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     v0 := a0[7:0]
   //     IF (v0 > 15)
@@ -3176,17 +2744,14 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 1 : i32
     %a1_2 = irdl.is 3 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a1: %o0)
-    irdl.attributes { "a0" = %a0, "loop_bound" = %a1, "a1_width" = %a2 }
+    irdl.attributes { "a0" = %a0, "loop_bound" = %a1 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): x86/_mm256_sll_epi16, x86/_mm256_sll_epi32, x86/_mm256_sll_epi64, x86/_mm256_mask_sll_epi16 (merge masking), x86/_mm256_maskz_sll_epi16 (zero masking), x86/_mm512_mask_sll_epi16 (merge masking), x86/_mm512_maskz_sll_epi16 (zero masking), x86/_mm512_sll_epi16, x86/_mm_mask_sll_epi16 (merge masking), x86/_mm_maskz_sll_epi16 (zero masking), x86/_mm256_mask_sll_epi32 (merge masking), x86/_mm256_maskz_sll_epi32 (zero masking), x86/_mm_mask_sll_epi32 (merge masking), x86/_mm_maskz_sll_epi32 (zero masking), x86/_mm256_mask_sll_epi64 (merge masking), x86/_mm256_maskz_sll_epi64 (zero masking), x86/_mm_mask_sll_epi64 (merge masking), x86/_mm_maskz_sll_epi64 (zero masking), x86/_mm512_mask_sll_epi32 (merge masking), x86/_mm512_maskz_sll_epi32 (zero masking), x86/_mm512_sll_epi32, x86/_mm512_mask_sll_epi64 (merge masking), x86/_mm512_maskz_sll_epi64 (zero masking), x86/_mm512_sll_epi64, x86/_mm_sll_epi16, x86/_mm_sll_epi32, x86/_mm_sll_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[63:0] > constant)
@@ -3238,27 +2803,18 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
-    %a2_2 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
+    %a1_2 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): x86/_mm256_slli_epi16, x86/_mm256_slli_epi32, x86/_mm256_slli_epi64, x86/_mm256_mask_slli_epi16 (merge masking), x86/_mm256_maskz_slli_epi16 (zero masking), x86/_mm512_mask_slli_epi16 (merge masking), x86/_mm512_maskz_slli_epi16 (zero masking), x86/_mm512_slli_epi16, x86/_mm_mask_slli_epi16 (merge masking), x86/_mm_maskz_slli_epi16 (zero masking), x86/_mm256_mask_slli_epi32 (merge masking), x86/_mm256_maskz_slli_epi32 (zero masking), x86/_mm_mask_slli_epi32 (merge masking), x86/_mm_maskz_slli_epi32 (zero masking), x86/_mm256_mask_slli_epi64 (merge masking), x86/_mm256_maskz_slli_epi64 (zero masking), x86/_mm_mask_slli_epi64 (merge masking), x86/_mm_maskz_slli_epi64 (zero masking), x86/_mm512_maskz_slli_epi32 (zero masking), x86/_mm512_mask_slli_epi64 (merge masking), x86/_mm512_maskz_slli_epi64 (zero masking), x86/_mm512_slli_epi64, x86/_mm512_mask_slli_epi32 (merge masking), x86/_mm512_slli_epi32, x86/_mm_slli_epi16, x86/_mm_slli_epi32, x86/_mm_slli_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[7:0] > constant)
@@ -3307,27 +2863,18 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2_4 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
-    %a3_0 = irdl.is 15 : i32
-    %a3_1 = irdl.is 31 : i32
-    %a3_2 = irdl.is 63 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a2_0 = irdl.is 15 : i32
+    %a2_1 = irdl.is 31 : i32
+    %a2_2 = irdl.is 63 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a1: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "constant" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): x86/_mm_sllv_epi32, x86/_mm256_sllv_epi32, x86/_mm_sllv_epi64, x86/_mm256_sllv_epi64, x86/_mm256_mask_sllv_epi16 (merge masking), x86/_mm256_maskz_sllv_epi16 (zero masking), x86/_mm256_sllv_epi16, x86/_mm512_mask_sllv_epi16 (merge masking), x86/_mm512_maskz_sllv_epi16 (zero masking), x86/_mm512_sllv_epi16, x86/_mm_mask_sllv_epi16 (merge masking), x86/_mm_maskz_sllv_epi16 (zero masking), x86/_mm_sllv_epi16, x86/_mm256_mask_sllv_epi32 (merge masking), x86/_mm256_maskz_sllv_epi32 (zero masking), x86/_mm_mask_sllv_epi32 (merge masking), x86/_mm_maskz_sllv_epi32 (zero masking), x86/_mm256_mask_sllv_epi64 (merge masking), x86/_mm256_maskz_sllv_epi64 (zero masking), x86/_mm_mask_sllv_epi64 (merge masking), x86/_mm_maskz_sllv_epi64 (zero masking), x86/_mm512_maskz_sllv_epi32 (zero masking), x86/_mm512_mask_sllv_epi64 (merge masking), x86/_mm512_maskz_sllv_epi64 (zero masking), x86/_mm512_sllv_epi64, x86/_mm512_mask_sllv_epi32 (merge masking), x86/_mm512_sllv_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a0_elem_width)
@@ -3385,27 +2932,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 4 parameter(s)
   //   Members (27): x86/_mm256_sra_epi16, x86/_mm256_sra_epi32, x86/_mm256_mask_sra_epi16 (merge masking), x86/_mm256_maskz_sra_epi16 (zero masking), x86/_mm512_mask_sra_epi16 (merge masking), x86/_mm512_maskz_sra_epi16 (zero masking), x86/_mm512_sra_epi16, x86/_mm_mask_sra_epi16 (merge masking), x86/_mm_maskz_sra_epi16 (zero masking), x86/_mm256_mask_sra_epi32 (merge masking), x86/_mm256_maskz_sra_epi32 (zero masking), x86/_mm_mask_sra_epi32 (merge masking), x86/_mm_maskz_sra_epi32 (zero masking), x86/_mm256_mask_sra_epi64 (merge masking), x86/_mm256_maskz_sra_epi64 (zero masking), x86/_mm256_sra_epi64, x86/_mm_mask_sra_epi64 (merge masking), x86/_mm_maskz_sra_epi64 (zero masking), x86/_mm_sra_epi64, x86/_mm512_mask_sra_epi32 (merge masking), x86/_mm512_maskz_sra_epi32 (zero masking), x86/_mm512_sra_epi32, x86/_mm512_mask_sra_epi64 (merge masking), x86/_mm512_maskz_sra_epi64 (zero masking), x86/_mm512_sra_epi64, x86/_mm_sra_epi16, x86/_mm_sra_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[63:0] > constant)
@@ -3457,31 +2991,22 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
-    %a2_2 = irdl.is 63 : i32
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
+    %a1_2 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 65535 : i32
+    %a2_1 = irdl.is 4294967295 : i64
+    %a2_2 = irdl.is 18446744073709551615 : i128
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 65535 : i32
-    %a3_1 = irdl.is 4294967295 : i64
-    %a3_2 = irdl.is 18446744073709551615 : i128
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "constant_2" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "constant" = %a1, "constant_2" = %a2 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 5 parameter(s)
   //   Members (27): x86/_mm256_srai_epi16, x86/_mm256_srai_epi32, x86/_mm256_mask_srai_epi16 (merge masking), x86/_mm256_maskz_srai_epi16 (zero masking), x86/_mm512_mask_srai_epi16 (merge masking), x86/_mm512_maskz_srai_epi16 (zero masking), x86/_mm512_srai_epi16, x86/_mm_mask_srai_epi16 (merge masking), x86/_mm_maskz_srai_epi16 (zero masking), x86/_mm256_mask_srai_epi32 (merge masking), x86/_mm256_maskz_srai_epi32 (zero masking), x86/_mm_mask_srai_epi32 (merge masking), x86/_mm_maskz_srai_epi32 (zero masking), x86/_mm256_mask_srai_epi64 (merge masking), x86/_mm256_maskz_srai_epi64 (zero masking), x86/_mm256_srai_epi64, x86/_mm_mask_srai_epi64 (merge masking), x86/_mm_maskz_srai_epi64 (zero masking), x86/_mm_srai_epi64, x86/_mm512_maskz_srai_epi32 (zero masking), x86/_mm512_mask_srai_epi64 (merge masking), x86/_mm512_maskz_srai_epi64 (zero masking), x86/_mm512_srai_epi64, x86/_mm512_mask_srai_epi32 (merge masking), x86/_mm512_srai_epi32, x86/_mm_srai_epi16, x86/_mm_srai_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[7:0] > constant)
@@ -3530,36 +3055,27 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2_4 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
-    %a3_0 = irdl.is 15 : i32
-    %a3_1 = irdl.is 31 : i32
-    %a3_2 = irdl.is 63 : i32
+    %a2_0 = irdl.is 15 : i32
+    %a2_1 = irdl.is 31 : i32
+    %a2_2 = irdl.is 63 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 65535 : i32
+    %a3_1 = irdl.is 4294967295 : i64
+    %a3_2 = irdl.is 18446744073709551615 : i128
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 65535 : i32
-    %a4_1 = irdl.is 4294967295 : i64
-    %a4_2 = irdl.is 18446744073709551615 : i128
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 5 : i32
-    %a5_1 = irdl.is 6 : i32
-    %a5_2 = irdl.is 7 : i32
-    %a5_3 = irdl.is 8 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
-    %a6_0 = irdl.is 128 : i32
-    %a6_1 = irdl.is 256 : i32
-    %a6_2 = irdl.is 512 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
+    %a4_0 = irdl.is 5 : i32
+    %a4_1 = irdl.is 6 : i32
+    %a4_2 = irdl.is 7 : i32
+    %a4_3 = irdl.is 8 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a1: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "constant" = %a3, "constant_2" = %a4, "a0_imm_bits" = %a5, "a1_width" = %a6 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "constant" = %a2, "constant_2" = %a3, "a0_imm_bits" = %a4 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 4 parameter(s)
   //   Members (27): x86/_mm_srav_epi32, x86/_mm256_srav_epi32, x86/_mm256_mask_srav_epi16 (merge masking), x86/_mm256_maskz_srav_epi16 (zero masking), x86/_mm256_srav_epi16, x86/_mm512_mask_srav_epi16 (merge masking), x86/_mm512_maskz_srav_epi16 (zero masking), x86/_mm512_srav_epi16, x86/_mm_mask_srav_epi16 (merge masking), x86/_mm_maskz_srav_epi16 (zero masking), x86/_mm_srav_epi16, x86/_mm256_mask_srav_epi32 (merge masking), x86/_mm256_maskz_srav_epi32 (zero masking), x86/_mm_mask_srav_epi32 (merge masking), x86/_mm_maskz_srav_epi32 (zero masking), x86/_mm256_mask_srav_epi64 (merge masking), x86/_mm256_maskz_srav_epi64 (zero masking), x86/_mm256_srav_epi64, x86/_mm_mask_srav_epi64 (merge masking), x86/_mm_maskz_srav_epi64 (zero masking), x86/_mm_srav_epi64, x86/_mm512_maskz_srav_epi32 (zero masking), x86/_mm512_mask_srav_epi64 (merge masking), x86/_mm512_maskz_srav_epi64 (zero masking), x86/_mm512_srav_epi64, x86/_mm512_mask_srav_epi32 (merge masking), x86/_mm512_srav_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a0_elem_width)
@@ -3617,30 +3133,17 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 65535 : i32
-    %a3_1 = irdl.is 4294967295 : i64
-    %a3_2 = irdl.is 18446744073709551615 : i128
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a1_0 = irdl.is 65535 : i32
+    %a1_1 = irdl.is 4294967295 : i64
+    %a1_2 = irdl.is 18446744073709551615 : i128
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 2 parameter(s)
   //   Members (5): x86/_mm256_srli_si256, x86/_mm256_bsrli_epi128, x86/_mm512_bsrli_epi128, x86/_mm_bsrli_si128, x86/_mm_srli_si128.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     v0 := a0[7:0]
   //     IF (v0 > 15)
@@ -3663,17 +3166,14 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 1 : i32
     %a1_2 = irdl.is 3 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a1: %o0)
-    irdl.attributes { "a0" = %a0, "loop_bound" = %a1, "a1_width" = %a2 }
+    irdl.attributes { "a0" = %a0, "loop_bound" = %a1 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): x86/_mm256_srl_epi16, x86/_mm256_srl_epi32, x86/_mm256_srl_epi64, x86/_mm256_mask_srl_epi16 (merge masking), x86/_mm256_maskz_srl_epi16 (zero masking), x86/_mm512_mask_srl_epi16 (merge masking), x86/_mm512_maskz_srl_epi16 (zero masking), x86/_mm512_srl_epi16, x86/_mm_mask_srl_epi16 (merge masking), x86/_mm_maskz_srl_epi16 (zero masking), x86/_mm256_mask_srl_epi32 (merge masking), x86/_mm256_maskz_srl_epi32 (zero masking), x86/_mm_mask_srl_epi32 (merge masking), x86/_mm_maskz_srl_epi32 (zero masking), x86/_mm256_mask_srl_epi64 (merge masking), x86/_mm256_maskz_srl_epi64 (zero masking), x86/_mm_mask_srl_epi64 (merge masking), x86/_mm_maskz_srl_epi64 (zero masking), x86/_mm512_mask_srl_epi32 (merge masking), x86/_mm512_maskz_srl_epi32 (zero masking), x86/_mm512_srl_epi32, x86/_mm512_mask_srl_epi64 (merge masking), x86/_mm512_maskz_srl_epi64 (zero masking), x86/_mm512_srl_epi64, x86/_mm_srl_epi16, x86/_mm_srl_epi32, x86/_mm_srl_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[63:0] > constant)
@@ -3725,27 +3225,18 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
-    %a2_2 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
+    %a1_2 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): x86/_mm256_srli_epi16, x86/_mm256_srli_epi32, x86/_mm256_srli_epi64, x86/_mm256_mask_srli_epi16 (merge masking), x86/_mm256_maskz_srli_epi16 (zero masking), x86/_mm512_mask_srli_epi16 (merge masking), x86/_mm512_maskz_srli_epi16 (zero masking), x86/_mm512_srli_epi16, x86/_mm_mask_srli_epi16 (merge masking), x86/_mm_maskz_srli_epi16 (zero masking), x86/_mm256_mask_srli_epi32 (merge masking), x86/_mm256_maskz_srli_epi32 (zero masking), x86/_mm_mask_srli_epi32 (merge masking), x86/_mm_maskz_srli_epi32 (zero masking), x86/_mm256_mask_srli_epi64 (merge masking), x86/_mm256_maskz_srli_epi64 (zero masking), x86/_mm_mask_srli_epi64 (merge masking), x86/_mm_maskz_srli_epi64 (zero masking), x86/_mm512_maskz_srli_epi32 (zero masking), x86/_mm512_mask_srli_epi64 (merge masking), x86/_mm512_maskz_srli_epi64 (zero masking), x86/_mm512_srli_epi64, x86/_mm512_mask_srli_epi32 (merge masking), x86/_mm512_srli_epi32, x86/_mm_srli_epi16, x86/_mm_srli_epi32, x86/_mm_srli_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[7:0] > constant)
@@ -3794,27 +3285,18 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2_4 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
-    %a3_0 = irdl.is 15 : i32
-    %a3_1 = irdl.is 31 : i32
-    %a3_2 = irdl.is 63 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a2_0 = irdl.is 15 : i32
+    %a2_1 = irdl.is 31 : i32
+    %a2_2 = irdl.is 63 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a1: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "constant" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): x86/_mm_srlv_epi32, x86/_mm256_srlv_epi32, x86/_mm_srlv_epi64, x86/_mm256_srlv_epi64, x86/_mm256_mask_srlv_epi16 (merge masking), x86/_mm256_maskz_srlv_epi16 (zero masking), x86/_mm256_srlv_epi16, x86/_mm512_mask_srlv_epi16 (merge masking), x86/_mm512_maskz_srlv_epi16 (zero masking), x86/_mm512_srlv_epi16, x86/_mm_mask_srlv_epi16 (merge masking), x86/_mm_maskz_srlv_epi16 (zero masking), x86/_mm_srlv_epi16, x86/_mm256_mask_srlv_epi32 (merge masking), x86/_mm256_maskz_srlv_epi32 (zero masking), x86/_mm_mask_srlv_epi32 (merge masking), x86/_mm_maskz_srlv_epi32 (zero masking), x86/_mm256_mask_srlv_epi64 (merge masking), x86/_mm256_maskz_srlv_epi64 (zero masking), x86/_mm_mask_srlv_epi64 (merge masking), x86/_mm_maskz_srlv_epi64 (zero masking), x86/_mm512_maskz_srlv_epi32 (zero masking), x86/_mm512_mask_srlv_epi64 (merge masking), x86/_mm512_maskz_srlv_epi64 (zero masking), x86/_mm512_srlv_epi64, x86/_mm512_mask_srlv_epi32 (merge masking), x86/_mm512_srlv_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a0_elem_width)
@@ -3872,27 +3354,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 56 instructions computing the same thing up to 3 parameter(s)
   //   Members (56): x86/_mm256_sub_epi8, x86/_mm256_sub_epi16, x86/_mm256_sub_epi32, x86/_mm256_sub_epi64, x86/_mm256_mask_sub_epi8 (merge masking), x86/_mm256_maskz_sub_epi8 (zero masking), x86/_mm512_mask_sub_epi8 (merge masking), x86/_mm512_maskz_sub_epi8 (zero masking), x86/_mm512_sub_epi8, x86/_mm_mask_sub_epi8 (merge masking), x86/_mm_maskz_sub_epi8 (zero masking), x86/_mm256_mask_sub_epi16 (merge masking), x86/_mm256_maskz_sub_epi16 (zero masking), x86/_mm512_mask_sub_epi16 (merge masking), x86/_mm512_maskz_sub_epi16 (zero masking), x86/_mm512_sub_epi16, x86/_mm_mask_sub_epi16 (merge masking), x86/_mm_maskz_sub_epi16 (zero masking), x86/_mm256_mask_sub_epi32 (merge masking), x86/_mm256_maskz_sub_epi32 (zero masking), x86/_mm_mask_sub_epi32 (merge masking), x86/_mm_maskz_sub_epi32 (zero masking), x86/_mm256_mask_sub_epi64 (merge masking), x86/_mm256_maskz_sub_epi64 (zero masking), x86/_mm_mask_sub_epi64 (merge masking), x86/_mm_maskz_sub_epi64 (zero masking), x86/_mm512_maskz_sub_epi32 (zero masking), x86/_mm512_mask_sub_epi64 (merge masking), x86/_mm512_maskz_sub_epi64 (zero masking), x86/_mm512_sub_epi64, x86/_mm512_mask_sub_epi32 (merge masking), x86/_mm512_sub_epi32, x86/_mm_sub_epi8, x86/_mm_sub_epi16, x86/_mm_sub_epi32, x86/_mm_sub_epi64, arm/vsub_s8, arm/vsubq_s8, arm/vsub_s16, arm/vsubq_s16, arm/vsub_s32, arm/vsubq_s32, arm/vsubq_s64, arm/vsub_u8, arm/vsubq_u8, arm/vsub_u16, arm/vsubq_u16, arm/vsub_u32, arm/vsubq_u32, arm/vsubq_u64, hvx/V6_vsubb, hvx/V6_vsubb_dv, hvx/V6_vsubh, hvx/V6_vsubh_dv, hvx/V6_vsubw, hvx/V6_vsubw_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -3986,34 +3455,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1_7 = irdl.is 255 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3_5 = irdl.is 2048 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 31 instructions computing the same thing up to 3 parameter(s)
   //   Members (31): x86/_mm256_subs_epi8, x86/_mm256_subs_epi16, x86/_mm256_mask_subs_epi8 (merge masking), x86/_mm256_maskz_subs_epi8 (zero masking), x86/_mm512_mask_subs_epi8 (merge masking), x86/_mm512_maskz_subs_epi8 (zero masking), x86/_mm512_subs_epi8, x86/_mm_mask_subs_epi8 (merge masking), x86/_mm_maskz_subs_epi8 (zero masking), x86/_mm256_mask_subs_epi16 (merge masking), x86/_mm256_maskz_subs_epi16 (zero masking), x86/_mm512_mask_subs_epi16 (merge masking), x86/_mm512_maskz_subs_epi16 (zero masking), x86/_mm512_subs_epi16, x86/_mm_mask_subs_epi16 (merge masking), x86/_mm_maskz_subs_epi16 (zero masking), x86/_mm_subs_epi8, x86/_mm_subs_epi16, arm/vqsub_s8, arm/vqsubq_s8, arm/vqsub_s16, arm/vqsubq_s16, arm/vqsub_s32, arm/vqsubq_s32, arm/vqsubq_s64, hvx/V6_vsubbsat, hvx/V6_vsubbsat_dv, hvx/V6_vsubhsat, hvx/V6_vsubhsat_dv, hvx/V6_vsubwsat, hvx/V6_vsubwsat_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Saturate((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
@@ -4089,34 +3538,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1_7 = irdl.is 255 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3_5 = irdl.is 2048 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 31 instructions computing the same thing up to 3 parameter(s)
   //   Members (31): x86/_mm256_subs_epu8, x86/_mm256_subs_epu16, x86/_mm256_mask_subs_epu8 (merge masking), x86/_mm256_maskz_subs_epu8 (zero masking), x86/_mm512_mask_subs_epu8 (merge masking), x86/_mm512_maskz_subs_epu8 (zero masking), x86/_mm512_subs_epu8, x86/_mm_mask_subs_epu8 (merge masking), x86/_mm_maskz_subs_epu8 (zero masking), x86/_mm256_mask_subs_epu16 (merge masking), x86/_mm256_maskz_subs_epu16 (zero masking), x86/_mm512_mask_subs_epu16 (merge masking), x86/_mm512_maskz_subs_epu16 (zero masking), x86/_mm512_subs_epu16, x86/_mm_mask_subs_epu16 (merge masking), x86/_mm_maskz_subs_epu16 (zero masking), x86/_mm_subs_epu8, x86/_mm_subs_epu16, arm/vqsub_u8, arm/vqsubq_u8, arm/vqsub_u16, arm/vqsubq_u16, arm/vqsub_u32, arm/vqsubq_u32, arm/vqsubq_u64, hvx/V6_vsububsat, hvx/V6_vsububsat_dv, hvx/V6_vsubuhsat, hvx/V6_vsubuhsat_dv, hvx/V6_vsubuwsat, hvx/V6_vsubuwsat_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateU((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
@@ -4192,34 +3621,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1_7 = irdl.is 255 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3_5 = irdl.is 2048 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
   //   Members (36): x86/_mm256_xor_si256, x86/_mm256_mask_xor_epi32 (merge masking), x86/_mm256_maskz_xor_epi32 (zero masking), x86/_mm_mask_xor_epi32 (merge masking), x86/_mm_maskz_xor_epi32 (zero masking), x86/_mm256_mask_xor_epi64 (merge masking), x86/_mm256_maskz_xor_epi64 (zero masking), x86/_mm_mask_xor_epi64 (merge masking), x86/_mm_maskz_xor_epi64 (zero masking), x86/_mm256_xor_epi64, x86/_mm256_xor_epi32, x86/_mm_xor_epi64, x86/_mm_xor_epi32, x86/_mm512_maskz_xor_epi32 (zero masking), x86/_mm512_maskz_xor_epi64 (zero masking), x86/_mm512_mask_xor_epi32 (merge masking), x86/_mm512_xor_epi32, x86/_mm512_xor_si512, x86/_mm512_mask_xor_epi64 (merge masking), x86/_mm512_xor_epi64, x86/_mm_xor_si128, arm/veor_s8, arm/veorq_s8, arm/veor_s16, arm/veorq_s16, arm/veor_s32, arm/veorq_s32, arm/veorq_s64, arm/veor_u8, arm/veorq_u8, arm/veor_u16, arm/veorq_u16, arm/veor_u32, arm/veorq_u32, arm/veorq_u64, hvx/V6_vxor.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] XOR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
@@ -4293,19 +3702,14 @@ irdl.dialect @autollvm {
     %a2_5 = irdl.is 256 : i32
     %a2_6 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4, %a2_5, %a2_6)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 7 parameter(s)
   //   Members (36): x86/_mm256_unpackhi_epi8, x86/_mm256_unpackhi_epi16, x86/_mm256_unpackhi_epi32, x86/_mm256_unpacklo_epi8, x86/_mm256_unpacklo_epi16, x86/_mm256_unpacklo_epi32, x86/_mm256_mask_unpackhi_epi8 (merge masking), x86/_mm256_maskz_unpackhi_epi8 (zero masking), x86/_mm512_mask_unpackhi_epi8 (merge masking), x86/_mm512_maskz_unpackhi_epi8 (zero masking), x86/_mm512_unpackhi_epi8, x86/_mm256_mask_unpackhi_epi16 (merge masking), x86/_mm256_maskz_unpackhi_epi16 (zero masking), x86/_mm512_mask_unpackhi_epi16 (merge masking), x86/_mm512_maskz_unpackhi_epi16 (zero masking), x86/_mm512_unpackhi_epi16, x86/_mm256_mask_unpacklo_epi8 (merge masking), x86/_mm256_maskz_unpacklo_epi8 (zero masking), x86/_mm512_mask_unpacklo_epi8 (merge masking), x86/_mm512_maskz_unpacklo_epi8 (zero masking), x86/_mm512_unpacklo_epi8, x86/_mm256_mask_unpacklo_epi16 (merge masking), x86/_mm256_maskz_unpacklo_epi16 (zero masking), x86/_mm512_mask_unpacklo_epi16 (merge masking), x86/_mm512_maskz_unpacklo_epi16 (zero masking), x86/_mm512_unpacklo_epi16, x86/_mm256_mask_unpackhi_epi32 (merge masking), x86/_mm256_maskz_unpackhi_epi32 (zero masking), x86/_mm256_mask_unpacklo_epi32 (merge masking), x86/_mm256_maskz_unpacklo_epi32 (zero masking), x86/_mm512_mask_unpackhi_epi32 (merge masking), x86/_mm512_maskz_unpackhi_epi32 (zero masking), x86/_mm512_unpackhi_epi32, x86/_mm512_mask_unpacklo_epi32 (merge masking), x86/_mm512_maskz_unpacklo_epi32 (zero masking), x86/_mm512_unpacklo_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       FOR l0 := 0 to loop_bound
@@ -4380,16 +3784,14 @@ irdl.dialect @autollvm {
     %a6_0 = irdl.is 1 : i32
     %a6_1 = irdl.is 3 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1)
-    %a7_0 = irdl.is 256 : i32
-    %a7_1 = irdl.is 512 : i32
-    %a7 = irdl.any_of(%a7_0, %a7_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "bit_2" = %a3, "bit_3" = %a4, "bit_4" = %a5, "loop_bound_2" = %a6, "a0_width" = %a7 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "bit_2" = %a3, "bit_3" = %a4, "bit_4" = %a5, "loop_bound_2" = %a6 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 3 parameter(s)
   //   Members (12): x86/_mm256_unpackhi_epi64, x86/_mm256_unpacklo_epi64, x86/_mm256_mask_unpackhi_epi64 (merge masking), x86/_mm256_maskz_unpackhi_epi64 (zero masking), x86/_mm256_mask_unpacklo_epi64 (merge masking), x86/_mm256_maskz_unpacklo_epi64 (zero masking), x86/_mm512_mask_unpackhi_epi64 (merge masking), x86/_mm512_maskz_unpackhi_epi64 (zero masking), x86/_mm512_unpackhi_epi64, x86/_mm512_mask_unpacklo_epi64 (merge masking), x86/_mm512_maskz_unpacklo_epi64 (zero masking), x86/_mm512_unpacklo_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       dst[63:0] := p0[bit:(bit + -63)]
@@ -4423,15 +3825,13 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 1 : i32
     %a2_1 = irdl.is 3 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "bit" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1, "loop_bound" = %a2 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 2 parameter(s)
   //   Members (3): x86/_mm512_kunpackd, x86/_mm512_kunpackw, x86/_mm512_kunpackb.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit_2` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := a0[bit:0]
   //     dst[bit_2:(bit + 1)] := a1[bit:0]
@@ -4452,17 +3852,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is 15 : i32
     %a0_2 = irdl.is 31 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 15 : i32
-    %a1_1 = irdl.is 31 : i32
-    %a1_2 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "bit_2" = %a1 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 4 parameter(s)
   //   Members (9): x86/_mm256_dbsad_epu8, x86/_mm256_mask_dbsad_epu8 (merge masking), x86/_mm256_maskz_dbsad_epu8 (zero masking), x86/_mm512_dbsad_epu8, x86/_mm512_mask_dbsad_epu8 (merge masking), x86/_mm512_maskz_dbsad_epu8 (zero masking), x86/_mm_dbsad_epu8, x86/_mm_mask_dbsad_epu8 (merge masking), x86/_mm_maskz_dbsad_epu8 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound_3` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 3
@@ -4515,16 +3912,8 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 3 : i32
     %a3_2 = irdl.is 7 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 7 : i32
-    %a4_1 = irdl.is 15 : i32
-    %a4_2 = irdl.is 31 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5_2 = irdl.is 512 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a2: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "loop_bound" = %a2, "loop_bound_2" = %a3, "loop_bound_3" = %a4, "a0_width" = %a5 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "loop_bound" = %a2, "loop_bound_2" = %a3 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 1 parameter(s)
@@ -4558,6 +3947,7 @@ irdl.dialect @autollvm {
   // 31 instructions computing the same thing up to 5 parameter(s)
   //   Members (31): x86/_mm256_mask_set1_epi8 (merge masking), x86/_mm256_maskz_set1_epi8 (zero masking), x86/_mm512_mask_set1_epi8 (merge masking), x86/_mm512_maskz_set1_epi8 (zero masking), x86/_mm_mask_set1_epi8 (merge masking), x86/_mm_maskz_set1_epi8 (zero masking), x86/_mm256_mask_set1_epi16 (merge masking), x86/_mm256_maskz_set1_epi16 (zero masking), x86/_mm512_mask_set1_epi16 (merge masking), x86/_mm512_maskz_set1_epi16 (zero masking), x86/_mm_mask_set1_epi16 (merge masking), x86/_mm_maskz_set1_epi16 (zero masking), x86/_mm256_mask_set1_epi32 (merge masking), x86/_mm256_maskz_set1_epi32 (zero masking), x86/_mm_mask_set1_epi32 (merge masking), x86/_mm_maskz_set1_epi32 (zero masking), x86/_mm256_mask_set1_epi64 (merge masking), x86/_mm256_maskz_set1_epi64 (zero masking), x86/_mm_mask_set1_epi64 (merge masking), x86/_mm_maskz_set1_epi64 (zero masking), x86/_mm512_set1_epi8, x86/_mm512_mask_set1_epi32 (merge masking), x86/_mm512_maskz_set1_epi32 (zero masking), x86/_mm512_set1_epi32, x86/_mm512_mask_set1_epi64 (merge masking), x86/_mm512_maskz_set1_epi64 (zero masking), x86/_mm512_set1_epi64, x86/_mm512_set1_epi16, hvx/V6_lvsplatw, hvx/V6_lvsplath, hvx/V6_lvsplatb.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * bit) + bit_2):((v0 * bit) + 0)] := a0[bit_2:0]
@@ -4623,23 +4013,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 31 : i32
     %a3_3 = irdl.is 63 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4_3 = irdl.is 1024 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    %a5_0 = irdl.is 8 : i32
-    %a5_1 = irdl.is 16 : i32
-    %a5_2 = irdl.is 32 : i32
-    %a5_3 = irdl.is 64 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "bit_2" = %a3, "result_width" = %a4, "result_elem_width" = %a5 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "bit_2" = %a3 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
   //   Members (24): x86/_mm256_cmp_epi8_mask, x86/_mm256_mask_cmp_epi8_mask (zero masking), x86/_mm512_cmp_epi8_mask, x86/_mm512_mask_cmp_epi8_mask (zero masking), x86/_mm_cmp_epi8_mask, x86/_mm_mask_cmp_epi8_mask (zero masking), x86/_mm256_cmp_epi16_mask, x86/_mm256_mask_cmp_epi16_mask (zero masking), x86/_mm512_cmp_epi16_mask, x86/_mm512_mask_cmp_epi16_mask (zero masking), x86/_mm_cmp_epi16_mask, x86/_mm_mask_cmp_epi16_mask (zero masking), x86/_mm256_cmp_epi32_mask, x86/_mm256_mask_cmp_epi32_mask (zero masking), x86/_mm_cmp_epi32_mask, x86/_mm_mask_cmp_epi32_mask (zero masking), x86/_mm256_cmp_epi64_mask, x86/_mm256_mask_cmp_epi64_mask (zero masking), x86/_mm_cmp_epi64_mask, x86/_mm_mask_cmp_epi64_mask (zero masking), x86/_mm512_cmp_epi64_mask, x86/_mm512_mask_cmp_epi64_mask (zero masking), x86/_mm512_cmp_epi32_mask, x86/_mm512_mask_cmp_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a1_width` is `a1`'s width in bits; `result_width` is the result's lane count.
   //   Semantics with the class parameters as named values:
   //     CASE a0[2:0] OF
   //     0:
@@ -4703,34 +4084,14 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is "none"
     %a1_1 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2_4 = irdl.is 31 : i32
-    %a2_5 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4, %a2_5)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 8 : i32
-    %a5_1 = irdl.is 16 : i32
-    %a5_2 = irdl.is 32 : i32
-    %a5_3 = irdl.is 64 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a1: %o0, a2: %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a1_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1 }
     irdl.results(result: %r)
   }
   // 49 instructions computing the same thing up to 4 parameter(s)
   //   Members (49): x86/_mm256_cmpeq_epi8_mask, x86/_mm256_mask_cmpeq_epi8_mask (zero masking), x86/_mm512_cmpeq_epi8_mask, x86/_mm512_mask_cmpeq_epi8_mask (zero masking), x86/_mm_cmpeq_epi8_mask, x86/_mm_mask_cmpeq_epi8_mask (zero masking), x86/_mm256_cmpeq_epu8_mask, x86/_mm256_mask_cmpeq_epu8_mask (zero masking), x86/_mm512_cmpeq_epu8_mask, x86/_mm512_mask_cmpeq_epu8_mask (zero masking), x86/_mm_cmpeq_epu8_mask, x86/_mm_mask_cmpeq_epu8_mask (zero masking), x86/_mm256_cmpeq_epu16_mask, x86/_mm256_mask_cmpeq_epu16_mask (zero masking), x86/_mm512_cmpeq_epu16_mask, x86/_mm512_mask_cmpeq_epu16_mask (zero masking), x86/_mm_cmpeq_epu16_mask, x86/_mm_mask_cmpeq_epu16_mask (zero masking), x86/_mm256_cmpeq_epi16_mask, x86/_mm256_mask_cmpeq_epi16_mask (zero masking), x86/_mm512_cmpeq_epi16_mask, x86/_mm512_mask_cmpeq_epi16_mask (zero masking), x86/_mm_cmpeq_epi16_mask, x86/_mm_mask_cmpeq_epi16_mask (zero masking), x86/_mm256_cmpeq_epi32_mask, x86/_mm256_mask_cmpeq_epi32_mask (zero masking), x86/_mm_cmpeq_epi32_mask, x86/_mm_mask_cmpeq_epi32_mask (zero masking), x86/_mm256_cmpeq_epi64_mask, x86/_mm256_mask_cmpeq_epi64_mask (zero masking), x86/_mm_cmpeq_epi64_mask, x86/_mm_mask_cmpeq_epi64_mask (zero masking), x86/_mm256_cmpeq_epu32_mask, x86/_mm256_mask_cmpeq_epu32_mask (zero masking), x86/_mm_cmpeq_epu32_mask, x86/_mm_mask_cmpeq_epu32_mask (zero masking), x86/_mm256_cmpeq_epu64_mask, x86/_mm256_mask_cmpeq_epu64_mask (zero masking), x86/_mm_cmpeq_epu64_mask, x86/_mm_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi64_mask, x86/_mm512_mask_cmpeq_epi64_mask (zero masking), x86/_mm512_cmpeq_epu64_mask, x86/_mm512_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi32_mask, x86/_mm512_mask_cmpeq_epi32_mask (zero masking), x86/_mm512_cmpeq_epu32_mask, x86/_mm512_mask_cmpeq_epu32_mask (zero masking), hvx/V6_veqb.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
@@ -4778,37 +4139,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1_6 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3_3 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4_4 = irdl.is 128 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 48 instructions computing the same thing up to 4 parameter(s)
   //   Members (48): x86/_mm256_cmpge_epi8_mask, x86/_mm256_cmple_epi8_mask, x86/_mm256_mask_cmpge_epi8_mask (zero masking), x86/_mm256_mask_cmple_epi8_mask (zero masking), x86/_mm512_cmpge_epi8_mask, x86/_mm512_cmple_epi8_mask, x86/_mm512_mask_cmpge_epi8_mask (zero masking), x86/_mm512_mask_cmple_epi8_mask (zero masking), x86/_mm_cmpge_epi8_mask, x86/_mm_cmple_epi8_mask, x86/_mm_mask_cmpge_epi8_mask (zero masking), x86/_mm_mask_cmple_epi8_mask (zero masking), x86/_mm256_cmpge_epi16_mask, x86/_mm256_cmple_epi16_mask, x86/_mm256_mask_cmpge_epi16_mask (zero masking), x86/_mm256_mask_cmple_epi16_mask (zero masking), x86/_mm512_cmpge_epi16_mask, x86/_mm512_cmple_epi16_mask, x86/_mm512_mask_cmpge_epi16_mask (zero masking), x86/_mm512_mask_cmple_epi16_mask (zero masking), x86/_mm_cmpge_epi16_mask, x86/_mm_cmple_epi16_mask, x86/_mm_mask_cmpge_epi16_mask (zero masking), x86/_mm_mask_cmple_epi16_mask (zero masking), x86/_mm256_cmpge_epi32_mask, x86/_mm256_cmple_epi32_mask, x86/_mm256_mask_cmpge_epi32_mask (zero masking), x86/_mm256_mask_cmple_epi32_mask (zero masking), x86/_mm_cmpge_epi32_mask, x86/_mm_cmple_epi32_mask, x86/_mm_mask_cmpge_epi32_mask (zero masking), x86/_mm_mask_cmple_epi32_mask (zero masking), x86/_mm256_cmpge_epi64_mask, x86/_mm256_cmple_epi64_mask, x86/_mm256_mask_cmpge_epi64_mask (zero masking), x86/_mm256_mask_cmple_epi64_mask (zero masking), x86/_mm_cmpge_epi64_mask, x86/_mm_cmple_epi64_mask, x86/_mm_mask_cmpge_epi64_mask (zero masking), x86/_mm_mask_cmple_epi64_mask (zero masking), x86/_mm512_cmpge_epi64_mask, x86/_mm512_cmple_epi64_mask, x86/_mm512_mask_cmpge_epi64_mask (zero masking), x86/_mm512_mask_cmple_epi64_mask (zero masking), x86/_mm512_cmpge_epi32_mask, x86/_mm512_cmple_epi32_mask, x86/_mm512_mask_cmpge_epi32_mask (zero masking), x86/_mm512_mask_cmple_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
@@ -4853,34 +4191,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 49 instructions computing the same thing up to 3 parameter(s)
   //   Members (49): x86/_mm256_cmpgt_epi8_mask, x86/_mm256_cmplt_epi8_mask, x86/_mm256_mask_cmpgt_epi8_mask (zero masking), x86/_mm256_mask_cmplt_epi8_mask (zero masking), x86/_mm512_cmpgt_epi8_mask, x86/_mm512_cmplt_epi8_mask, x86/_mm512_mask_cmpgt_epi8_mask (zero masking), x86/_mm512_mask_cmplt_epi8_mask (zero masking), x86/_mm_cmpgt_epi8_mask, x86/_mm_cmplt_epi8_mask, x86/_mm_mask_cmpgt_epi8_mask (zero masking), x86/_mm_mask_cmplt_epi8_mask (zero masking), x86/_mm256_cmpgt_epi16_mask, x86/_mm256_cmplt_epi16_mask, x86/_mm256_mask_cmpgt_epi16_mask (zero masking), x86/_mm256_mask_cmplt_epi16_mask (zero masking), x86/_mm512_cmpgt_epi16_mask, x86/_mm512_cmplt_epi16_mask, x86/_mm512_mask_cmpgt_epi16_mask (zero masking), x86/_mm512_mask_cmplt_epi16_mask (zero masking), x86/_mm_cmpgt_epi16_mask, x86/_mm_cmplt_epi16_mask, x86/_mm_mask_cmpgt_epi16_mask (zero masking), x86/_mm_mask_cmplt_epi16_mask (zero masking), x86/_mm256_cmpgt_epi32_mask, x86/_mm256_cmplt_epi32_mask, x86/_mm256_mask_cmpgt_epi32_mask (zero masking), x86/_mm256_mask_cmplt_epi32_mask (zero masking), x86/_mm_cmpgt_epi32_mask, x86/_mm_cmplt_epi32_mask, x86/_mm_mask_cmpgt_epi32_mask (zero masking), x86/_mm_mask_cmplt_epi32_mask (zero masking), x86/_mm256_cmpgt_epi64_mask, x86/_mm256_cmplt_epi64_mask, x86/_mm256_mask_cmpgt_epi64_mask (zero masking), x86/_mm256_mask_cmplt_epi64_mask (zero masking), x86/_mm_cmpgt_epi64_mask, x86/_mm_cmplt_epi64_mask, x86/_mm_mask_cmpgt_epi64_mask (zero masking), x86/_mm_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmplt_epi32_mask, x86/_mm512_mask_cmplt_epi32_mask (zero masking), x86/_mm512_cmpgt_epi64_mask, x86/_mm512_cmplt_epi64_mask, x86/_mm512_mask_cmpgt_epi64_mask (zero masking), x86/_mm512_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmpgt_epi32_mask, x86/_mm512_mask_cmpgt_epi32_mask (zero masking), hvx/V6_vgtb.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
@@ -4928,29 +4246,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1_4 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3_3 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 48 instructions computing the same thing up to 3 parameter(s)
   //   Members (48): x86/_mm256_cmpneq_epi8_mask, x86/_mm256_mask_cmpneq_epi8_mask (zero masking), x86/_mm512_cmpneq_epi8_mask, x86/_mm512_mask_cmpneq_epi8_mask (zero masking), x86/_mm_cmpneq_epi8_mask, x86/_mm_mask_cmpneq_epi8_mask (zero masking), x86/_mm256_cmpneq_epu8_mask, x86/_mm256_mask_cmpneq_epu8_mask (zero masking), x86/_mm512_cmpneq_epu8_mask, x86/_mm512_mask_cmpneq_epu8_mask (zero masking), x86/_mm_cmpneq_epu8_mask, x86/_mm_mask_cmpneq_epu8_mask (zero masking), x86/_mm256_cmpneq_epu16_mask, x86/_mm256_mask_cmpneq_epu16_mask (zero masking), x86/_mm512_cmpneq_epu16_mask, x86/_mm512_mask_cmpneq_epu16_mask (zero masking), x86/_mm_cmpneq_epu16_mask, x86/_mm_mask_cmpneq_epu16_mask (zero masking), x86/_mm256_cmpneq_epi16_mask, x86/_mm256_mask_cmpneq_epi16_mask (zero masking), x86/_mm512_cmpneq_epi16_mask, x86/_mm512_mask_cmpneq_epi16_mask (zero masking), x86/_mm_cmpneq_epi16_mask, x86/_mm_mask_cmpneq_epi16_mask (zero masking), x86/_mm256_cmpneq_epi32_mask, x86/_mm256_mask_cmpneq_epi32_mask (zero masking), x86/_mm_cmpneq_epi32_mask, x86/_mm_mask_cmpneq_epi32_mask (zero masking), x86/_mm256_cmpneq_epi64_mask, x86/_mm256_mask_cmpneq_epi64_mask (zero masking), x86/_mm_cmpneq_epi64_mask, x86/_mm_mask_cmpneq_epi64_mask (zero masking), x86/_mm256_cmpneq_epu32_mask, x86/_mm256_mask_cmpneq_epu32_mask (zero masking), x86/_mm_cmpneq_epu32_mask, x86/_mm_mask_cmpneq_epu32_mask (zero masking), x86/_mm256_cmpneq_epu64_mask, x86/_mm256_mask_cmpneq_epu64_mask (zero masking), x86/_mm_cmpneq_epu64_mask, x86/_mm_mask_cmpneq_epu64_mask (zero masking), x86/_mm512_cmpneq_epi64_mask, x86/_mm512_mask_cmpneq_epi64_mask (zero masking), x86/_mm512_cmpneq_epu64_mask, x86/_mm512_mask_cmpneq_epu64_mask (zero masking), x86/_mm512_cmpneq_epi32_mask, x86/_mm512_mask_cmpneq_epi32_mask (zero masking), x86/_mm512_cmpneq_epu32_mask, x86/_mm512_mask_cmpneq_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] != a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
@@ -4995,27 +4298,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
   //   Members (24): x86/_mm256_cmp_epu8_mask, x86/_mm256_mask_cmp_epu8_mask (zero masking), x86/_mm512_cmp_epu8_mask, x86/_mm512_mask_cmp_epu8_mask (zero masking), x86/_mm_cmp_epu8_mask, x86/_mm_mask_cmp_epu8_mask (zero masking), x86/_mm256_cmp_epu16_mask, x86/_mm256_mask_cmp_epu16_mask (zero masking), x86/_mm512_cmp_epu16_mask, x86/_mm512_mask_cmp_epu16_mask (zero masking), x86/_mm_cmp_epu16_mask, x86/_mm_mask_cmp_epu16_mask (zero masking), x86/_mm256_cmp_epu32_mask, x86/_mm256_mask_cmp_epu32_mask (zero masking), x86/_mm_cmp_epu32_mask, x86/_mm_mask_cmp_epu32_mask (zero masking), x86/_mm256_cmp_epu64_mask, x86/_mm256_mask_cmp_epu64_mask (zero masking), x86/_mm_cmp_epu64_mask, x86/_mm_mask_cmp_epu64_mask (zero masking), x86/_mm512_cmp_epu64_mask, x86/_mm512_mask_cmp_epu64_mask (zero masking), x86/_mm512_cmp_epu32_mask, x86/_mm512_mask_cmp_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a1_width` is `a1`'s width in bits; `result_width` is the result's lane count.
   //   Semantics with the class parameters as named values:
   //     CASE a0[2:0] OF
   //     0:
@@ -5079,34 +4369,14 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is "none"
     %a1_1 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2_4 = irdl.is 31 : i32
-    %a2_5 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4, %a2_5)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 8 : i32
-    %a5_1 = irdl.is 16 : i32
-    %a5_2 = irdl.is 32 : i32
-    %a5_3 = irdl.is 64 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a1: %o0, a2: %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a1_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1 }
     irdl.results(result: %r)
   }
   // 48 instructions computing the same thing up to 4 parameter(s)
   //   Members (48): x86/_mm256_cmpge_epu8_mask, x86/_mm256_cmple_epu8_mask, x86/_mm256_mask_cmpge_epu8_mask (zero masking), x86/_mm256_mask_cmple_epu8_mask (zero masking), x86/_mm512_cmpge_epu8_mask, x86/_mm512_cmple_epu8_mask, x86/_mm512_mask_cmpge_epu8_mask (zero masking), x86/_mm512_mask_cmple_epu8_mask (zero masking), x86/_mm_cmpge_epu8_mask, x86/_mm_cmple_epu8_mask, x86/_mm_mask_cmpge_epu8_mask (zero masking), x86/_mm_mask_cmple_epu8_mask (zero masking), x86/_mm256_cmpge_epu16_mask, x86/_mm256_cmple_epu16_mask, x86/_mm256_mask_cmpge_epu16_mask (zero masking), x86/_mm256_mask_cmple_epu16_mask (zero masking), x86/_mm512_cmpge_epu16_mask, x86/_mm512_cmple_epu16_mask, x86/_mm512_mask_cmpge_epu16_mask (zero masking), x86/_mm512_mask_cmple_epu16_mask (zero masking), x86/_mm_cmpge_epu16_mask, x86/_mm_cmple_epu16_mask, x86/_mm_mask_cmpge_epu16_mask (zero masking), x86/_mm_mask_cmple_epu16_mask (zero masking), x86/_mm256_cmpge_epu32_mask, x86/_mm256_cmple_epu32_mask, x86/_mm256_mask_cmpge_epu32_mask (zero masking), x86/_mm256_mask_cmple_epu32_mask (zero masking), x86/_mm_cmpge_epu32_mask, x86/_mm_cmple_epu32_mask, x86/_mm_mask_cmpge_epu32_mask (zero masking), x86/_mm_mask_cmple_epu32_mask (zero masking), x86/_mm256_cmpge_epu64_mask, x86/_mm256_cmple_epu64_mask, x86/_mm256_mask_cmpge_epu64_mask (zero masking), x86/_mm256_mask_cmple_epu64_mask (zero masking), x86/_mm_cmpge_epu64_mask, x86/_mm_cmple_epu64_mask, x86/_mm_mask_cmpge_epu64_mask (zero masking), x86/_mm_mask_cmple_epu64_mask (zero masking), x86/_mm512_cmpge_epu64_mask, x86/_mm512_cmple_epu64_mask, x86/_mm512_mask_cmpge_epu64_mask (zero masking), x86/_mm512_mask_cmple_epu64_mask (zero masking), x86/_mm512_cmpge_epu32_mask, x86/_mm512_cmple_epu32_mask, x86/_mm512_mask_cmpge_epu32_mask (zero masking), x86/_mm512_mask_cmple_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
@@ -5151,34 +4421,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 49 instructions computing the same thing up to 3 parameter(s)
   //   Members (49): x86/_mm256_cmpgt_epu8_mask, x86/_mm256_cmplt_epu8_mask, x86/_mm256_mask_cmpgt_epu8_mask (zero masking), x86/_mm256_mask_cmplt_epu8_mask (zero masking), x86/_mm512_cmpgt_epu8_mask, x86/_mm512_cmplt_epu8_mask, x86/_mm512_mask_cmpgt_epu8_mask (zero masking), x86/_mm512_mask_cmplt_epu8_mask (zero masking), x86/_mm_cmpgt_epu8_mask, x86/_mm_cmplt_epu8_mask, x86/_mm_mask_cmpgt_epu8_mask (zero masking), x86/_mm_mask_cmplt_epu8_mask (zero masking), x86/_mm256_cmpgt_epu16_mask, x86/_mm256_cmplt_epu16_mask, x86/_mm256_mask_cmpgt_epu16_mask (zero masking), x86/_mm256_mask_cmplt_epu16_mask (zero masking), x86/_mm512_cmpgt_epu16_mask, x86/_mm512_cmplt_epu16_mask, x86/_mm512_mask_cmpgt_epu16_mask (zero masking), x86/_mm512_mask_cmplt_epu16_mask (zero masking), x86/_mm_cmpgt_epu16_mask, x86/_mm_cmplt_epu16_mask, x86/_mm_mask_cmpgt_epu16_mask (zero masking), x86/_mm_mask_cmplt_epu16_mask (zero masking), x86/_mm256_cmpgt_epu32_mask, x86/_mm256_cmplt_epu32_mask, x86/_mm256_mask_cmpgt_epu32_mask (zero masking), x86/_mm256_mask_cmplt_epu32_mask (zero masking), x86/_mm_cmpgt_epu32_mask, x86/_mm_cmplt_epu32_mask, x86/_mm_mask_cmpgt_epu32_mask (zero masking), x86/_mm_mask_cmplt_epu32_mask (zero masking), x86/_mm256_cmpgt_epu64_mask, x86/_mm256_cmplt_epu64_mask, x86/_mm256_mask_cmpgt_epu64_mask (zero masking), x86/_mm256_mask_cmplt_epu64_mask (zero masking), x86/_mm_cmpgt_epu64_mask, x86/_mm_cmplt_epu64_mask, x86/_mm_mask_cmpgt_epu64_mask (zero masking), x86/_mm_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu64_mask, x86/_mm512_cmplt_epu64_mask, x86/_mm512_mask_cmpgt_epu64_mask (zero masking), x86/_mm512_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu32_mask, x86/_mm512_cmplt_epu32_mask, x86/_mm512_mask_cmpgt_epu32_mask (zero masking), x86/_mm512_mask_cmplt_epu32_mask (zero masking), hvx/V6_vgtub.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
@@ -5226,29 +4476,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1_4 = irdl.is 127 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3_3 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
   //   Members (24): x86/_mm256_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi16 (zero masking), x86/_mm256_permutex2var_epi16, x86/_mm512_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi16 (zero masking), x86/_mm512_permutex2var_epi16, x86/_mm_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi16 (zero masking), x86/_mm_permutex2var_epi16, x86/_mm512_permutex2var_epi8, x86/_mm512_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm512_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm512_maskz_permutex2var_epi8 (zero masking), x86/_mm256_permutex2var_epi8, x86/_mm256_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm256_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm256_maskz_permutex2var_epi8 (zero masking), x86/_mm_permutex2var_epi8, x86/_mm_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm_maskz_permutex2var_epi8 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := (a0_elem_width * a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)])
@@ -5293,29 +4528,18 @@ irdl.dialect @autollvm {
     %a0_2 = irdl.is "merge_a0"
     %a0_3 = irdl.is "merge_a2"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
+    %a1_0 = irdl.is 2 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 4 : i32
+    %a1_3 = irdl.is 5 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 2 : i32
-    %a3_1 = irdl.is 3 : i32
-    %a3_2 = irdl.is 4 : i32
-    %a3_3 = irdl.is 5 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 3 parameter(s)
   //   Members (12): x86/_mm256_movepi8_mask, x86/_mm512_movepi8_mask, x86/_mm_movepi8_mask, x86/_mm256_movepi16_mask, x86/_mm512_movepi16_mask, x86/_mm_movepi16_mask, x86/_mm256_movepi32_mask, x86/_mm512_movepi32_mask, x86/_mm_movepi32_mask, x86/_mm256_movepi64_mask, x86/_mm512_movepi64_mask, x86/_mm_movepi64_mask.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       IF a0[((v0 * a0_elem_width) + (a0_elem_width + -1))]
@@ -5343,27 +4567,13 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<64xi1>
     %r_3 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): x86/_mm256_movm_epi8 (zero masking), x86/_mm512_movm_epi8 (zero masking), x86/_mm_movm_epi8 (zero masking), x86/_mm256_movm_epi16 (zero masking), x86/_mm512_movm_epi16 (zero masking), x86/_mm_movm_epi16 (zero masking), x86/_mm256_movm_epi32 (zero masking), x86/_mm512_movm_epi32 (zero masking), x86/_mm_movm_epi32 (zero masking), x86/_mm256_movm_epi64 (zero masking), x86/_mm512_movm_epi64 (zero masking), x86/_mm_movm_epi64 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `result_width` is the result's width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := constant
@@ -5388,34 +4598,19 @@ irdl.dialect @autollvm {
     %r_11 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11)
     %a0 = irdl.is "zero"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 255 : i32
-    %a3_1 = irdl.is 65535 : i32
-    %a3_2 = irdl.is 4294967295 : i64
-    %a3_3 = irdl.is 18446744073709551615 : i128
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a1_0 = irdl.is 255 : i32
+    %a1_1 = irdl.is 65535 : i32
+    %a1_2 = irdl.is 4294967295 : i64
+    %a1_3 = irdl.is 18446744073709551615 : i128
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     irdl.operands(mask: optional %o0)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "constant" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 57 instructions computing the same thing up to 5 parameter(s)
   //   Members (57): x86/_mm256_cvtsepi16_epi8, x86/_mm256_mask_cvtsepi16_epi8 (merge masking), x86/_mm256_maskz_cvtsepi16_epi8 (zero masking), x86/_mm512_cvtsepi16_epi8, x86/_mm512_mask_cvtsepi16_epi8 (merge masking), x86/_mm512_maskz_cvtsepi16_epi8 (zero masking), x86/_mm_cvtsepi16_epi8, x86/_mm_mask_cvtsepi16_epi8 (merge masking), x86/_mm_maskz_cvtsepi16_epi8 (zero masking), x86/_mm256_cvtsepi32_epi8, x86/_mm256_mask_cvtsepi32_epi8 (merge masking), x86/_mm256_maskz_cvtsepi32_epi8 (zero masking), x86/_mm_cvtsepi32_epi8, x86/_mm_mask_cvtsepi32_epi8 (merge masking), x86/_mm_maskz_cvtsepi32_epi8 (zero masking), x86/_mm256_cvtsepi32_epi16, x86/_mm256_mask_cvtsepi32_epi16 (merge masking), x86/_mm256_maskz_cvtsepi32_epi16 (zero masking), x86/_mm_cvtsepi32_epi16, x86/_mm_mask_cvtsepi32_epi16 (merge masking), x86/_mm_maskz_cvtsepi32_epi16 (zero masking), x86/_mm256_cvtsepi64_epi8, x86/_mm256_mask_cvtsepi64_epi8 (merge masking), x86/_mm256_maskz_cvtsepi64_epi8 (zero masking), x86/_mm_cvtsepi64_epi8, x86/_mm_mask_cvtsepi64_epi8 (merge masking), x86/_mm_maskz_cvtsepi64_epi8 (zero masking), x86/_mm256_cvtsepi64_epi32, x86/_mm256_mask_cvtsepi64_epi32 (merge masking), x86/_mm256_maskz_cvtsepi64_epi32 (zero masking), x86/_mm_cvtsepi64_epi32, x86/_mm_mask_cvtsepi64_epi32 (merge masking), x86/_mm_maskz_cvtsepi64_epi32 (zero masking), x86/_mm256_cvtsepi64_epi16, x86/_mm256_mask_cvtsepi64_epi16 (merge masking), x86/_mm256_maskz_cvtsepi64_epi16 (zero masking), x86/_mm_cvtsepi64_epi16, x86/_mm_mask_cvtsepi64_epi16 (merge masking), x86/_mm_maskz_cvtsepi64_epi16 (zero masking), x86/_mm512_cvtsepi32_epi8, x86/_mm512_mask_cvtsepi32_epi8 (merge masking), x86/_mm512_maskz_cvtsepi32_epi8 (zero masking), x86/_mm512_cvtsepi32_epi16, x86/_mm512_mask_cvtsepi32_epi16 (merge masking), x86/_mm512_maskz_cvtsepi32_epi16 (zero masking), x86/_mm512_cvtsepi64_epi8, x86/_mm512_mask_cvtsepi64_epi8 (merge masking), x86/_mm512_maskz_cvtsepi64_epi8 (zero masking), x86/_mm512_cvtsepi64_epi32, x86/_mm512_mask_cvtsepi64_epi32 (merge masking), x86/_mm512_maskz_cvtsepi64_epi32 (zero masking), x86/_mm512_cvtsepi64_epi16, x86/_mm512_mask_cvtsepi64_epi16 (merge masking), x86/_mm512_maskz_cvtsepi64_epi16 (zero masking), arm/vqmovn_s16, arm/vqmovn_s32, arm/vqmovn_s64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := Saturate(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
@@ -5456,35 +4651,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 64 : i32
-    %a5_1 = irdl.is 128 : i32
-    %a5_2 = irdl.is 256 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 3 parameter(s)
   //   Members (24): x86/_mm256_mask_test_epi8_mask (zero masking), x86/_mm256_test_epi8_mask, x86/_mm512_mask_test_epi8_mask (zero masking), x86/_mm512_test_epi8_mask, x86/_mm_mask_test_epi8_mask (zero masking), x86/_mm_test_epi8_mask, x86/_mm256_mask_test_epi16_mask (zero masking), x86/_mm256_test_epi16_mask, x86/_mm512_mask_test_epi16_mask (zero masking), x86/_mm512_test_epi16_mask, x86/_mm_mask_test_epi16_mask (zero masking), x86/_mm_test_epi16_mask, x86/_mm256_mask_test_epi32_mask (zero masking), x86/_mm256_test_epi32_mask, x86/_mm_mask_test_epi32_mask (zero masking), x86/_mm_test_epi32_mask, x86/_mm256_mask_test_epi64_mask (zero masking), x86/_mm256_test_epi64_mask, x86/_mm_mask_test_epi64_mask (zero masking), x86/_mm_test_epi64_mask, x86/_mm512_mask_test_epi64_mask (zero masking), x86/_mm512_test_epi64_mask, x86/_mm512_mask_test_epi32_mask (zero masking), x86/_mm512_test_epi32_mask.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) != 0) ? 1 : 0)
@@ -5529,27 +4703,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
   //   Members (24): x86/_mm256_mask_testn_epi8_mask (zero masking), x86/_mm256_testn_epi8_mask, x86/_mm512_mask_testn_epi8_mask (zero masking), x86/_mm512_testn_epi8_mask, x86/_mm_mask_testn_epi8_mask (zero masking), x86/_mm_testn_epi8_mask, x86/_mm256_mask_testn_epi16_mask (zero masking), x86/_mm256_testn_epi16_mask, x86/_mm512_mask_testn_epi16_mask (zero masking), x86/_mm512_testn_epi16_mask, x86/_mm_mask_testn_epi16_mask (zero masking), x86/_mm_testn_epi16_mask, x86/_mm256_mask_testn_epi32_mask (zero masking), x86/_mm256_testn_epi32_mask, x86/_mm_mask_testn_epi32_mask (zero masking), x86/_mm_testn_epi32_mask, x86/_mm256_mask_testn_epi64_mask (zero masking), x86/_mm256_testn_epi64_mask, x86/_mm_mask_testn_epi64_mask (zero masking), x86/_mm_testn_epi64_mask, x86/_mm512_mask_testn_epi32_mask (zero masking), x86/_mm512_testn_epi32_mask, x86/_mm512_mask_testn_epi64_mask (zero masking), x86/_mm512_testn_epi64_mask.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) == 0) ? 1 : 0)
@@ -5594,29 +4755,8 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 5 parameter(s)
@@ -5683,6 +4823,7 @@ irdl.dialect @autollvm {
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): x86/_kadd_mask32, x86/_kadd_mask64, x86/_kadd_mask8, x86/_kadd_mask16.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[bit:0] + a1[bit:0])
   irdl.operation @mask_add {
@@ -5701,17 +4842,12 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<64xi1>
     %r_3 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
   //   Members (6): x86/_kand_mask32, x86/_kand_mask64, x86/_kand_mask8, x86/_kand_mask16, x86/_mm512_kand, hvx/V6_pred_and.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[bit:0] AND a1[bit:0])
   irdl.operation @mask_and {
@@ -5733,18 +4869,12 @@ irdl.dialect @autollvm {
     %r_3 = irdl.is vector<64xi1>
     %r_4 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0_4 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
   //   Members (6): x86/_kandn_mask32, x86/_kandn_mask64, x86/_kandn_mask8, x86/_kandn_mask16, x86/_mm512_kandn, hvx/V6_pred_and_n.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (NOT (a0[bit:0]) AND a1[bit:0])
   irdl.operation @mask_and_not {
@@ -5766,18 +4896,12 @@ irdl.dialect @autollvm {
     %r_3 = irdl.is vector<64xi1>
     %r_4 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0_4 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
   //   Members (6): x86/_knot_mask32, x86/_knot_mask64, x86/_knot_mask8, x86/_knot_mask16, x86/_mm512_knot, hvx/V6_pred_not.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := NOT (a0[bit:0])
   irdl.operation @mask_not {
@@ -5793,18 +4917,12 @@ irdl.dialect @autollvm {
     %r_3 = irdl.is vector<64xi1>
     %r_4 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0_4 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
   //   Members (6): x86/_kor_mask32, x86/_kor_mask64, x86/_kor_mask8, x86/_kor_mask16, x86/_mm512_kor, hvx/V6_pred_or.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[bit:0] OR a1[bit:0])
   irdl.operation @mask_or {
@@ -5826,18 +4944,12 @@ irdl.dialect @autollvm {
     %r_3 = irdl.is vector<64xi1>
     %r_4 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0_4 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 1 parameter(s)
   //   Members (5): x86/_kxnor_mask32, x86/_kxnor_mask64, x86/_kxnor_mask8, x86/_kxnor_mask16, x86/_mm512_kxnor.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := NOT (a0[bit:0] XOR a1[bit:0])
   irdl.operation @mask_xor_not {
@@ -5856,17 +4968,12 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<64xi1>
     %r_3 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
   //   Members (6): x86/_kxor_mask32, x86/_kxor_mask64, x86/_kxor_mask8, x86/_kxor_mask16, x86/_mm512_kxor, hvx/V6_pred_xor.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[bit:0] XOR a1[bit:0])
   irdl.operation @mask_xor {
@@ -5888,18 +4995,12 @@ irdl.dialect @autollvm {
     %r_3 = irdl.is vector<64xi1>
     %r_4 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0_4 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): x86/_kshiftli_mask32, x86/_kshiftli_mask64, x86/_kshiftli_mask8, x86/_kshiftli_mask16.
+  //   Parameters the operand and result types fix, not stored as attributes: `constant` is `a1`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[RESULT_TOP:0] := 0
   //     IF (a0[7:0] <= constant)
@@ -5917,17 +5018,13 @@ irdl.dialect @autollvm {
     %r_3 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     irdl.operands(a1: %o0)
-    irdl.attributes { "a0" = %a0, "constant" = %a1 }
+    irdl.attributes { "a0" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): x86/_kshiftri_mask32, x86/_kshiftri_mask64, x86/_kshiftri_mask8, x86/_kshiftri_mask16.
+  //   Parameters the operand and result types fix, not stored as attributes: `constant` is `a1`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[RESULT_TOP:0] := 0
   //     IF (a0[7:0] <= constant)
@@ -5945,17 +5042,13 @@ irdl.dialect @autollvm {
     %r_3 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     irdl.operands(a1: %o0)
-    irdl.attributes { "a0" = %a0, "constant" = %a1 }
+    irdl.attributes { "a0" = %a0 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 2 parameter(s)
   //   Members (8): x86/_kortestz_mask32_u8, x86/_kortestc_mask32_u8, x86/_kortestz_mask64_u8, x86/_kortestc_mask64_u8, x86/_kortestz_mask8_u8, x86/_kortestc_mask8_u8, x86/_kortestz_mask16_u8, x86/_kortestc_mask16_u8.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0[bit:0] := (a0[bit:0] OR a1[bit:0])
   //     IF (v0[bit:0] == constant)
@@ -5975,23 +5068,19 @@ irdl.dialect @autollvm {
     %o1_3 = irdl.is vector<8xi1>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %r = irdl.is i8
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
-    %a1_0 = irdl.is 0 : i32
-    %a1_1 = irdl.is 255 : i32
-    %a1_2 = irdl.is 65535 : i32
-    %a1_3 = irdl.is 4294967295 : i64
-    %a1_4 = irdl.is 18446744073709551615 : i128
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 255 : i32
+    %a0_2 = irdl.is 65535 : i32
+    %a0_3 = irdl.is 4294967295 : i64
+    %a0_4 = irdl.is 18446744073709551615 : i128
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "constant" = %a1 }
+    irdl.attributes { "constant" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): x86/_ktestz_mask32_u8, x86/_ktestz_mask64_u8, x86/_ktestz_mask8_u8, x86/_ktestz_mask16_u8.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0[bit:0] := (a0[bit:0] AND a1[bit:0])
   //     IF (v0[bit:0] == 0)
@@ -6011,17 +5100,12 @@ irdl.dialect @autollvm {
     %o1_3 = irdl.is vector<8xi1>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %r = irdl.is i8
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): x86/_ktestc_mask32_u8, x86/_ktestc_mask64_u8, x86/_ktestc_mask8_u8, x86/_ktestc_mask16_u8.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0[bit:0] := (NOT (a0[bit:0]) AND a1[bit:0])
   //     IF (v0[bit:0] == 0)
@@ -6041,17 +5125,12 @@ irdl.dialect @autollvm {
     %o1_3 = irdl.is vector<8xi1>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %r = irdl.is i8
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 2 parameter(s)
   //   Members (5): x86/_cvtmask32_u32, x86/_cvtmask64_u64, x86/_cvtmask8_u32, x86/_cvtmask16_u32, x86/_mm512_mask2int.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one; `result_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     dst := ZeroExtend(a0[bit:0], result_width)
   irdl.operation @extend_u {
@@ -6063,20 +5142,12 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is i32
     %r_1 = irdl.is i64
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "result_width" = %a1 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 2 parameter(s)
   //   Members (5): x86/_cvtu32_mask32, x86/_cvtu64_mask64, x86/_cvtu32_mask8, x86/_cvtu32_mask16, x86/_mm512_int2mask.
+  //   Parameters the operand and result types fix, not stored as attributes: `bit` is the result's lane count less one; `a0_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst := ZeroExtend(a0[bit:0], (bit + 1))
   irdl.operation @mask_extend_u {
@@ -6088,20 +5159,12 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<64xi1>
     %r_3 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "a0_width" = %a1 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 4 parameter(s)
   //   Members (6): x86/_mm256_broadcastmb_epi64, x86/_mm_broadcastmb_epi64, x86/_mm256_broadcastmw_epi32, x86/_mm_broadcastmw_epi32, x86/_mm512_broadcastmb_epi64, x86/_mm512_broadcastmw_epi32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `bit` is `a0`'s lane count less one; `result_width` is the result's width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := ZeroExtend(a0[bit:0], result_elem_width)
@@ -6117,28 +5180,13 @@ irdl.dialect @autollvm {
     %r_4 = irdl.is vector<8xi32>
     %r_5 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0_3 = irdl.is 15 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 7 : i32
-    %a2_1 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "bit" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): x86/_mm256_conflict_epi32, x86/_mm256_mask_conflict_epi32 (merge masking), x86/_mm256_maskz_conflict_epi32 (zero masking), x86/_mm_conflict_epi32, x86/_mm_mask_conflict_epi32 (merge masking), x86/_mm_maskz_conflict_epi32 (zero masking), x86/_mm256_conflict_epi64, x86/_mm256_mask_conflict_epi64 (merge masking), x86/_mm256_maskz_conflict_epi64 (zero masking), x86/_mm_conflict_epi64, x86/_mm_mask_conflict_epi64 (merge masking), x86/_mm_maskz_conflict_epi64 (zero masking), x86/_mm512_conflict_epi32, x86/_mm512_mask_conflict_epi32 (merge masking), x86/_mm512_maskz_conflict_epi32 (zero masking), x86/_mm512_conflict_epi64, x86/_mm512_mask_conflict_epi64 (merge masking), x86/_mm512_maskz_conflict_epi64 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to ((v0 * 1) + -1)
@@ -6175,25 +5223,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 14 instructions computing the same thing up to 3 parameter(s)
   //   Members (14): x86/_mm256_lzcnt_epi32, x86/_mm256_mask_lzcnt_epi32 (merge masking), x86/_mm256_maskz_lzcnt_epi32 (zero masking), x86/_mm256_lzcnt_epi64, x86/_mm256_mask_lzcnt_epi64 (merge masking), x86/_mm256_maskz_lzcnt_epi64 (zero masking), x86/_mm512_lzcnt_epi32, x86/_mm512_mask_lzcnt_epi32 (merge masking), x86/_mm512_maskz_lzcnt_epi32 (zero masking), x86/_mm512_lzcnt_epi64, x86/_mm512_mask_lzcnt_epi64 (merge masking), x86/_mm512_maskz_lzcnt_epi64 (zero masking), hvx/V6_vcl0w, hvx/V6_vcl0h.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := constant
@@ -6230,27 +5267,18 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1_2 = irdl.is 15 : i32
-    %a1_3 = irdl.is 31 : i32
-    %a1_4 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
-    %a2_2 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3_2 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
+    %a1_2 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 30 instructions computing the same thing up to 4 parameter(s)
   //   Members (30): x86/_mm_lzcnt_epi32, x86/_mm_mask_lzcnt_epi32 (merge masking), x86/_mm_maskz_lzcnt_epi32 (zero masking), x86/_mm_lzcnt_epi64, x86/_mm_mask_lzcnt_epi64 (merge masking), x86/_mm_maskz_lzcnt_epi64 (zero masking), arm/vcls_s8, arm/vclsq_s8, arm/vcls_s16, arm/vclsq_s16, arm/vcls_s32, arm/vclsq_s32, arm/vcls_u8, arm/vclsq_u8, arm/vcls_u16, arm/vclsq_u16, arm/vcls_u32, arm/vclsq_u32, arm/vclz_s8, arm/vclzq_s8, arm/vclz_s16, arm/vclzq_s16, arm/vclz_s32, arm/vclzq_s32, arm/vclz_u8, arm/vclzq_u8, arm/vclz_u16, arm/vclzq_u16, arm/vclz_u32, arm/vclzq_u32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -6293,26 +5321,17 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 63 : i32
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "bit" = %a1, "loop_bound" = %a2, "constant" = %a3, "a0_elem_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 5 parameter(s)
   //   Members (27): x86/_mm256_broadcast_i32x2, x86/_mm256_mask_broadcast_i32x2 (merge masking), x86/_mm256_maskz_broadcast_i32x2 (zero masking), x86/_mm512_broadcast_i32x2, x86/_mm512_mask_broadcast_i32x2 (merge masking), x86/_mm512_maskz_broadcast_i32x2 (zero masking), x86/_mm_broadcast_i32x2, x86/_mm_mask_broadcast_i32x2 (merge masking), x86/_mm_maskz_broadcast_i32x2 (zero masking), x86/_mm512_broadcast_i32x8, x86/_mm512_mask_broadcast_i32x8 (merge masking), x86/_mm512_maskz_broadcast_i32x8 (zero masking), x86/_mm256_broadcast_i64x2, x86/_mm256_mask_broadcast_i64x2 (merge masking), x86/_mm256_maskz_broadcast_i64x2 (zero masking), x86/_mm512_broadcast_i64x2, x86/_mm512_mask_broadcast_i64x2 (merge masking), x86/_mm512_maskz_broadcast_i64x2 (zero masking), x86/_mm256_broadcast_i32x4, x86/_mm256_mask_broadcast_i32x4 (merge masking), x86/_mm256_maskz_broadcast_i32x4 (zero masking), x86/_mm512_broadcast_i32x4, x86/_mm512_mask_broadcast_i32x4 (merge masking), x86/_mm512_maskz_broadcast_i32x4 (zero masking), x86/_mm512_broadcast_i64x4, x86/_mm512_mask_broadcast_i64x4 (merge masking), x86/_mm512_maskz_broadcast_i64x4 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := ((v0 % constant) * a0_elem_width)
@@ -6343,31 +5362,18 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1_2 = irdl.is 15 : i32
+    %a1_0 = irdl.is 2 : i32
+    %a1_1 = irdl.is 4 : i32
+    %a1_2 = irdl.is 8 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 2 : i32
-    %a2_1 = irdl.is 4 : i32
-    %a2_2 = irdl.is 8 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5_2 = irdl.is 512 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "masking" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
   //   Members (6): x86/_mm512_extracti64x2_epi64, x86/_mm512_mask_extracti64x2_epi64 (merge masking), x86/_mm512_maskz_extracti64x2_epi64 (zero masking), x86/_mm512_extracti32x4_epi32, x86/_mm512_mask_extracti32x4_epi32 (merge masking), x86/_mm512_maskz_extracti32x4_epi32 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     CASE a0[1:0] OF
   //     0:
@@ -6395,16 +5401,14 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a1: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "a1_elem_width" = %a2 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1 }
     irdl.results(result: %r)
   }
   // 32 instructions computing the same thing up to 6 parameter(s)
   //   Members (32): x86/_mm256_alignr_epi32, x86/_mm256_mask_alignr_epi32 (merge masking), x86/_mm256_maskz_alignr_epi32 (zero masking), x86/_mm_alignr_epi32, x86/_mm_mask_alignr_epi32 (merge masking), x86/_mm_maskz_alignr_epi32 (zero masking), x86/_mm256_alignr_epi64, x86/_mm256_mask_alignr_epi64 (merge masking), x86/_mm256_maskz_alignr_epi64 (zero masking), x86/_mm_alignr_epi64, x86/_mm_mask_alignr_epi64 (merge masking), x86/_mm_maskz_alignr_epi64 (zero masking), x86/_mm512_maskz_alignr_epi32 (zero masking), x86/_mm512_alignr_epi64, x86/_mm512_mask_alignr_epi64 (merge masking), x86/_mm512_maskz_alignr_epi64 (zero masking), x86/_mm512_alignr_epi32, x86/_mm512_mask_alignr_epi32 (merge masking), arm/vext_s8, arm/vextq_s8, arm/vext_s16, arm/vextq_s16, arm/vext_s32, arm/vextq_s32, arm/vextq_s64, arm/vext_u8, arm/vextq_u8, arm/vext_u16, arm/vextq_u16, arm/vext_u32, arm/vextq_u32, arm/vextq_u64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[bit:a0_width] := a0[(a0_width + -1):0]
   //     dst[(a0_width + -1):0] := a1[(a0_width + -1):0]
@@ -6466,39 +5470,30 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 511 : i32
     %a2_3 = irdl.is 1023 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
+    %a3_2 = irdl.is 2 : i32
+    %a3_3 = irdl.is 3 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5_2 = irdl.is 2 : i32
-    %a5_3 = irdl.is 3 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
-    %a6_0 = irdl.is 1 : i32
-    %a6_1 = irdl.is 2 : i32
-    %a6_2 = irdl.is 3 : i32
-    %a6_3 = irdl.is 4 : i32
-    %a6_4 = irdl.is 32 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3, %a6_4)
-    %a7_0 = irdl.is 1 : i32
-    %a7_1 = irdl.is 2 : i32
-    %a7_2 = irdl.is 3 : i32
-    %a7_3 = irdl.is 4 : i32
-    %a7_4 = irdl.is 8 : i32
-    %a7 = irdl.any_of(%a7_0, %a7_1, %a7_2, %a7_3, %a7_4)
+    %a4_0 = irdl.is 1 : i32
+    %a4_1 = irdl.is 2 : i32
+    %a4_2 = irdl.is 3 : i32
+    %a4_3 = irdl.is 4 : i32
+    %a4_4 = irdl.is 32 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
+    %a5_0 = irdl.is 1 : i32
+    %a5_1 = irdl.is 2 : i32
+    %a5_2 = irdl.is 3 : i32
+    %a5_3 = irdl.is 4 : i32
+    %a5_4 = irdl.is 8 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3, %a5_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "bit" = %a2, "a0_width" = %a3, "a0_elem_width" = %a4, "bit_2" = %a5, "a2_width" = %a6, "a2_elem_width" = %a7 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "bit" = %a2, "bit_2" = %a3, "a2_width" = %a4, "a2_elem_width" = %a5 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): x86/_mm256_mask_compress_epi32, x86/_mm_mask_compress_epi32, x86/_mm256_mask_compress_epi64, x86/_mm_mask_compress_epi64, x86/_mm512_mask_compress_epi32, x86/_mm512_mask_compress_epi64, x86/_mm512_mask_compress_epi16, x86/_mm256_mask_compress_epi16, x86/_mm_mask_compress_epi16, x86/_mm512_mask_compress_epi8, x86/_mm256_mask_compress_epi8, x86/_mm_mask_compress_epi8.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_width` is `a0`'s lane count.
   //   Semantics with the class parameters as named values:
   //     v0 := 0
   //     FOR v1 := 0 to loop_bound
@@ -6553,33 +5548,17 @@ irdl.dialect @autollvm {
     %r_10 = irdl.is vector<8xi32>
     %r_11 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0_3 = irdl.is 15 : i32
-    %a0_4 = irdl.is 31 : i32
-    %a0_5 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4, %a0_5)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 127 : i32
-    %a2_1 = irdl.is 255 : i32
-    %a2_2 = irdl.is 511 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
+    %a0_0 = irdl.is 127 : i32
+    %a0_1 = irdl.is 255 : i32
+    %a0_2 = irdl.is 511 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a1_elem_width" = %a1, "bit" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): x86/_mm256_maskz_compress_epi32, x86/_mm_maskz_compress_epi32, x86/_mm256_maskz_compress_epi64, x86/_mm_maskz_compress_epi64, x86/_mm512_maskz_compress_epi32, x86/_mm512_maskz_compress_epi64, x86/_mm512_maskz_compress_epi16, x86/_mm256_maskz_compress_epi16, x86/_mm_maskz_compress_epi16, x86/_mm512_maskz_compress_epi8, x86/_mm256_maskz_compress_epi8, x86/_mm_maskz_compress_epi8.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_width` is `a0`'s lane count.
   //   Semantics with the class parameters as named values:
   //     v0 := 0
   //     FOR v1 := 0 to loop_bound
@@ -6621,34 +5600,18 @@ irdl.dialect @autollvm {
     %r_10 = irdl.is vector<8xi32>
     %r_11 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0_3 = irdl.is 15 : i32
-    %a0_4 = irdl.is 31 : i32
-    %a0_5 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4, %a0_5)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 127 : i32
-    %a2_1 = irdl.is 255 : i32
-    %a2_2 = irdl.is 511 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
+    %a0_0 = irdl.is 127 : i32
+    %a0_1 = irdl.is 255 : i32
+    %a0_2 = irdl.is 511 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a1_elem_width" = %a1, "bit" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 20 instructions computing the same thing up to 4 parameter(s)
   //   Members (20): x86/_mm256_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi32 (zero masking), x86/_mm256_permutex2var_epi32, x86/_mm_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi32 (zero masking), x86/_mm_permutex2var_epi32, x86/_mm256_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi64 (zero masking), x86/_mm256_permutex2var_epi64, x86/_mm512_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi32 (zero masking), x86/_mm512_permutex2var_epi32, x86/_mm512_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi64 (zero masking), x86/_mm512_permutex2var_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := (a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)] * a0_elem_width)
@@ -6687,23 +5650,12 @@ irdl.dialect @autollvm {
     %a0_2 = irdl.is "merge_a0"
     %a0_3 = irdl.is "merge_a2"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1_2 = irdl.is 15 : i32
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 2 : i32
+    %a1_2 = irdl.is 3 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 2 : i32
-    %a3_2 = irdl.is 3 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 0 parameter(s)
@@ -6731,6 +5683,7 @@ irdl.dialect @autollvm {
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): x86/_mm256_mask_expand_epi32, x86/_mm_mask_expand_epi32, x86/_mm256_mask_expand_epi64, x86/_mm_mask_expand_epi64, x86/_mm512_mask_expand_epi32, x86/_mm512_mask_expand_epi64, x86/_mm512_mask_expand_epi16, x86/_mm256_mask_expand_epi16, x86/_mm_mask_expand_epi16, x86/_mm512_mask_expand_epi8, x86/_mm256_mask_expand_epi8, x86/_mm_mask_expand_epi8.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_width` is `a0`'s lane count; `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     v0 := 0
   //     FOR v1 := 0 to loop_bound
@@ -6786,33 +5739,12 @@ irdl.dialect @autollvm {
     %r_10 = irdl.is vector<8xi32>
     %r_11 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0_3 = irdl.is 15 : i32
-    %a0_4 = irdl.is 31 : i32
-    %a0_5 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4, %a0_5)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a1_elem_width" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): x86/_mm256_maskz_expand_epi32, x86/_mm_maskz_expand_epi32, x86/_mm256_maskz_expand_epi64, x86/_mm_maskz_expand_epi64, x86/_mm512_maskz_expand_epi32, x86/_mm512_maskz_expand_epi64, x86/_mm512_maskz_expand_epi16, x86/_mm256_maskz_expand_epi16, x86/_mm_maskz_expand_epi16, x86/_mm512_maskz_expand_epi8, x86/_mm256_maskz_expand_epi8, x86/_mm_maskz_expand_epi8.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_width` is `a0`'s lane count; `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     v0 := 0
   //     FOR v1 := 0 to loop_bound
@@ -6855,34 +5787,13 @@ irdl.dialect @autollvm {
     %r_10 = irdl.is vector<8xi32>
     %r_11 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0_3 = irdl.is 15 : i32
-    %a0_4 = irdl.is 31 : i32
-    %a0_5 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4, %a0_5)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a1_elem_width" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): x86/_mm256_mask_rol_epi32 (merge masking), x86/_mm256_maskz_rol_epi32 (zero masking), x86/_mm256_rol_epi32, x86/_mm_mask_rol_epi32 (merge masking), x86/_mm_maskz_rol_epi32 (zero masking), x86/_mm_rol_epi32, x86/_mm256_mask_rol_epi64 (merge masking), x86/_mm256_maskz_rol_epi64 (zero masking), x86/_mm256_rol_epi64, x86/_mm_mask_rol_epi64 (merge masking), x86/_mm_maskz_rol_epi64 (zero masking), x86/_mm_rol_epi64, x86/_mm512_mask_rol_epi32 (merge masking), x86/_mm512_maskz_rol_epi32 (zero masking), x86/_mm512_rol_epi32, x86/_mm512_mask_rol_epi64 (merge masking), x86/_mm512_maskz_rol_epi64 (zero masking), x86/_mm512_rol_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       l0 := (p1 % a0_elem_width)
@@ -6921,25 +5832,14 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 3 : i32
-    %a3_2 = irdl.is 7 : i32
-    %a3_3 = irdl.is 15 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_elem_width" = %a2, "loop_bound" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): x86/_mm256_mask_rolv_epi32 (merge masking), x86/_mm256_maskz_rolv_epi32 (zero masking), x86/_mm256_rolv_epi32, x86/_mm_mask_rolv_epi32 (merge masking), x86/_mm_maskz_rolv_epi32 (zero masking), x86/_mm_rolv_epi32, x86/_mm256_mask_rolv_epi64 (merge masking), x86/_mm256_maskz_rolv_epi64 (zero masking), x86/_mm256_rolv_epi64, x86/_mm_mask_rolv_epi64 (merge masking), x86/_mm_maskz_rolv_epi64 (zero masking), x86/_mm_rolv_epi64, x86/_mm512_mask_rolv_epi32 (merge masking), x86/_mm512_maskz_rolv_epi32 (zero masking), x86/_mm512_rolv_epi32, x86/_mm512_mask_rolv_epi64 (merge masking), x86/_mm512_maskz_rolv_epi64 (zero masking), x86/_mm512_rolv_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       l0 := (p1 % a0_elem_width)
@@ -6984,25 +5884,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): x86/_mm256_mask_ror_epi32 (merge masking), x86/_mm256_maskz_ror_epi32 (zero masking), x86/_mm256_ror_epi32, x86/_mm_mask_ror_epi32 (merge masking), x86/_mm_maskz_ror_epi32 (zero masking), x86/_mm_ror_epi32, x86/_mm256_mask_ror_epi64 (merge masking), x86/_mm256_maskz_ror_epi64 (zero masking), x86/_mm256_ror_epi64, x86/_mm_mask_ror_epi64 (merge masking), x86/_mm_maskz_ror_epi64 (zero masking), x86/_mm_ror_epi64, x86/_mm512_mask_ror_epi32 (merge masking), x86/_mm512_maskz_ror_epi32 (zero masking), x86/_mm512_ror_epi32, x86/_mm512_mask_ror_epi64 (merge masking), x86/_mm512_maskz_ror_epi64 (zero masking), x86/_mm512_ror_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       l0 := (p1 % a0_elem_width)
@@ -7041,25 +5930,14 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 3 : i32
-    %a3_2 = irdl.is 7 : i32
-    %a3_3 = irdl.is 15 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_elem_width" = %a2, "loop_bound" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1 }
     irdl.results(result: %r)
   }
   // 19 instructions computing the same thing up to 3 parameter(s)
   //   Members (19): x86/_mm256_mask_rorv_epi32 (merge masking), x86/_mm256_maskz_rorv_epi32 (zero masking), x86/_mm256_rorv_epi32, x86/_mm_mask_rorv_epi32 (merge masking), x86/_mm_maskz_rorv_epi32 (zero masking), x86/_mm_rorv_epi32, x86/_mm256_mask_rorv_epi64 (merge masking), x86/_mm256_maskz_rorv_epi64 (zero masking), x86/_mm256_rorv_epi64, x86/_mm_mask_rorv_epi64 (merge masking), x86/_mm_maskz_rorv_epi64 (zero masking), x86/_mm_rorv_epi64, x86/_mm512_mask_rorv_epi32 (merge masking), x86/_mm512_maskz_rorv_epi32 (zero masking), x86/_mm512_rorv_epi32, x86/_mm512_mask_rorv_epi64 (merge masking), x86/_mm512_maskz_rorv_epi64 (zero masking), x86/_mm512_rorv_epi64, hvx/V6_vrotr.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       l0 := (p1 % a0_elem_width)
@@ -7107,27 +5985,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2_4 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3_3 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): x86/_mm256_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm256_maskz_ternarylogic_epi32 (zero masking), x86/_mm256_ternarylogic_epi32, x86/_mm_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm_maskz_ternarylogic_epi32 (zero masking), x86/_mm_ternarylogic_epi32, x86/_mm256_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm256_maskz_ternarylogic_epi64 (zero masking), x86/_mm256_ternarylogic_epi64, x86/_mm_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm_maskz_ternarylogic_epi64 (zero masking), x86/_mm_ternarylogic_epi64, x86/_mm512_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm512_maskz_ternarylogic_epi32 (zero masking), x86/_mm512_ternarylogic_epi32, x86/_mm512_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm512_maskz_ternarylogic_epi64 (zero masking), x86/_mm512_ternarylogic_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to loop_bound_2
@@ -7172,20 +6037,11 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "zero"
     %a1_2 = irdl.is "merge_a0"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 31 : i32
-    %a3_1 = irdl.is 63 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a2_0 = irdl.is 31 : i32
+    %a2_1 = irdl.is 63 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "a3" = %a0, "masking" = %a1, "loop_bound" = %a2, "loop_bound_2" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "a3" = %a0, "masking" = %a1, "loop_bound_2" = %a2 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
@@ -7218,6 +6074,7 @@ irdl.dialect @autollvm {
   // 6 instructions computing the same thing up to 1 parameter(s)
   //   Members (6): x86/_mm256_mask_shuffle_i32x4 (merge masking), x86/_mm256_maskz_shuffle_i32x4 (zero masking), x86/_mm256_shuffle_i32x4, x86/_mm256_mask_shuffle_i64x2 (merge masking), x86/_mm256_maskz_shuffle_i64x2 (zero masking), x86/_mm256_shuffle_i64x2.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[127:0] := a0[((a1[0] * 128) + 127):(a1[0] * 128)]
   //     dst[255:128] := a2[((a1[1] * 128) + 127):(a1[1] * 128)]
@@ -7240,11 +6097,8 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a2: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_elem_width" = %a2 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -7260,6 +6114,7 @@ irdl.dialect @autollvm {
   // 6 instructions computing the same thing up to 1 parameter(s)
   //   Members (6): x86/_mm512_mask_shuffle_i32x4 (merge masking), x86/_mm512_maskz_shuffle_i32x4 (zero masking), x86/_mm512_shuffle_i32x4, x86/_mm512_mask_shuffle_i64x2 (merge masking), x86/_mm512_maskz_shuffle_i64x2 (zero masking), x86/_mm512_shuffle_i64x2.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       CASE p1[1:0] OF
@@ -7301,11 +6156,8 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a2: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_elem_width" = %a2 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
@@ -7327,6 +6179,7 @@ irdl.dialect @autollvm {
   // 19 instructions computing the same thing up to 4 parameter(s)
   //   Members (19): x86/_mm512_madd52lo_epu64, x86/_mm512_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52lo_epu64 (zero masking), x86/_mm256_madd52lo_epu64, x86/_mm256_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52lo_epu64 (zero masking), x86/_mm_madd52lo_epu64, x86/_mm_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm_maskz_madd52lo_epu64 (zero masking), x86/_mm512_madd52hi_epu64, x86/_mm512_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52hi_epu64 (zero masking), x86/_mm256_madd52hi_epu64, x86/_mm256_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52hi_epu64 (zero masking), x86/_mm_madd52hi_epu64, x86/_mm_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm_maskz_madd52hi_epu64 (zero masking), hvx/V6_vmpyih_acc.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1[127:0] := (ZeroExtend(a0[((v0 * a0_elem_width) + 51):((v0 * a0_elem_width) + 0)], a0_elem_width) * ZeroExtend(a1[((v0 * a0_elem_width) + 51):((v0 * a0_elem_width) + 0)], a0_elem_width))
@@ -7358,29 +6211,17 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a2"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 51 : i32
-    %a3_1 = irdl.is 103 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4_3 = irdl.is 1024 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
+    %a1_0 = irdl.is 51 : i32
+    %a1_1 = irdl.is 103 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 41 instructions computing the same thing up to 3 parameter(s)
   //   Members (41): x86/_mm256_maskz_popcnt_epi64 (zero masking), x86/_mm256_mask_popcnt_epi64 (merge masking), x86/_mm256_popcnt_epi64, x86/_mm_maskz_popcnt_epi64 (zero masking), x86/_mm_mask_popcnt_epi64 (merge masking), x86/_mm_popcnt_epi64, x86/_mm256_popcnt_epi32, x86/_mm256_mask_popcnt_epi32 (merge masking), x86/_mm256_maskz_popcnt_epi32 (zero masking), x86/_mm_popcnt_epi32, x86/_mm_mask_popcnt_epi32 (merge masking), x86/_mm_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi32, x86/_mm512_mask_popcnt_epi32 (merge masking), x86/_mm512_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi64, x86/_mm512_mask_popcnt_epi64 (merge masking), x86/_mm512_maskz_popcnt_epi64 (zero masking), x86/_mm512_popcnt_epi16, x86/_mm512_mask_popcnt_epi16 (merge masking), x86/_mm512_maskz_popcnt_epi16 (zero masking), x86/_mm256_popcnt_epi16, x86/_mm256_mask_popcnt_epi16 (merge masking), x86/_mm256_maskz_popcnt_epi16 (zero masking), x86/_mm_popcnt_epi16, x86/_mm_mask_popcnt_epi16 (merge masking), x86/_mm_maskz_popcnt_epi16 (zero masking), x86/_mm512_popcnt_epi8, x86/_mm512_mask_popcnt_epi8 (merge masking), x86/_mm512_maskz_popcnt_epi8 (zero masking), x86/_mm256_popcnt_epi8, x86/_mm256_mask_popcnt_epi8 (merge masking), x86/_mm256_maskz_popcnt_epi8 (zero masking), x86/_mm_popcnt_epi8, x86/_mm_mask_popcnt_epi8 (merge masking), x86/_mm_maskz_popcnt_epi8 (zero masking), arm/vcnt_s8, arm/vcntq_s8, arm/vcnt_u8, arm/vcntq_u8, hvx/V6_vpopcounth.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0)
   //       l0 := 0
@@ -7446,31 +6287,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3_4 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
   //   Members (6): x86/_mm512_mask_bitshuffle_epi64_mask (zero masking), x86/_mm512_bitshuffle_epi64_mask, x86/_mm256_mask_bitshuffle_epi64_mask (zero masking), x86/_mm256_bitshuffle_epi64_mask, x86/_mm_mask_bitshuffle_epi64_mask (zero masking), x86/_mm_bitshuffle_epi64_mask.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 7
@@ -7498,25 +6322,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2, "result_width" = %a3 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm512_multishift_epi64_epi8, x86/_mm512_mask_multishift_epi64_epi8 (merge masking), x86/_mm512_maskz_multishift_epi64_epi8 (zero masking), x86/_mm256_multishift_epi64_epi8, x86/_mm256_mask_multishift_epi64_epi8 (merge masking), x86/_mm256_maskz_multishift_epi64_epi8 (zero masking), x86/_mm_multishift_epi64_epi8, x86/_mm_mask_multishift_epi64_epi8 (merge masking), x86/_mm_maskz_multishift_epi64_epi8 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 7
@@ -7557,17 +6370,14 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 3 : i32
     %a1_2 = irdl.is 7 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 4 parameter(s)
   //   Members (27): x86/_mm512_maskz_shrdv_epi64 (zero masking), x86/_mm512_mask_shrdv_epi64 (merge_a1 masking), x86/_mm512_shrdv_epi64, x86/_mm256_maskz_shrdv_epi64 (zero masking), x86/_mm256_mask_shrdv_epi64 (merge_a1 masking), x86/_mm256_shrdv_epi64, x86/_mm_maskz_shrdv_epi64 (zero masking), x86/_mm_mask_shrdv_epi64 (merge_a1 masking), x86/_mm_shrdv_epi64, x86/_mm512_maskz_shrdv_epi32 (zero masking), x86/_mm512_mask_shrdv_epi32 (merge_a1 masking), x86/_mm512_shrdv_epi32, x86/_mm256_maskz_shrdv_epi32 (zero masking), x86/_mm256_mask_shrdv_epi32 (merge_a1 masking), x86/_mm256_shrdv_epi32, x86/_mm_maskz_shrdv_epi32 (zero masking), x86/_mm_mask_shrdv_epi32 (merge_a1 masking), x86/_mm_shrdv_epi32, x86/_mm512_maskz_shrdv_epi16 (zero masking), x86/_mm512_mask_shrdv_epi16 (merge_a1 masking), x86/_mm512_shrdv_epi16, x86/_mm256_maskz_shrdv_epi16 (zero masking), x86/_mm256_mask_shrdv_epi16 (merge_a1 masking), x86/_mm256_shrdv_epi16, x86/_mm_maskz_shrdv_epi16 (zero masking), x86/_mm_mask_shrdv_epi16 (merge_a1 masking), x86/_mm_shrdv_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> (a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND (a0_elem_width + -1)))
@@ -7621,31 +6431,18 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a1"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 31 : i32
-    %a3_1 = irdl.is 63 : i32
-    %a3_2 = irdl.is 127 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a1_0 = irdl.is 31 : i32
+    %a1_1 = irdl.is 63 : i32
+    %a1_2 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 5 parameter(s)
   //   Members (27): x86/_mm512_maskz_shrdi_epi64 (zero masking), x86/_mm512_mask_shrdi_epi64 (merge masking), x86/_mm512_shrdi_epi64, x86/_mm256_maskz_shrdi_epi64 (zero masking), x86/_mm256_mask_shrdi_epi64 (merge masking), x86/_mm256_shrdi_epi64, x86/_mm_maskz_shrdi_epi64 (zero masking), x86/_mm_mask_shrdi_epi64 (merge masking), x86/_mm_shrdi_epi64, x86/_mm512_maskz_shrdi_epi32 (zero masking), x86/_mm512_mask_shrdi_epi32 (merge masking), x86/_mm512_shrdi_epi32, x86/_mm256_maskz_shrdi_epi32 (zero masking), x86/_mm256_mask_shrdi_epi32 (merge masking), x86/_mm256_shrdi_epi32, x86/_mm_maskz_shrdi_epi32 (zero masking), x86/_mm_mask_shrdi_epi32 (merge masking), x86/_mm_shrdi_epi32, x86/_mm512_maskz_shrdi_epi16 (zero masking), x86/_mm512_mask_shrdi_epi16 (merge masking), x86/_mm512_shrdi_epi16, x86/_mm256_maskz_shrdi_epi16 (zero masking), x86/_mm256_mask_shrdi_epi16 (merge masking), x86/_mm256_shrdi_epi16, x86/_mm_maskz_shrdi_epi16 (zero masking), x86/_mm_mask_shrdi_epi16 (merge masking), x86/_mm_shrdi_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> a2[bit_2:0])
@@ -7700,35 +6497,22 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2_4 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
+    %a2_0 = irdl.is 31 : i32
+    %a2_1 = irdl.is 63 : i32
+    %a2_2 = irdl.is 127 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 3 : i32
+    %a3_1 = irdl.is 4 : i32
+    %a3_2 = irdl.is 5 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 31 : i32
-    %a4_1 = irdl.is 63 : i32
-    %a4_2 = irdl.is 127 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 3 : i32
-    %a5_1 = irdl.is 4 : i32
-    %a5_2 = irdl.is 5 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
-    %a6_0 = irdl.is 128 : i32
-    %a6_1 = irdl.is 256 : i32
-    %a6_2 = irdl.is 512 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3, "bit" = %a4, "bit_2" = %a5, "a0_width" = %a6 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "bit" = %a2, "bit_2" = %a3 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 4 parameter(s)
   //   Members (27): x86/_mm512_maskz_shldv_epi64 (zero masking), x86/_mm512_mask_shldv_epi64 (merge_a0 masking), x86/_mm512_shldv_epi64, x86/_mm256_maskz_shldv_epi64 (zero masking), x86/_mm256_mask_shldv_epi64 (merge_a0 masking), x86/_mm256_shldv_epi64, x86/_mm_maskz_shldv_epi64 (zero masking), x86/_mm_mask_shldv_epi64 (merge_a0 masking), x86/_mm_shldv_epi64, x86/_mm512_maskz_shldv_epi32 (zero masking), x86/_mm512_mask_shldv_epi32 (merge_a0 masking), x86/_mm512_shldv_epi32, x86/_mm256_maskz_shldv_epi32 (zero masking), x86/_mm256_mask_shldv_epi32 (merge_a0 masking), x86/_mm256_shldv_epi32, x86/_mm_maskz_shldv_epi32 (zero masking), x86/_mm_mask_shldv_epi32 (merge_a0 masking), x86/_mm_shldv_epi32, x86/_mm512_maskz_shldv_epi16 (zero masking), x86/_mm512_mask_shldv_epi16 (merge_a0 masking), x86/_mm512_shldv_epi16, x86/_mm256_maskz_shldv_epi16 (zero masking), x86/_mm256_mask_shldv_epi16 (merge_a0 masking), x86/_mm256_shldv_epi16, x86/_mm_maskz_shldv_epi16 (zero masking), x86/_mm_mask_shldv_epi16 (merge_a0 masking), x86/_mm_shldv_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1[bit:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << (a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND (a0_elem_width + -1)))
@@ -7783,31 +6567,18 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a0"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 31 : i32
-    %a2_1 = irdl.is 63 : i32
-    %a2_2 = irdl.is 127 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a1_0 = irdl.is 31 : i32
+    %a1_1 = irdl.is 63 : i32
+    %a1_2 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 5 parameter(s)
   //   Members (27): x86/_mm512_maskz_shldi_epi64 (zero masking), x86/_mm512_mask_shldi_epi64 (merge masking), x86/_mm512_shldi_epi64, x86/_mm256_maskz_shldi_epi64 (zero masking), x86/_mm256_mask_shldi_epi64 (merge masking), x86/_mm256_shldi_epi64, x86/_mm_maskz_shldi_epi64 (zero masking), x86/_mm_mask_shldi_epi64 (merge masking), x86/_mm_shldi_epi64, x86/_mm512_maskz_shldi_epi32 (zero masking), x86/_mm512_mask_shldi_epi32 (merge masking), x86/_mm512_shldi_epi32, x86/_mm256_maskz_shldi_epi32 (zero masking), x86/_mm256_mask_shldi_epi32 (merge masking), x86/_mm256_shldi_epi32, x86/_mm_maskz_shldi_epi32 (zero masking), x86/_mm_mask_shldi_epi32 (merge masking), x86/_mm_shldi_epi32, x86/_mm512_maskz_shldi_epi16 (zero masking), x86/_mm512_mask_shldi_epi16 (merge masking), x86/_mm512_shldi_epi16, x86/_mm256_maskz_shldi_epi16 (zero masking), x86/_mm256_mask_shldi_epi16 (merge masking), x86/_mm256_shldi_epi16, x86/_mm_maskz_shldi_epi16 (zero masking), x86/_mm_mask_shldi_epi16 (merge masking), x86/_mm_shldi_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1[bit:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << a2[bit_2:0])
@@ -7863,35 +6634,22 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2_4 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
-    %a3_0 = irdl.is 31 : i32
-    %a3_1 = irdl.is 63 : i32
-    %a3_2 = irdl.is 127 : i32
+    %a2_0 = irdl.is 31 : i32
+    %a2_1 = irdl.is 63 : i32
+    %a2_2 = irdl.is 127 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 3 : i32
+    %a3_1 = irdl.is 4 : i32
+    %a3_2 = irdl.is 5 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 16 : i32
-    %a4_1 = irdl.is 32 : i32
-    %a4_2 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 3 : i32
-    %a5_1 = irdl.is 4 : i32
-    %a5_2 = irdl.is 5 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
-    %a6_0 = irdl.is 128 : i32
-    %a6_1 = irdl.is 256 : i32
-    %a6_2 = irdl.is 512 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "bit" = %a3, "a0_elem_width" = %a4, "bit_2" = %a5, "a0_width" = %a6 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "bit" = %a2, "bit_2" = %a3 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm512_maskz_dpwssds_epi32 (zero masking), x86/_mm512_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm512_dpwssds_epi32, x86/_mm256_maskz_dpwssds_epi32 (zero masking), x86/_mm256_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm256_dpwssds_epi32, x86/_mm_maskz_dpwssds_epi32 (zero masking), x86/_mm_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm_dpwssds_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1[31:0] := (SignExtend(a0[((v0 * 32) + 15):((v0 * 32) + 0)], 32) * SignExtend(a1[((v0 * 32) + 15):((v0 * 32) + 0)], 32))
@@ -7922,21 +6680,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a2"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1_2 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm512_maskz_dpwssd_epi32 (zero masking), x86/_mm512_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm512_dpwssd_epi32, x86/_mm256_maskz_dpwssd_epi32 (zero masking), x86/_mm256_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm256_dpwssd_epi32, x86/_mm_maskz_dpwssd_epi32 (zero masking), x86/_mm_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm_dpwssd_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1[31:0] := (SignExtend(a0[((v0 * 32) + 15):((v0 * 32) + 0)], 32) * SignExtend(a1[((v0 * 32) + 15):((v0 * 32) + 0)], 32))
@@ -7967,21 +6718,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a2"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1_2 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm512_maskz_dpbusds_epi32 (zero masking), x86/_mm512_mask_dpbusds_epi32 (merge_a2 masking), x86/_mm512_dpbusds_epi32, x86/_mm256_maskz_dpbusds_epi32 (zero masking), x86/_mm256_mask_dpbusds_epi32 (merge_a2 masking), x86/_mm256_dpbusds_epi32, x86/_mm_maskz_dpbusds_epi32 (zero masking), x86/_mm_mask_dpbusds_epi32 (merge_a2 masking), x86/_mm_dpbusds_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1[15:0] := Signed((ZeroExtend(a0[((v0 * 32) + 7):((v0 * 32) + 0)], 16) * SignExtend(a1[((v0 * 32) + 7):((v0 * 32) + 0)], 16)))
@@ -8014,21 +6758,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a2"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1_2 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 2 parameter(s)
   //   Members (12): x86/_mm512_maskz_dpbusd_epi32 (zero masking), x86/_mm512_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm512_dpbusd_epi32, x86/_mm256_maskz_dpbusd_epi32 (zero masking), x86/_mm256_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm256_dpbusd_epi32, x86/_mm_maskz_dpbusd_epi32 (zero masking), x86/_mm_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm_dpbusd_epi32, arm/vusdot_s32, arm/vusdotq_s32, hvx/V6_vrmpybusv_acc.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1[15:0] := Signed((ZeroExtend(a0[((v0 * 32) + 7):((v0 * 32) + 0)], 16) * SignExtend(a1[((v0 * 32) + 7):((v0 * 32) + 0)], 16)))
@@ -8069,25 +6806,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a2"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 64 : i32
-    %a2_1 = irdl.is 128 : i32
-    %a2_2 = irdl.is 256 : i32
-    %a2_3 = irdl.is 512 : i32
-    %a2_4 = irdl.is 1024 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm512_maskz_gf2p8mul_epi8 (zero masking), x86/_mm512_mask_gf2p8mul_epi8 (merge masking), x86/_mm512_gf2p8mul_epi8, x86/_mm256_maskz_gf2p8mul_epi8 (zero masking), x86/_mm256_mask_gf2p8mul_epi8 (merge masking), x86/_mm256_gf2p8mul_epi8, x86/_mm_maskz_gf2p8mul_epi8 (zero masking), x86/_mm_mask_gf2p8mul_epi8 (merge masking), x86/_mm_gf2p8mul_epi8.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       l0 := 0
@@ -8132,21 +6858,14 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 15 : i32
-    %a1_1 = irdl.is 31 : i32
-    %a1_2 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm512_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm512_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm512_gf2p8affine_epi64_epi8, x86/_mm256_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm256_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm256_gf2p8affine_epi64_epi8, x86/_mm_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm_gf2p8affine_epi64_epi8.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0)
   //       l0 := 0
@@ -8192,21 +6911,14 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): x86/_mm512_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm512_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm512_gf2p8affineinv_epi64_epi8, x86/_mm256_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm256_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm256_gf2p8affineinv_epi64_epi8, x86/_mm_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm_gf2p8affineinv_epi64_epi8.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0)
   //       l0 := 0
@@ -8252,20 +6964,13 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1 }
     irdl.results(result: %r)
   }
   // 32 instructions computing the same thing up to 5 parameter(s)
   //   Members (32): x86/_mm_cmpeq_epi8, x86/_mm_cmpeq_epi16, x86/_mm_cmpeq_epi32, x86/_mm_cmpeq_epi64, arm/vceq_s8, arm/vceqq_s8, arm/vceq_s16, arm/vceqq_s16, arm/vceq_s32, arm/vceqq_s32, arm/vceq_u8, arm/vceqq_u8, arm/vceq_u16, arm/vceqq_u16, arm/vceq_u32, arm/vceqq_u32, arm/vceqq_s64, arm/vceqq_u64, arm/vtst_s8, arm/vtstq_s8, arm/vtst_s16, arm/vtstq_s16, arm/vtst_s32, arm/vtstq_s32, arm/vtst_u8, arm/vtstq_u8, arm/vtst_u16, arm/vtstq_u16, arm/vtst_u32, arm/vtstq_u32, arm/vtstq_s64, arm/vtstq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -8313,30 +7018,21 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 255 : i32
+    %a2_1 = irdl.is 65535 : i32
+    %a2_2 = irdl.is 4294967295 : i64
+    %a2_3 = irdl.is 18446744073709551615 : i128
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 255 : i32
-    %a4_1 = irdl.is 65535 : i32
-    %a4_2 = irdl.is 4294967295 : i64
-    %a4_3 = irdl.is 18446744073709551615 : i128
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "constant" = %a3, "constant_2" = %a4 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1, "constant_2" = %a2 }
     irdl.results(result: %r)
   }
   // 63 instructions computing the same thing up to 6 parameter(s)
   //   Members (63): x86/_mm_cmpgt_epi8, x86/_mm_cmpgt_epi16, x86/_mm_cmpgt_epi32, x86/_mm_cmplt_epi8, x86/_mm_cmplt_epi16, x86/_mm_cmplt_epi32, x86/_mm_cmpgt_epi64, arm/vcge_s8, arm/vcgeq_s8, arm/vcge_s16, arm/vcgeq_s16, arm/vcge_s32, arm/vcgeq_s32, arm/vcge_u8, arm/vcgeq_u8, arm/vcge_u16, arm/vcgeq_u16, arm/vcge_u32, arm/vcgeq_u32, arm/vcgeq_s64, arm/vcgeq_u64, arm/vcle_s8, arm/vcleq_s8, arm/vcle_s16, arm/vcleq_s16, arm/vcle_s32, arm/vcleq_s32, arm/vcle_u8, arm/vcleq_u8, arm/vcle_u16, arm/vcleq_u16, arm/vcle_u32, arm/vcleq_u32, arm/vcleq_s64, arm/vcleq_u64, arm/vcgt_s8, arm/vcgtq_s8, arm/vcgt_s16, arm/vcgtq_s16, arm/vcgt_s32, arm/vcgtq_s32, arm/vcgt_u8, arm/vcgtq_u8, arm/vcgt_u16, arm/vcgtq_u16, arm/vcgt_u32, arm/vcgtq_u32, arm/vcgtq_s64, arm/vcgtq_u64, arm/vclt_s8, arm/vcltq_s8, arm/vclt_s16, arm/vcltq_s16, arm/vclt_s32, arm/vcltq_s32, arm/vclt_u8, arm/vcltq_u8, arm/vclt_u16, arm/vcltq_u16, arm/vclt_u32, arm/vcltq_u32, arm/vcltq_s64, arm/vcltq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -8378,29 +7074,19 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 255 : i32
-    %a5_1 = irdl.is 65535 : i32
-    %a5_2 = irdl.is 4294967295 : i64
-    %a5_3 = irdl.is 18446744073709551615 : i128
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 255 : i32
+    %a3_1 = irdl.is 65535 : i32
+    %a3_2 = irdl.is 4294967295 : i64
+    %a3_3 = irdl.is 18446744073709551615 : i128
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3, "constant" = %a4, "constant_2" = %a5 }
+    irdl.attributes { "bit" = %a0, "width" = %a1, "constant" = %a2, "constant_2" = %a3 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
@@ -8424,6 +7110,7 @@ irdl.dialect @autollvm {
   }
   // 7 instructions computing the same thing up to 3 parameter(s)
   //   Members (7): x86/_mm_move_epi64, arm/vget_high_s8, arm/vget_high_s16, arm/vget_high_s32, arm/vget_high_u8, arm/vget_high_u16, arm/vget_high_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `result_width` is the result's width in bits.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -8448,20 +7135,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 0 : i32
     %a0_1 = irdl.is 64 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 64 : i32
-    %a2_1 = irdl.is 128 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "result_width" = %a2 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): x86/_mm_extract_epi16, x86/_mm_extract_epi8, x86/_mm_extract_epi32, x86/_mm_extract_epi64.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[127:0] >> (a1[bit_2:0] * (bit + 1)))[bit:0]
   //     dst[31:(bit + 1)] := 0
@@ -8485,15 +7165,13 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 2 : i32
     %a2_3 = irdl.is 3 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "bit_2" = %a2, "result_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "bit_2" = %a2 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): x86/_mm_insert_epi16, x86/_mm_insert_epi8, x86/_mm_insert_epi32, x86/_mm_insert_epi64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a2_width` is `a2`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[127:0] := a0[127:0]
   //     v0 := (a1[bit:0] * a0_elem_width)
@@ -8518,16 +7196,8 @@ irdl.dialect @autollvm {
     %a1_2 = irdl.is 2 : i32
     %a1_3 = irdl.is 3 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a2: %o1)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "a0_elem_width" = %a2, "a2_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -8570,6 +7240,7 @@ irdl.dialect @autollvm {
   }
   // 16 instructions computing the same thing up to 4 parameter(s)
   //   Members (16): x86/_mm_hadd_epi16, x86/_mm_hadd_epi32, arm/vpadd_s8, arm/vpadd_s16, arm/vpadd_s32, arm/vpadd_u8, arm/vpadd_u16, arm/vpadd_u32, arm/vpaddq_s8, arm/vpaddq_s16, arm/vpaddq_s32, arm/vpaddq_s64, arm/vpaddq_u8, arm/vpaddq_u16, arm/vpaddq_u32, arm/vpaddq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -8613,23 +7284,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
+    %a1_2 = irdl.is 64 : i32
+    %a1_3 = irdl.is 128 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3_3 = irdl.is 128 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "bit_2" = %a3 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 1 parameter(s)
@@ -8665,6 +7326,7 @@ irdl.dialect @autollvm {
   }
   // 48 instructions computing the same thing up to 9 parameter(s)
   //   Members (48): arm/vaddl_s8, arm/vaddl_s16, arm/vaddl_s32, arm/vaddl_u8, arm/vaddl_u16, arm/vaddl_u32, arm/vaddl_high_s8, arm/vaddl_high_s16, arm/vaddl_high_s32, arm/vaddl_high_u8, arm/vaddl_high_u16, arm/vaddl_high_u32, arm/vaddw_s8, arm/vaddw_s16, arm/vaddw_s32, arm/vaddw_u8, arm/vaddw_u16, arm/vaddw_u32, arm/vaddw_high_s8, arm/vaddw_high_s16, arm/vaddw_high_s32, arm/vaddw_high_u8, arm/vaddw_high_u16, arm/vaddw_high_u32, arm/vsubl_s8, arm/vsubl_s16, arm/vsubl_s32, arm/vsubl_u8, arm/vsubl_u16, arm/vsubl_u32, arm/vsubl_high_s8, arm/vsubl_high_s16, arm/vsubl_high_s32, arm/vsubl_high_u8, arm/vsubl_high_u16, arm/vsubl_high_u32, arm/vsubw_s8, arm/vsubw_s16, arm/vsubw_s32, arm/vsubw_u8, arm/vsubw_u16, arm/vsubw_u32, arm/vsubw_high_s8, arm/vsubw_high_s16, arm/vsubw_high_s32, arm/vsubw_high_u8, arm/vsubw_high_u16, arm/vsubw_high_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:bit_2]
@@ -8711,35 +7373,19 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 63 : i32
     %a2_1 = irdl.is 127 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 3 : i32
-    %a3_2 = irdl.is 7 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 8 : i32
-    %a6_1 = irdl.is 16 : i32
-    %a6_2 = irdl.is 32 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
-    %a7_0 = irdl.is 0 : i32
-    %a7_1 = irdl.is 1 : i32
-    %a7 = irdl.any_of(%a7_0, %a7_1)
-    %a8_0 = irdl.is 16 : i32
-    %a8_1 = irdl.is 32 : i32
-    %a8_2 = irdl.is 64 : i32
-    %a8 = irdl.any_of(%a8_0, %a8_1, %a8_2)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 1 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "bit_3" = %a2, "loop_bound" = %a3, "a0_elem_width" = %a4, "width" = %a5, "a1_elem_width" = %a6, "constant" = %a7, "result_elem_width" = %a8 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "bit_3" = %a2, "width" = %a3, "constant" = %a4 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): arm/vhadd_s8, arm/vhaddq_s8, arm/vhadd_s16, arm/vhaddq_s16, arm/vhadd_s32, arm/vhaddq_s32, arm/vhadd_u8, arm/vhaddq_u8, arm/vhadd_u16, arm/vhaddq_u16, arm/vhadd_u32, arm/vhaddq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -8778,24 +7424,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3 }
+    irdl.attributes { "bit" = %a0, "width" = %a1 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
   //   Members (6): arm/vrhadd_s8, arm/vrhaddq_s8, arm/vrhadd_s16, arm/vrhaddq_s16, arm/vrhadd_s32, arm/vrhaddq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -8833,17 +7471,8 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 10 instructions computing the same thing up to 2 parameter(s)
@@ -8891,6 +7520,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 5 parameter(s)
   //   Members (14): arm/vuqadd_s8, arm/vuqaddq_s8, arm/vuqadd_s16, arm/vuqaddq_s16, arm/vuqadd_s32, arm/vuqaddq_s32, arm/vuqaddq_s64, arm/vsqadd_u8, arm/vsqaddq_u8, arm/vsqadd_u16, arm/vsqaddq_u16, arm/vsqadd_u32, arm/vsqaddq_u32, arm/vsqaddq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -8931,24 +7561,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3, "width_2" = %a4 }
+    irdl.attributes { "bit" = %a0, "width" = %a1, "width_2" = %a2 }
     irdl.results(result: %r)
   }
   // 10 instructions computing the same thing up to 3 parameter(s)
@@ -8998,6 +7618,7 @@ irdl.dialect @autollvm {
   }
   // 24 instructions computing the same thing up to 5 parameter(s)
   //   Members (24): arm/vaddhn_s16, arm/vaddhn_s32, arm/vaddhn_s64, arm/vaddhn_u16, arm/vaddhn_u32, arm/vaddhn_u64, arm/vraddhn_s16, arm/vraddhn_s32, arm/vraddhn_s64, arm/vraddhn_u16, arm/vraddhn_u32, arm/vraddhn_u64, arm/vsubhn_s16, arm/vsubhn_s32, arm/vsubhn_s64, arm/vsubhn_u16, arm/vsubhn_u32, arm/vsubhn_u64, arm/vrsubhn_s16, arm/vrsubhn_s32, arm/vrsubhn_s64, arm/vrsubhn_u16, arm/vrsubhn_u32, arm/vrsubhn_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -9032,32 +7653,21 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<4xi16>
     %r_2 = irdl.is vector<8xi8>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 16 : i32
-    %a0_1 = irdl.is 32 : i32
-    %a0_2 = irdl.is 64 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 32768 : i32
-    %a3_3 = irdl.is 2147483648 : i64
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 128 : i32
+    %a1_2 = irdl.is 32768 : i32
+    %a1_3 = irdl.is 2147483648 : i64
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a0_elem_width" = %a0, "loop_bound" = %a1, "constant" = %a2, "constant_2" = %a3, "result_elem_width" = %a4 }
+    irdl.attributes { "constant" = %a0, "constant_2" = %a1 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 5 parameter(s)
   //   Members (24): arm/vaddhn_high_s16, arm/vaddhn_high_s32, arm/vaddhn_high_s64, arm/vaddhn_high_u16, arm/vaddhn_high_u32, arm/vaddhn_high_u64, arm/vraddhn_high_s16, arm/vraddhn_high_s32, arm/vraddhn_high_s64, arm/vraddhn_high_u16, arm/vraddhn_high_u32, arm/vraddhn_high_u64, arm/vsubhn_high_s16, arm/vsubhn_high_s32, arm/vsubhn_high_s64, arm/vsubhn_high_u16, arm/vsubhn_high_u32, arm/vsubhn_high_u64, arm/vrsubhn_high_s16, arm/vrsubhn_high_s32, arm/vrsubhn_high_s64, arm/vrsubhn_high_u16, arm/vrsubhn_high_u32, arm/vrsubhn_high_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[127:0]
@@ -9096,32 +7706,21 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<4xi32>
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 16 : i32
-    %a0_1 = irdl.is 32 : i32
-    %a0_2 = irdl.is 64 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 32768 : i32
-    %a3_3 = irdl.is 2147483648 : i64
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 128 : i32
+    %a1_2 = irdl.is 32768 : i32
+    %a1_3 = irdl.is 2147483648 : i64
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a1_elem_width" = %a0, "loop_bound" = %a1, "constant" = %a2, "constant_2" = %a3, "a0_elem_width" = %a4 }
+    irdl.attributes { "constant" = %a0, "constant_2" = %a1 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
   //   Members (24): arm/vmla_s8, arm/vmlaq_s8, arm/vmla_s16, arm/vmlaq_s16, arm/vmla_s32, arm/vmlaq_s32, arm/vmla_u8, arm/vmlaq_u8, arm/vmla_u16, arm/vmlaq_u16, arm/vmla_u32, arm/vmlaq_u32, arm/vmls_s8, arm/vmlsq_s8, arm/vmls_s16, arm/vmlsq_s16, arm/vmls_s32, arm/vmlsq_s32, arm/vmls_u8, arm/vmlsq_u8, arm/vmls_u16, arm/vmlsq_u16, arm/vmls_u32, arm/vmlsq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -9175,24 +7774,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "constant" = %a3 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 6 parameter(s)
   //   Members (24): arm/vmlal_s8, arm/vmlal_s16, arm/vmlal_s32, arm/vmlal_u8, arm/vmlal_u16, arm/vmlal_u32, arm/vmlal_high_s8, arm/vmlal_high_s16, arm/vmlal_high_s32, arm/vmlal_high_u8, arm/vmlal_high_u16, arm/vmlal_high_u32, arm/vmlsl_s8, arm/vmlsl_s16, arm/vmlsl_s32, arm/vmlsl_u8, arm/vmlsl_u16, arm/vmlsl_u32, arm/vmlsl_high_s8, arm/vmlsl_high_s16, arm/vmlsl_high_s32, arm/vmlsl_high_u8, arm/vmlsl_high_u16, arm/vmlsl_high_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:(bit + -63)]
@@ -9240,30 +7831,19 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1_2 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "width" = %a4, "constant" = %a5 }
+    irdl.attributes { "bit" = %a0, "width" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 4 parameter(s)
   //   Members (8): arm/vqdmulh_s16, arm/vqdmulhq_s16, arm/vqdmulh_s32, arm/vqdmulhq_s32, arm/vqrdmulh_s16, arm/vqrdmulhq_s16, arm/vqrdmulh_s32, arm/vqrdmulhq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -9296,19 +7876,12 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 32768 : i32
+    %a1_2 = irdl.is 2147483648 : i64
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 32768 : i32
-    %a3_2 = irdl.is 2147483648 : i64
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 2 parameter(s)
@@ -9349,6 +7922,7 @@ irdl.dialect @autollvm {
   }
   // 8 instructions computing the same thing up to 5 parameter(s)
   //   Members (8): arm/vqdmlal_s16, arm/vqdmlal_s32, arm/vqdmlal_high_s16, arm/vqdmlal_high_s32, arm/vqdmlsl_s16, arm/vqdmlsl_s32, arm/vqdmlsl_high_s16, arm/vqdmlsl_high_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:(bit + -63)]
@@ -9389,24 +7963,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "constant" = %a4 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): arm/vqdmlalh_s16, arm/vqdmlals_s32, arm/vqdmlslh_s16, arm/vqdmlsls_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(ZeroExtend(a1, 128)[63:0], a1_width)
@@ -9440,21 +8006,19 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is i32
     %r_1 = irdl.is i64
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 16 : i32
-    %a0_1 = irdl.is 32 : i32
+    %a0_0 = irdl.is 31 : i32
+    %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 31 : i32
-    %a1_1 = irdl.is 63 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a1_width" = %a0, "bit" = %a1, "constant" = %a2 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 5 parameter(s)
   //   Members (12): arm/vmull_s8, arm/vmull_s16, arm/vmull_s32, arm/vmull_u8, arm/vmull_u16, arm/vmull_u32, arm/vmull_high_s8, arm/vmull_high_s16, arm/vmull_high_s32, arm/vmull_high_u8, arm/vmull_high_u16, arm/vmull_high_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:(bit + -63)]
@@ -9489,27 +8053,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 16 : i32
-    %a4_1 = irdl.is 32 : i32
-    %a4_2 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3, "result_elem_width" = %a4 }
+    irdl.attributes { "bit" = %a0, "width" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 4 parameter(s)
   //   Members (4): arm/vqdmull_s16, arm/vqdmull_s32, arm/vqdmull_high_s16, arm/vqdmull_high_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:(bit + -63)]
@@ -9541,21 +8094,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "result_elem_width" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 2 parameter(s)
   //   Members (2): arm/vqdmullh_s16, arm/vqdmulls_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s element width; `result_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(ZeroExtend(a0, 128)[63:0], a0_width)
@@ -9580,18 +8125,12 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is i32
     %r_1 = irdl.is i64
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 16 : i32
-    %a0_1 = irdl.is 32 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a0_width" = %a0, "result_width" = %a1 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): arm/vhsub_s8, arm/vhsubq_s8, arm/vhsub_s16, arm/vhsubq_s16, arm/vhsub_s32, arm/vhsubq_s32, arm/vhsub_u8, arm/vhsubq_u8, arm/vhsub_u16, arm/vhsubq_u16, arm/vhsub_u32, arm/vhsubq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -9630,20 +8169,11 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3 }
+    irdl.attributes { "bit" = %a0, "width" = %a1 }
     irdl.results(result: %r)
   }
   // 10 instructions computing the same thing up to 2 parameter(s)
@@ -9723,6 +8253,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 4 parameter(s)
   //   Members (14): arm/vceqz_s8, arm/vceqzq_s8, arm/vceqz_s16, arm/vceqzq_s16, arm/vceqz_s32, arm/vceqzq_s32, arm/vceqz_u8, arm/vceqzq_u8, arm/vceqz_u16, arm/vceqzq_u16, arm/vceqz_u32, arm/vceqzq_u32, arm/vceqzq_s64, arm/vceqzq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -9754,23 +8285,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
+    %a1_0 = irdl.is 255 : i32
+    %a1_1 = irdl.is 65535 : i32
+    %a1_2 = irdl.is 4294967295 : i64
+    %a1_3 = irdl.is 18446744073709551615 : i128
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 255 : i32
-    %a3_1 = irdl.is 65535 : i32
-    %a3_2 = irdl.is 4294967295 : i64
-    %a3_3 = irdl.is 18446744073709551615 : i128
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 0 parameter(s)
@@ -9823,6 +8344,7 @@ irdl.dialect @autollvm {
   }
   // 7 instructions computing the same thing up to 4 parameter(s)
   //   Members (7): arm/vcgez_s8, arm/vcgezq_s8, arm/vcgez_s16, arm/vcgezq_s16, arm/vcgez_s32, arm/vcgezq_s32, arm/vcgezq_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -9854,23 +8376,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
+    %a1_0 = irdl.is 255 : i32
+    %a1_1 = irdl.is 65535 : i32
+    %a1_2 = irdl.is 4294967295 : i64
+    %a1_3 = irdl.is 18446744073709551615 : i128
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 255 : i32
-    %a3_1 = irdl.is 65535 : i32
-    %a3_2 = irdl.is 4294967295 : i64
-    %a3_3 = irdl.is 18446744073709551615 : i128
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 0 parameter(s)
@@ -9894,6 +8406,7 @@ irdl.dialect @autollvm {
   }
   // 7 instructions computing the same thing up to 4 parameter(s)
   //   Members (7): arm/vclez_s8, arm/vclezq_s8, arm/vclez_s16, arm/vclezq_s16, arm/vclez_s32, arm/vclezq_s32, arm/vclezq_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -9925,23 +8438,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
+    %a1_0 = irdl.is 255 : i32
+    %a1_1 = irdl.is 65535 : i32
+    %a1_2 = irdl.is 4294967295 : i64
+    %a1_3 = irdl.is 18446744073709551615 : i128
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 255 : i32
-    %a3_1 = irdl.is 65535 : i32
-    %a3_2 = irdl.is 4294967295 : i64
-    %a3_3 = irdl.is 18446744073709551615 : i128
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 0 parameter(s)
@@ -9965,6 +8468,7 @@ irdl.dialect @autollvm {
   }
   // 7 instructions computing the same thing up to 4 parameter(s)
   //   Members (7): arm/vcgtz_s8, arm/vcgtzq_s8, arm/vcgtz_s16, arm/vcgtzq_s16, arm/vcgtz_s32, arm/vcgtzq_s32, arm/vcgtzq_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -9996,23 +8500,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
+    %a1_0 = irdl.is 255 : i32
+    %a1_1 = irdl.is 65535 : i32
+    %a1_2 = irdl.is 4294967295 : i64
+    %a1_3 = irdl.is 18446744073709551615 : i128
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 255 : i32
-    %a3_1 = irdl.is 65535 : i32
-    %a3_2 = irdl.is 4294967295 : i64
-    %a3_3 = irdl.is 18446744073709551615 : i128
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 0 parameter(s)
@@ -10036,6 +8530,7 @@ irdl.dialect @autollvm {
   }
   // 7 instructions computing the same thing up to 4 parameter(s)
   //   Members (7): arm/vcltz_s8, arm/vcltzq_s8, arm/vcltz_s16, arm/vcltzq_s16, arm/vcltz_s32, arm/vcltzq_s32, arm/vcltzq_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -10067,23 +8562,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
+    %a1_0 = irdl.is 255 : i32
+    %a1_1 = irdl.is 65535 : i32
+    %a1_2 = irdl.is 4294967295 : i64
+    %a1_3 = irdl.is 18446744073709551615 : i128
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 255 : i32
-    %a3_1 = irdl.is 65535 : i32
-    %a3_2 = irdl.is 4294967295 : i64
-    %a3_3 = irdl.is 18446744073709551615 : i128
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 0 parameter(s)
@@ -10107,6 +8592,7 @@ irdl.dialect @autollvm {
   }
   // 24 instructions computing the same thing up to 7 parameter(s)
   //   Members (24): arm/vabd_s8, arm/vabdq_s8, arm/vabd_s16, arm/vabdq_s16, arm/vabd_s32, arm/vabdq_s32, arm/vabd_u8, arm/vabdq_u8, arm/vabd_u16, arm/vabdq_u16, arm/vabd_u32, arm/vabdq_u32, arm/vabdl_s8, arm/vabdl_s16, arm/vabdl_s32, arm/vabdl_u8, arm/vabdl_u16, arm/vabdl_u32, arm/vabdl_high_s8, arm/vabdl_high_s16, arm/vabdl_high_s32, arm/vabdl_high_u8, arm/vabdl_high_u16, arm/vabdl_high_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits; `result_elem_width` is the result's element width; `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:bit_2]
@@ -10151,32 +8637,16 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 0 : i32
     %a1_1 = irdl.is 64 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 64 : i32
-    %a2_1 = irdl.is 128 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
-    %a4_3 = irdl.is 15 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    %a5_0 = irdl.is 8 : i32
-    %a5_1 = irdl.is 16 : i32
-    %a5_2 = irdl.is 32 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
-    %a6_0 = irdl.is 0 : i32
-    %a6_1 = irdl.is 1 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "result_width" = %a2, "result_elem_width" = %a3, "loop_bound" = %a4, "a0_elem_width" = %a5, "width" = %a6 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "width" = %a2 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 7 parameter(s)
   //   Members (24): arm/vaba_s8, arm/vabaq_s8, arm/vaba_s16, arm/vabaq_s16, arm/vaba_s32, arm/vabaq_s32, arm/vaba_u8, arm/vabaq_u8, arm/vaba_u16, arm/vabaq_u16, arm/vaba_u32, arm/vabaq_u32, arm/vabal_s8, arm/vabal_s16, arm/vabal_s32, arm/vabal_u8, arm/vabal_u16, arm/vabal_u32, arm/vabal_high_s8, arm/vabal_high_s16, arm/vabal_high_s32, arm/vabal_high_u8, arm/vabal_high_u16, arm/vabal_high_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits; `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:bit_2]
@@ -10229,32 +8699,16 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 0 : i32
     %a1_1 = irdl.is 64 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 64 : i32
-    %a2_1 = irdl.is 128 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
-    %a4_3 = irdl.is 15 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    %a5_0 = irdl.is 8 : i32
-    %a5_1 = irdl.is 16 : i32
-    %a5_2 = irdl.is 32 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
-    %a6_0 = irdl.is 0 : i32
-    %a6_1 = irdl.is 1 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "a0_width" = %a2, "a0_elem_width" = %a3, "loop_bound" = %a4, "a1_elem_width" = %a5, "width" = %a6 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "width" = %a2 }
     irdl.results(result: %r)
   }
   // 28 instructions computing the same thing up to 5 parameter(s)
   //   Members (28): arm/vshl_s8, arm/vshlq_s8, arm/vshl_s16, arm/vshlq_s16, arm/vshl_s32, arm/vshlq_s32, arm/vshlq_s64, arm/vshl_u8, arm/vshlq_u8, arm/vshl_u16, arm/vshlq_u16, arm/vshl_u32, arm/vshlq_u32, arm/vshlq_u64, arm/vqshl_s8, arm/vqshlq_s8, arm/vqshl_s16, arm/vqshlq_s16, arm/vqshl_s32, arm/vqshlq_s32, arm/vqshlq_s64, arm/vqshl_u8, arm/vqshlq_u8, arm/vqshl_u16, arm/vqshlq_u16, arm/vqshl_u32, arm/vqshlq_u32, arm/vqshlq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -10299,24 +8753,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3, "constant" = %a4 }
+    irdl.attributes { "bit" = %a0, "width" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 14 instructions computing the same thing up to 3 parameter(s)
@@ -10370,6 +8814,7 @@ irdl.dialect @autollvm {
   }
   // 28 instructions computing the same thing up to 5 parameter(s)
   //   Members (28): arm/vrshl_s8, arm/vrshlq_s8, arm/vrshl_s16, arm/vrshlq_s16, arm/vrshl_s32, arm/vrshlq_s32, arm/vrshlq_s64, arm/vrshl_u8, arm/vrshlq_u8, arm/vrshl_u16, arm/vrshlq_u16, arm/vrshl_u32, arm/vrshlq_u32, arm/vrshlq_u64, arm/vqrshl_s8, arm/vqrshlq_s8, arm/vqrshl_s16, arm/vqrshlq_s16, arm/vqrshl_s32, arm/vqrshlq_s32, arm/vqrshlq_s64, arm/vqrshl_u8, arm/vqrshlq_u8, arm/vqrshl_u16, arm/vqrshlq_u16, arm/vqrshl_u32, arm/vqrshlq_u32, arm/vqrshlq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -10416,24 +8861,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3, "constant" = %a4 }
+    irdl.attributes { "bit" = %a0, "width" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 14 instructions computing the same thing up to 3 parameter(s)
@@ -10489,6 +8924,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 5 parameter(s)
   //   Members (14): arm/vshr_n_s8, arm/vshrq_n_s8, arm/vshr_n_s16, arm/vshrq_n_s16, arm/vshr_n_s32, arm/vshrq_n_s32, arm/vshrq_n_s64, arm/vshr_n_u8, arm/vshrq_n_u8, arm/vshr_n_u16, arm/vshrq_n_u16, arm/vshr_n_u32, arm/vshrq_n_u32, arm/vshrq_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -10520,26 +8956,16 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 63 : i32
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 4 : i32
+    %a3_1 = irdl.is 5 : i32
+    %a3_2 = irdl.is 6 : i32
+    %a3_3 = irdl.is 7 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 4 : i32
-    %a5_1 = irdl.is 5 : i32
-    %a5_2 = irdl.is 6 : i32
-    %a5_3 = irdl.is 7 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3, "width" = %a4, "a1_width" = %a5 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "width" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
@@ -10567,6 +8993,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 4 parameter(s)
   //   Members (14): arm/vshl_n_s8, arm/vshlq_n_s8, arm/vshl_n_s16, arm/vshlq_n_s16, arm/vshl_n_s32, arm/vshlq_n_s32, arm/vshlq_n_s64, arm/vshl_n_u8, arm/vshlq_n_u8, arm/vshl_n_u16, arm/vshlq_n_u16, arm/vshl_n_u32, arm/vshlq_n_u32, arm/vshlq_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -10597,23 +9024,13 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 63 : i32
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
+    %a2_0 = irdl.is 3 : i32
+    %a2_1 = irdl.is 4 : i32
+    %a2_2 = irdl.is 5 : i32
+    %a2_3 = irdl.is 6 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 3 : i32
-    %a4_1 = irdl.is 4 : i32
-    %a4_2 = irdl.is 5 : i32
-    %a4_3 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 0 parameter(s)
@@ -10637,6 +9054,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 5 parameter(s)
   //   Members (14): arm/vrshr_n_s8, arm/vrshrq_n_s8, arm/vrshr_n_s16, arm/vrshrq_n_s16, arm/vrshr_n_s32, arm/vrshrq_n_s32, arm/vrshrq_n_s64, arm/vrshr_n_u8, arm/vrshrq_n_u8, arm/vrshr_n_u16, arm/vrshrq_n_u16, arm/vrshr_n_u32, arm/vrshrq_n_u32, arm/vrshrq_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -10674,21 +9092,16 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 31 : i32
     %a2_3 = irdl.is 63 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 3 : i32
-    %a3_2 = irdl.is 7 : i32
-    %a3_3 = irdl.is 15 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 4 : i32
-    %a5_1 = irdl.is 5 : i32
-    %a5_2 = irdl.is 6 : i32
-    %a5_3 = irdl.is 7 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 4 : i32
+    %a4_1 = irdl.is 5 : i32
+    %a4_2 = irdl.is 6 : i32
+    %a4_3 = irdl.is 7 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "width" = %a2, "loop_bound" = %a3, "width_2" = %a4, "a1_width" = %a5 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "width" = %a2, "width_2" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
@@ -10717,6 +9130,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 5 parameter(s)
   //   Members (14): arm/vsra_n_s8, arm/vsraq_n_s8, arm/vsra_n_s16, arm/vsraq_n_s16, arm/vsra_n_s32, arm/vsraq_n_s32, arm/vsraq_n_s64, arm/vsra_n_u8, arm/vsraq_n_u8, arm/vsra_n_u16, arm/vsraq_n_u16, arm/vsra_n_u32, arm/vsraq_n_u32, arm/vsraq_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -10757,26 +9171,16 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 63 : i32
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 4 : i32
+    %a3_1 = irdl.is 5 : i32
+    %a3_2 = irdl.is 6 : i32
+    %a3_3 = irdl.is 7 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 4 : i32
-    %a5_1 = irdl.is 5 : i32
-    %a5_2 = irdl.is 6 : i32
-    %a5_3 = irdl.is 7 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "bit" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3, "width" = %a4, "a2_width" = %a5 }
+    irdl.attributes { "a2" = %a0, "bit" = %a1, "width" = %a2, "a2_width" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
@@ -10806,6 +9210,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 5 parameter(s)
   //   Members (14): arm/vrsra_n_s8, arm/vrsraq_n_s8, arm/vrsra_n_s16, arm/vrsraq_n_s16, arm/vrsra_n_s32, arm/vrsraq_n_s32, arm/vrsraq_n_s64, arm/vrsra_n_u8, arm/vrsraq_n_u8, arm/vrsra_n_u16, arm/vrsraq_n_u16, arm/vrsra_n_u32, arm/vrsraq_n_u32, arm/vrsraq_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -10852,21 +9257,16 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 31 : i32
     %a2_3 = irdl.is 63 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 3 : i32
-    %a3_2 = irdl.is 7 : i32
-    %a3_3 = irdl.is 15 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 4 : i32
-    %a5_1 = irdl.is 5 : i32
-    %a5_2 = irdl.is 6 : i32
-    %a5_3 = irdl.is 7 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 4 : i32
+    %a4_1 = irdl.is 5 : i32
+    %a4_2 = irdl.is 6 : i32
+    %a4_3 = irdl.is 7 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "bit" = %a1, "width" = %a2, "loop_bound" = %a3, "width_2" = %a4, "a2_width" = %a5 }
+    irdl.attributes { "a2" = %a0, "bit" = %a1, "width" = %a2, "width_2" = %a3, "a2_width" = %a4 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
@@ -10897,6 +9297,7 @@ irdl.dialect @autollvm {
   }
   // 21 instructions computing the same thing up to 6 parameter(s)
   //   Members (21): arm/vqshl_n_s8, arm/vqshlq_n_s8, arm/vqshl_n_s16, arm/vqshlq_n_s16, arm/vqshl_n_s32, arm/vqshlq_n_s32, arm/vqshlq_n_s64, arm/vqshl_n_u8, arm/vqshlq_n_u8, arm/vqshl_n_u16, arm/vqshlq_n_u16, arm/vqshl_n_u32, arm/vqshlq_n_u32, arm/vqshlq_n_u64, arm/vqshlu_n_s8, arm/vqshluq_n_s8, arm/vqshlu_n_s16, arm/vqshluq_n_s16, arm/vqshlu_n_s32, arm/vqshluq_n_s32, arm/vqshluq_n_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -10928,29 +9329,19 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 63 : i32
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 3 : i32
-    %a6_1 = irdl.is 4 : i32
-    %a6_2 = irdl.is 5 : i32
-    %a6_3 = irdl.is 6 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 3 : i32
+    %a4_1 = irdl.is 4 : i32
+    %a4_2 = irdl.is 5 : i32
+    %a4_3 = irdl.is 6 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3, "width" = %a4, "width_2" = %a5, "a1_width" = %a6 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "width" = %a2, "width_2" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
   // 15 instructions computing the same thing up to 4 parameter(s)
@@ -10999,6 +9390,7 @@ irdl.dialect @autollvm {
   }
   // 6 instructions computing the same thing up to 4 parameter(s)
   //   Members (6): arm/vshrn_n_s16, arm/vshrn_n_s32, arm/vshrn_n_s64, arm/vshrn_n_u16, arm/vshrn_n_u32, arm/vshrn_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -11019,28 +9411,17 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<8xi8>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
+    %a1_0 = irdl.is 4 : i32
+    %a1_1 = irdl.is 5 : i32
+    %a1_2 = irdl.is 6 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 4 : i32
-    %a4_1 = irdl.is 5 : i32
-    %a4_2 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "result_elem_width" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "a1_width" = %a1 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 4 parameter(s)
   //   Members (6): arm/vshrn_high_n_s16, arm/vshrn_high_n_s32, arm/vshrn_high_n_s64, arm/vshrn_high_n_u16, arm/vshrn_high_n_u32, arm/vshrn_high_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[127:0]
@@ -11065,28 +9446,17 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
+    %a1_0 = irdl.is 4 : i32
+    %a1_1 = irdl.is 5 : i32
+    %a1_2 = irdl.is 6 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 4 : i32
-    %a4_1 = irdl.is 5 : i32
-    %a4_2 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "loop_bound" = %a1, "a1_elem_width" = %a2, "a0_elem_width" = %a3, "a2_width" = %a4 }
+    irdl.attributes { "a2" = %a0, "a2_width" = %a1 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 4 parameter(s)
   //   Members (3): arm/vqshrun_n_s16, arm/vqshrun_n_s32, arm/vqshrun_n_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -11107,28 +9477,17 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<8xi8>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
+    %a1_0 = irdl.is 4 : i32
+    %a1_1 = irdl.is 5 : i32
+    %a1_2 = irdl.is 6 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 4 : i32
-    %a4_1 = irdl.is 5 : i32
-    %a4_2 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "result_elem_width" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "a1_width" = %a1 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
   //   Members (3): arm/vqshrunh_n_s16, arm/vqshruns_n_s32, arm/vqshrund_n_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -11153,20 +9512,17 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 31 : i32
     %a1_2 = irdl.is 63 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
+    %a2_0 = irdl.is 4 : i32
+    %a2_1 = irdl.is 5 : i32
+    %a2_2 = irdl.is 6 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 4 : i32
-    %a3_1 = irdl.is 5 : i32
-    %a3_2 = irdl.is 6 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "result_width" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 4 parameter(s)
   //   Members (3): arm/vqshrun_high_n_s16, arm/vqshrun_high_n_s32, arm/vqshrun_high_n_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[127:0]
@@ -11191,28 +9547,17 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
+    %a1_0 = irdl.is 4 : i32
+    %a1_1 = irdl.is 5 : i32
+    %a1_2 = irdl.is 6 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 4 : i32
-    %a4_1 = irdl.is 5 : i32
-    %a4_2 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "loop_bound" = %a1, "a1_elem_width" = %a2, "a0_elem_width" = %a3, "a2_width" = %a4 }
+    irdl.attributes { "a2" = %a0, "a2_width" = %a1 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 4 parameter(s)
   //   Members (3): arm/vqrshrun_n_s16, arm/vqrshrun_n_s32, arm/vqrshrun_n_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -11238,24 +9583,17 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 15 : i32
     %a1_2 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
+    %a2_0 = irdl.is 4 : i32
+    %a2_1 = irdl.is 5 : i32
+    %a2_2 = irdl.is 6 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 4 : i32
-    %a4_1 = irdl.is 5 : i32
-    %a4_2 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "width" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "width" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
   //   Members (3): arm/vqrshrunh_n_s16, arm/vqrshruns_n_s32, arm/vqrshrund_n_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -11281,20 +9619,17 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 31 : i32
     %a1_2 = irdl.is 63 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
+    %a2_0 = irdl.is 4 : i32
+    %a2_1 = irdl.is 5 : i32
+    %a2_2 = irdl.is 6 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 4 : i32
-    %a3_1 = irdl.is 5 : i32
-    %a3_2 = irdl.is 6 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "result_width" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 4 parameter(s)
   //   Members (3): arm/vqrshrun_high_n_s16, arm/vqrshrun_high_n_s32, arm/vqrshrun_high_n_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[127:0]
@@ -11324,24 +9659,17 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 15 : i32
     %a1_2 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
+    %a2_0 = irdl.is 4 : i32
+    %a2_1 = irdl.is 5 : i32
+    %a2_2 = irdl.is 6 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 4 : i32
-    %a4_1 = irdl.is 5 : i32
-    %a4_2 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "width" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a2_width" = %a4 }
+    irdl.attributes { "a2" = %a0, "width" = %a1, "a2_width" = %a2 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 5 parameter(s)
   //   Members (6): arm/vqshrn_n_s16, arm/vqshrn_n_s32, arm/vqshrn_n_s64, arm/vqshrn_n_u16, arm/vqshrn_n_u32, arm/vqshrn_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -11362,31 +9690,20 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<8xi8>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 4 : i32
+    %a2_1 = irdl.is 5 : i32
+    %a2_2 = irdl.is 6 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 4 : i32
-    %a5_1 = irdl.is 5 : i32
-    %a5_2 = irdl.is 6 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3, "result_elem_width" = %a4, "a1_width" = %a5 }
+    irdl.attributes { "a1" = %a0, "width" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 4 parameter(s)
   //   Members (6): arm/vqshrnh_n_s16, arm/vqshrns_n_s32, arm/vqshrnd_n_s64, arm/vqshrnh_n_u16, arm/vqshrns_n_u32, arm/vqshrnd_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -11411,23 +9728,20 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 31 : i32
     %a1_2 = irdl.is 63 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 4 : i32
-    %a4_1 = irdl.is 5 : i32
-    %a4_2 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 4 : i32
+    %a3_1 = irdl.is 5 : i32
+    %a3_2 = irdl.is 6 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "result_width" = %a2, "width" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "width" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 5 parameter(s)
   //   Members (6): arm/vqshrn_high_n_s16, arm/vqshrn_high_n_s32, arm/vqshrn_high_n_s64, arm/vqshrn_high_n_u16, arm/vqshrn_high_n_u32, arm/vqshrn_high_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[127:0]
@@ -11452,31 +9766,20 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 4 : i32
+    %a2_1 = irdl.is 5 : i32
+    %a2_2 = irdl.is 6 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 4 : i32
-    %a5_1 = irdl.is 5 : i32
-    %a5_2 = irdl.is 6 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "loop_bound" = %a1, "a1_elem_width" = %a2, "width" = %a3, "a0_elem_width" = %a4, "a2_width" = %a5 }
+    irdl.attributes { "a2" = %a0, "width" = %a1, "a2_width" = %a2 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 4 parameter(s)
   //   Members (6): arm/vrshrn_n_s16, arm/vrshrn_n_s32, arm/vrshrn_n_s64, arm/vrshrn_n_u16, arm/vrshrn_n_u32, arm/vrshrn_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -11502,24 +9805,17 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 15 : i32
     %a1_2 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
+    %a2_0 = irdl.is 4 : i32
+    %a2_1 = irdl.is 5 : i32
+    %a2_2 = irdl.is 6 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 4 : i32
-    %a4_1 = irdl.is 5 : i32
-    %a4_2 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "width" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "width" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 4 parameter(s)
   //   Members (5): arm/vrshrn_high_n_s16, arm/vrshrn_high_n_s32, arm/vrshrn_high_n_s64, arm/vrshrn_high_n_u16, arm/vrshrn_high_n_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[127:0]
@@ -11549,24 +9845,17 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 15 : i32
     %a1_2 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
+    %a2_0 = irdl.is 4 : i32
+    %a2_1 = irdl.is 5 : i32
+    %a2_2 = irdl.is 6 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 4 : i32
-    %a4_1 = irdl.is 5 : i32
-    %a4_2 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "width" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a2_width" = %a4 }
+    irdl.attributes { "a2" = %a0, "width" = %a1, "a2_width" = %a2 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 5 parameter(s)
   //   Members (6): arm/vqrshrn_n_s16, arm/vqrshrn_n_s32, arm/vqrshrn_n_s64, arm/vqrshrn_n_u16, arm/vqrshrn_n_u32, arm/vqrshrn_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -11592,27 +9881,20 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 15 : i32
     %a1_2 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 4 : i32
+    %a3_1 = irdl.is 5 : i32
+    %a3_2 = irdl.is 6 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 4 : i32
-    %a5_1 = irdl.is 5 : i32
-    %a5_2 = irdl.is 6 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "width" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3, "width_2" = %a4, "a1_width" = %a5 }
+    irdl.attributes { "a1" = %a0, "width" = %a1, "width_2" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 4 parameter(s)
   //   Members (6): arm/vqrshrnh_n_s16, arm/vqrshrns_n_s32, arm/vqrshrnd_n_s64, arm/vqrshrnh_n_u16, arm/vqrshrns_n_u32, arm/vqrshrnd_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -11638,23 +9920,20 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 31 : i32
     %a1_2 = irdl.is 63 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 4 : i32
-    %a4_1 = irdl.is 5 : i32
-    %a4_2 = irdl.is 6 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 4 : i32
+    %a3_1 = irdl.is 5 : i32
+    %a3_2 = irdl.is 6 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "result_width" = %a2, "width" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "width" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 5 parameter(s)
   //   Members (6): arm/vqrshrn_high_n_s16, arm/vqrshrn_high_n_s32, arm/vqrshrn_high_n_s64, arm/vqrshrn_high_n_u16, arm/vqrshrn_high_n_u32, arm/vqrshrn_high_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[127:0]
@@ -11684,27 +9963,20 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 15 : i32
     %a1_2 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 4 : i32
+    %a3_1 = irdl.is 5 : i32
+    %a3_2 = irdl.is 6 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 4 : i32
-    %a5_1 = irdl.is 5 : i32
-    %a5_2 = irdl.is 6 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "width" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "width_2" = %a4, "a2_width" = %a5 }
+    irdl.attributes { "a2" = %a0, "width" = %a1, "width_2" = %a2, "a2_width" = %a3 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 6 parameter(s)
   //   Members (12): arm/vshll_n_s8, arm/vshll_n_s16, arm/vshll_n_s32, arm/vshll_n_u8, arm/vshll_n_u16, arm/vshll_n_u32, arm/vshll_high_n_s8, arm/vshll_high_n_s16, arm/vshll_high_n_s32, arm/vshll_high_n_u8, arm/vshll_high_n_u16, arm/vshll_high_n_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:(bit + -63)]
@@ -11731,31 +10003,20 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 63 : i32
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 3 : i32
+    %a3_1 = irdl.is 4 : i32
+    %a3_2 = irdl.is 5 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 16 : i32
-    %a5_1 = irdl.is 32 : i32
-    %a5_2 = irdl.is 64 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
-    %a6_0 = irdl.is 3 : i32
-    %a6_1 = irdl.is 4 : i32
-    %a6_2 = irdl.is 5 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3, "width" = %a4, "result_elem_width" = %a5, "a1_width" = %a6 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "width" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 14 instructions computing the same thing up to 5 parameter(s)
   //   Members (14): arm/vsri_n_s8, arm/vsriq_n_s8, arm/vsri_n_s16, arm/vsriq_n_s16, arm/vsri_n_s32, arm/vsriq_n_s32, arm/vsriq_n_s64, arm/vsri_n_u8, arm/vsriq_n_u8, arm/vsri_n_u16, arm/vsriq_n_u16, arm/vsri_n_u32, arm/vsriq_n_u32, arm/vsriq_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -11803,23 +10064,13 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 4294967295 : i64
     %a2_3 = irdl.is 18446744073709551615 : i128
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
+    %a3_0 = irdl.is 4 : i32
+    %a3_1 = irdl.is 5 : i32
+    %a3_2 = irdl.is 6 : i32
+    %a3_3 = irdl.is 7 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
-    %a4_3 = irdl.is 15 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    %a5_0 = irdl.is 4 : i32
-    %a5_1 = irdl.is 5 : i32
-    %a5_2 = irdl.is 6 : i32
-    %a5_3 = irdl.is 7 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "bit" = %a1, "constant" = %a2, "a0_elem_width" = %a3, "loop_bound" = %a4, "a2_width" = %a5 }
+    irdl.attributes { "a2" = %a0, "bit" = %a1, "constant" = %a2, "a2_width" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 0 parameter(s)
@@ -11848,6 +10099,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 5 parameter(s)
   //   Members (14): arm/vsli_n_s8, arm/vsliq_n_s8, arm/vsli_n_s16, arm/vsliq_n_s16, arm/vsli_n_s32, arm/vsliq_n_s32, arm/vsliq_n_s64, arm/vsli_n_u8, arm/vsliq_n_u8, arm/vsli_n_u16, arm/vsliq_n_u16, arm/vsli_n_u32, arm/vsliq_n_u32, arm/vsliq_n_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -11895,23 +10147,13 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 4294967295 : i64
     %a2_3 = irdl.is 18446744073709551615 : i128
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
+    %a3_0 = irdl.is 3 : i32
+    %a3_1 = irdl.is 4 : i32
+    %a3_2 = irdl.is 5 : i32
+    %a3_3 = irdl.is 6 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
-    %a4_3 = irdl.is 15 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    %a5_0 = irdl.is 3 : i32
-    %a5_1 = irdl.is 4 : i32
-    %a5_2 = irdl.is 5 : i32
-    %a5_3 = irdl.is 6 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "bit" = %a1, "constant" = %a2, "a0_elem_width" = %a3, "loop_bound" = %a4, "a2_width" = %a5 }
+    irdl.attributes { "a2" = %a0, "bit" = %a1, "constant" = %a2, "a2_width" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 0 parameter(s)
@@ -11940,6 +10182,7 @@ irdl.dialect @autollvm {
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
   //   Members (6): arm/vmovn_high_s16, arm/vmovn_high_s32, arm/vmovn_high_s64, arm/vmovn_high_u16, arm/vmovn_high_u32, arm/vmovn_high_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[127:0]
@@ -11964,24 +10207,12 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<4xi32>
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 16 : i32
-    %a0_1 = irdl.is 32 : i32
-    %a0_2 = irdl.is 64 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a1_elem_width" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 4 parameter(s)
   //   Members (6): arm/vmovl_high_s8, arm/vmovl_high_s16, arm/vmovl_high_s32, arm/vmovl_high_u8, arm/vmovl_high_u16, arm/vmovl_high_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:64]
@@ -12001,27 +10232,16 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<4xi32>
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "result_elem_width" = %a3 }
+    irdl.attributes { "width" = %a0 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
   //   Members (6): arm/vqmovnh_s16, arm/vqmovns_s32, arm/vqmovnd_s64, arm/vqmovnh_u16, arm/vqmovns_u32, arm/vqmovnd_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -12046,19 +10266,16 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is 31 : i32
     %a0_2 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "result_width" = %a1, "width" = %a2 }
+    irdl.attributes { "bit" = %a0, "width" = %a1 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 4 parameter(s)
   //   Members (6): arm/vqmovn_high_s16, arm/vqmovn_high_s32, arm/vqmovn_high_s64, arm/vqmovn_high_u16, arm/vqmovn_high_u32, arm/vqmovn_high_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[127:0]
@@ -12083,27 +10300,16 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<4xi32>
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 16 : i32
-    %a0_1 = irdl.is 32 : i32
-    %a0_2 = irdl.is 64 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a1_elem_width" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3 }
+    irdl.attributes { "width" = %a0 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
   //   Members (3): arm/vqmovun_s16, arm/vqmovun_s32, arm/vqmovun_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -12124,24 +10330,12 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<4xi16>
     %r_2 = irdl.is vector<8xi8>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 16 : i32
-    %a0_1 = irdl.is 32 : i32
-    %a0_2 = irdl.is 64 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a0_elem_width" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 2 parameter(s)
   //   Members (3): arm/vqmovunh_s16, arm/vqmovuns_s32, arm/vqmovund_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -12166,16 +10360,13 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is 31 : i32
     %a0_2 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "result_width" = %a1 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
   //   Members (3): arm/vqmovun_high_s16, arm/vqmovun_high_s32, arm/vqmovun_high_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[127:0]
@@ -12200,24 +10391,12 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<4xi32>
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 16 : i32
-    %a0_1 = irdl.is 32 : i32
-    %a0_2 = irdl.is 64 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a1_elem_width" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 32 instructions computing the same thing up to 6 parameter(s)
   //   Members (32): arm/vmla_lane_s16, arm/vmlaq_lane_s16, arm/vmla_lane_s32, arm/vmlaq_lane_s32, arm/vmla_lane_u16, arm/vmlaq_lane_u16, arm/vmla_lane_u32, arm/vmlaq_lane_u32, arm/vmla_laneq_s16, arm/vmlaq_laneq_s16, arm/vmla_laneq_s32, arm/vmlaq_laneq_s32, arm/vmla_laneq_u16, arm/vmlaq_laneq_u16, arm/vmla_laneq_u32, arm/vmlaq_laneq_u32, arm/vmls_lane_s16, arm/vmlsq_lane_s16, arm/vmls_lane_s32, arm/vmlsq_lane_s32, arm/vmls_lane_u16, arm/vmlsq_lane_u16, arm/vmls_lane_u32, arm/vmlsq_lane_u32, arm/vmls_laneq_s16, arm/vmlsq_laneq_s16, arm/vmls_laneq_s32, arm/vmlsq_laneq_s32, arm/vmls_laneq_u16, arm/vmlsq_laneq_u16, arm/vmls_laneq_u32, arm/vmlsq_laneq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -12265,26 +10444,20 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 63 : i32
     %a2_1 = irdl.is 127 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
     %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
+    %a4_1 = irdl.is 2 : i32
+    %a4_2 = irdl.is 3 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 1 : i32
-    %a6_1 = irdl.is 2 : i32
-    %a6_2 = irdl.is 3 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a3" = %a0, "bit" = %a1, "bit_2" = %a2, "a0_elem_width" = %a3, "loop_bound" = %a4, "constant" = %a5, "a3_width" = %a6 }
+    irdl.attributes { "a3" = %a0, "bit" = %a1, "bit_2" = %a2, "constant" = %a3, "a3_width" = %a4 }
     irdl.results(result: %r)
   }
   // 32 instructions computing the same thing up to 8 parameter(s)
   //   Members (32): arm/vmlal_lane_s16, arm/vmlal_lane_s32, arm/vmlal_lane_u16, arm/vmlal_lane_u32, arm/vmlal_high_lane_s16, arm/vmlal_high_lane_s32, arm/vmlal_high_lane_u16, arm/vmlal_high_lane_u32, arm/vmlal_laneq_s16, arm/vmlal_laneq_s32, arm/vmlal_laneq_u16, arm/vmlal_laneq_u32, arm/vmlal_high_laneq_s16, arm/vmlal_high_laneq_s32, arm/vmlal_high_laneq_u16, arm/vmlal_high_laneq_u32, arm/vmlsl_lane_s16, arm/vmlsl_lane_s32, arm/vmlsl_lane_u16, arm/vmlsl_lane_u32, arm/vmlsl_high_lane_s16, arm/vmlsl_high_lane_s32, arm/vmlsl_high_lane_u16, arm/vmlsl_high_lane_u32, arm/vmlsl_laneq_s16, arm/vmlsl_laneq_s32, arm/vmlsl_laneq_u16, arm/vmlsl_laneq_u32, arm/vmlsl_high_laneq_s16, arm/vmlsl_high_laneq_s32, arm/vmlsl_high_laneq_u16, arm/vmlsl_high_laneq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:(bit + -63)]
@@ -12328,31 +10501,23 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 63 : i32
     %a2_1 = irdl.is 127 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 16 : i32
-    %a4_1 = irdl.is 32 : i32
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 1 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 1 : i32
-    %a6_1 = irdl.is 3 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1)
-    %a7_0 = irdl.is 0 : i32
-    %a7_1 = irdl.is 1 : i32
-    %a7 = irdl.any_of(%a7_0, %a7_1)
-    %a8_0 = irdl.is 1 : i32
-    %a8_1 = irdl.is 2 : i32
-    %a8_2 = irdl.is 3 : i32
-    %a8 = irdl.any_of(%a8_0, %a8_1, %a8_2)
+    %a5_0 = irdl.is 1 : i32
+    %a5_1 = irdl.is 2 : i32
+    %a5_2 = irdl.is 3 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a3" = %a0, "bit" = %a1, "bit_2" = %a2, "a0_elem_width" = %a3, "a1_elem_width" = %a4, "width" = %a5, "loop_bound" = %a6, "constant" = %a7, "a3_width" = %a8 }
+    irdl.attributes { "a3" = %a0, "bit" = %a1, "bit_2" = %a2, "width" = %a3, "constant" = %a4, "a3_width" = %a5 }
     irdl.results(result: %r)
   }
   // 16 instructions computing the same thing up to 7 parameter(s)
   //   Members (16): arm/vqdmlal_lane_s16, arm/vqdmlal_lane_s32, arm/vqdmlal_high_lane_s16, arm/vqdmlal_high_lane_s32, arm/vqdmlal_laneq_s16, arm/vqdmlal_laneq_s32, arm/vqdmlal_high_laneq_s16, arm/vqdmlal_high_laneq_s32, arm/vqdmlsl_lane_s16, arm/vqdmlsl_lane_s32, arm/vqdmlsl_high_lane_s16, arm/vqdmlsl_high_lane_s32, arm/vqdmlsl_laneq_s16, arm/vqdmlsl_laneq_s32, arm/vqdmlsl_high_laneq_s16, arm/vqdmlsl_high_laneq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:(bit + -63)]
@@ -12397,28 +10562,20 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 63 : i32
     %a2_1 = irdl.is 127 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 16 : i32
-    %a4_1 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 3 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 0 : i32
-    %a6_1 = irdl.is 1 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1)
-    %a7_0 = irdl.is 1 : i32
-    %a7_1 = irdl.is 2 : i32
-    %a7_2 = irdl.is 3 : i32
-    %a7 = irdl.any_of(%a7_0, %a7_1, %a7_2)
+    %a4_0 = irdl.is 1 : i32
+    %a4_1 = irdl.is 2 : i32
+    %a4_2 = irdl.is 3 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a3" = %a0, "bit" = %a1, "bit_2" = %a2, "a0_elem_width" = %a3, "a1_elem_width" = %a4, "loop_bound" = %a5, "constant" = %a6, "a3_width" = %a7 }
+    irdl.attributes { "a3" = %a0, "bit" = %a1, "bit_2" = %a2, "constant" = %a3, "a3_width" = %a4 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 5 parameter(s)
   //   Members (8): arm/vqdmlalh_lane_s16, arm/vqdmlals_lane_s32, arm/vqdmlalh_laneq_s16, arm/vqdmlals_laneq_s32, arm/vqdmlslh_lane_s16, arm/vqdmlsls_lane_s32, arm/vqdmlslh_laneq_s16, arm/vqdmlsls_laneq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(ZeroExtend(a1, 128)[63:0], a1_width)
@@ -12455,28 +10612,26 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is i64
     %r = irdl.any_of(%r_0, %r_1)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 63 : i32
+    %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 63 : i32
-    %a2_1 = irdl.is 127 : i32
+    %a2_0 = irdl.is 31 : i32
+    %a2_1 = irdl.is 63 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 31 : i32
-    %a3_1 = irdl.is 63 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 2 : i32
-    %a5_2 = irdl.is 3 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
+    %a4_0 = irdl.is 1 : i32
+    %a4_1 = irdl.is 2 : i32
+    %a4_2 = irdl.is 3 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a3" = %a0, "a1_width" = %a1, "bit" = %a2, "bit_2" = %a3, "constant" = %a4, "a3_width" = %a5 }
+    irdl.attributes { "a3" = %a0, "bit" = %a1, "bit_2" = %a2, "constant" = %a3, "a3_width" = %a4 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 3 parameter(s)
   //   Members (8): arm/vmul_n_s16, arm/vmulq_n_s16, arm/vmul_n_s32, arm/vmulq_n_s32, arm/vmul_n_u16, arm/vmulq_n_u16, arm/vmul_n_u32, arm/vmulq_n_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -12508,19 +10663,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 16 instructions computing the same thing up to 5 parameter(s)
   //   Members (16): arm/vmul_lane_s16, arm/vmulq_lane_s16, arm/vmul_lane_s32, arm/vmulq_lane_s32, arm/vmul_lane_u16, arm/vmulq_lane_u16, arm/vmul_lane_u32, arm/vmulq_lane_u32, arm/vmul_laneq_s16, arm/vmulq_laneq_s16, arm/vmul_laneq_s32, arm/vmulq_laneq_s32, arm/vmul_laneq_u16, arm/vmulq_laneq_u16, arm/vmul_laneq_u32, arm/vmulq_laneq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -12558,23 +10707,17 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 63 : i32
     %a2_1 = irdl.is 127 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 2 : i32
-    %a5_2 = irdl.is 3 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
+    %a3_0 = irdl.is 1 : i32
+    %a3_1 = irdl.is 2 : i32
+    %a3_2 = irdl.is 3 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "bit" = %a1, "bit_2" = %a2, "a0_elem_width" = %a3, "loop_bound" = %a4, "a2_width" = %a5 }
+    irdl.attributes { "a2" = %a0, "bit" = %a1, "bit_2" = %a2, "a2_width" = %a3 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 5 parameter(s)
   //   Members (8): arm/vmull_n_s16, arm/vmull_n_s32, arm/vmull_n_u16, arm/vmull_n_u32, arm/vmull_high_n_s16, arm/vmull_high_n_s32, arm/vmull_high_n_u16, arm/vmull_high_n_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `loop_bound` is the result's lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:(bit + -63)]
@@ -12604,24 +10747,19 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "result_elem_width" = %a1, "bit_2" = %a2, "width" = %a3, "loop_bound" = %a4 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "width" = %a2 }
     irdl.results(result: %r)
   }
   // 16 instructions computing the same thing up to 7 parameter(s)
   //   Members (16): arm/vmull_lane_s16, arm/vmull_lane_s32, arm/vmull_lane_u16, arm/vmull_lane_u32, arm/vmull_high_lane_s16, arm/vmull_high_lane_s32, arm/vmull_high_lane_u16, arm/vmull_high_lane_u32, arm/vmull_laneq_s16, arm/vmull_laneq_s32, arm/vmull_laneq_u16, arm/vmull_laneq_u32, arm/vmull_high_laneq_s16, arm/vmull_high_laneq_s32, arm/vmull_high_laneq_u16, arm/vmull_high_laneq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `loop_bound` is the result's lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:(bit + -63)]
@@ -12657,28 +10795,20 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 63 : i32
     %a2_1 = irdl.is 127 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 16 : i32
-    %a4_1 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 1 : i32
-    %a6_1 = irdl.is 3 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1)
-    %a7_0 = irdl.is 1 : i32
-    %a7_1 = irdl.is 2 : i32
-    %a7_2 = irdl.is 3 : i32
-    %a7 = irdl.any_of(%a7_0, %a7_1, %a7_2)
+    %a4_0 = irdl.is 1 : i32
+    %a4_1 = irdl.is 2 : i32
+    %a4_2 = irdl.is 3 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "bit" = %a1, "bit_2" = %a2, "result_elem_width" = %a3, "a0_elem_width" = %a4, "width" = %a5, "loop_bound" = %a6, "a2_width" = %a7 }
+    irdl.attributes { "a2" = %a0, "bit" = %a1, "bit_2" = %a2, "width" = %a3, "a2_width" = %a4 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 4 parameter(s)
   //   Members (4): arm/vqdmull_n_s16, arm/vqdmull_n_s32, arm/vqdmull_high_n_s16, arm/vqdmull_high_n_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `loop_bound` is the result's lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:(bit + -63)]
@@ -12708,21 +10838,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 3 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "result_elem_width" = %a1, "bit_2" = %a2, "loop_bound" = %a3 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 6 parameter(s)
   //   Members (8): arm/vqdmull_lane_s16, arm/vqdmull_lane_s32, arm/vqdmull_high_lane_s16, arm/vqdmull_high_lane_s32, arm/vqdmull_laneq_s16, arm/vqdmull_laneq_s32, arm/vqdmull_high_laneq_s16, arm/vqdmull_high_laneq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `loop_bound` is the result's lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:(bit + -63)]
@@ -12758,25 +10883,17 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 63 : i32
     %a2_1 = irdl.is 127 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 16 : i32
-    %a4_1 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 3 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 1 : i32
-    %a6_1 = irdl.is 2 : i32
-    %a6_2 = irdl.is 3 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
+    %a3_0 = irdl.is 1 : i32
+    %a3_1 = irdl.is 2 : i32
+    %a3_2 = irdl.is 3 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "bit" = %a1, "bit_2" = %a2, "result_elem_width" = %a3, "a0_elem_width" = %a4, "loop_bound" = %a5, "a2_width" = %a6 }
+    irdl.attributes { "a2" = %a0, "bit" = %a1, "bit_2" = %a2, "a2_width" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 4 parameter(s)
   //   Members (4): arm/vqdmullh_lane_s16, arm/vqdmulls_lane_s32, arm/vqdmullh_laneq_s16, arm/vqdmulls_laneq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s element width; `result_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(ZeroExtend(a0, 128)[63:0], a0_width)
@@ -12804,25 +10921,20 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is i64
     %r = irdl.any_of(%r_0, %r_1)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 63 : i32
+    %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 63 : i32
-    %a2_1 = irdl.is 127 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 2 : i32
-    %a4_2 = irdl.is 3 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 2 : i32
+    %a2_2 = irdl.is 3 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "a0_width" = %a1, "bit" = %a2, "result_width" = %a3, "a2_width" = %a4 }
+    irdl.attributes { "a2" = %a0, "bit" = %a1, "a2_width" = %a2 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 4 parameter(s)
   //   Members (8): arm/vqdmulh_n_s16, arm/vqdmulhq_n_s16, arm/vqdmulh_n_s32, arm/vqdmulhq_n_s32, arm/vqrdmulh_n_s16, arm/vqrdmulhq_n_s16, arm/vqrdmulh_n_s32, arm/vqrdmulhq_n_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -12856,20 +10968,17 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 15 : i32
     %a1_1 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 32768 : i32
+    %a2_2 = irdl.is 2147483648 : i64
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 32768 : i32
-    %a3_2 = irdl.is 2147483648 : i64
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "loop_bound" = %a2, "constant" = %a3 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 16 instructions computing the same thing up to 6 parameter(s)
   //   Members (16): arm/vqdmulh_lane_s16, arm/vqdmulhq_lane_s16, arm/vqdmulh_lane_s32, arm/vqdmulhq_lane_s32, arm/vqdmulh_laneq_s16, arm/vqdmulhq_laneq_s16, arm/vqdmulh_laneq_s32, arm/vqdmulhq_laneq_s32, arm/vqrdmulh_lane_s16, arm/vqrdmulhq_lane_s16, arm/vqrdmulh_lane_s32, arm/vqrdmulhq_lane_s32, arm/vqrdmulh_laneq_s16, arm/vqrdmulhq_laneq_s16, arm/vqrdmulh_laneq_s32, arm/vqrdmulhq_laneq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -12906,23 +11015,16 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 63 : i32
     %a2_1 = irdl.is 127 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 32768 : i32
+    %a3_2 = irdl.is 2147483648 : i64
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
+    %a4_1 = irdl.is 2 : i32
+    %a4_2 = irdl.is 3 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 32768 : i32
-    %a5_2 = irdl.is 2147483648 : i64
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
-    %a6_0 = irdl.is 1 : i32
-    %a6_1 = irdl.is 2 : i32
-    %a6_2 = irdl.is 3 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "bit" = %a1, "bit_2" = %a2, "a0_elem_width" = %a3, "loop_bound" = %a4, "constant" = %a5, "a2_width" = %a6 }
+    irdl.attributes { "a2" = %a0, "bit" = %a1, "bit_2" = %a2, "constant" = %a3, "a2_width" = %a4 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 4 parameter(s)
@@ -12973,6 +11075,7 @@ irdl.dialect @autollvm {
   }
   // 16 instructions computing the same thing up to 4 parameter(s)
   //   Members (16): arm/vmla_n_s16, arm/vmlaq_n_s16, arm/vmla_n_s32, arm/vmlaq_n_s32, arm/vmla_n_u16, arm/vmlaq_n_u16, arm/vmla_n_u32, arm/vmlaq_n_u32, arm/vmls_n_s16, arm/vmlsq_n_s16, arm/vmls_n_s32, arm/vmlsq_n_s32, arm/vmls_n_u16, arm/vmlsq_n_u16, arm/vmls_n_u32, arm/vmlsq_n_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -13014,22 +11117,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "constant" = %a3 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 16 instructions computing the same thing up to 6 parameter(s)
   //   Members (16): arm/vmlal_n_s16, arm/vmlal_n_s32, arm/vmlal_n_u16, arm/vmlal_n_u32, arm/vmlal_high_n_s16, arm/vmlal_high_n_s32, arm/vmlal_high_n_u16, arm/vmlal_high_n_u32, arm/vmlsl_n_s16, arm/vmlsl_n_s32, arm/vmlsl_n_u16, arm/vmlsl_n_u32, arm/vmlsl_high_n_s16, arm/vmlsl_high_n_s32, arm/vmlsl_high_n_u16, arm/vmlsl_high_n_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:(bit + -63)]
@@ -13067,27 +11164,22 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
     %a3_0 = irdl.is 0 : i32
     %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "bit_2" = %a2, "width" = %a3, "loop_bound" = %a4, "constant" = %a5 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "width" = %a2, "constant" = %a3 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 5 parameter(s)
   //   Members (8): arm/vqdmlal_n_s16, arm/vqdmlal_n_s32, arm/vqdmlal_high_n_s16, arm/vqdmlal_high_n_s32, arm/vqdmlsl_n_s16, arm/vqdmlsl_n_s32, arm/vqdmlsl_high_n_s16, arm/vqdmlsl_high_n_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:(bit + -63)]
@@ -13126,20 +11218,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 3 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "bit_2" = %a2, "loop_bound" = %a3, "constant" = %a4 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
@@ -13171,6 +11257,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 4 parameter(s)
   //   Members (14): arm/vqabs_s8, arm/vqabsq_s8, arm/vqabs_s16, arm/vqabsq_s16, arm/vqabs_s32, arm/vqabsq_s32, arm/vqabsq_s64, arm/vqneg_s8, arm/vqnegq_s8, arm/vqneg_s16, arm/vqnegq_s16, arm/vqneg_s32, arm/vqnegq_s32, arm/vqnegq_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -13206,21 +11293,11 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 10 instructions computing the same thing up to 2 parameter(s)
@@ -13265,6 +11342,7 @@ irdl.dialect @autollvm {
   }
   // 7 instructions computing the same thing up to 3 parameter(s)
   //   Members (7): arm/vneg_s8, arm/vnegq_s8, arm/vneg_s16, arm/vnegq_s16, arm/vneg_s32, arm/vnegq_s32, arm/vnegq_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -13300,22 +11378,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 2 parameter(s)
   //   Members (2): arm/vrecpe_u32, arm/vrecpeq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -13346,15 +11415,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 3 parameter(s)
   //   Members (12): arm/vmvn_s8, arm/vmvnq_s8, arm/vmvn_s16, arm/vmvnq_s16, arm/vmvn_s32, arm/vmvnq_s32, arm/vmvn_u8, arm/vmvnq_u8, arm/vmvn_u16, arm/vmvnq_u16, arm/vmvn_u32, arm/vmvnq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -13387,12 +11454,8 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 7 : i32
     %a1_1 = irdl.is 15 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
+    irdl.attributes { "bit" = %a0, "loop_bound" = %a1 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -13486,6 +11549,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 2 parameter(s)
   //   Members (14): arm/vorn_s8, arm/vornq_s8, arm/vorn_s16, arm/vornq_s16, arm/vorn_s32, arm/vornq_s32, arm/vornq_s64, arm/vorn_u8, arm/vornq_u8, arm/vorn_u16, arm/vornq_u16, arm/vorn_u32, arm/vornq_u32, arm/vornq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -13523,13 +11587,8 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 0 parameter(s)
@@ -13552,6 +11611,7 @@ irdl.dialect @autollvm {
   }
   // 14 instructions computing the same thing up to 2 parameter(s)
   //   Members (14): arm/vbsl_s8, arm/vbslq_s8, arm/vbsl_s16, arm/vbslq_s16, arm/vbsl_s32, arm/vbslq_s32, arm/vbslq_s64, arm/vbsl_u8, arm/vbslq_u8, arm/vbsl_u16, arm/vbslq_u16, arm/vbsl_u32, arm/vbslq_u32, arm/vbslq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(0, a0_width)
@@ -13596,16 +11656,7 @@ irdl.dialect @autollvm {
     %r_5 = irdl.is vector<8xi16>
     %r_6 = irdl.is vector<8xi8>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
-    %a0_0 = irdl.is 64 : i32
-    %a0_1 = irdl.is 128 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a0_width" = %a0, "a0_elem_width" = %a1 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 0 parameter(s)
@@ -13631,6 +11682,7 @@ irdl.dialect @autollvm {
   }
   // 4 instructions computing the same thing up to 2 parameter(s)
   //   Members (4): arm/vrbit_s8, arm/vrbitq_s8, arm/vrbit_u8, arm/vrbitq_u8.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -13656,15 +11708,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 26 instructions computing the same thing up to 5 parameter(s)
   //   Members (26): arm/vdup_lane_s8, arm/vdupq_lane_s8, arm/vdup_lane_s16, arm/vdupq_lane_s16, arm/vdup_lane_s32, arm/vdupq_lane_s32, arm/vdup_lane_u8, arm/vdupq_lane_u8, arm/vdup_lane_u16, arm/vdupq_lane_u16, arm/vdup_lane_u32, arm/vdupq_lane_u32, arm/vdup_laneq_s8, arm/vdupq_laneq_s8, arm/vdup_laneq_s16, arm/vdupq_laneq_s16, arm/vdup_laneq_s32, arm/vdupq_laneq_s32, arm/vdupq_laneq_s64, arm/vdup_laneq_u8, arm/vdupq_laneq_u8, arm/vdup_laneq_u16, arm/vdupq_laneq_u16, arm/vdup_laneq_u32, arm/vdupq_laneq_u32, arm/vdupq_laneq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits; `a0_elem_width` is `a0`'s element width; `loop_bound` is the result's lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -13696,26 +11746,13 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 63 : i32
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 64 : i32
-    %a2_1 = irdl.is 128 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
-    %a4_3 = irdl.is 15 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 2 : i32
-    %a5_2 = irdl.is 3 : i32
-    %a5_3 = irdl.is 4 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 2 : i32
+    %a2_2 = irdl.is 3 : i32
+    %a2_3 = irdl.is 4 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "result_width" = %a2, "a0_elem_width" = %a3, "loop_bound" = %a4, "a1_width" = %a5 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 0 parameter(s)
@@ -13760,6 +11797,7 @@ irdl.dialect @autollvm {
   }
   // 16 instructions computing the same thing up to 3 parameter(s)
   //   Members (16): arm/vdup_laneq_s64, arm/vdup_laneq_u64, arm/vdupb_lane_s8, arm/vduph_lane_s16, arm/vdups_lane_s32, arm/vdupb_lane_u8, arm/vduph_lane_u16, arm/vdups_lane_u32, arm/vdupb_laneq_s8, arm/vduph_laneq_s16, arm/vdups_laneq_s32, arm/vdupd_laneq_s64, arm/vdupb_laneq_u8, arm/vduph_laneq_u16, arm/vdups_laneq_u32, arm/vdupd_laneq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -13788,18 +11826,13 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 63 : i32
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 2 : i32
+    %a2_2 = irdl.is 3 : i32
+    %a2_3 = irdl.is 4 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 2 : i32
-    %a3_2 = irdl.is 3 : i32
-    %a3_3 = irdl.is 4 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "a0_elem_width" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
@@ -13826,6 +11859,7 @@ irdl.dialect @autollvm {
   }
   // 10 instructions computing the same thing up to 5 parameter(s)
   //   Members (10): arm/vpaddl_s8, arm/vpaddlq_s8, arm/vpaddl_s16, arm/vpaddlq_s16, arm/vpaddlq_s32, arm/vpaddl_u8, arm/vpaddlq_u8, arm/vpaddl_u16, arm/vpaddlq_u16, arm/vpaddlq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `loop_bound` is the result's lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -13859,23 +11893,15 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1_2 = irdl.is 64 : i32
+    %a1_0 = irdl.is 7 : i32
+    %a1_1 = irdl.is 15 : i32
+    %a1_2 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 7 : i32
-    %a3_1 = irdl.is 15 : i32
-    %a3_2 = irdl.is 31 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "result_elem_width" = %a1, "loop_bound" = %a2, "bit_2" = %a3, "width" = %a4 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "width" = %a2 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
@@ -13909,6 +11935,7 @@ irdl.dialect @autollvm {
   }
   // 10 instructions computing the same thing up to 5 parameter(s)
   //   Members (10): arm/vpadal_s8, arm/vpadalq_s8, arm/vpadal_s16, arm/vpadalq_s16, arm/vpadalq_s32, arm/vpadal_u8, arm/vpadalq_u8, arm/vpadal_u16, arm/vpadalq_u16, arm/vpadalq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -13949,23 +11976,15 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1_2 = irdl.is 64 : i32
+    %a1_0 = irdl.is 7 : i32
+    %a1_1 = irdl.is 15 : i32
+    %a1_2 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 7 : i32
-    %a3_1 = irdl.is 15 : i32
-    %a3_2 = irdl.is 31 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "bit_2" = %a3, "width" = %a4 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "width" = %a2 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
@@ -14001,6 +12020,7 @@ irdl.dialect @autollvm {
   }
   // 24 instructions computing the same thing up to 6 parameter(s)
   //   Members (24): arm/vpmax_s8, arm/vpmax_s16, arm/vpmax_s32, arm/vpmax_u8, arm/vpmax_u16, arm/vpmax_u32, arm/vpmaxq_s8, arm/vpmaxq_s16, arm/vpmaxq_s32, arm/vpmaxq_u8, arm/vpmaxq_u16, arm/vpmaxq_u32, arm/vpmin_s8, arm/vpmin_s16, arm/vpmin_s32, arm/vpmin_u8, arm/vpmin_u16, arm/vpmin_u32, arm/vpminq_s8, arm/vpminq_s16, arm/vpminq_s32, arm/vpminq_u8, arm/vpminq_u16, arm/vpminq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -14040,31 +12060,27 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
+    %a1_2 = irdl.is 64 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 7 : i32
+    %a2_1 = irdl.is 15 : i32
+    %a2_2 = irdl.is 31 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 7 : i32
-    %a3_1 = irdl.is 15 : i32
-    %a3_2 = irdl.is 31 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
     %a4_0 = irdl.is 0 : i32
     %a4_1 = irdl.is 1 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "bit_2" = %a2, "bit_3" = %a3, "width" = %a4, "constant" = %a5 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "bit_3" = %a2, "width" = %a3, "constant" = %a4 }
     irdl.results(result: %r)
   }
   // 16 instructions computing the same thing up to 3 parameter(s)
   //   Members (16): arm/vpaddd_s64, arm/vpaddd_u64, arm/vaddv_s8, arm/vaddvq_s8, arm/vaddv_s16, arm/vaddvq_s16, arm/vaddv_s32, arm/vaddvq_s32, arm/vaddvq_s64, arm/vaddv_u8, arm/vaddvq_u8, arm/vaddv_u16, arm/vaddvq_u16, arm/vaddv_u32, arm/vaddvq_u32, arm/vaddvq_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -14096,17 +12112,13 @@ irdl.dialect @autollvm {
     %a1_2 = irdl.is 31 : i32
     %a1_3 = irdl.is 63 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "loop_bound" = %a2 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1 }
     irdl.results(result: %r)
   }
   // 10 instructions computing the same thing up to 5 parameter(s)
   //   Members (10): arm/vaddlv_s8, arm/vaddlvq_s8, arm/vaddlv_s16, arm/vaddlvq_s16, arm/vaddlvq_s32, arm/vaddlv_u8, arm/vaddlvq_u8, arm/vaddlv_u16, arm/vaddlvq_u16, arm/vaddlvq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -14137,20 +12149,17 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 0 : i32
     %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 3 : i32
-    %a3_1 = irdl.is 7 : i32
-    %a3_2 = irdl.is 15 : i32
+    %a3_0 = irdl.is 15 : i32
+    %a3_1 = irdl.is 31 : i32
+    %a3_2 = irdl.is 63 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 15 : i32
-    %a4_1 = irdl.is 31 : i32
-    %a4_2 = irdl.is 63 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "width" = %a2, "loop_bound" = %a3, "bit_3" = %a4 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "width" = %a2, "bit_3" = %a3 }
     irdl.results(result: %r)
   }
   // 20 instructions computing the same thing up to 5 parameter(s)
   //   Members (20): arm/vmaxv_s8, arm/vmaxvq_s8, arm/vmaxv_s16, arm/vmaxvq_s16, arm/vmaxvq_s32, arm/vmaxv_u8, arm/vmaxvq_u8, arm/vmaxv_u16, arm/vmaxvq_u16, arm/vmaxvq_u32, arm/vminv_s8, arm/vminvq_s8, arm/vminv_s16, arm/vminvq_s16, arm/vminvq_s32, arm/vminv_u8, arm/vminvq_u8, arm/vminv_u16, arm/vminvq_u16, arm/vminvq_u32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -14182,15 +12191,11 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 0 : i32
     %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 3 : i32
-    %a3_1 = irdl.is 7 : i32
-    %a3_2 = irdl.is 15 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "width" = %a2, "loop_bound" = %a3, "constant" = %a4 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "width" = %a2, "constant" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 2 parameter(s)
@@ -14242,6 +12247,7 @@ irdl.dialect @autollvm {
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
   //   Members (24): arm/vrev64_s8, arm/vrev64q_s8, arm/vrev64_s16, arm/vrev64q_s16, arm/vrev64_s32, arm/vrev64q_s32, arm/vrev64_u8, arm/vrev64q_u8, arm/vrev64_u16, arm/vrev64q_u16, arm/vrev64_u32, arm/vrev64q_u32, arm/vrev32_s8, arm/vrev32q_s8, arm/vrev32_s16, arm/vrev32q_s16, arm/vrev32_u8, arm/vrev32q_u8, arm/vrev32_u16, arm/vrev32q_u16, arm/vrev16_s8, arm/vrev16q_s8, arm/vrev16_u8, arm/vrev16q_u8.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -14284,12 +12290,8 @@ irdl.dialect @autollvm {
     %a2_1 = irdl.is 4 : i32
     %a2_2 = irdl.is 8 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "constant" = %a2, "a0_elem_width" = %a3 }
+    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 56 instructions computing the same thing up to 7 parameter(s)
@@ -14377,6 +12379,7 @@ irdl.dialect @autollvm {
   }
   // 28 instructions computing the same thing up to 6 parameter(s)
   //   Members (28): arm/vuzp1_s8, arm/vuzp1q_s8, arm/vuzp1_s16, arm/vuzp1q_s16, arm/vuzp1_s32, arm/vuzp1q_s32, arm/vuzp1q_s64, arm/vuzp1_u8, arm/vuzp1q_u8, arm/vuzp1_u16, arm/vuzp1q_u16, arm/vuzp1_u32, arm/vuzp1q_u32, arm/vuzp1q_u64, arm/vuzp2_s8, arm/vuzp2q_s8, arm/vuzp2_s16, arm/vuzp2q_s16, arm/vuzp2_s32, arm/vuzp2q_s32, arm/vuzp2q_s64, arm/vuzp2_u8, arm/vuzp2q_u8, arm/vuzp2_u16, arm/vuzp2q_u16, arm/vuzp2_u32, arm/vuzp2q_u32, arm/vuzp2q_u64.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -14416,39 +12419,30 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
+    %a1_2 = irdl.is 64 : i32
+    %a1_3 = irdl.is 128 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3_3 = irdl.is 128 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 7 : i32
-    %a4_1 = irdl.is 15 : i32
-    %a4_2 = irdl.is 31 : i32
-    %a4_3 = irdl.is 63 : i32
-    %a4_4 = irdl.is 127 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 8 : i32
-    %a5_2 = irdl.is 16 : i32
-    %a5_3 = irdl.is 32 : i32
-    %a5_4 = irdl.is 64 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3, %a5_4)
+    %a2_0 = irdl.is 7 : i32
+    %a2_1 = irdl.is 15 : i32
+    %a2_2 = irdl.is 31 : i32
+    %a2_3 = irdl.is 63 : i32
+    %a2_4 = irdl.is 127 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 8 : i32
+    %a3_2 = irdl.is 16 : i32
+    %a3_3 = irdl.is 32 : i32
+    %a3_4 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit_2" = %a3, "bit_3" = %a4, "bit_4" = %a5 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "bit_3" = %a2, "bit_4" = %a3 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
   //   Members (6): arm/vtbl1_s8, arm/vtbl1_u8, arm/vqtbl1_s8, arm/vqtbl1q_s8, arm/vqtbl1_u8, arm/vqtbl1q_u8.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_width` is `a1`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
@@ -14477,18 +12471,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 64 : i32
-    %a2_1 = irdl.is 128 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a1_width" = %a2 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 2 parameter(s)
   //   Members (4): arm/vqtbx1_s8, arm/vqtbx1q_s8, arm/vqtbx1_u8, arm/vqtbx1q_u8.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -14518,15 +12507,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 5 parameter(s)
   //   Members (8): arm/vqrdmlah_s16, arm/vqrdmlah_s32, arm/vqrdmlahq_s16, arm/vqrdmlahq_s32, arm/vqrdmlsh_s16, arm/vqrdmlsh_s32, arm/vqrdmlshq_s16, arm/vqrdmlshq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -14570,25 +12557,19 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 32768 : i32
+    %a2_1 = irdl.is 2147483648 : i64
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 32768 : i32
-    %a4_1 = irdl.is 2147483648 : i64
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3, "constant_2" = %a4 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1, "constant_2" = %a2 }
     irdl.results(result: %r)
   }
   // 16 instructions computing the same thing up to 7 parameter(s)
   //   Members (16): arm/vqrdmlah_lane_s16, arm/vqrdmlahq_lane_s16, arm/vqrdmlah_laneq_s16, arm/vqrdmlahq_laneq_s16, arm/vqrdmlah_lane_s32, arm/vqrdmlahq_lane_s32, arm/vqrdmlah_laneq_s32, arm/vqrdmlahq_laneq_s32, arm/vqrdmlsh_lane_s16, arm/vqrdmlshq_lane_s16, arm/vqrdmlsh_laneq_s16, arm/vqrdmlshq_laneq_s16, arm/vqrdmlsh_lane_s32, arm/vqrdmlshq_lane_s32, arm/vqrdmlsh_laneq_s32, arm/vqrdmlshq_laneq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -14636,25 +12617,18 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 63 : i32
     %a2_1 = irdl.is 127 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 32768 : i32
-    %a6_1 = irdl.is 2147483648 : i64
-    %a6 = irdl.any_of(%a6_0, %a6_1)
-    %a7_0 = irdl.is 1 : i32
-    %a7_1 = irdl.is 2 : i32
-    %a7_2 = irdl.is 3 : i32
-    %a7 = irdl.any_of(%a7_0, %a7_1, %a7_2)
+    %a4_0 = irdl.is 32768 : i32
+    %a4_1 = irdl.is 2147483648 : i64
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 1 : i32
+    %a5_1 = irdl.is 2 : i32
+    %a5_2 = irdl.is 3 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a3" = %a0, "bit" = %a1, "bit_2" = %a2, "a0_elem_width" = %a3, "loop_bound" = %a4, "constant" = %a5, "constant_2" = %a6, "a3_width" = %a7 }
+    irdl.attributes { "a3" = %a0, "bit" = %a1, "bit_2" = %a2, "constant" = %a3, "constant_2" = %a4, "a3_width" = %a5 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
@@ -14763,6 +12737,7 @@ irdl.dialect @autollvm {
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): arm/vdot_u32, arm/vdot_s32, arm/vdotq_u32, arm/vdotq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -14801,18 +12776,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "constant" = %a2 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 5 parameter(s)
   //   Members (8): arm/vdot_lane_u32, arm/vdot_lane_s32, arm/vdotq_laneq_u32, arm/vdotq_laneq_s32, arm/vdot_laneq_u32, arm/vdot_laneq_s32, arm/vdotq_lane_u32, arm/vdotq_lane_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a2_width` is `a2`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -14851,24 +12824,19 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 63 : i32
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
+    %a3_0 = irdl.is 1 : i32
+    %a3_1 = irdl.is 2 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 64 : i32
-    %a4_1 = irdl.is 128 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 2 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a3" = %a0, "bit" = %a1, "loop_bound" = %a2, "constant" = %a3, "a2_width" = %a4, "a3_width" = %a5 }
+    irdl.attributes { "a3" = %a0, "bit" = %a1, "constant" = %a2, "a3_width" = %a3 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 1 parameter(s)
   //   Members (8): arm/veor3q_u8, arm/veor3q_u16, arm/veor3q_u32, arm/veor3q_u64, arm/veor3q_s8, arm/veor3q_s16, arm/veor3q_s32, arm/veor3q_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -14897,13 +12865,7 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<4xi32>
     %r_3 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 8 : i32
-    %a0_1 = irdl.is 16 : i32
-    %a0_2 = irdl.is 32 : i32
-    %a0_3 = irdl.is 64 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a0_elem_width" = %a0 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -14941,6 +12903,7 @@ irdl.dialect @autollvm {
   }
   // 8 instructions computing the same thing up to 1 parameter(s)
   //   Members (8): arm/vbcaxq_u8, arm/vbcaxq_u16, arm/vbcaxq_u32, arm/vbcaxq_u64, arm/vbcaxq_s8, arm/vbcaxq_s16, arm/vbcaxq_s32, arm/vbcaxq_s64.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[127:0]
@@ -14969,13 +12932,7 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<4xi32>
     %r_3 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 8 : i32
-    %a0_1 = irdl.is 16 : i32
-    %a0_2 = irdl.is 32 : i32
-    %a0_3 = irdl.is 64 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a0_elem_width" = %a0 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 2 parameter(s)
@@ -15016,6 +12973,7 @@ irdl.dialect @autollvm {
   }
   // 8 instructions computing the same thing up to 6 parameter(s)
   //   Members (8): arm/vusdot_lane_s32, arm/vsudot_lane_s32, arm/vusdot_laneq_s32, arm/vsudot_laneq_s32, arm/vusdotq_lane_s32, arm/vsudotq_lane_s32, arm/vusdotq_laneq_s32, arm/vsudotq_laneq_s32.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a2_width` is `a2`'s width in bits.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(a0, 128)
   //     v1 := ZeroExtend(a1, 128)[bit:0]
@@ -15050,23 +13008,17 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 63 : i32
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
     %a3_0 = irdl.is 0 : i32
     %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
+    %a4_0 = irdl.is 1 : i32
+    %a4_1 = irdl.is 2 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 64 : i32
-    %a5_1 = irdl.is 128 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 1 : i32
-    %a6_1 = irdl.is 2 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a3" = %a0, "bit" = %a1, "loop_bound" = %a2, "width" = %a3, "width_2" = %a4, "a2_width" = %a5, "a3_width" = %a6 }
+    irdl.attributes { "a3" = %a0, "bit" = %a1, "width" = %a2, "width_2" = %a3, "a3_width" = %a4 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -15145,6 +13097,7 @@ irdl.dialect @autollvm {
   }
   // 2 instructions computing the same thing up to 4 parameter(s)
   //   Members (2): hvx/V6_vunpackob, hvx/V6_vunpackoh.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[2047:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -15160,24 +13113,19 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<128xi16>
     %r_1 = irdl.is vector<64xi32>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
+    %a0_0 = irdl.is 15 : i32
+    %a0_1 = irdl.is 31 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 15 : i32
-    %a1_1 = irdl.is 31 : i32
+    %a1_0 = irdl.is 32 : i32
+    %a1_1 = irdl.is 64 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "bit" = %a1, "bit_2" = %a2, "a1_elem_width" = %a3 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 4 parameter(s)
   //   Members (4): hvx/V6_vpackhub_sat, hvx/V6_vpackhb_sat, hvx/V6_vpackwuh_sat, hvx/V6_vpackwh_sat.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SaturateAs(AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0), result_elem_width, width)
@@ -15193,24 +13141,16 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<128xi8>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "a0_elem_width" = %a2, "width" = %a3 }
+    irdl.attributes { "width" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 4 parameter(s)
   //   Members (4): hvx/V6_vzb, hvx/V6_vsb, hvx/V6_vzh, hvx/V6_vsh.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 1
@@ -15227,21 +13167,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "width" = %a2, "a0_elem_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 4 parameter(s)
   //   Members (2): hvx/V6_vdmpybus, hvx/V6_vdmpyhb.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (WrapAs((AsInteger(a0[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)], width) >> 0), a0_elem_width, width) * WrapAs((WrapAs(a1, 32, 0) >> WrapAs((8 * (((v0 * 2) + 0) % 4)), 32, 0)), 8, 0))
@@ -15255,24 +13190,16 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<32xi32>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "width" = %a2, "a0_elem_width" = %a3 }
+    irdl.attributes { "width" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 4 parameter(s)
   //   Members (2): hvx/V6_vdmpybus_acc, hvx/V6_vdmpyhb_acc.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[1023:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -15291,24 +13218,16 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<32xi32>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "a1_elem_width" = %a3 }
+    irdl.attributes { "width" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 5 parameter(s)
   //   Members (2): hvx/V6_vdmpybus_dv, hvx/V6_vdmpyhb_dv.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 1
@@ -15327,24 +13246,19 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
+    %a2_0 = irdl.is -16 : i32
+    %a2_1 = irdl.is -8 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is -16 : i32
-    %a4_1 = irdl.is -8 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "width" = %a2, "a0_elem_width" = %a3, "shift" = %a4 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1, "shift" = %a2 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 5 parameter(s)
   //   Members (2): hvx/V6_vdmpybus_dv_acc, hvx/V6_vdmpyhb_dv_acc.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[2047:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -15369,20 +13283,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
+    %a2_0 = irdl.is -16 : i32
+    %a2_1 = irdl.is -8 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is -16 : i32
-    %a4_1 = irdl.is -8 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "a1_elem_width" = %a3, "shift" = %a4 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1, "shift" = %a2 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -15495,6 +13403,7 @@ irdl.dialect @autollvm {
   }
   // 3 instructions computing the same thing up to 5 parameter(s)
   //   Members (3): hvx/V6_vtmpyb, hvx/V6_vtmpybus, hvx/V6_vtmpyhb.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 1
@@ -15514,24 +13423,19 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
+    %a2_0 = irdl.is -16 : i32
+    %a2_1 = irdl.is -8 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is -16 : i32
-    %a4_1 = irdl.is -8 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "width" = %a2, "a0_elem_width" = %a3, "shift" = %a4 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1, "shift" = %a2 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 5 parameter(s)
   //   Members (3): hvx/V6_vtmpyb_acc, hvx/V6_vtmpybus_acc, hvx/V6_vtmpyhb_acc.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[2047:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -15558,20 +13462,14 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
+    %a2_0 = irdl.is -16 : i32
+    %a2_1 = irdl.is -8 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is -16 : i32
-    %a4_1 = irdl.is -8 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "a1_elem_width" = %a3, "shift" = %a4 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1, "shift" = %a2 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
@@ -15795,6 +13693,7 @@ irdl.dialect @autollvm {
   }
   // 4 instructions computing the same thing up to 4 parameter(s)
   //   Members (4): hvx/V6_vasrw, hvx/V6_vlsrw, hvx/V6_vasrh, hvx/V6_vlsrh.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (WrapAs(AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width), 32, width_2) >> (a1 AND (a0_elem_width + -1)))
@@ -15807,24 +13706,19 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<32xi32>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "width_2" = %a3 }
+    irdl.attributes { "width" = %a0, "width_2" = %a1 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 2 parameter(s)
   //   Members (2): hvx/V6_vaslw, hvx/V6_vaslh.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (WrapAs(AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0), 32, 0) << (a1 AND (a0_elem_width + -1)))
@@ -15837,18 +13731,12 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<32xi32>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 5 parameter(s)
   //   Members (4): hvx/V6_vasrwv, hvx/V6_vlsrwv, hvx/V6_vasrhv, hvx/V6_vlsrhv.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((((a0_elem_width XOR (constant AND AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))) - a0_elem_width) 1 0) ? ((WrapAs(AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width), 32, width_2) << (-((a0_elem_width XOR (constant AND AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))) - a0_elem_width) - 1)) << 1) : (WrapAs(AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width), 32, width_2) >> ((a0_elem_width XOR (constant AND AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))) - a0_elem_width)))
@@ -15866,24 +13754,19 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 31 : i32
-    %a2_1 = irdl.is 63 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2, "width" = %a3, "width_2" = %a4 }
+    irdl.attributes { "constant" = %a0, "width" = %a1, "width_2" = %a2 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 3 parameter(s)
   //   Members (2): hvx/V6_vaslwv, hvx/V6_vaslhv.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((((a0_elem_width XOR (constant AND AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))) - a0_elem_width) 1 0) ? ((WrapAs(AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0), 32, 0) >> (-((a0_elem_width XOR (constant AND AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))) - a0_elem_width) - 1)) >> 1) : (WrapAs(AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0), 32, 0) << ((a0_elem_width XOR (constant AND AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))) - a0_elem_width)))
@@ -15901,14 +13784,8 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 31 : i32
-    %a2_1 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
+    irdl.attributes { "constant" = %a0 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -15963,6 +13840,7 @@ irdl.dialect @autollvm {
   }
   // 6 instructions computing the same thing up to 7 parameter(s)
   //   Members (6): hvx/V6_vasrwhsat, hvx/V6_vasrwuhsat, hvx/V6_vasruwuhsat, hvx/V6_vasrhubsat, hvx/V6_vasrhbsat, hvx/V6_vasruhubsat.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := (constant AND a0)
@@ -15980,33 +13858,28 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<128xi8>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 7 : i32
+    %a0_1 = irdl.is 15 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
+    %a1_0 = irdl.is 255 : i32
+    %a1_1 = irdl.is 65535 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 255 : i32
-    %a3_1 = irdl.is 65535 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
     %a4_0 = irdl.is 0 : i32
     %a4_1 = irdl.is 1 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 0 : i32
-    %a6_1 = irdl.is 1 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "constant" = %a1, "a1_elem_width" = %a2, "constant_2" = %a3, "width" = %a4, "width_2" = %a5, "width_3" = %a6 }
+    irdl.attributes { "constant" = %a0, "constant_2" = %a1, "width" = %a2, "width_2" = %a3, "width_3" = %a4 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 6 parameter(s)
   //   Members (6): hvx/V6_vasrwhrndsat, hvx/V6_vasrwuhrndsat, hvx/V6_vasruwuhrndsat, hvx/V6_vasrhubrndsat, hvx/V6_vasrhbrndsat, hvx/V6_vasruhubrndsat.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := (constant AND a0)
@@ -16024,30 +13897,25 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<128xi8>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 7 : i32
+    %a0_1 = irdl.is 15 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
+    %a1_0 = irdl.is 255 : i32
+    %a1_1 = irdl.is 65535 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 255 : i32
-    %a3_1 = irdl.is 65535 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "constant" = %a1, "a1_elem_width" = %a2, "constant_2" = %a3, "width" = %a4, "width_2" = %a5 }
+    irdl.attributes { "constant" = %a0, "constant_2" = %a1, "width" = %a2, "width_2" = %a3 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 7 parameter(s)
   //   Members (6): hvx/V6_vroundwh, hvx/V6_vroundwuh, hvx/V6_vrounduwuh, hvx/V6_vroundhb, hvx/V6_vroundhub, hvx/V6_vrounduhub.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((-1 - (constant << 0)) AND AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1)) OR ((constant AND SaturateAs(((constant_2 + AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) >> result_elem_width), result_elem_width, width_2)) << 0))
@@ -16063,33 +13931,25 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<128xi8>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 255 : i32
+    %a0_1 = irdl.is 65535 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 128 : i32
+    %a1_1 = irdl.is 32768 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 255 : i32
-    %a2_1 = irdl.is 65535 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 32768 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 8 : i32
-    %a5_1 = irdl.is 16 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 0 : i32
-    %a6_1 = irdl.is 1 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2, "constant_2" = %a3, "width" = %a4, "result_elem_width" = %a5, "width_2" = %a6 }
+    irdl.attributes { "constant" = %a0, "constant_2" = %a1, "width" = %a2, "width_2" = %a3 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 2 parameter(s)
   //   Members (2): hvx/V6_vaslw_acc, hvx/V6_vaslh_acc.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[1023:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -16106,18 +13966,12 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<32xi32>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 2 parameter(s)
   //   Members (2): hvx/V6_vasrw_acc, hvx/V6_vasrh_acc.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[1023:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -16134,18 +13988,12 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<32xi32>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
   //   Members (6): hvx/V6_vavgub, hvx/V6_vavguh, hvx/V6_vavguw, hvx/V6_vavgb, hvx/V6_vavgh, hvx/V6_vavgw.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) + AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) >> 1)
@@ -16163,23 +14011,16 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi32>
     %r_2 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2 }
+    irdl.attributes { "width" = %a0 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 2 parameter(s)
   //   Members (3): hvx/V6_vavgbrnd, hvx/V6_vavghrnd, hvx/V6_vavgwrnd.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((1 + (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) + AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))) >> 1)
@@ -16197,20 +14038,12 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi32>
     %r_2 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): hvx/V6_vnavgb, hvx/V6_vnavgh, hvx/V6_vnavgw, hvx/V6_vnavgub.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) >> 1)
@@ -16228,23 +14061,16 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi32>
     %r_2 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2 }
+    irdl.attributes { "width" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): hvx/V6_vabsdiffub, hvx/V6_vabsdiffuh, hvx/V6_vabsdiffh, hvx/V6_vabsdiffw.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) 6 AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) ? (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) : (AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)))
@@ -16262,19 +14088,11 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi32>
     %r_2 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2 }
+    irdl.attributes { "width" = %a0 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -16400,6 +14218,7 @@ irdl.dialect @autollvm {
   }
   // 3 instructions computing the same thing up to 4 parameter(s)
   //   Members (3): hvx/V6_vaddubh, hvx/V6_vaddhw, hvx/V6_vadduhw.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 1
@@ -16419,21 +14238,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "width" = %a2, "a0_elem_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 4 parameter(s)
   //   Members (3): hvx/V6_vsububh, hvx/V6_vsubhw, hvx/V6_vsubuhw.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 1
@@ -16453,21 +14267,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "width" = %a2, "a0_elem_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 4 parameter(s)
   //   Members (3): hvx/V6_vaddhw_acc, hvx/V6_vadduhw_acc, hvx/V6_vaddubh_acc.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[2047:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -16491,21 +14300,16 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "a1_elem_width" = %a2, "width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 6 parameter(s)
   //   Members (3): hvx/V6_vaddbq, hvx/V6_vaddhq, hvx/V6_vaddwq.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[1023:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -16525,35 +14329,28 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi32>
     %r_2 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 15 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 3 : i32
-    %a3_2 = irdl.is 15 : i32
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 2 : i32
+    %a2_2 = irdl.is 4 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 255 : i32
+    %a3_1 = irdl.is 65535 : i32
+    %a3_2 = irdl.is 4294967295 : i64
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 2 : i32
-    %a4_2 = irdl.is 4 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 255 : i32
-    %a5_1 = irdl.is 65535 : i32
-    %a5_2 = irdl.is 4294967295 : i64
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "constant" = %a3, "bit" = %a4, "constant_2" = %a5 }
+    irdl.attributes { "width" = %a0, "constant" = %a1, "bit" = %a2, "constant_2" = %a3 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 6 parameter(s)
   //   Members (3): hvx/V6_vsubbq, hvx/V6_vsubhq, hvx/V6_vsubwq.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[1023:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -16573,35 +14370,28 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi32>
     %r_2 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 15 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 3 : i32
-    %a3_2 = irdl.is 15 : i32
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 2 : i32
+    %a2_2 = irdl.is 4 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 255 : i32
+    %a3_1 = irdl.is 65535 : i32
+    %a3_2 = irdl.is 4294967295 : i64
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 2 : i32
-    %a4_2 = irdl.is 4 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 255 : i32
-    %a5_1 = irdl.is 65535 : i32
-    %a5_2 = irdl.is 4294967295 : i64
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "constant" = %a3, "bit" = %a4, "constant_2" = %a5 }
+    irdl.attributes { "width" = %a0, "constant" = %a1, "bit" = %a2, "constant_2" = %a3 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 6 parameter(s)
   //   Members (3): hvx/V6_vaddbnq, hvx/V6_vaddhnq, hvx/V6_vaddwnq.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[1023:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -16621,35 +14411,28 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi32>
     %r_2 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 255 : i32
+    %a1_1 = irdl.is 65535 : i32
+    %a1_2 = irdl.is 4294967295 : i64
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 255 : i32
-    %a3_1 = irdl.is 65535 : i32
-    %a3_2 = irdl.is 4294967295 : i64
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 3 : i32
+    %a2_2 = irdl.is 15 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 1 : i32
+    %a3_1 = irdl.is 2 : i32
+    %a3_2 = irdl.is 4 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 15 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 2 : i32
-    %a5_2 = irdl.is 4 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "constant" = %a3, "constant_2" = %a4, "bit" = %a5 }
+    irdl.attributes { "width" = %a0, "constant" = %a1, "constant_2" = %a2, "bit" = %a3 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 6 parameter(s)
   //   Members (3): hvx/V6_vsubbnq, hvx/V6_vsubhnq, hvx/V6_vsubwnq.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[1023:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -16669,35 +14452,28 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi32>
     %r_2 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 255 : i32
+    %a1_1 = irdl.is 65535 : i32
+    %a1_2 = irdl.is 4294967295 : i64
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 255 : i32
-    %a3_1 = irdl.is 65535 : i32
-    %a3_2 = irdl.is 4294967295 : i64
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 3 : i32
+    %a2_2 = irdl.is 15 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 1 : i32
+    %a3_1 = irdl.is 2 : i32
+    %a3_2 = irdl.is 4 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 15 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 2 : i32
-    %a5_2 = irdl.is 4 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "constant" = %a3, "constant_2" = %a4, "bit" = %a5 }
+    irdl.attributes { "width" = %a0, "constant" = %a1, "constant_2" = %a2, "bit" = %a3 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 2 parameter(s)
   //   Members (3): hvx/V6_vabsb_sat, hvx/V6_vabsh_sat, hvx/V6_vabsw_sat.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateAs(((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) 1 0) ? -AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) : AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0)), a0_elem_width, 0)
@@ -16711,20 +14487,12 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi32>
     %r_2 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 5 parameter(s)
   //   Members (6): hvx/V6_vmpybv, hvx/V6_vmpyubv, hvx/V6_vmpybusv, hvx/V6_vmpyhv, hvx/V6_vmpyuhv, hvx/V6_vmpyhus.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 1
@@ -16744,24 +14512,19 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
     %a2_0 = irdl.is 0 : i32
     %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "width" = %a2, "a0_elem_width" = %a3, "width_2" = %a4 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1, "width_2" = %a2 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 6 parameter(s)
   //   Members (6): hvx/V6_vmpybv_acc, hvx/V6_vmpyubv_acc, hvx/V6_vmpybusv_acc, hvx/V6_vmpyhv_acc, hvx/V6_vmpyuhv_acc, hvx/V6_vmpyhus_acc.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[2047:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -16785,8 +14548,8 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
     %a2_0 = irdl.is 0 : i32
     %a2_1 = irdl.is 1 : i32
@@ -16794,14 +14557,8 @@ irdl.dialect @autollvm {
     %a3_0 = irdl.is 0 : i32
     %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "width_2" = %a3, "a1_elem_width" = %a4, "width_3" = %a5 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1, "width_2" = %a2, "width_3" = %a3 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
@@ -17012,6 +14769,7 @@ irdl.dialect @autollvm {
   }
   // 4 instructions computing the same thing up to 6 parameter(s)
   //   Members (4): hvx/V6_vmpabus, hvx/V6_vmpabuu, hvx/V6_vmpahb, hvx/V6_vmpauhb.
+  //   Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a1_elem_width` is `a1`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 1
@@ -17029,8 +14787,8 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
     %a2_0 = irdl.is 0 : i32
     %a2_1 = irdl.is 1 : i32
@@ -17038,18 +14796,13 @@ irdl.dialect @autollvm {
     %a3_0 = irdl.is 0 : i32
     %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "width" = %a2, "width_2" = %a3, "a1_elem_width" = %a4, "width_3" = %a5 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1, "width_2" = %a2, "width_3" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 6 parameter(s)
   //   Members (4): hvx/V6_vmpabus_acc, hvx/V6_vmpabuu_acc, hvx/V6_vmpahb_acc, hvx/V6_vmpauhb_acc.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a2_elem_width` is `a2`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[2047:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -17071,8 +14824,8 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
     %a2_0 = irdl.is 0 : i32
     %a2_1 = irdl.is 1 : i32
@@ -17080,14 +14833,8 @@ irdl.dialect @autollvm {
     %a3_0 = irdl.is 0 : i32
     %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "width_2" = %a3, "a2_elem_width" = %a4, "width_3" = %a5 }
+    irdl.attributes { "loop_bound" = %a0, "width" = %a1, "width_2" = %a2, "width_3" = %a3 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
@@ -17179,6 +14926,7 @@ irdl.dialect @autollvm {
   }
   // 4 instructions computing the same thing up to 5 parameter(s)
   //   Members (4): hvx/V6_vmpyihb, hvx/V6_vmpyiwb, hvx/V6_vmpyiwub, hvx/V6_vmpyiwh.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) * WrapAs((WrapAs(a1, 32, 0) >> WrapAs((shift * (v0 % shift_2)), 32, 0)), shift, width))
@@ -17191,27 +14939,22 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<32xi32>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 8 : i32
+    %a0_1 = irdl.is 16 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 2 : i32
+    %a1_1 = irdl.is 4 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 2 : i32
-    %a3_1 = irdl.is 4 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "shift" = %a2, "shift_2" = %a3, "width" = %a4 }
+    irdl.attributes { "shift" = %a0, "shift_2" = %a1, "width" = %a2 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 5 parameter(s)
   //   Members (4): hvx/V6_vmpyihb_acc, hvx/V6_vmpyiwb_acc, hvx/V6_vmpyiwub_acc, hvx/V6_vmpyiwh_acc.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     dst[1023:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -17228,23 +14971,17 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<32xi32>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 8 : i32
+    %a0_1 = irdl.is 16 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 2 : i32
+    %a1_1 = irdl.is 4 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 2 : i32
-    %a3_1 = irdl.is 4 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "shift" = %a2, "shift_2" = %a3, "width" = %a4 }
+    irdl.attributes { "shift" = %a0, "shift_2" = %a1, "width" = %a2 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -17346,6 +15083,7 @@ irdl.dialect @autollvm {
   }
   // 6 instructions computing the same thing up to 6 parameter(s)
   //   Members (6): hvx/V6_vgtw, hvx/V6_veqw, hvx/V6_vgth, hvx/V6_veqh, hvx/V6_vgtuw, hvx/V6_vgtuh.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := ((AsInteger(a0[(bit + ((bit + 1) * (((v0 * bit_2) + 0) / bit_2))):((bit + 1) * (((v0 * bit_2) + 0) / bit_2))], width) predicate AsInteger(a1[(bit + ((bit + 1) * (((v0 * bit_2) + 0) / bit_2))):((bit + 1) * (((v0 * bit_2) + 0) / bit_2))], width)) ? constant : 0)
@@ -17360,30 +15098,28 @@ irdl.dialect @autollvm {
     %o1_1 = irdl.is vector<64xi16>
     %o1 = irdl.any_of(%o1_0, %o1_1)
     %r = irdl.is vector<128xi1>
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 6 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 0 : i32
-    %a1_1 = irdl.is 6 : i32
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
+    %a2_0 = irdl.is 2 : i32
+    %a2_1 = irdl.is 4 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 2 : i32
-    %a3_1 = irdl.is 4 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
+    %a4_0 = irdl.is 3 : i32
+    %a4_1 = irdl.is 15 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 3 : i32
-    %a5_1 = irdl.is 15 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "predicate" = %a1, "bit" = %a2, "bit_2" = %a3, "width" = %a4, "constant" = %a5 }
+    irdl.attributes { "predicate" = %a0, "bit" = %a1, "bit_2" = %a2, "width" = %a3, "constant" = %a4 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 6 parameter(s)
   //   Members (9): hvx/V6_vgtw_and, hvx/V6_veqw_and, hvx/V6_vgth_and, hvx/V6_veqh_and, hvx/V6_vgtb_and, hvx/V6_veqb_and, hvx/V6_vgtuw_and, hvx/V6_vgtuh_and, hvx/V6_vgtub_and.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[127:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -17402,34 +15138,31 @@ irdl.dialect @autollvm {
     %o2_2 = irdl.is vector<64xi16>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %r = irdl.is vector<128xi1>
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 15 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
     %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 15 : i32
+    %a1_1 = irdl.is 2 : i32
+    %a1_2 = irdl.is 4 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 2 : i32
-    %a2_2 = irdl.is 4 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 6 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 7 : i32
-    %a4_1 = irdl.is 15 : i32
-    %a4_2 = irdl.is 31 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 6 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 7 : i32
+    %a3_1 = irdl.is 15 : i32
+    %a3_2 = irdl.is 31 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 1 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "constant" = %a1, "bit" = %a2, "predicate" = %a3, "bit_2" = %a4, "width" = %a5 }
+    irdl.attributes { "constant" = %a0, "bit" = %a1, "predicate" = %a2, "bit_2" = %a3, "width" = %a4 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 6 parameter(s)
   //   Members (9): hvx/V6_vgtw_or, hvx/V6_veqw_or, hvx/V6_vgth_or, hvx/V6_veqh_or, hvx/V6_vgtb_or, hvx/V6_veqb_or, hvx/V6_vgtuw_or, hvx/V6_vgtuh_or, hvx/V6_vgtub_or.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[127:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -17448,34 +15181,31 @@ irdl.dialect @autollvm {
     %o2_2 = irdl.is vector<64xi16>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %r = irdl.is vector<128xi1>
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 15 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
     %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 15 : i32
+    %a1_1 = irdl.is 2 : i32
+    %a1_2 = irdl.is 4 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 2 : i32
-    %a2_2 = irdl.is 4 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 6 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 7 : i32
-    %a4_1 = irdl.is 15 : i32
-    %a4_2 = irdl.is 31 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 6 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 7 : i32
+    %a3_1 = irdl.is 15 : i32
+    %a3_2 = irdl.is 31 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 1 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "constant" = %a1, "bit" = %a2, "predicate" = %a3, "bit_2" = %a4, "width" = %a5 }
+    irdl.attributes { "constant" = %a0, "bit" = %a1, "predicate" = %a2, "bit_2" = %a3, "width" = %a4 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 6 parameter(s)
   //   Members (9): hvx/V6_vgtw_xor, hvx/V6_veqw_xor, hvx/V6_vgth_xor, hvx/V6_veqh_xor, hvx/V6_vgtb_xor, hvx/V6_veqb_xor, hvx/V6_vgtuw_xor, hvx/V6_vgtuh_xor, hvx/V6_vgtub_xor.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one.
   //   Semantics with the class parameters as named values:
   //     dst[127:0] := a0
   //     FOR v0 := 0 to loop_bound
@@ -17494,30 +15224,26 @@ irdl.dialect @autollvm {
     %o2_2 = irdl.is vector<64xi16>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %r = irdl.is vector<128xi1>
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 15 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
     %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 15 : i32
+    %a1_1 = irdl.is 2 : i32
+    %a1_2 = irdl.is 4 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 2 : i32
-    %a2_2 = irdl.is 4 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 6 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 7 : i32
-    %a4_1 = irdl.is 15 : i32
-    %a4_2 = irdl.is 31 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 0 : i32
-    %a5_1 = irdl.is 1 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 6 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 7 : i32
+    %a3_1 = irdl.is 15 : i32
+    %a3_2 = irdl.is 31 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 1 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "loop_bound" = %a0, "constant" = %a1, "bit" = %a2, "predicate" = %a3, "bit_2" = %a4, "width" = %a5 }
+    irdl.attributes { "constant" = %a0, "bit" = %a1, "predicate" = %a2, "bit_2" = %a3, "width" = %a4 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -17617,6 +15343,7 @@ irdl.dialect @autollvm {
   }
   // 3 instructions computing the same thing up to 7 parameter(s)
   //   Members (3): hvx/V6_vsathub, hvx/V6_vsatwh, hvx/V6_vsatuwuh.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((-1 - (constant << 0)) AND AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) OR ((constant AND SaturateAs(AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width_2), result_elem_width, width_3)) << 0))
@@ -17632,33 +15359,25 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<128xi8>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is 255 : i32
+    %a0_1 = irdl.is 65535 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 255 : i32
-    %a2_1 = irdl.is 65535 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
     %a3_0 = irdl.is 0 : i32
     %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 8 : i32
-    %a5_1 = irdl.is 16 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 0 : i32
-    %a6_1 = irdl.is 1 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2, "width" = %a3, "width_2" = %a4, "result_elem_width" = %a5, "width_3" = %a6 }
+    irdl.attributes { "constant" = %a0, "width" = %a1, "width_2" = %a2, "width_3" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 5 parameter(s)
   //   Members (4): hvx/V6_vshuffeb, hvx/V6_vshuffob, hvx/V6_vshufeh, hvx/V6_vshufoh.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)] := (((-1 - (constant << 0)) AND AsInteger(dst[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1)) OR ((constant AND WrapAs((AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> shift), a0_elem_width, 1)) << 0))
@@ -17687,11 +15406,8 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 8 : i32
     %a3_2 = irdl.is 16 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "bit" = %a1, "constant" = %a2, "shift" = %a3, "a0_elem_width" = %a4 }
+    irdl.attributes { "loop_bound" = %a0, "bit" = %a1, "constant" = %a2, "shift" = %a3 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 7 parameter(s)
@@ -17767,6 +15483,7 @@ irdl.dialect @autollvm {
   }
   // 2 instructions computing the same thing up to 4 parameter(s)
   //   Members (2): hvx/V6_vshufoeh, hvx/V6_vshufoeb.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 1
@@ -17793,15 +15510,13 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 255 : i32
     %a2_1 = irdl.is 65535 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "bit" = %a1, "constant" = %a2, "a0_elem_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "bit" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 3 parameter(s)
   //   Members (2): hvx/V6_vdealh, hvx/V6_vdealb.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> 0)
@@ -17817,14 +15532,11 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "bit" = %a2 }
+    irdl.attributes { "loop_bound" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -17846,6 +15558,7 @@ irdl.dialect @autollvm {
   }
   // 2 instructions computing the same thing up to 4 parameter(s)
   //   Members (2): hvx/V6_vshuffh, hvx/V6_vshuffb.
+  //   Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)] := (((-1 - (constant << 0)) AND AsInteger(dst[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1)) OR ((constant AND AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1)) << 0))
@@ -17867,11 +15580,8 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 255 : i32
     %a2_1 = irdl.is 65535 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "bit" = %a1, "constant" = %a2, "a0_elem_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "bit" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -17972,6 +15682,7 @@ irdl.dialect @autollvm {
   }
   // 2 instructions computing the same thing up to 3 parameter(s)
   //   Members (2): hvx/V6_vnormamtw, hvx/V6_vnormamth.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((CountLeadingZeros(WrapAs((constant - (-1 - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))), a0_elem_width, 1)) 6 CountLeadingZeros(WrapAs((constant - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0)), a0_elem_width, 1))) ? CountLeadingZeros(WrapAs((constant - (-1 - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))), a0_elem_width, 1)) : CountLeadingZeros(WrapAs((constant - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0)), a0_elem_width, 1))) - 1)
@@ -17983,21 +15694,16 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<32xi32>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is -1 : i32
+    %a0_1 = irdl.is 4294967295 : i64
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is -1 : i32
-    %a2_1 = irdl.is 4294967295 : i64
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
+    irdl.attributes { "constant" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 3 parameter(s)
   //   Members (2): hvx/V6_vaddclbw, hvx/V6_vaddclbh.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) + ((CountLeadingZeros(WrapAs((constant - (-1 - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))), a0_elem_width, 1)) 6 CountLeadingZeros(WrapAs((constant - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0)), a0_elem_width, 1))) ? CountLeadingZeros(WrapAs((constant - (-1 - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))), a0_elem_width, 1)) : CountLeadingZeros(WrapAs((constant - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0)), a0_elem_width, 1))))
@@ -18012,17 +15718,11 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<32xi32>
     %r_1 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
+    %a0_0 = irdl.is -1 : i32
+    %a0_1 = irdl.is 4294967295 : i64
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is -1 : i32
-    %a2_1 = irdl.is 4294967295 : i64
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
+    irdl.attributes { "constant" = %a0 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -18307,6 +16007,7 @@ irdl.dialect @autollvm {
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
   //   Members (3): hvx/V6_vprefixqb, hvx/V6_vprefixqh, hvx/V6_vprefixqw.
+  //   Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width.
   //   Semantics with the class parameters as named values:
   //     v0 := 0
   //     FOR v1 := 0 to loop_bound
@@ -18321,20 +16022,12 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<32xi32>
     %r_2 = irdl.is vector<64xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0_2 = irdl.is 3 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 0 : i32
-    %a1_1 = irdl.is 1 : i32
-    %a1_2 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "loop_bound_2" = %a1, "result_elem_width" = %a2 }
+    irdl.attributes { "loop_bound_2" = %a0 }
     irdl.results(result: %r)
   }
 }

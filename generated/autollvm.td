@@ -230,13 +230,14 @@ def Autollvm_zeroOp : Autollvm_Op<"zero"> {
   let description = [{
 Members (4): x86/_mm256_setzero_si256, x86/_mm512_setzero_epi32, x86/_mm512_setzero_si512, x86/_mm_setzero_si128.
 
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits.
+
 Semantics with the class parameters as named values:
 ```
   dst[RESULT_TOP:0] := 0
 ```
   }];
   let arguments = (ins
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$result_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 128, 256, 512">]>:$result_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
@@ -247,6 +248,8 @@ def Autollvm_move_binary_53abOp : Autollvm_Op<"move_binary_53ab"> {
   let summary = "6 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (6): x86/_mm256_set_m128i, x86/_mm256_setr_m128i, hvx/V6_vpackeb, hvx/V6_vpackeh, hvx/V6_vpackob, hvx/V6_vpackoh.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -262,9 +265,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 128">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 128">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16">]>:$shift,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 1024">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 256, 1024">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -275,6 +276,8 @@ def Autollvm_move_scalarOp : Autollvm_Op<"move_scalar"> {
   let description = [{
 Members (4): x86/_mm256_cvtsi256_si32, x86/_mm512_cvtsi512_si32, x86/_mm_cvtsi128_si32, x86/_mm_cvtsi128_si64.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   dst[bit:0] := a0[bit:0]
@@ -282,8 +285,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -296,6 +298,8 @@ Members (46): x86/_mm256_abs_epi8, x86/_mm256_abs_epi16, x86/_mm256_abs_epi32, x
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -307,10 +311,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -322,6 +323,8 @@ def Autollvm_addOp : Autollvm_Op<"add", [AttrSizedOperandSegments]> {
 Members (56): x86/_mm256_add_epi8, x86/_mm256_add_epi16, x86/_mm256_add_epi32, x86/_mm256_add_epi64, x86/_mm256_mask_add_epi8 (merge masking), x86/_mm256_maskz_add_epi8 (zero masking), x86/_mm512_add_epi8, x86/_mm512_mask_add_epi8 (merge masking), x86/_mm512_maskz_add_epi8 (zero masking), x86/_mm_mask_add_epi8 (merge masking), x86/_mm_maskz_add_epi8 (zero masking), x86/_mm256_mask_add_epi16 (merge masking), x86/_mm256_maskz_add_epi16 (zero masking), x86/_mm512_add_epi16, x86/_mm512_mask_add_epi16 (merge masking), x86/_mm512_maskz_add_epi16 (zero masking), x86/_mm_mask_add_epi16 (merge masking), x86/_mm_maskz_add_epi16 (zero masking), x86/_mm256_mask_add_epi32 (merge masking), x86/_mm256_maskz_add_epi32 (zero masking), x86/_mm_mask_add_epi32 (merge masking), x86/_mm_maskz_add_epi32 (zero masking), x86/_mm256_mask_add_epi64 (merge masking), x86/_mm256_maskz_add_epi64 (zero masking), x86/_mm_mask_add_epi64 (merge masking), x86/_mm_maskz_add_epi64 (zero masking), x86/_mm512_maskz_add_epi32 (zero masking), x86/_mm512_add_epi64, x86/_mm512_mask_add_epi64 (merge masking), x86/_mm512_maskz_add_epi64 (zero masking), x86/_mm512_add_epi32, x86/_mm512_mask_add_epi32 (merge masking), x86/_mm_add_epi8, x86/_mm_add_epi16, x86/_mm_add_epi32, x86/_mm_add_epi64, arm/vadd_s8, arm/vaddq_s8, arm/vadd_s16, arm/vaddq_s16, arm/vadd_s32, arm/vaddq_s32, arm/vaddq_s64, arm/vadd_u8, arm/vaddq_u8, arm/vadd_u16, arm/vaddq_u16, arm/vadd_u32, arm/vaddq_u32, arm/vaddq_u64, hvx/V6_vaddb, hvx/V6_vaddb_dv, hvx/V6_vaddh, hvx/V6_vaddh_dv, hvx/V6_vaddw, hvx/V6_vaddw_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -335,10 +338,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -350,6 +350,8 @@ def Autollvm_add_sat_sOp : Autollvm_Op<"add_sat_s", [AttrSizedOperandSegments]> 
 Members (31): x86/_mm256_adds_epi8, x86/_mm256_adds_epi16, x86/_mm256_mask_adds_epi8 (merge masking), x86/_mm256_maskz_adds_epi8 (zero masking), x86/_mm512_adds_epi8, x86/_mm512_mask_adds_epi8 (merge masking), x86/_mm512_maskz_adds_epi8 (zero masking), x86/_mm_mask_adds_epi8 (merge masking), x86/_mm_maskz_adds_epi8 (zero masking), x86/_mm256_mask_adds_epi16 (merge masking), x86/_mm256_maskz_adds_epi16 (zero masking), x86/_mm512_adds_epi16, x86/_mm512_mask_adds_epi16 (merge masking), x86/_mm512_maskz_adds_epi16 (zero masking), x86/_mm_mask_adds_epi16 (merge masking), x86/_mm_maskz_adds_epi16 (zero masking), x86/_mm_adds_epi8, x86/_mm_adds_epi16, arm/vqadd_s8, arm/vqaddq_s8, arm/vqadd_s16, arm/vqaddq_s16, arm/vqadd_s32, arm/vqaddq_s32, arm/vqaddq_s64, hvx/V6_vaddbsat, hvx/V6_vaddbsat_dv, hvx/V6_vaddhsat, hvx/V6_vaddhsat_dv, hvx/V6_vaddwsat, hvx/V6_vaddwsat_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -363,10 +365,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -378,6 +377,8 @@ def Autollvm_add_sat_uOp : Autollvm_Op<"add_sat_u", [AttrSizedOperandSegments]> 
 Members (31): x86/_mm256_adds_epu8, x86/_mm256_adds_epu16, x86/_mm256_mask_adds_epu8 (merge masking), x86/_mm256_maskz_adds_epu8 (zero masking), x86/_mm512_adds_epu8, x86/_mm512_mask_adds_epu8 (merge masking), x86/_mm512_maskz_adds_epu8 (zero masking), x86/_mm_mask_adds_epu8 (merge masking), x86/_mm_maskz_adds_epu8 (zero masking), x86/_mm256_mask_adds_epu16 (merge masking), x86/_mm256_maskz_adds_epu16 (zero masking), x86/_mm512_adds_epu16, x86/_mm512_mask_adds_epu16 (merge masking), x86/_mm512_maskz_adds_epu16 (zero masking), x86/_mm_mask_adds_epu16 (merge masking), x86/_mm_maskz_adds_epu16 (zero masking), x86/_mm_adds_epu8, x86/_mm_adds_epu16, arm/vqadd_u8, arm/vqaddq_u8, arm/vqadd_u16, arm/vqaddq_u16, arm/vqadd_u32, arm/vqaddq_u32, arm/vqaddq_u64, hvx/V6_vaddubsat, hvx/V6_vaddubsat_dv, hvx/V6_vadduhsat, hvx/V6_vadduhsat_dv, hvx/V6_vadduwsat, hvx/V6_vadduwsat_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -391,10 +392,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -406,6 +404,8 @@ def Autollvm_funnel_shift_narrowOp : Autollvm_Op<"funnel_shift_narrow", [AttrSiz
 Members (6): x86/_mm256_alignr_epi8, x86/_mm256_mask_alignr_epi8 (merge masking), x86/_mm256_maskz_alignr_epi8 (zero masking), x86/_mm512_alignr_epi8, x86/_mm512_mask_alignr_epi8 (merge masking), x86/_mm512_maskz_alignr_epi8 (zero masking).
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound_2` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -428,8 +428,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 256, 512">]>:$a0_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 8">]>:$a2_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
@@ -442,6 +440,8 @@ def Autollvm_andOp : Autollvm_Op<"and", [AttrSizedOperandSegments]> {
 Members (32): x86/_mm256_and_si256, x86/_mm256_mask_and_epi32 (merge masking), x86/_mm256_maskz_and_epi32 (zero masking), x86/_mm_mask_and_epi32 (merge masking), x86/_mm_maskz_and_epi32 (zero masking), x86/_mm256_mask_and_epi64 (merge masking), x86/_mm256_maskz_and_epi64 (zero masking), x86/_mm_mask_and_epi64 (merge masking), x86/_mm_maskz_and_epi64 (zero masking), x86/_mm512_maskz_and_epi32 (zero masking), x86/_mm512_maskz_and_epi64 (zero masking), x86/_mm512_and_epi32, x86/_mm512_and_si512, x86/_mm512_and_epi64, x86/_mm512_mask_and_epi64 (merge masking), x86/_mm512_mask_and_epi32 (merge masking), x86/_mm_and_si128, arm/vand_s8, arm/vandq_s8, arm/vand_s16, arm/vandq_s16, arm/vand_s32, arm/vandq_s32, arm/vandq_s64, arm/vand_u8, arm/vandq_u8, arm/vand_u16, arm/vandq_u16, arm/vand_u32, arm/vandq_u32, arm/vandq_u64, hvx/V6_vand.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -457,8 +457,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3, 7, 15, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -470,6 +469,8 @@ def Autollvm_and_notOp : Autollvm_Op<"and_not", [AttrSizedOperandSegments]> {
 Members (31): x86/_mm256_andnot_si256, x86/_mm256_mask_andnot_epi32 (merge masking), x86/_mm256_maskz_andnot_epi32 (zero masking), x86/_mm_mask_andnot_epi32 (merge masking), x86/_mm_maskz_andnot_epi32 (zero masking), x86/_mm256_mask_andnot_epi64 (merge masking), x86/_mm256_maskz_andnot_epi64 (zero masking), x86/_mm_mask_andnot_epi64 (merge masking), x86/_mm_maskz_andnot_epi64 (zero masking), x86/_mm512_maskz_andnot_epi32 (zero masking), x86/_mm512_maskz_andnot_epi64 (zero masking), x86/_mm512_andnot_epi32, x86/_mm512_andnot_si512, x86/_mm512_mask_andnot_epi32 (merge masking), x86/_mm512_andnot_epi64, x86/_mm512_mask_andnot_epi64 (merge masking), x86/_mm_andnot_si128, arm/vbic_s8, arm/vbicq_s8, arm/vbic_s16, arm/vbicq_s16, arm/vbic_s32, arm/vbicq_s32, arm/vbicq_s64, arm/vbic_u8, arm/vbicq_u8, arm/vbic_u16, arm/vbicq_u16, arm/vbic_u32, arm/vbicq_u32, arm/vbicq_u64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -485,8 +486,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -498,6 +498,8 @@ def Autollvm_avg_uOp : Autollvm_Op<"avg_u", [AttrSizedOperandSegments]> {
 Members (27): x86/_mm256_avg_epu8, x86/_mm256_avg_epu16, x86/_mm256_mask_avg_epu8 (merge masking), x86/_mm256_maskz_avg_epu8 (zero masking), x86/_mm512_avg_epu8, x86/_mm512_mask_avg_epu8 (merge masking), x86/_mm512_maskz_avg_epu8 (zero masking), x86/_mm_mask_avg_epu8 (merge masking), x86/_mm_maskz_avg_epu8 (zero masking), x86/_mm256_mask_avg_epu16 (merge masking), x86/_mm256_maskz_avg_epu16 (zero masking), x86/_mm512_avg_epu16, x86/_mm512_mask_avg_epu16 (merge masking), x86/_mm512_maskz_avg_epu16 (zero masking), x86/_mm_mask_avg_epu16 (merge masking), x86/_mm_maskz_avg_epu16 (zero masking), x86/_mm_avg_epu8, x86/_mm_avg_epu16, arm/vrhadd_u8, arm/vrhaddq_u8, arm/vrhadd_u16, arm/vrhaddq_u16, arm/vrhadd_u32, arm/vrhaddq_u32, hvx/V6_vavgubrnd, hvx/V6_vavguhrnd, hvx/V6_vavguwrnd.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -511,10 +513,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -524,6 +523,8 @@ def Autollvm_blendOp : Autollvm_Op<"blend"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): x86/_mm256_blend_epi16, x86/_mm_blend_epi32, x86/_mm256_blend_epi32, x86/_mm_blend_epi16.
+
+Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -541,8 +542,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     APIntAttr:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 8">]>:$a0_imm_bits,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 8">]>:$a0_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -552,6 +552,8 @@ def Autollvm_select_ternaryOp : Autollvm_Op<"select_ternary"> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_blendv_epi8, x86/_mm_blendv_epi8.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -568,8 +570,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a0_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 8">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$result);
@@ -582,6 +582,8 @@ def Autollvm_broadcastOp : Autollvm_Op<"broadcast", [AttrSizedOperandSegments]> 
 Members (38): x86/_mm_broadcastb_epi8, x86/_mm256_broadcastb_epi8, x86/_mm_broadcastd_epi32, x86/_mm256_broadcastd_epi32, x86/_mm_broadcastq_epi64, x86/_mm256_broadcastq_epi64, x86/_mm_broadcastsi128_si256, x86/_mm256_broadcastsi128_si256, x86/_mm_broadcastw_epi16, x86/_mm256_broadcastw_epi16, x86/_mm256_mask_broadcastb_epi8 (merge masking), x86/_mm256_maskz_broadcastb_epi8 (zero masking), x86/_mm512_broadcastb_epi8, x86/_mm512_mask_broadcastb_epi8 (merge masking), x86/_mm512_maskz_broadcastb_epi8 (zero masking), x86/_mm_mask_broadcastb_epi8 (merge masking), x86/_mm_maskz_broadcastb_epi8 (zero masking), x86/_mm256_mask_broadcastw_epi16 (merge masking), x86/_mm256_maskz_broadcastw_epi16 (zero masking), x86/_mm512_broadcastw_epi16, x86/_mm512_mask_broadcastw_epi16 (merge masking), x86/_mm512_maskz_broadcastw_epi16 (zero masking), x86/_mm_mask_broadcastw_epi16 (merge masking), x86/_mm_maskz_broadcastw_epi16 (zero masking), x86/_mm256_mask_broadcastd_epi32 (merge masking), x86/_mm256_maskz_broadcastd_epi32 (zero masking), x86/_mm_mask_broadcastd_epi32 (merge masking), x86/_mm_maskz_broadcastd_epi32 (zero masking), x86/_mm256_mask_broadcastq_epi64 (merge masking), x86/_mm256_maskz_broadcastq_epi64 (zero masking), x86/_mm_mask_broadcastq_epi64 (merge masking), x86/_mm_maskz_broadcastq_epi64 (zero masking), x86/_mm512_broadcastd_epi32, x86/_mm512_mask_broadcastd_epi32 (merge masking), x86/_mm512_maskz_broadcastd_epi32 (zero masking), x86/_mm512_broadcastq_epi64, x86/_mm512_mask_broadcastq_epi64 (merge masking), x86/_mm512_maskz_broadcastq_epi64 (zero masking).
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -596,8 +598,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -607,6 +608,8 @@ def Autollvm_cmp_eq_binaryOp : Autollvm_Op<"cmp_eq_binary"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): x86/_mm256_cmpeq_epi8, x86/_mm256_cmpeq_epi16, x86/_mm256_cmpeq_epi32, x86/_mm256_cmpeq_epi64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -618,8 +621,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
@@ -631,6 +632,8 @@ def Autollvm_cmp_gt_s_binaryOp : Autollvm_Op<"cmp_gt_s_binary"> {
   let description = [{
 Members (4): x86/_mm256_cmpgt_epi8, x86/_mm256_cmpgt_epi16, x86/_mm256_cmpgt_epi32, x86/_mm256_cmpgt_epi64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -641,8 +644,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
@@ -656,6 +657,8 @@ Members (162): x86/_mm256_cvtepi16_epi32, x86/_mm256_cvtepi16_epi64, x86/_mm256_
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -667,12 +670,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$result_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -685,6 +683,8 @@ Members (116): x86/_mm256_cvtepu16_epi32, x86/_mm256_cvtepu16_epi64, x86/_mm256_
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -696,12 +696,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 2048">]>:$result_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -711,6 +706,8 @@ def Autollvm_add_pairwise_in_lanesOp : Autollvm_Op<"add_pairwise_in_lanes"> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_hadd_epi16, x86/_mm256_hadd_epi32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -728,7 +725,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
@@ -739,6 +735,8 @@ def Autollvm_add_pairwise_sat_s_in_lanesOp : Autollvm_Op<"add_pairwise_sat_s_in_
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_hadds_epi16, x86/_mm_hadds_epi16.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -754,8 +752,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a0_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -765,6 +762,8 @@ def Autollvm_sub_pairwise_in_lanesOp : Autollvm_Op<"sub_pairwise_in_lanes"> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): x86/_mm256_hsub_epi16, x86/_mm256_hsub_epi32, x86/_mm_hsub_epi16, x86/_mm_hsub_epi32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -783,9 +782,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -795,6 +792,8 @@ def Autollvm_sub_pairwise_sat_s_in_lanesOp : Autollvm_Op<"sub_pairwise_sat_s_in_
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_hsubs_epi16, x86/_mm_hsubs_epi16.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -810,8 +809,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a0_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -823,6 +821,8 @@ def Autollvm_dot_sOp : Autollvm_Op<"dot_s", [AttrSizedOperandSegments]> {
 Members (18): x86/_mm256_madd_epi16, x86/_mm256_mullo_epi32, x86/_mm256_mask_madd_epi16 (merge masking), x86/_mm256_maskz_madd_epi16 (zero masking), x86/_mm512_madd_epi16, x86/_mm512_mask_madd_epi16 (merge masking), x86/_mm512_maskz_madd_epi16 (zero masking), x86/_mm_mask_madd_epi16 (merge masking), x86/_mm_maskz_madd_epi16 (zero masking), x86/_mm256_mask_mullo_epi16 (merge masking), x86/_mm256_maskz_mullo_epi16 (zero masking), x86/_mm512_mask_mullo_epi16 (merge masking), x86/_mm512_maskz_mullo_epi16 (zero masking), x86/_mm512_mullo_epi16, x86/_mm_mask_mullo_epi16 (merge masking), x86/_mm_maskz_mullo_epi16 (zero masking), x86/_mm_madd_epi16, x86/_mm_mullo_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -836,11 +836,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -852,6 +848,8 @@ def Autollvm_dot_sat_su_widenOp : Autollvm_Op<"dot_sat_su_widen", [AttrSizedOper
 Members (9): x86/_mm256_maddubs_epi16, x86/_mm256_mask_maddubs_epi16 (merge masking), x86/_mm256_maskz_maddubs_epi16 (zero masking), x86/_mm512_maddubs_epi16, x86/_mm512_mask_maddubs_epi16 (merge masking), x86/_mm512_maskz_maddubs_epi16 (zero masking), x86/_mm_mask_maddubs_epi16 (merge masking), x86/_mm_maskz_maddubs_epi16 (zero masking), x86/_mm_maddubs_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -865,9 +863,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -880,6 +876,8 @@ Members (45): x86/_mm256_max_epi8, x86/_mm256_max_epi16, x86/_mm256_max_epi32, x
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -892,10 +890,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -908,6 +903,8 @@ Members (44): x86/_mm256_max_epu8, x86/_mm256_max_epu16, x86/_mm256_max_epu32, x
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -920,10 +917,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -935,6 +929,8 @@ def Autollvm_min_sOp : Autollvm_Op<"min_s", [AttrSizedOperandSegments]> {
 Members (45): x86/_mm256_min_epi8, x86/_mm256_min_epi16, x86/_mm256_min_epi32, x86/_mm256_mask_min_epi8 (merge masking), x86/_mm256_maskz_min_epi8 (zero masking), x86/_mm512_mask_min_epi8 (merge masking), x86/_mm512_maskz_min_epi8 (zero masking), x86/_mm512_min_epi8, x86/_mm_mask_min_epi8 (merge masking), x86/_mm_maskz_min_epi8 (zero masking), x86/_mm256_mask_min_epi16 (merge masking), x86/_mm256_maskz_min_epi16 (zero masking), x86/_mm512_mask_min_epi16 (merge masking), x86/_mm512_maskz_min_epi16 (zero masking), x86/_mm512_min_epi16, x86/_mm_mask_min_epi16 (merge masking), x86/_mm_maskz_min_epi16 (zero masking), x86/_mm256_mask_min_epi32 (merge masking), x86/_mm256_maskz_min_epi32 (zero masking), x86/_mm_mask_min_epi32 (merge masking), x86/_mm_maskz_min_epi32 (zero masking), x86/_mm256_mask_min_epi64 (merge masking), x86/_mm256_maskz_min_epi64 (zero masking), x86/_mm256_min_epi64, x86/_mm_mask_min_epi64 (merge masking), x86/_mm_maskz_min_epi64 (zero masking), x86/_mm_min_epi64, x86/_mm512_maskz_min_epi32 (zero masking), x86/_mm512_mask_min_epi64 (merge masking), x86/_mm512_maskz_min_epi64 (zero masking), x86/_mm512_min_epi64, x86/_mm512_mask_min_epi32 (merge masking), x86/_mm512_min_epi32, x86/_mm_min_epi16, x86/_mm_min_epi8, x86/_mm_min_epi32, arm/vmin_s8, arm/vminq_s8, arm/vmin_s16, arm/vminq_s16, arm/vmin_s32, arm/vminq_s32, hvx/V6_vminb, hvx/V6_vminh, hvx/V6_vminw.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -948,10 +944,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -963,6 +956,8 @@ def Autollvm_min_uOp : Autollvm_Op<"min_u", [AttrSizedOperandSegments]> {
 Members (44): x86/_mm256_min_epu8, x86/_mm256_min_epu16, x86/_mm256_min_epu32, x86/_mm256_mask_min_epu8 (merge masking), x86/_mm256_maskz_min_epu8 (zero masking), x86/_mm512_mask_min_epu8 (merge masking), x86/_mm512_maskz_min_epu8 (zero masking), x86/_mm512_min_epu8, x86/_mm_mask_min_epu8 (merge masking), x86/_mm_maskz_min_epu8 (zero masking), x86/_mm256_mask_min_epu16 (merge masking), x86/_mm256_maskz_min_epu16 (zero masking), x86/_mm512_mask_min_epu16 (merge masking), x86/_mm512_maskz_min_epu16 (zero masking), x86/_mm512_min_epu16, x86/_mm_mask_min_epu16 (merge masking), x86/_mm_maskz_min_epu16 (zero masking), x86/_mm256_mask_min_epu32 (merge masking), x86/_mm256_maskz_min_epu32 (zero masking), x86/_mm_mask_min_epu32 (merge masking), x86/_mm_maskz_min_epu32 (zero masking), x86/_mm256_mask_min_epu64 (merge masking), x86/_mm256_maskz_min_epu64 (zero masking), x86/_mm256_min_epu64, x86/_mm_mask_min_epu64 (merge masking), x86/_mm_maskz_min_epu64 (zero masking), x86/_mm_min_epu64, x86/_mm512_maskz_min_epu32 (zero masking), x86/_mm512_mask_min_epu64 (merge masking), x86/_mm512_maskz_min_epu64 (zero masking), x86/_mm512_min_epu64, x86/_mm512_mask_min_epu32 (merge masking), x86/_mm512_min_epu32, x86/_mm_min_epu8, x86/_mm_min_epu32, x86/_mm_min_epu16, arm/vmin_u8, arm/vminq_u8, arm/vmin_u16, arm/vminq_u16, arm/vmin_u32, arm/vminq_u32, hvx/V6_vminub, hvx/V6_vminuh.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -976,10 +971,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -990,6 +982,8 @@ def Autollvm_move_unary_to_i1Op : Autollvm_Op<"move_unary_to_i1"> {
   let description = [{
 Members (2): x86/_mm256_movemask_epi8, x86/_mm_movemask_epi8.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to 31
@@ -999,7 +993,6 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a0_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 32">]>:$result_elem_width
   );
   let results = (outs I32:$result);
@@ -1010,6 +1003,8 @@ def Autollvm_dot_acc_s_in_lanesOp : Autollvm_Op<"dot_acc_s_in_lanes"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_mpsadbw_epu8, x86/_mm_mpsadbw_epu8.
+
+Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1031,8 +1026,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$a2,
-    APIntAttr:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a1_width
+    APIntAttr:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1044,6 +1038,8 @@ def Autollvm_mul_s_widenOp : Autollvm_Op<"mul_s_widen", [AttrSizedOperandSegment
 Members (9): x86/_mm256_mul_epi32, x86/_mm256_mask_mul_epi32 (merge masking), x86/_mm256_maskz_mul_epi32 (zero masking), x86/_mm_mask_mul_epi32 (merge masking), x86/_mm_maskz_mul_epi32 (zero masking), x86/_mm512_mask_mul_epi32 (merge masking), x86/_mm512_maskz_mul_epi32 (zero masking), x86/_mm512_mul_epi32, x86/_mm_mul_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1057,9 +1053,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1071,6 +1065,8 @@ def Autollvm_mul_u_widenOp : Autollvm_Op<"mul_u_widen", [AttrSizedOperandSegment
 Members (9): x86/_mm256_mul_epu32, x86/_mm256_mask_mul_epu32 (merge masking), x86/_mm256_maskz_mul_epu32 (zero masking), x86/_mm_mask_mul_epu32 (merge masking), x86/_mm_maskz_mul_epu32 (zero masking), x86/_mm512_mask_mul_epu32 (merge masking), x86/_mm512_maskz_mul_epu32 (zero masking), x86/_mm512_mul_epu32, x86/_mm_mul_epu32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1084,9 +1080,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1098,6 +1092,8 @@ def Autollvm_mul_sOp : Autollvm_Op<"mul_s", [AttrSizedOperandSegments]> {
 Members (10): x86/_mm256_mulhi_epi16, x86/_mm256_mullo_epi16, x86/_mm256_mask_mulhi_epi16 (merge masking), x86/_mm256_maskz_mulhi_epi16 (zero masking), x86/_mm512_mask_mulhi_epi16 (merge masking), x86/_mm512_maskz_mulhi_epi16 (zero masking), x86/_mm512_mulhi_epi16, x86/_mm_mask_mulhi_epi16 (merge masking), x86/_mm_maskz_mulhi_epi16 (zero masking), x86/_mm_mulhi_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1113,9 +1109,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1127,6 +1121,8 @@ def Autollvm_mul_uOp : Autollvm_Op<"mul_u", [AttrSizedOperandSegments]> {
 Members (39): x86/_mm256_mulhi_epu16, x86/_mm256_mask_mulhi_epu16 (merge masking), x86/_mm256_maskz_mulhi_epu16 (zero masking), x86/_mm512_mask_mulhi_epu16 (merge masking), x86/_mm512_maskz_mulhi_epu16 (zero masking), x86/_mm512_mulhi_epu16, x86/_mm_mask_mulhi_epu16 (merge masking), x86/_mm_maskz_mulhi_epu16 (zero masking), x86/_mm256_mask_mullo_epi64 (merge masking), x86/_mm256_maskz_mullo_epi64 (zero masking), x86/_mm256_mullo_epi64, x86/_mm512_mask_mullo_epi64 (merge masking), x86/_mm512_maskz_mullo_epi64 (zero masking), x86/_mm512_mullo_epi64, x86/_mm_mask_mullo_epi64 (merge masking), x86/_mm_maskz_mullo_epi64 (zero masking), x86/_mm_mullo_epi64, x86/_mm256_mask_mullo_epi32 (merge masking), x86/_mm256_maskz_mullo_epi32 (zero masking), x86/_mm512_maskz_mullo_epi32 (zero masking), x86/_mm_mask_mullo_epi32 (merge masking), x86/_mm_maskz_mullo_epi32 (zero masking), x86/_mm512_mask_mullo_epi32 (merge masking), x86/_mm512_mullo_epi32, x86/_mm_mulhi_epu16, x86/_mm_mullo_epi32, arm/vmul_s8, arm/vmulq_s8, arm/vmul_s16, arm/vmulq_s16, arm/vmul_s32, arm/vmulq_s32, arm/vmul_u8, arm/vmulq_u8, arm/vmul_u16, arm/vmulq_u16, arm/vmul_u32, arm/vmulq_u32, hvx/V6_vmpyih.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1142,12 +1138,9 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 16">]>:$bit_3,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 16">]>:$bit_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1159,6 +1152,8 @@ def Autollvm_mul_high_round_sOp : Autollvm_Op<"mul_high_round_s", [AttrSizedOper
 Members (9): x86/_mm256_mulhrs_epi16, x86/_mm256_mask_mulhrs_epi16 (merge masking), x86/_mm256_maskz_mulhrs_epi16 (zero masking), x86/_mm512_mask_mulhrs_epi16 (merge masking), x86/_mm512_maskz_mulhrs_epi16 (zero masking), x86/_mm512_mulhrs_epi16, x86/_mm_mask_mulhrs_epi16 (merge masking), x86/_mm_maskz_mulhrs_epi16 (zero masking), x86/_mm_mulhrs_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1173,9 +1168,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1187,6 +1180,8 @@ def Autollvm_orOp : Autollvm_Op<"or", [AttrSizedOperandSegments]> {
 Members (36): x86/_mm256_or_si256, x86/_mm256_mask_or_epi32 (merge masking), x86/_mm256_maskz_or_epi32 (zero masking), x86/_mm_mask_or_epi32 (merge masking), x86/_mm_maskz_or_epi32 (zero masking), x86/_mm256_mask_or_epi64 (merge masking), x86/_mm256_maskz_or_epi64 (zero masking), x86/_mm_mask_or_epi64 (merge masking), x86/_mm_maskz_or_epi64 (zero masking), x86/_mm256_or_epi64, x86/_mm256_or_epi32, x86/_mm_or_epi64, x86/_mm_or_epi32, x86/_mm512_maskz_or_epi32 (zero masking), x86/_mm512_maskz_or_epi64 (zero masking), x86/_mm512_mask_or_epi32 (merge masking), x86/_mm512_or_epi32, x86/_mm512_or_si512, x86/_mm512_mask_or_epi64 (merge masking), x86/_mm512_or_epi64, x86/_mm_or_si128, arm/vorr_s8, arm/vorrq_s8, arm/vorr_s16, arm/vorrq_s16, arm/vorr_s32, arm/vorrq_s32, arm/vorrq_s64, arm/vorr_u8, arm/vorrq_u8, arm/vorr_u16, arm/vorrq_u16, arm/vorr_u32, arm/vorrq_u32, arm/vorrq_u64, hvx/V6_vor.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1202,8 +1197,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3, 7, 15, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1215,6 +1209,8 @@ def Autollvm_pack_sat_s_in_lanesOp : Autollvm_Op<"pack_sat_s_in_lanes", [AttrSiz
 Members (18): x86/_mm256_packs_epi16, x86/_mm256_packs_epi32, x86/_mm256_mask_packs_epi32 (merge masking), x86/_mm256_maskz_packs_epi32 (zero masking), x86/_mm512_mask_packs_epi32 (merge masking), x86/_mm512_maskz_packs_epi32 (zero masking), x86/_mm512_packs_epi32, x86/_mm_mask_packs_epi32 (merge masking), x86/_mm_maskz_packs_epi32 (zero masking), x86/_mm256_mask_packs_epi16 (merge masking), x86/_mm256_maskz_packs_epi16 (zero masking), x86/_mm512_mask_packs_epi16 (merge masking), x86/_mm512_maskz_packs_epi16 (zero masking), x86/_mm512_packs_epi16, x86/_mm_mask_packs_epi16 (merge masking), x86/_mm_maskz_packs_epi16 (zero masking), x86/_mm_packs_epi16, x86/_mm_packs_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1235,10 +1231,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7">]>:$loop_bound_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1250,6 +1243,8 @@ def Autollvm_pack_sat_u_in_lanesOp : Autollvm_Op<"pack_sat_u_in_lanes", [AttrSiz
 Members (18): x86/_mm256_packus_epi16, x86/_mm256_packus_epi32, x86/_mm256_mask_packus_epi32 (merge masking), x86/_mm256_maskz_packus_epi32 (zero masking), x86/_mm512_mask_packus_epi32 (merge masking), x86/_mm512_maskz_packus_epi32 (zero masking), x86/_mm512_packus_epi32, x86/_mm_mask_packus_epi32 (merge masking), x86/_mm_maskz_packus_epi32 (zero masking), x86/_mm256_mask_packus_epi16 (merge masking), x86/_mm256_maskz_packus_epi16 (zero masking), x86/_mm512_mask_packus_epi16 (merge masking), x86/_mm512_maskz_packus_epi16 (zero masking), x86/_mm512_packus_epi16, x86/_mm_mask_packus_epi16 (merge masking), x86/_mm_maskz_packus_epi16 (zero masking), x86/_mm_packus_epi16, x86/_mm_packus_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1270,10 +1265,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7">]>:$loop_bound_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1328,6 +1320,8 @@ Members (33): x86/_mm256_permutevar8x32_epi32, x86/_mm256_mask_permutexvar_epi16
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -1342,10 +1336,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 5">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 5">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1355,6 +1346,8 @@ def Autollvm_sad_widenOp : Autollvm_Op<"sad_widen"> {
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): x86/_mm256_sad_epu8, x86/_mm512_sad_epu8, x86/_mm_sad_epu8.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1372,9 +1365,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1386,6 +1377,8 @@ def Autollvm_permute_imm_narrow_10dbOp : Autollvm_Op<"permute_imm_narrow_10db", 
 Members (9): x86/_mm256_shuffle_epi32, x86/_mm256_mask_shuffle_epi32 (merge masking), x86/_mm256_maskz_shuffle_epi32 (zero masking), x86/_mm512_mask_permutex_epi64 (merge masking), x86/_mm512_maskz_permutex_epi64 (zero masking), x86/_mm512_permutex_epi64, x86/_mm512_maskz_shuffle_epi32 (zero masking), x86/_mm512_mask_shuffle_epi32 (merge masking), x86/_mm512_shuffle_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1419,8 +1412,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"95\", 10) || v == ::llvm::APInt(128, \"191\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 95, 191">]>:$bit_3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit_4,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1432,6 +1424,8 @@ def Autollvm_permute_var_widen_binary_x2Op : Autollvm_Op<"permute_var_widen_bina
 Members (9): x86/_mm256_shuffle_epi8, x86/_mm256_mask_shuffle_epi8 (merge masking), x86/_mm256_maskz_shuffle_epi8 (zero masking), x86/_mm512_mask_shuffle_epi8 (merge masking), x86/_mm512_maskz_shuffle_epi8 (zero masking), x86/_mm512_shuffle_epi8, x86/_mm_mask_shuffle_epi8 (merge masking), x86/_mm_maskz_shuffle_epi8 (zero masking), x86/_mm_shuffle_epi8.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1451,9 +1445,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1465,6 +1457,8 @@ def Autollvm_shr_by_imm_u_narrow_in_lanesOp : Autollvm_Op<"shr_by_imm_u_narrow_i
 Members (9): x86/_mm256_shufflehi_epi16, x86/_mm256_mask_shufflehi_epi16 (merge masking), x86/_mm256_maskz_shufflehi_epi16 (zero masking), x86/_mm512_mask_shufflehi_epi16 (merge masking), x86/_mm512_maskz_shufflehi_epi16 (zero masking), x86/_mm512_shufflehi_epi16, x86/_mm_mask_shufflehi_epi16 (merge masking), x86/_mm_maskz_shufflehi_epi16 (zero masking), x86/_mm_shufflehi_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1482,8 +1476,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1495,6 +1488,8 @@ def Autollvm_shr_by_imm_u_narrow_in_lanes_9ca1Op : Autollvm_Op<"shr_by_imm_u_nar
 Members (9): x86/_mm256_shufflelo_epi16, x86/_mm256_mask_shufflelo_epi16 (merge masking), x86/_mm256_maskz_shufflelo_epi16 (zero masking), x86/_mm512_mask_shufflelo_epi16 (merge masking), x86/_mm512_maskz_shufflelo_epi16 (zero masking), x86/_mm512_shufflelo_epi16, x86/_mm_mask_shufflelo_epi16 (merge masking), x86/_mm_maskz_shufflelo_epi16 (zero masking), x86/_mm_shufflelo_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1512,8 +1507,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1523,6 +1517,8 @@ def Autollvm_negOp : Autollvm_Op<"neg"> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): x86/_mm256_sign_epi8, x86/_mm256_sign_epi16, x86/_mm256_sign_epi32, x86/_mm_sign_epi8, x86/_mm_sign_epi16, x86/_mm_sign_epi32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1541,10 +1537,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a0_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1554,6 +1547,8 @@ def Autollvm_shl_unaryOp : Autollvm_Op<"shl_unary"> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): x86/_mm256_slli_si256, x86/_mm256_bslli_epi128, x86/_mm512_bslli_epi128, x86/_mm_slli_si128, x86/_mm_bslli_si128.
+
+Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1569,8 +1564,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     APIntAttr:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1582,6 +1576,8 @@ def Autollvm_shl_by_scalarOp : Autollvm_Op<"shl_by_scalar", [AttrSizedOperandSeg
 Members (27): x86/_mm256_sll_epi16, x86/_mm256_sll_epi32, x86/_mm256_sll_epi64, x86/_mm256_mask_sll_epi16 (merge masking), x86/_mm256_maskz_sll_epi16 (zero masking), x86/_mm512_mask_sll_epi16 (merge masking), x86/_mm512_maskz_sll_epi16 (zero masking), x86/_mm512_sll_epi16, x86/_mm_mask_sll_epi16 (merge masking), x86/_mm_maskz_sll_epi16 (zero masking), x86/_mm256_mask_sll_epi32 (merge masking), x86/_mm256_maskz_sll_epi32 (zero masking), x86/_mm_mask_sll_epi32 (merge masking), x86/_mm_maskz_sll_epi32 (zero masking), x86/_mm256_mask_sll_epi64 (merge masking), x86/_mm256_maskz_sll_epi64 (zero masking), x86/_mm_mask_sll_epi64 (merge masking), x86/_mm_maskz_sll_epi64 (zero masking), x86/_mm512_mask_sll_epi32 (merge masking), x86/_mm512_maskz_sll_epi32 (zero masking), x86/_mm512_sll_epi32, x86/_mm512_mask_sll_epi64 (merge masking), x86/_mm512_maskz_sll_epi64 (zero masking), x86/_mm512_sll_epi64, x86/_mm_sll_epi16, x86/_mm_sll_epi32, x86/_mm_sll_epi64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1600,9 +1596,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1614,6 +1608,8 @@ def Autollvm_shl_by_immOp : Autollvm_Op<"shl_by_imm", [AttrSizedOperandSegments]
 Members (27): x86/_mm256_slli_epi16, x86/_mm256_slli_epi32, x86/_mm256_slli_epi64, x86/_mm256_mask_slli_epi16 (merge masking), x86/_mm256_maskz_slli_epi16 (zero masking), x86/_mm512_mask_slli_epi16 (merge masking), x86/_mm512_maskz_slli_epi16 (zero masking), x86/_mm512_slli_epi16, x86/_mm_mask_slli_epi16 (merge masking), x86/_mm_maskz_slli_epi16 (zero masking), x86/_mm256_mask_slli_epi32 (merge masking), x86/_mm256_maskz_slli_epi32 (zero masking), x86/_mm_mask_slli_epi32 (merge masking), x86/_mm_maskz_slli_epi32 (zero masking), x86/_mm256_mask_slli_epi64 (merge masking), x86/_mm256_maskz_slli_epi64 (zero masking), x86/_mm_mask_slli_epi64 (merge masking), x86/_mm_maskz_slli_epi64 (zero masking), x86/_mm512_maskz_slli_epi32 (zero masking), x86/_mm512_mask_slli_epi64 (merge masking), x86/_mm512_maskz_slli_epi64 (zero masking), x86/_mm512_slli_epi64, x86/_mm512_mask_slli_epi32 (merge masking), x86/_mm512_slli_epi32, x86/_mm_slli_epi16, x86/_mm_slli_epi32, x86/_mm_slli_epi64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1632,9 +1628,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a0,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1646,6 +1640,8 @@ def Autollvm_shl_binaryOp : Autollvm_Op<"shl_binary", [AttrSizedOperandSegments]
 Members (27): x86/_mm_sllv_epi32, x86/_mm256_sllv_epi32, x86/_mm_sllv_epi64, x86/_mm256_sllv_epi64, x86/_mm256_mask_sllv_epi16 (merge masking), x86/_mm256_maskz_sllv_epi16 (zero masking), x86/_mm256_sllv_epi16, x86/_mm512_mask_sllv_epi16 (merge masking), x86/_mm512_maskz_sllv_epi16 (zero masking), x86/_mm512_sllv_epi16, x86/_mm_mask_sllv_epi16 (merge masking), x86/_mm_maskz_sllv_epi16 (zero masking), x86/_mm_sllv_epi16, x86/_mm256_mask_sllv_epi32 (merge masking), x86/_mm256_maskz_sllv_epi32 (zero masking), x86/_mm_mask_sllv_epi32 (merge masking), x86/_mm_maskz_sllv_epi32 (zero masking), x86/_mm256_mask_sllv_epi64 (merge masking), x86/_mm256_maskz_sllv_epi64 (zero masking), x86/_mm_mask_sllv_epi64 (merge masking), x86/_mm_maskz_sllv_epi64 (zero masking), x86/_mm512_maskz_sllv_epi32 (zero masking), x86/_mm512_mask_sllv_epi64 (merge masking), x86/_mm512_maskz_sllv_epi64 (zero masking), x86/_mm512_sllv_epi64, x86/_mm512_mask_sllv_epi32 (merge masking), x86/_mm512_sllv_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1663,10 +1659,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1678,6 +1671,8 @@ def Autollvm_shr_by_scalar_sOp : Autollvm_Op<"shr_by_scalar_s", [AttrSizedOperan
 Members (27): x86/_mm256_sra_epi16, x86/_mm256_sra_epi32, x86/_mm256_mask_sra_epi16 (merge masking), x86/_mm256_maskz_sra_epi16 (zero masking), x86/_mm512_mask_sra_epi16 (merge masking), x86/_mm512_maskz_sra_epi16 (zero masking), x86/_mm512_sra_epi16, x86/_mm_mask_sra_epi16 (merge masking), x86/_mm_maskz_sra_epi16 (zero masking), x86/_mm256_mask_sra_epi32 (merge masking), x86/_mm256_maskz_sra_epi32 (zero masking), x86/_mm_mask_sra_epi32 (merge masking), x86/_mm_maskz_sra_epi32 (zero masking), x86/_mm256_mask_sra_epi64 (merge masking), x86/_mm256_maskz_sra_epi64 (zero masking), x86/_mm256_sra_epi64, x86/_mm_mask_sra_epi64 (merge masking), x86/_mm_maskz_sra_epi64 (zero masking), x86/_mm_sra_epi64, x86/_mm512_mask_sra_epi32 (merge masking), x86/_mm512_maskz_sra_epi32 (zero masking), x86/_mm512_sra_epi32, x86/_mm512_mask_sra_epi64 (merge masking), x86/_mm512_maskz_sra_epi64 (zero masking), x86/_mm512_sra_epi64, x86/_mm_sra_epi16, x86/_mm_sra_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1696,10 +1691,8 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1711,6 +1704,8 @@ def Autollvm_shr_by_imm_sOp : Autollvm_Op<"shr_by_imm_s", [AttrSizedOperandSegme
 Members (27): x86/_mm256_srai_epi16, x86/_mm256_srai_epi32, x86/_mm256_mask_srai_epi16 (merge masking), x86/_mm256_maskz_srai_epi16 (zero masking), x86/_mm512_mask_srai_epi16 (merge masking), x86/_mm512_maskz_srai_epi16 (zero masking), x86/_mm512_srai_epi16, x86/_mm_mask_srai_epi16 (merge masking), x86/_mm_maskz_srai_epi16 (zero masking), x86/_mm256_mask_srai_epi32 (merge masking), x86/_mm256_maskz_srai_epi32 (zero masking), x86/_mm_mask_srai_epi32 (merge masking), x86/_mm_maskz_srai_epi32 (zero masking), x86/_mm256_mask_srai_epi64 (merge masking), x86/_mm256_maskz_srai_epi64 (zero masking), x86/_mm256_srai_epi64, x86/_mm_mask_srai_epi64 (merge masking), x86/_mm_maskz_srai_epi64 (zero masking), x86/_mm_srai_epi64, x86/_mm512_maskz_srai_epi32 (zero masking), x86/_mm512_mask_srai_epi64 (merge masking), x86/_mm512_maskz_srai_epi64 (zero masking), x86/_mm512_srai_epi64, x86/_mm512_mask_srai_epi32 (merge masking), x86/_mm512_srai_epi32, x86/_mm_srai_epi16, x86/_mm_srai_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1729,11 +1724,9 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a0,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 6, 7, 8">]>:$a0_imm_bits,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 6, 7, 8">]>:$a0_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1745,6 +1738,8 @@ def Autollvm_shr_sOp : Autollvm_Op<"shr_s", [AttrSizedOperandSegments]> {
 Members (27): x86/_mm_srav_epi32, x86/_mm256_srav_epi32, x86/_mm256_mask_srav_epi16 (merge masking), x86/_mm256_maskz_srav_epi16 (zero masking), x86/_mm256_srav_epi16, x86/_mm512_mask_srav_epi16 (merge masking), x86/_mm512_maskz_srav_epi16 (zero masking), x86/_mm512_srav_epi16, x86/_mm_mask_srav_epi16 (merge masking), x86/_mm_maskz_srav_epi16 (zero masking), x86/_mm_srav_epi16, x86/_mm256_mask_srav_epi32 (merge masking), x86/_mm256_maskz_srav_epi32 (zero masking), x86/_mm_mask_srav_epi32 (merge masking), x86/_mm_maskz_srav_epi32 (zero masking), x86/_mm256_mask_srav_epi64 (merge masking), x86/_mm256_maskz_srav_epi64 (zero masking), x86/_mm256_srav_epi64, x86/_mm_mask_srav_epi64 (merge masking), x86/_mm_maskz_srav_epi64 (zero masking), x86/_mm_srav_epi64, x86/_mm512_maskz_srav_epi32 (zero masking), x86/_mm512_mask_srav_epi64 (merge masking), x86/_mm512_maskz_srav_epi64 (zero masking), x86/_mm512_srav_epi64, x86/_mm512_mask_srav_epi32 (merge masking), x86/_mm512_srav_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1763,10 +1758,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1776,6 +1768,8 @@ def Autollvm_shr_u_unaryOp : Autollvm_Op<"shr_u_unary"> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): x86/_mm256_srli_si256, x86/_mm256_bsrli_epi128, x86/_mm512_bsrli_epi128, x86/_mm_bsrli_si128, x86/_mm_srli_si128.
+
+Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1791,8 +1785,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     APIntAttr:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1804,6 +1797,8 @@ def Autollvm_shr_by_scalar_uOp : Autollvm_Op<"shr_by_scalar_u", [AttrSizedOperan
 Members (27): x86/_mm256_srl_epi16, x86/_mm256_srl_epi32, x86/_mm256_srl_epi64, x86/_mm256_mask_srl_epi16 (merge masking), x86/_mm256_maskz_srl_epi16 (zero masking), x86/_mm512_mask_srl_epi16 (merge masking), x86/_mm512_maskz_srl_epi16 (zero masking), x86/_mm512_srl_epi16, x86/_mm_mask_srl_epi16 (merge masking), x86/_mm_maskz_srl_epi16 (zero masking), x86/_mm256_mask_srl_epi32 (merge masking), x86/_mm256_maskz_srl_epi32 (zero masking), x86/_mm_mask_srl_epi32 (merge masking), x86/_mm_maskz_srl_epi32 (zero masking), x86/_mm256_mask_srl_epi64 (merge masking), x86/_mm256_maskz_srl_epi64 (zero masking), x86/_mm_mask_srl_epi64 (merge masking), x86/_mm_maskz_srl_epi64 (zero masking), x86/_mm512_mask_srl_epi32 (merge masking), x86/_mm512_maskz_srl_epi32 (zero masking), x86/_mm512_srl_epi32, x86/_mm512_mask_srl_epi64 (merge masking), x86/_mm512_maskz_srl_epi64 (zero masking), x86/_mm512_srl_epi64, x86/_mm_srl_epi16, x86/_mm_srl_epi32, x86/_mm_srl_epi64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1822,9 +1817,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1836,6 +1829,8 @@ def Autollvm_shr_by_imm_uOp : Autollvm_Op<"shr_by_imm_u", [AttrSizedOperandSegme
 Members (27): x86/_mm256_srli_epi16, x86/_mm256_srli_epi32, x86/_mm256_srli_epi64, x86/_mm256_mask_srli_epi16 (merge masking), x86/_mm256_maskz_srli_epi16 (zero masking), x86/_mm512_mask_srli_epi16 (merge masking), x86/_mm512_maskz_srli_epi16 (zero masking), x86/_mm512_srli_epi16, x86/_mm_mask_srli_epi16 (merge masking), x86/_mm_maskz_srli_epi16 (zero masking), x86/_mm256_mask_srli_epi32 (merge masking), x86/_mm256_maskz_srli_epi32 (zero masking), x86/_mm_mask_srli_epi32 (merge masking), x86/_mm_maskz_srli_epi32 (zero masking), x86/_mm256_mask_srli_epi64 (merge masking), x86/_mm256_maskz_srli_epi64 (zero masking), x86/_mm_mask_srli_epi64 (merge masking), x86/_mm_maskz_srli_epi64 (zero masking), x86/_mm512_maskz_srli_epi32 (zero masking), x86/_mm512_mask_srli_epi64 (merge masking), x86/_mm512_maskz_srli_epi64 (zero masking), x86/_mm512_srli_epi64, x86/_mm512_mask_srli_epi32 (merge masking), x86/_mm512_srli_epi32, x86/_mm_srli_epi16, x86/_mm_srli_epi32, x86/_mm_srli_epi64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1854,9 +1849,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a0,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1868,6 +1861,8 @@ def Autollvm_shr_u_binaryOp : Autollvm_Op<"shr_u_binary", [AttrSizedOperandSegme
 Members (27): x86/_mm_srlv_epi32, x86/_mm256_srlv_epi32, x86/_mm_srlv_epi64, x86/_mm256_srlv_epi64, x86/_mm256_mask_srlv_epi16 (merge masking), x86/_mm256_maskz_srlv_epi16 (zero masking), x86/_mm256_srlv_epi16, x86/_mm512_mask_srlv_epi16 (merge masking), x86/_mm512_maskz_srlv_epi16 (zero masking), x86/_mm512_srlv_epi16, x86/_mm_mask_srlv_epi16 (merge masking), x86/_mm_maskz_srlv_epi16 (zero masking), x86/_mm_srlv_epi16, x86/_mm256_mask_srlv_epi32 (merge masking), x86/_mm256_maskz_srlv_epi32 (zero masking), x86/_mm_mask_srlv_epi32 (merge masking), x86/_mm_maskz_srlv_epi32 (zero masking), x86/_mm256_mask_srlv_epi64 (merge masking), x86/_mm256_maskz_srlv_epi64 (zero masking), x86/_mm_mask_srlv_epi64 (merge masking), x86/_mm_maskz_srlv_epi64 (zero masking), x86/_mm512_maskz_srlv_epi32 (zero masking), x86/_mm512_mask_srlv_epi64 (merge masking), x86/_mm512_maskz_srlv_epi64 (zero masking), x86/_mm512_srlv_epi64, x86/_mm512_mask_srlv_epi32 (merge masking), x86/_mm512_srlv_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1885,10 +1880,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1900,6 +1892,8 @@ def Autollvm_subOp : Autollvm_Op<"sub", [AttrSizedOperandSegments]> {
 Members (56): x86/_mm256_sub_epi8, x86/_mm256_sub_epi16, x86/_mm256_sub_epi32, x86/_mm256_sub_epi64, x86/_mm256_mask_sub_epi8 (merge masking), x86/_mm256_maskz_sub_epi8 (zero masking), x86/_mm512_mask_sub_epi8 (merge masking), x86/_mm512_maskz_sub_epi8 (zero masking), x86/_mm512_sub_epi8, x86/_mm_mask_sub_epi8 (merge masking), x86/_mm_maskz_sub_epi8 (zero masking), x86/_mm256_mask_sub_epi16 (merge masking), x86/_mm256_maskz_sub_epi16 (zero masking), x86/_mm512_mask_sub_epi16 (merge masking), x86/_mm512_maskz_sub_epi16 (zero masking), x86/_mm512_sub_epi16, x86/_mm_mask_sub_epi16 (merge masking), x86/_mm_maskz_sub_epi16 (zero masking), x86/_mm256_mask_sub_epi32 (merge masking), x86/_mm256_maskz_sub_epi32 (zero masking), x86/_mm_mask_sub_epi32 (merge masking), x86/_mm_maskz_sub_epi32 (zero masking), x86/_mm256_mask_sub_epi64 (merge masking), x86/_mm256_maskz_sub_epi64 (zero masking), x86/_mm_mask_sub_epi64 (merge masking), x86/_mm_maskz_sub_epi64 (zero masking), x86/_mm512_maskz_sub_epi32 (zero masking), x86/_mm512_mask_sub_epi64 (merge masking), x86/_mm512_maskz_sub_epi64 (zero masking), x86/_mm512_sub_epi64, x86/_mm512_mask_sub_epi32 (merge masking), x86/_mm512_sub_epi32, x86/_mm_sub_epi8, x86/_mm_sub_epi16, x86/_mm_sub_epi32, x86/_mm_sub_epi64, arm/vsub_s8, arm/vsubq_s8, arm/vsub_s16, arm/vsubq_s16, arm/vsub_s32, arm/vsubq_s32, arm/vsubq_s64, arm/vsub_u8, arm/vsubq_u8, arm/vsub_u16, arm/vsubq_u16, arm/vsub_u32, arm/vsubq_u32, arm/vsubq_u64, hvx/V6_vsubb, hvx/V6_vsubb_dv, hvx/V6_vsubh, hvx/V6_vsubh_dv, hvx/V6_vsubw, hvx/V6_vsubw_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1913,10 +1907,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1928,6 +1919,8 @@ def Autollvm_sub_sat_sOp : Autollvm_Op<"sub_sat_s", [AttrSizedOperandSegments]> 
 Members (31): x86/_mm256_subs_epi8, x86/_mm256_subs_epi16, x86/_mm256_mask_subs_epi8 (merge masking), x86/_mm256_maskz_subs_epi8 (zero masking), x86/_mm512_mask_subs_epi8 (merge masking), x86/_mm512_maskz_subs_epi8 (zero masking), x86/_mm512_subs_epi8, x86/_mm_mask_subs_epi8 (merge masking), x86/_mm_maskz_subs_epi8 (zero masking), x86/_mm256_mask_subs_epi16 (merge masking), x86/_mm256_maskz_subs_epi16 (zero masking), x86/_mm512_mask_subs_epi16 (merge masking), x86/_mm512_maskz_subs_epi16 (zero masking), x86/_mm512_subs_epi16, x86/_mm_mask_subs_epi16 (merge masking), x86/_mm_maskz_subs_epi16 (zero masking), x86/_mm_subs_epi8, x86/_mm_subs_epi16, arm/vqsub_s8, arm/vqsubq_s8, arm/vqsub_s16, arm/vqsubq_s16, arm/vqsub_s32, arm/vqsubq_s32, arm/vqsubq_s64, hvx/V6_vsubbsat, hvx/V6_vsubbsat_dv, hvx/V6_vsubhsat, hvx/V6_vsubhsat_dv, hvx/V6_vsubwsat, hvx/V6_vsubwsat_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1941,10 +1934,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1956,6 +1946,8 @@ def Autollvm_sub_sat_uOp : Autollvm_Op<"sub_sat_u", [AttrSizedOperandSegments]> 
 Members (31): x86/_mm256_subs_epu8, x86/_mm256_subs_epu16, x86/_mm256_mask_subs_epu8 (merge masking), x86/_mm256_maskz_subs_epu8 (zero masking), x86/_mm512_mask_subs_epu8 (merge masking), x86/_mm512_maskz_subs_epu8 (zero masking), x86/_mm512_subs_epu8, x86/_mm_mask_subs_epu8 (merge masking), x86/_mm_maskz_subs_epu8 (zero masking), x86/_mm256_mask_subs_epu16 (merge masking), x86/_mm256_maskz_subs_epu16 (zero masking), x86/_mm512_mask_subs_epu16 (merge masking), x86/_mm512_maskz_subs_epu16 (zero masking), x86/_mm512_subs_epu16, x86/_mm_mask_subs_epu16 (merge masking), x86/_mm_maskz_subs_epu16 (zero masking), x86/_mm_subs_epu8, x86/_mm_subs_epu16, arm/vqsub_u8, arm/vqsubq_u8, arm/vqsub_u16, arm/vqsubq_u16, arm/vqsub_u32, arm/vqsubq_u32, arm/vqsubq_u64, hvx/V6_vsububsat, hvx/V6_vsububsat_dv, hvx/V6_vsubuhsat, hvx/V6_vsubuhsat_dv, hvx/V6_vsubuwsat, hvx/V6_vsubuwsat_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1969,10 +1961,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -1984,6 +1973,8 @@ def Autollvm_xorOp : Autollvm_Op<"xor", [AttrSizedOperandSegments]> {
 Members (36): x86/_mm256_xor_si256, x86/_mm256_mask_xor_epi32 (merge masking), x86/_mm256_maskz_xor_epi32 (zero masking), x86/_mm_mask_xor_epi32 (merge masking), x86/_mm_maskz_xor_epi32 (zero masking), x86/_mm256_mask_xor_epi64 (merge masking), x86/_mm256_maskz_xor_epi64 (zero masking), x86/_mm_mask_xor_epi64 (merge masking), x86/_mm_maskz_xor_epi64 (zero masking), x86/_mm256_xor_epi64, x86/_mm256_xor_epi32, x86/_mm_xor_epi64, x86/_mm_xor_epi32, x86/_mm512_maskz_xor_epi32 (zero masking), x86/_mm512_maskz_xor_epi64 (zero masking), x86/_mm512_mask_xor_epi32 (merge masking), x86/_mm512_xor_epi32, x86/_mm512_xor_si512, x86/_mm512_mask_xor_epi64 (merge masking), x86/_mm512_xor_epi64, x86/_mm_xor_si128, arm/veor_s8, arm/veorq_s8, arm/veor_s16, arm/veorq_s16, arm/veor_s32, arm/veorq_s32, arm/veorq_s64, arm/veor_u8, arm/veorq_u8, arm/veor_u16, arm/veorq_u16, arm/veor_u32, arm/veorq_u32, arm/veorq_u64, hvx/V6_vxor.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -1999,8 +1990,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3, 7, 15, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2012,6 +2002,8 @@ def Autollvm_interleave_in_lanesOp : Autollvm_Op<"interleave_in_lanes", [AttrSiz
 Members (36): x86/_mm256_unpackhi_epi8, x86/_mm256_unpackhi_epi16, x86/_mm256_unpackhi_epi32, x86/_mm256_unpacklo_epi8, x86/_mm256_unpacklo_epi16, x86/_mm256_unpacklo_epi32, x86/_mm256_mask_unpackhi_epi8 (merge masking), x86/_mm256_maskz_unpackhi_epi8 (zero masking), x86/_mm512_mask_unpackhi_epi8 (merge masking), x86/_mm512_maskz_unpackhi_epi8 (zero masking), x86/_mm512_unpackhi_epi8, x86/_mm256_mask_unpackhi_epi16 (merge masking), x86/_mm256_maskz_unpackhi_epi16 (zero masking), x86/_mm512_mask_unpackhi_epi16 (merge masking), x86/_mm512_maskz_unpackhi_epi16 (zero masking), x86/_mm512_unpackhi_epi16, x86/_mm256_mask_unpacklo_epi8 (merge masking), x86/_mm256_maskz_unpacklo_epi8 (zero masking), x86/_mm512_mask_unpacklo_epi8 (merge masking), x86/_mm512_maskz_unpacklo_epi8 (zero masking), x86/_mm512_unpacklo_epi8, x86/_mm256_mask_unpacklo_epi16 (merge masking), x86/_mm256_maskz_unpacklo_epi16 (zero masking), x86/_mm512_mask_unpacklo_epi16 (merge masking), x86/_mm512_maskz_unpacklo_epi16 (zero masking), x86/_mm512_unpacklo_epi16, x86/_mm256_mask_unpackhi_epi32 (merge masking), x86/_mm256_maskz_unpackhi_epi32 (zero masking), x86/_mm256_mask_unpacklo_epi32 (merge masking), x86/_mm256_maskz_unpacklo_epi32 (zero masking), x86/_mm512_mask_unpackhi_epi32 (merge masking), x86/_mm512_maskz_unpackhi_epi32 (zero masking), x86/_mm512_unpackhi_epi32, x86/_mm512_mask_unpacklo_epi32 (merge masking), x86/_mm512_maskz_unpacklo_epi32 (zero masking), x86/_mm512_unpacklo_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -2038,8 +2030,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"71\", 10) || v == ::llvm::APInt(128, \"79\", 10) || v == ::llvm::APInt(128, \"95\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 71, 79, 95">]>:$bit_3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit_4,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2051,6 +2042,8 @@ def Autollvm_move_in_lanesOp : Autollvm_Op<"move_in_lanes", [AttrSizedOperandSeg
 Members (12): x86/_mm256_unpackhi_epi64, x86/_mm256_unpacklo_epi64, x86/_mm256_mask_unpackhi_epi64 (merge masking), x86/_mm256_maskz_unpackhi_epi64 (zero masking), x86/_mm256_mask_unpacklo_epi64 (merge masking), x86/_mm256_maskz_unpacklo_epi64 (zero masking), x86/_mm512_mask_unpackhi_epi64 (merge masking), x86/_mm512_maskz_unpackhi_epi64 (zero masking), x86/_mm512_unpackhi_epi64, x86/_mm512_mask_unpacklo_epi64 (merge masking), x86/_mm512_maskz_unpacklo_epi64 (zero masking), x86/_mm512_unpacklo_epi64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -2071,8 +2064,7 @@ Semantics with the class parameters as named values:
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2083,6 +2075,8 @@ def Autollvm_mask_move_binaryOp : Autollvm_Op<"mask_move_binary"> {
   let description = [{
 Members (3): x86/_mm512_kunpackd, x86/_mm512_kunpackw, x86/_mm512_kunpackb.
 
+Parameters the operand and result types fix, not stored as attributes: `bit_2` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[bit:0] := a0[bit:0]
@@ -2092,8 +2086,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit_2
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2105,6 +2098,8 @@ def Autollvm_sad_widen_in_lanesOp : Autollvm_Op<"sad_widen_in_lanes", [AttrSized
 Members (9): x86/_mm256_dbsad_epu8, x86/_mm256_mask_dbsad_epu8 (merge masking), x86/_mm256_maskz_dbsad_epu8 (zero masking), x86/_mm512_dbsad_epu8, x86/_mm512_mask_dbsad_epu8 (merge masking), x86/_mm512_maskz_dbsad_epu8 (zero masking), x86/_mm_dbsad_epu8, x86/_mm_mask_dbsad_epu8 (merge masking), x86/_mm_maskz_dbsad_epu8 (zero masking).
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound_3` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -2135,9 +2130,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a1,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$loop_bound_3,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2180,6 +2173,8 @@ Members (31): x86/_mm256_mask_set1_epi8 (merge masking), x86/_mm256_maskz_set1_e
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits; `result_elem_width` is the result's element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2194,9 +2189,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$result_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2209,6 +2202,8 @@ Members (24): x86/_mm256_cmp_epi8_mask, x86/_mm256_mask_cmp_epi8_mask (zero mask
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a1_width` is `a1`'s width in bits; `result_width` is the result's lane count.
+
 Semantics with the class parameters as named values:
 ```
   CASE a0[2:0] OF
@@ -2239,11 +2234,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a0,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2256,6 +2247,8 @@ Members (49): x86/_mm256_cmpeq_epi8_mask, x86/_mm256_mask_cmpeq_epi8_mask (zero 
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2267,11 +2260,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128">]>:$result_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2284,6 +2273,8 @@ Members (48): x86/_mm256_cmpge_epi8_mask, x86/_mm256_cmple_epi8_mask, x86/_mm256
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2295,11 +2286,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2312,6 +2299,8 @@ Members (49): x86/_mm256_cmpgt_epi8_mask, x86/_mm256_cmplt_epi8_mask, x86/_mm256
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2323,10 +2312,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2339,6 +2325,8 @@ Members (48): x86/_mm256_cmpneq_epi8_mask, x86/_mm256_mask_cmpneq_epi8_mask (zer
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2350,10 +2338,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2365,6 +2350,8 @@ def Autollvm_cmp_u_to_maskOp : Autollvm_Op<"cmp_u_to_mask"> {
 Members (24): x86/_mm256_cmp_epu8_mask, x86/_mm256_mask_cmp_epu8_mask (zero masking), x86/_mm512_cmp_epu8_mask, x86/_mm512_mask_cmp_epu8_mask (zero masking), x86/_mm_cmp_epu8_mask, x86/_mm_mask_cmp_epu8_mask (zero masking), x86/_mm256_cmp_epu16_mask, x86/_mm256_mask_cmp_epu16_mask (zero masking), x86/_mm512_cmp_epu16_mask, x86/_mm512_mask_cmp_epu16_mask (zero masking), x86/_mm_cmp_epu16_mask, x86/_mm_mask_cmp_epu16_mask (zero masking), x86/_mm256_cmp_epu32_mask, x86/_mm256_mask_cmp_epu32_mask (zero masking), x86/_mm_cmp_epu32_mask, x86/_mm_mask_cmp_epu32_mask (zero masking), x86/_mm256_cmp_epu64_mask, x86/_mm256_mask_cmp_epu64_mask (zero masking), x86/_mm_cmp_epu64_mask, x86/_mm_mask_cmp_epu64_mask (zero masking), x86/_mm512_cmp_epu64_mask, x86/_mm512_mask_cmp_epu64_mask (zero masking), x86/_mm512_cmp_epu32_mask, x86/_mm512_mask_cmp_epu32_mask (zero masking).
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a1_width` is `a1`'s width in bits; `result_width` is the result's lane count.
 
 Semantics with the class parameters as named values:
 ```
@@ -2396,11 +2383,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a0,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2413,6 +2396,8 @@ Members (48): x86/_mm256_cmpge_epu8_mask, x86/_mm256_cmple_epu8_mask, x86/_mm256
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2424,11 +2409,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2441,6 +2422,8 @@ Members (49): x86/_mm256_cmpgt_epu8_mask, x86/_mm256_cmplt_epu8_mask, x86/_mm256
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2452,10 +2435,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2467,6 +2447,8 @@ def Autollvm_permute_var_widen_ternaryOp : Autollvm_Op<"permute_var_widen_ternar
 Members (24): x86/_mm256_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi16 (zero masking), x86/_mm256_permutex2var_epi16, x86/_mm512_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi16 (zero masking), x86/_mm512_permutex2var_epi16, x86/_mm_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi16 (zero masking), x86/_mm_permutex2var_epi16, x86/_mm512_permutex2var_epi8, x86/_mm512_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm512_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm512_maskz_permutex2var_epi8 (zero masking), x86/_mm256_permutex2var_epi8, x86/_mm256_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm256_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm256_maskz_permutex2var_epi8 (zero masking), x86/_mm_permutex2var_epi8, x86/_mm_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm_maskz_permutex2var_epi8 (zero masking).
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -2482,10 +2464,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a0\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a0, merge_a2">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 3, 4, 5">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 3, 4, 5">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2495,6 +2474,8 @@ def Autollvm_move_to_maskOp : Autollvm_Op<"move_to_mask"> {
   let summary = "12 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (12): x86/_mm256_movepi8_mask, x86/_mm512_movepi8_mask, x86/_mm_movepi8_mask, x86/_mm256_movepi16_mask, x86/_mm512_movepi16_mask, x86/_mm_movepi16_mask, x86/_mm256_movepi32_mask, x86/_mm512_movepi32_mask, x86/_mm_movepi32_mask, x86/_mm256_movepi64_mask, x86/_mm512_movepi64_mask, x86/_mm_movepi64_mask.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -2508,10 +2489,7 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2524,6 +2502,8 @@ Members (12): x86/_mm256_movm_epi8 (zero masking), x86/_mm512_movm_epi8 (zero ma
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `result_width` is the result's width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2534,10 +2514,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2550,6 +2527,8 @@ Members (57): x86/_mm256_cvtsepi16_epi8, x86/_mm256_mask_cvtsepi16_epi8 (merge m
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2561,12 +2540,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256">]>:$result_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2579,6 +2553,8 @@ Members (24): x86/_mm256_mask_test_epi8_mask (zero masking), x86/_mm256_test_epi
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2590,10 +2566,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2606,6 +2579,8 @@ Members (24): x86/_mm256_mask_testn_epi8_mask (zero masking), x86/_mm256_testn_e
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2617,11 +2592,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2667,6 +2638,8 @@ def Autollvm_mask_addOp : Autollvm_Op<"mask_add"> {
   let description = [{
 Members (4): x86/_kadd_mask32, x86/_kadd_mask64, x86/_kadd_mask8, x86/_kadd_mask16.
 
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[bit:0] := (a0[bit:0] + a1[bit:0])
@@ -2674,8 +2647,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2686,6 +2658,8 @@ def Autollvm_mask_andOp : Autollvm_Op<"mask_and"> {
   let description = [{
 Members (6): x86/_kand_mask32, x86/_kand_mask64, x86/_kand_mask8, x86/_kand_mask16, x86/_mm512_kand, hvx/V6_pred_and.
 
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[bit:0] := (a0[bit:0] AND a1[bit:0])
@@ -2693,8 +2667,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63, 127">]>:$bit
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2705,6 +2678,8 @@ def Autollvm_mask_and_notOp : Autollvm_Op<"mask_and_not"> {
   let description = [{
 Members (6): x86/_kandn_mask32, x86/_kandn_mask64, x86/_kandn_mask8, x86/_kandn_mask16, x86/_mm512_kandn, hvx/V6_pred_and_n.
 
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[bit:0] := (NOT (a0[bit:0]) AND a1[bit:0])
@@ -2712,8 +2687,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63, 127">]>:$bit
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2724,14 +2698,15 @@ def Autollvm_mask_notOp : Autollvm_Op<"mask_not"> {
   let description = [{
 Members (6): x86/_knot_mask32, x86/_knot_mask64, x86/_knot_mask8, x86/_knot_mask16, x86/_mm512_knot, hvx/V6_pred_not.
 
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[bit:0] := NOT (a0[bit:0])
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63, 127">]>:$bit
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2742,6 +2717,8 @@ def Autollvm_mask_orOp : Autollvm_Op<"mask_or"> {
   let description = [{
 Members (6): x86/_kor_mask32, x86/_kor_mask64, x86/_kor_mask8, x86/_kor_mask16, x86/_mm512_kor, hvx/V6_pred_or.
 
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[bit:0] := (a0[bit:0] OR a1[bit:0])
@@ -2749,8 +2726,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63, 127">]>:$bit
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2761,6 +2737,8 @@ def Autollvm_mask_xor_notOp : Autollvm_Op<"mask_xor_not"> {
   let description = [{
 Members (5): x86/_kxnor_mask32, x86/_kxnor_mask64, x86/_kxnor_mask8, x86/_kxnor_mask16, x86/_mm512_kxnor.
 
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[bit:0] := NOT (a0[bit:0] XOR a1[bit:0])
@@ -2768,8 +2746,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2780,6 +2757,8 @@ def Autollvm_mask_xorOp : Autollvm_Op<"mask_xor"> {
   let description = [{
 Members (6): x86/_kxor_mask32, x86/_kxor_mask64, x86/_kxor_mask8, x86/_kxor_mask16, x86/_mm512_kxor, hvx/V6_pred_xor.
 
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[bit:0] := (a0[bit:0] XOR a1[bit:0])
@@ -2787,8 +2766,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63, 127">]>:$bit
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2798,6 +2776,8 @@ def Autollvm_mask_shl_by_immOp : Autollvm_Op<"mask_shl_by_imm"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): x86/_kshiftli_mask32, x86/_kshiftli_mask64, x86/_kshiftli_mask8, x86/_kshiftli_mask16.
+
+Parameters the operand and result types fix, not stored as attributes: `constant` is `a1`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -2809,8 +2789,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    APIntAttr:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$constant
+    APIntAttr:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2820,6 +2799,8 @@ def Autollvm_mask_shr_by_immOp : Autollvm_Op<"mask_shr_by_imm"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): x86/_kshiftri_mask32, x86/_kshiftri_mask64, x86/_kshiftri_mask8, x86/_kshiftri_mask16.
+
+Parameters the operand and result types fix, not stored as attributes: `constant` is `a1`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -2831,8 +2812,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    APIntAttr:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$constant
+    APIntAttr:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2842,6 +2822,8 @@ def Autollvm_or_cmp_eqOp : Autollvm_Op<"or_cmp_eq"> {
   let summary = "8 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (8): x86/_kortestz_mask32_u8, x86/_kortestc_mask32_u8, x86/_kortestz_mask64_u8, x86/_kortestc_mask64_u8, x86/_kortestz_mask8_u8, x86/_kortestc_mask8_u8, x86/_kortestz_mask16_u8, x86/_kortestc_mask16_u8.
+
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -2856,7 +2838,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs I8:$result);
@@ -2867,6 +2848,8 @@ def Autollvm_and_cmp_eqOp : Autollvm_Op<"and_cmp_eq"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): x86/_ktestz_mask32_u8, x86/_ktestz_mask64_u8, x86/_ktestz_mask8_u8, x86/_ktestz_mask16_u8.
+
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -2880,8 +2863,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs I8:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2891,6 +2873,8 @@ def Autollvm_and_not_cmp_eq_binary_with_maskOp : Autollvm_Op<"and_not_cmp_eq_bin
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): x86/_ktestc_mask32_u8, x86/_ktestc_mask64_u8, x86/_ktestc_mask8_u8, x86/_ktestc_mask16_u8.
+
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -2904,8 +2888,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs I8:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2916,15 +2899,15 @@ def Autollvm_extend_uOp : Autollvm_Op<"extend_u"> {
   let description = [{
 Members (5): x86/_cvtmask32_u32, x86/_cvtmask64_u64, x86/_cvtmask8_u32, x86/_cvtmask16_u32, x86/_mm512_mask2int.
 
+Parameters the operand and result types fix, not stored as attributes: `bit` is `a0`'s lane count less one; `result_width` is the result's element width.
+
 Semantics with the class parameters as named values:
 ```
   dst := ZeroExtend(a0[bit:0], result_width)
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2935,15 +2918,15 @@ def Autollvm_mask_extend_uOp : Autollvm_Op<"mask_extend_u"> {
   let description = [{
 Members (5): x86/_cvtu32_mask32, x86/_cvtu64_mask64, x86/_cvtu32_mask8, x86/_cvtu32_mask16, x86/_mm512_int2mask.
 
+Parameters the operand and result types fix, not stored as attributes: `bit` is the result's lane count less one; `a0_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   dst := ZeroExtend(a0[bit:0], (bit + 1))
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[I32, I64]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_width
+    AnyTypeOf<[I32, I64]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2954,6 +2937,8 @@ def Autollvm_extend_u_84ceOp : Autollvm_Op<"extend_u_84ce"> {
   let description = [{
 Members (6): x86/_mm256_broadcastmb_epi64, x86/_mm_broadcastmb_epi64, x86/_mm256_broadcastmw_epi32, x86/_mm_broadcastmw_epi32, x86/_mm512_broadcastmb_epi64, x86/_mm512_broadcastmw_epi32.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `bit` is `a0`'s lane count less one; `result_width` is the result's width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -2962,11 +2947,7 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$result_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -2978,6 +2959,8 @@ def Autollvm_cmp_eq_narrowOp : Autollvm_Op<"cmp_eq_narrow", [AttrSizedOperandSeg
 Members (18): x86/_mm256_conflict_epi32, x86/_mm256_mask_conflict_epi32 (merge masking), x86/_mm256_maskz_conflict_epi32 (zero masking), x86/_mm_conflict_epi32, x86/_mm_mask_conflict_epi32 (merge masking), x86/_mm_maskz_conflict_epi32 (zero masking), x86/_mm256_conflict_epi64, x86/_mm256_mask_conflict_epi64 (merge masking), x86/_mm256_maskz_conflict_epi64 (zero masking), x86/_mm_conflict_epi64, x86/_mm_mask_conflict_epi64 (merge masking), x86/_mm_maskz_conflict_epi64 (zero masking), x86/_mm512_conflict_epi32, x86/_mm512_mask_conflict_epi32 (merge masking), x86/_mm512_maskz_conflict_epi32 (zero masking), x86/_mm512_conflict_epi64, x86/_mm512_mask_conflict_epi64 (merge masking), x86/_mm512_maskz_conflict_epi64 (zero masking).
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -2993,10 +2976,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3008,6 +2988,8 @@ def Autollvm_count_leadingOp : Autollvm_Op<"count_leading", [AttrSizedOperandSeg
 Members (14): x86/_mm256_lzcnt_epi32, x86/_mm256_mask_lzcnt_epi32 (merge masking), x86/_mm256_maskz_lzcnt_epi32 (zero masking), x86/_mm256_lzcnt_epi64, x86/_mm256_mask_lzcnt_epi64 (merge masking), x86/_mm256_maskz_lzcnt_epi64 (zero masking), x86/_mm512_lzcnt_epi32, x86/_mm512_mask_lzcnt_epi32 (merge masking), x86/_mm512_maskz_lzcnt_epi32 (zero masking), x86/_mm512_lzcnt_epi64, x86/_mm512_mask_lzcnt_epi64 (merge masking), x86/_mm512_maskz_lzcnt_epi64 (zero masking), hvx/V6_vcl0w, hvx/V6_vcl0h.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3026,9 +3008,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3040,6 +3020,8 @@ def Autollvm_clz_or_clsOp : Autollvm_Op<"clz_or_cls", [AttrSizedOperandSegments]
 Members (30): x86/_mm_lzcnt_epi32, x86/_mm_mask_lzcnt_epi32 (merge masking), x86/_mm_maskz_lzcnt_epi32 (zero masking), x86/_mm_lzcnt_epi64, x86/_mm_mask_lzcnt_epi64 (merge masking), x86/_mm_maskz_lzcnt_epi64 (zero masking), arm/vcls_s8, arm/vclsq_s8, arm/vcls_s16, arm/vclsq_s16, arm/vcls_s32, arm/vclsq_s32, arm/vcls_u8, arm/vclsq_u8, arm/vcls_u16, arm/vclsq_u16, arm/vcls_u32, arm/vclsq_u32, arm/vclz_s8, arm/vclzq_s8, arm/vclz_s16, arm/vclzq_s16, arm/vclz_s32, arm/vclzq_s32, arm/vclz_u8, arm/vclzq_u8, arm/vclz_u16, arm/vclzq_u16, arm/vclz_u32, arm/vclzq_u32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -3064,9 +3046,7 @@ Semantics with the class parameters as named values:
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3078,6 +3058,8 @@ def Autollvm_move_unaryOp : Autollvm_Op<"move_unary", [AttrSizedOperandSegments]
 Members (27): x86/_mm256_broadcast_i32x2, x86/_mm256_mask_broadcast_i32x2 (merge masking), x86/_mm256_maskz_broadcast_i32x2 (zero masking), x86/_mm512_broadcast_i32x2, x86/_mm512_mask_broadcast_i32x2 (merge masking), x86/_mm512_maskz_broadcast_i32x2 (zero masking), x86/_mm_broadcast_i32x2, x86/_mm_mask_broadcast_i32x2 (merge masking), x86/_mm_maskz_broadcast_i32x2 (zero masking), x86/_mm512_broadcast_i32x8, x86/_mm512_mask_broadcast_i32x8 (merge masking), x86/_mm512_maskz_broadcast_i32x8 (zero masking), x86/_mm256_broadcast_i64x2, x86/_mm256_mask_broadcast_i64x2 (merge masking), x86/_mm256_maskz_broadcast_i64x2 (zero masking), x86/_mm512_broadcast_i64x2, x86/_mm512_mask_broadcast_i64x2 (merge masking), x86/_mm512_maskz_broadcast_i64x2 (zero masking), x86/_mm256_broadcast_i32x4, x86/_mm256_mask_broadcast_i32x4 (merge masking), x86/_mm256_maskz_broadcast_i32x4 (zero masking), x86/_mm512_broadcast_i32x4, x86/_mm512_mask_broadcast_i32x4 (merge masking), x86/_mm512_maskz_broadcast_i32x4 (zero masking), x86/_mm512_broadcast_i64x4, x86/_mm512_mask_broadcast_i64x4 (merge masking), x86/_mm512_maskz_broadcast_i64x4 (zero masking).
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3092,11 +3074,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4, 8">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4, 8">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3108,6 +3086,8 @@ def Autollvm_permute_imm_unary_to_i128Op : Autollvm_Op<"permute_imm_unary_to_i12
 Members (6): x86/_mm512_extracti64x2_epi64, x86/_mm512_mask_extracti64x2_epi64 (merge masking), x86/_mm512_maskz_extracti64x2_epi64 (zero masking), x86/_mm512_extracti32x4_epi32, x86/_mm512_mask_extracti32x4_epi32 (merge masking), x86/_mm512_maskz_extracti32x4_epi32 (zero masking).
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -3128,8 +3108,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     APIntAttr:$a0,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a1_elem_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3141,6 +3120,8 @@ def Autollvm_shr_by_immOp : Autollvm_Op<"shr_by_imm", [AttrSizedOperandSegments]
 Members (32): x86/_mm256_alignr_epi32, x86/_mm256_mask_alignr_epi32 (merge masking), x86/_mm256_maskz_alignr_epi32 (zero masking), x86/_mm_alignr_epi32, x86/_mm_mask_alignr_epi32 (merge masking), x86/_mm_maskz_alignr_epi32 (zero masking), x86/_mm256_alignr_epi64, x86/_mm256_mask_alignr_epi64 (merge masking), x86/_mm256_maskz_alignr_epi64 (zero masking), x86/_mm_alignr_epi64, x86/_mm_mask_alignr_epi64 (merge masking), x86/_mm_maskz_alignr_epi64 (zero masking), x86/_mm512_maskz_alignr_epi32 (zero masking), x86/_mm512_alignr_epi64, x86/_mm512_mask_alignr_epi64 (merge masking), x86/_mm512_maskz_alignr_epi64 (zero masking), x86/_mm512_alignr_epi32, x86/_mm512_mask_alignr_epi32 (merge masking), arm/vext_s8, arm/vextq_s8, arm/vext_s16, arm/vextq_s16, arm/vext_s32, arm/vextq_s32, arm/vextq_s64, arm/vext_u8, arm/vextq_u8, arm/vext_u16, arm/vextq_u16, arm/vext_u32, arm/vextq_u32, arm/vextq_u64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -3157,8 +3138,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10) || v == ::llvm::APInt(128, \"1023\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255, 511, 1023">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 32">]>:$a2_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 8">]>:$a2_elem_width
@@ -3171,6 +3150,8 @@ def Autollvm_select_ternary_with_maskOp : Autollvm_Op<"select_ternary_with_mask"
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): x86/_mm256_mask_compress_epi32, x86/_mm_mask_compress_epi32, x86/_mm256_mask_compress_epi64, x86/_mm_mask_compress_epi64, x86/_mm512_mask_compress_epi32, x86/_mm512_mask_compress_epi64, x86/_mm512_mask_compress_epi16, x86/_mm256_mask_compress_epi16, x86/_mm_mask_compress_epi16, x86/_mm512_mask_compress_epi8, x86/_mm256_mask_compress_epi8, x86/_mm_mask_compress_epi8.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_width` is `a0`'s lane count.
 
 Semantics with the class parameters as named values:
 ```
@@ -3188,10 +3169,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255, 511">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255, 511">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3201,6 +3179,8 @@ def Autollvm_select_binaryOp : Autollvm_Op<"select_binary"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): x86/_mm256_maskz_compress_epi32, x86/_mm_maskz_compress_epi32, x86/_mm256_maskz_compress_epi64, x86/_mm_maskz_compress_epi64, x86/_mm512_maskz_compress_epi32, x86/_mm512_maskz_compress_epi64, x86/_mm512_maskz_compress_epi16, x86/_mm256_maskz_compress_epi16, x86/_mm_maskz_compress_epi16, x86/_mm512_maskz_compress_epi8, x86/_mm256_maskz_compress_epi8, x86/_mm_maskz_compress_epi8.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_width` is `a0`'s lane count.
 
 Semantics with the class parameters as named values:
 ```
@@ -3217,10 +3197,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255, 511">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255, 511">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3232,6 +3209,8 @@ def Autollvm_permute_var_widen_ternary_c3aaOp : Autollvm_Op<"permute_var_widen_t
 Members (20): x86/_mm256_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi32 (zero masking), x86/_mm256_permutex2var_epi32, x86/_mm_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi32 (zero masking), x86/_mm_permutex2var_epi32, x86/_mm256_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi64 (zero masking), x86/_mm256_permutex2var_epi64, x86/_mm512_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi32 (zero masking), x86/_mm512_permutex2var_epi32, x86/_mm512_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi64 (zero masking), x86/_mm512_permutex2var_epi64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3247,10 +3226,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a0\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a0, merge_a2">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3287,6 +3263,8 @@ def Autollvm_select_ternary_with_mask_583bOp : Autollvm_Op<"select_ternary_with_
   let description = [{
 Members (12): x86/_mm256_mask_expand_epi32, x86/_mm_mask_expand_epi32, x86/_mm256_mask_expand_epi64, x86/_mm_mask_expand_epi64, x86/_mm512_mask_expand_epi32, x86/_mm512_mask_expand_epi64, x86/_mm512_mask_expand_epi16, x86/_mm256_mask_expand_epi16, x86/_mm_mask_expand_epi16, x86/_mm512_mask_expand_epi8, x86/_mm256_mask_expand_epi8, x86/_mm_mask_expand_epi8.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_width` is `a0`'s lane count; `a1_width` is `a1`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   v0 := 0
@@ -3303,11 +3281,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3317,6 +3291,8 @@ def Autollvm_select_binary_1a41Op : Autollvm_Op<"select_binary_1a41"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): x86/_mm256_maskz_expand_epi32, x86/_mm_maskz_expand_epi32, x86/_mm256_maskz_expand_epi64, x86/_mm_maskz_expand_epi64, x86/_mm512_maskz_expand_epi32, x86/_mm512_maskz_expand_epi64, x86/_mm512_maskz_expand_epi16, x86/_mm256_maskz_expand_epi16, x86/_mm_maskz_expand_epi16, x86/_mm512_maskz_expand_epi8, x86/_mm256_maskz_expand_epi8, x86/_mm_maskz_expand_epi8.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_width` is `a0`'s lane count; `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3333,11 +3309,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a1_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3349,6 +3321,8 @@ def Autollvm_rotateOp : Autollvm_Op<"rotate", [AttrSizedOperandSegments]> {
 Members (18): x86/_mm256_mask_rol_epi32 (merge masking), x86/_mm256_maskz_rol_epi32 (zero masking), x86/_mm256_rol_epi32, x86/_mm_mask_rol_epi32 (merge masking), x86/_mm_maskz_rol_epi32 (zero masking), x86/_mm_rol_epi32, x86/_mm256_mask_rol_epi64 (merge masking), x86/_mm256_maskz_rol_epi64 (zero masking), x86/_mm256_rol_epi64, x86/_mm_mask_rol_epi64 (merge masking), x86/_mm_maskz_rol_epi64 (zero masking), x86/_mm_rol_epi64, x86/_mm512_mask_rol_epi32 (merge masking), x86/_mm512_maskz_rol_epi32 (zero masking), x86/_mm512_rol_epi32, x86/_mm512_mask_rol_epi64 (merge masking), x86/_mm512_maskz_rol_epi64 (zero masking), x86/_mm512_rol_epi64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3366,10 +3340,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3381,6 +3352,8 @@ def Autollvm_funnel_shift_binary_d6faOp : Autollvm_Op<"funnel_shift_binary_d6fa"
 Members (18): x86/_mm256_mask_rolv_epi32 (merge masking), x86/_mm256_maskz_rolv_epi32 (zero masking), x86/_mm256_rolv_epi32, x86/_mm_mask_rolv_epi32 (merge masking), x86/_mm_maskz_rolv_epi32 (zero masking), x86/_mm_rolv_epi32, x86/_mm256_mask_rolv_epi64 (merge masking), x86/_mm256_maskz_rolv_epi64 (zero masking), x86/_mm256_rolv_epi64, x86/_mm_mask_rolv_epi64 (merge masking), x86/_mm_maskz_rolv_epi64 (zero masking), x86/_mm_rolv_epi64, x86/_mm512_mask_rolv_epi32 (merge masking), x86/_mm512_maskz_rolv_epi32 (zero masking), x86/_mm512_rolv_epi32, x86/_mm512_mask_rolv_epi64 (merge masking), x86/_mm512_maskz_rolv_epi64 (zero masking), x86/_mm512_rolv_epi64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3398,10 +3371,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3413,6 +3383,8 @@ def Autollvm_rotate_60f6Op : Autollvm_Op<"rotate_60f6", [AttrSizedOperandSegment
 Members (18): x86/_mm256_mask_ror_epi32 (merge masking), x86/_mm256_maskz_ror_epi32 (zero masking), x86/_mm256_ror_epi32, x86/_mm_mask_ror_epi32 (merge masking), x86/_mm_maskz_ror_epi32 (zero masking), x86/_mm_ror_epi32, x86/_mm256_mask_ror_epi64 (merge masking), x86/_mm256_maskz_ror_epi64 (zero masking), x86/_mm256_ror_epi64, x86/_mm_mask_ror_epi64 (merge masking), x86/_mm_maskz_ror_epi64 (zero masking), x86/_mm_ror_epi64, x86/_mm512_mask_ror_epi32 (merge masking), x86/_mm512_maskz_ror_epi32 (zero masking), x86/_mm512_ror_epi32, x86/_mm512_mask_ror_epi64 (merge masking), x86/_mm512_maskz_ror_epi64 (zero masking), x86/_mm512_ror_epi64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3430,10 +3402,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3445,6 +3414,8 @@ def Autollvm_funnel_shift_binary_c69fOp : Autollvm_Op<"funnel_shift_binary_c69f"
 Members (19): x86/_mm256_mask_rorv_epi32 (merge masking), x86/_mm256_maskz_rorv_epi32 (zero masking), x86/_mm256_rorv_epi32, x86/_mm_mask_rorv_epi32 (merge masking), x86/_mm_maskz_rorv_epi32 (zero masking), x86/_mm_rorv_epi32, x86/_mm256_mask_rorv_epi64 (merge masking), x86/_mm256_maskz_rorv_epi64 (zero masking), x86/_mm256_rorv_epi64, x86/_mm_mask_rorv_epi64 (merge masking), x86/_mm_maskz_rorv_epi64 (zero masking), x86/_mm_rorv_epi64, x86/_mm512_mask_rorv_epi32 (merge masking), x86/_mm512_maskz_rorv_epi32 (zero masking), x86/_mm512_rorv_epi32, x86/_mm512_mask_rorv_epi64 (merge masking), x86/_mm512_maskz_rorv_epi64 (zero masking), x86/_mm512_rorv_epi64, hvx/V6_vrotr.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3462,10 +3433,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3477,6 +3445,8 @@ def Autollvm_permute_var_ternary_immOp : Autollvm_Op<"permute_var_ternary_imm"> 
 Members (18): x86/_mm256_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm256_maskz_ternarylogic_epi32 (zero masking), x86/_mm256_ternarylogic_epi32, x86/_mm_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm_maskz_ternarylogic_epi32 (zero masking), x86/_mm_ternarylogic_epi32, x86/_mm256_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm256_maskz_ternarylogic_epi64 (zero masking), x86/_mm256_ternarylogic_epi64, x86/_mm_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm_maskz_ternarylogic_epi64 (zero masking), x86/_mm_ternarylogic_epi64, x86/_mm512_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm512_maskz_ternarylogic_epi32 (zero masking), x86/_mm512_ternarylogic_epi32, x86/_mm512_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm512_maskz_ternarylogic_epi64 (zero masking), x86/_mm512_ternarylogic_epi64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3495,9 +3465,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a3,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a0\"">, "one of none, zero, merge_a0">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3539,6 +3507,8 @@ Members (6): x86/_mm256_mask_shuffle_i32x4 (merge masking), x86/_mm256_maskz_shu
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   dst[127:0] := a0[((a1[0] * 128) + 127):(a1[0] * 128)]
@@ -3551,8 +3521,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3581,6 +3550,8 @@ def Autollvm_permute_imm_narrow_in_lanesOp : Autollvm_Op<"permute_imm_narrow_in_
 Members (6): x86/_mm512_mask_shuffle_i32x4 (merge masking), x86/_mm512_maskz_shuffle_i32x4 (zero masking), x86/_mm512_shuffle_i32x4, x86/_mm512_mask_shuffle_i64x2 (merge masking), x86/_mm512_maskz_shuffle_i64x2 (zero masking), x86/_mm512_shuffle_i64x2.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -3611,8 +3582,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3645,6 +3615,8 @@ Members (19): x86/_mm512_madd52lo_epu64, x86/_mm512_mask_madd52lo_epu64 (merge_a
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -3659,10 +3631,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"51\", 10) || v == ::llvm::APInt(128, \"103\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 51, 103">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"51\", 10) || v == ::llvm::APInt(128, \"103\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 51, 103">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3674,6 +3643,8 @@ def Autollvm_add_shrOp : Autollvm_Op<"add_shr", [AttrSizedOperandSegments]> {
 Members (41): x86/_mm256_maskz_popcnt_epi64 (zero masking), x86/_mm256_mask_popcnt_epi64 (merge masking), x86/_mm256_popcnt_epi64, x86/_mm_maskz_popcnt_epi64 (zero masking), x86/_mm_mask_popcnt_epi64 (merge masking), x86/_mm_popcnt_epi64, x86/_mm256_popcnt_epi32, x86/_mm256_mask_popcnt_epi32 (merge masking), x86/_mm256_maskz_popcnt_epi32 (zero masking), x86/_mm_popcnt_epi32, x86/_mm_mask_popcnt_epi32 (merge masking), x86/_mm_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi32, x86/_mm512_mask_popcnt_epi32 (merge masking), x86/_mm512_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi64, x86/_mm512_mask_popcnt_epi64 (merge masking), x86/_mm512_maskz_popcnt_epi64 (zero masking), x86/_mm512_popcnt_epi16, x86/_mm512_mask_popcnt_epi16 (merge masking), x86/_mm512_maskz_popcnt_epi16 (zero masking), x86/_mm256_popcnt_epi16, x86/_mm256_mask_popcnt_epi16 (merge masking), x86/_mm256_maskz_popcnt_epi16 (zero masking), x86/_mm_popcnt_epi16, x86/_mm_mask_popcnt_epi16 (merge masking), x86/_mm_maskz_popcnt_epi16 (zero masking), x86/_mm512_popcnt_epi8, x86/_mm512_mask_popcnt_epi8 (merge masking), x86/_mm512_maskz_popcnt_epi8 (zero masking), x86/_mm256_popcnt_epi8, x86/_mm256_mask_popcnt_epi8 (merge masking), x86/_mm256_maskz_popcnt_epi8 (zero masking), x86/_mm_popcnt_epi8, x86/_mm_mask_popcnt_epi8 (merge masking), x86/_mm_maskz_popcnt_epi8 (zero masking), arm/vcnt_s8, arm/vcntq_s8, arm/vcnt_u8, arm/vcntq_u8, hvx/V6_vpopcounth.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3694,10 +3665,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3709,6 +3677,8 @@ def Autollvm_permute_var_to_maskOp : Autollvm_Op<"permute_var_to_mask"> {
 Members (6): x86/_mm512_mask_bitshuffle_epi64_mask (zero masking), x86/_mm512_bitshuffle_epi64_mask, x86/_mm256_mask_bitshuffle_epi64_mask (zero masking), x86/_mm256_bitshuffle_epi64_mask, x86/_mm_mask_bitshuffle_epi64_mask (zero masking), x86/_mm_bitshuffle_epi64_mask.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
 
 Semantics with the class parameters as named values:
 ```
@@ -3724,10 +3694,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$result_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3739,6 +3706,8 @@ def Autollvm_permute_var_binaryOp : Autollvm_Op<"permute_var_binary", [AttrSized
 Members (9): x86/_mm512_multishift_epi64_epi8, x86/_mm512_mask_multishift_epi64_epi8 (merge masking), x86/_mm512_maskz_multishift_epi64_epi8 (zero masking), x86/_mm256_multishift_epi64_epi8, x86/_mm256_mask_multishift_epi64_epi8 (merge masking), x86/_mm256_maskz_multishift_epi64_epi8 (zero masking), x86/_mm_multishift_epi64_epi8, x86/_mm_mask_multishift_epi64_epi8 (merge masking), x86/_mm_maskz_multishift_epi64_epi8 (zero masking).
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3760,8 +3729,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3773,6 +3741,8 @@ def Autollvm_funnel_shift_ternaryOp : Autollvm_Op<"funnel_shift_ternary"> {
 Members (27): x86/_mm512_maskz_shrdv_epi64 (zero masking), x86/_mm512_mask_shrdv_epi64 (merge_a1 masking), x86/_mm512_shrdv_epi64, x86/_mm256_maskz_shrdv_epi64 (zero masking), x86/_mm256_mask_shrdv_epi64 (merge_a1 masking), x86/_mm256_shrdv_epi64, x86/_mm_maskz_shrdv_epi64 (zero masking), x86/_mm_mask_shrdv_epi64 (merge_a1 masking), x86/_mm_shrdv_epi64, x86/_mm512_maskz_shrdv_epi32 (zero masking), x86/_mm512_mask_shrdv_epi32 (merge_a1 masking), x86/_mm512_shrdv_epi32, x86/_mm256_maskz_shrdv_epi32 (zero masking), x86/_mm256_mask_shrdv_epi32 (merge_a1 masking), x86/_mm256_shrdv_epi32, x86/_mm_maskz_shrdv_epi32 (zero masking), x86/_mm_mask_shrdv_epi32 (merge_a1 masking), x86/_mm_shrdv_epi32, x86/_mm512_maskz_shrdv_epi16 (zero masking), x86/_mm512_mask_shrdv_epi16 (merge_a1 masking), x86/_mm512_shrdv_epi16, x86/_mm256_maskz_shrdv_epi16 (zero masking), x86/_mm256_mask_shrdv_epi16 (merge_a1 masking), x86/_mm256_shrdv_epi16, x86/_mm_maskz_shrdv_epi16 (zero masking), x86/_mm_mask_shrdv_epi16 (merge_a1 masking), x86/_mm_shrdv_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3787,10 +3757,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a1\"">, "one of none, zero, merge_a1">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3802,6 +3769,8 @@ def Autollvm_funnel_shift_binary_immOp : Autollvm_Op<"funnel_shift_binary_imm", 
 Members (27): x86/_mm512_maskz_shrdi_epi64 (zero masking), x86/_mm512_mask_shrdi_epi64 (merge masking), x86/_mm512_shrdi_epi64, x86/_mm256_maskz_shrdi_epi64 (zero masking), x86/_mm256_mask_shrdi_epi64 (merge masking), x86/_mm256_shrdi_epi64, x86/_mm_maskz_shrdi_epi64 (zero masking), x86/_mm_mask_shrdi_epi64 (merge masking), x86/_mm_shrdi_epi64, x86/_mm512_maskz_shrdi_epi32 (zero masking), x86/_mm512_mask_shrdi_epi32 (merge masking), x86/_mm512_shrdi_epi32, x86/_mm256_maskz_shrdi_epi32 (zero masking), x86/_mm256_mask_shrdi_epi32 (merge masking), x86/_mm256_shrdi_epi32, x86/_mm_maskz_shrdi_epi32 (zero masking), x86/_mm_mask_shrdi_epi32 (merge masking), x86/_mm_shrdi_epi32, x86/_mm512_maskz_shrdi_epi16 (zero masking), x86/_mm512_mask_shrdi_epi16 (merge masking), x86/_mm512_shrdi_epi16, x86/_mm256_maskz_shrdi_epi16 (zero masking), x86/_mm256_mask_shrdi_epi16 (merge masking), x86/_mm256_shrdi_epi16, x86/_mm_maskz_shrdi_epi16 (zero masking), x86/_mm_mask_shrdi_epi16 (merge masking), x86/_mm_shrdi_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3817,11 +3786,8 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a2,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3833,6 +3799,8 @@ def Autollvm_or_shl_ternaryOp : Autollvm_Op<"or_shl_ternary"> {
 Members (27): x86/_mm512_maskz_shldv_epi64 (zero masking), x86/_mm512_mask_shldv_epi64 (merge_a0 masking), x86/_mm512_shldv_epi64, x86/_mm256_maskz_shldv_epi64 (zero masking), x86/_mm256_mask_shldv_epi64 (merge_a0 masking), x86/_mm256_shldv_epi64, x86/_mm_maskz_shldv_epi64 (zero masking), x86/_mm_mask_shldv_epi64 (merge_a0 masking), x86/_mm_shldv_epi64, x86/_mm512_maskz_shldv_epi32 (zero masking), x86/_mm512_mask_shldv_epi32 (merge_a0 masking), x86/_mm512_shldv_epi32, x86/_mm256_maskz_shldv_epi32 (zero masking), x86/_mm256_mask_shldv_epi32 (merge_a0 masking), x86/_mm256_shldv_epi32, x86/_mm_maskz_shldv_epi32 (zero masking), x86/_mm_mask_shldv_epi32 (merge_a0 masking), x86/_mm_shldv_epi32, x86/_mm512_maskz_shldv_epi16 (zero masking), x86/_mm512_mask_shldv_epi16 (merge_a0 masking), x86/_mm512_shldv_epi16, x86/_mm256_maskz_shldv_epi16 (zero masking), x86/_mm256_mask_shldv_epi16 (merge_a0 masking), x86/_mm256_shldv_epi16, x86/_mm_maskz_shldv_epi16 (zero masking), x86/_mm_mask_shldv_epi16 (merge_a0 masking), x86/_mm_shldv_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3848,10 +3816,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a0\"">, "one of none, zero, merge_a0">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3863,6 +3828,8 @@ def Autollvm_or_shl_binary_immOp : Autollvm_Op<"or_shl_binary_imm", [AttrSizedOp
 Members (27): x86/_mm512_maskz_shldi_epi64 (zero masking), x86/_mm512_mask_shldi_epi64 (merge masking), x86/_mm512_shldi_epi64, x86/_mm256_maskz_shldi_epi64 (zero masking), x86/_mm256_mask_shldi_epi64 (merge masking), x86/_mm256_shldi_epi64, x86/_mm_maskz_shldi_epi64 (zero masking), x86/_mm_mask_shldi_epi64 (merge masking), x86/_mm_shldi_epi64, x86/_mm512_maskz_shldi_epi32 (zero masking), x86/_mm512_mask_shldi_epi32 (merge masking), x86/_mm512_shldi_epi32, x86/_mm256_maskz_shldi_epi32 (zero masking), x86/_mm256_mask_shldi_epi32 (merge masking), x86/_mm256_shldi_epi32, x86/_mm_maskz_shldi_epi32 (zero masking), x86/_mm_mask_shldi_epi32 (merge masking), x86/_mm_shldi_epi32, x86/_mm512_maskz_shldi_epi16 (zero masking), x86/_mm512_mask_shldi_epi16 (merge masking), x86/_mm512_shldi_epi16, x86/_mm256_maskz_shldi_epi16 (zero masking), x86/_mm256_mask_shldi_epi16 (merge masking), x86/_mm256_shldi_epi16, x86/_mm_maskz_shldi_epi16 (zero masking), x86/_mm_mask_shldi_epi16 (merge masking), x86/_mm_shldi_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3879,11 +3846,8 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a2,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3895,6 +3859,8 @@ def Autollvm_dot_acc_sat_s_widenOp : Autollvm_Op<"dot_acc_sat_s_widen"> {
 Members (9): x86/_mm512_maskz_dpwssds_epi32 (zero masking), x86/_mm512_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm512_dpwssds_epi32, x86/_mm256_maskz_dpwssds_epi32 (zero masking), x86/_mm256_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm256_dpwssds_epi32, x86/_mm_maskz_dpwssds_epi32 (zero masking), x86/_mm_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm_dpwssds_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3910,9 +3876,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3924,6 +3888,8 @@ def Autollvm_dot_acc_s_widenOp : Autollvm_Op<"dot_acc_s_widen"> {
 Members (9): x86/_mm512_maskz_dpwssd_epi32 (zero masking), x86/_mm512_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm512_dpwssd_epi32, x86/_mm256_maskz_dpwssd_epi32 (zero masking), x86/_mm256_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm256_dpwssd_epi32, x86/_mm_maskz_dpwssd_epi32 (zero masking), x86/_mm_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm_dpwssd_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3939,9 +3905,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3953,6 +3917,8 @@ def Autollvm_dot_acc_sat_su_widenOp : Autollvm_Op<"dot_acc_sat_su_widen"> {
 Members (9): x86/_mm512_maskz_dpbusds_epi32 (zero masking), x86/_mm512_mask_dpbusds_epi32 (merge_a2 masking), x86/_mm512_dpbusds_epi32, x86/_mm256_maskz_dpbusds_epi32 (zero masking), x86/_mm256_mask_dpbusds_epi32 (merge_a2 masking), x86/_mm256_dpbusds_epi32, x86/_mm_maskz_dpbusds_epi32 (zero masking), x86/_mm_mask_dpbusds_epi32 (merge_a2 masking), x86/_mm_dpbusds_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -3970,9 +3936,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -3984,6 +3948,8 @@ def Autollvm_dot_acc_su_widenOp : Autollvm_Op<"dot_acc_su_widen"> {
 Members (12): x86/_mm512_maskz_dpbusd_epi32 (zero masking), x86/_mm512_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm512_dpbusd_epi32, x86/_mm256_maskz_dpbusd_epi32 (zero masking), x86/_mm256_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm256_dpbusd_epi32, x86/_mm_maskz_dpbusd_epi32 (zero masking), x86/_mm_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm_dpbusd_epi32, arm/vusdot_s32, arm/vusdotq_s32, hvx/V6_vrmpybusv_acc.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -4001,9 +3967,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4015,6 +3979,8 @@ def Autollvm_xor_shlOp : Autollvm_Op<"xor_shl", [AttrSizedOperandSegments]> {
 Members (9): x86/_mm512_maskz_gf2p8mul_epi8 (zero masking), x86/_mm512_mask_gf2p8mul_epi8 (merge masking), x86/_mm512_gf2p8mul_epi8, x86/_mm256_maskz_gf2p8mul_epi8 (zero masking), x86/_mm256_mask_gf2p8mul_epi8 (merge masking), x86/_mm256_gf2p8mul_epi8, x86/_mm_maskz_gf2p8mul_epi8 (zero masking), x86/_mm_mask_gf2p8mul_epi8 (merge masking), x86/_mm_gf2p8mul_epi8.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -4043,9 +4009,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4057,6 +4021,8 @@ def Autollvm_permute_var_binary_immOp : Autollvm_Op<"permute_var_binary_imm", [A
 Members (9): x86/_mm512_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm512_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm512_gf2p8affine_epi64_epi8, x86/_mm256_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm256_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm256_gf2p8affine_epi64_epi8, x86/_mm_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm_gf2p8affine_epi64_epi8.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -4086,9 +4052,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
     APIntAttr:$a2,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4100,6 +4064,8 @@ def Autollvm_permute_var_binary_imm_b3a9Op : Autollvm_Op<"permute_var_binary_imm
 Members (9): x86/_mm512_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm512_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm512_gf2p8affineinv_epi64_epi8, x86/_mm256_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm256_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm256_gf2p8affineinv_epi64_epi8, x86/_mm_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm_gf2p8affineinv_epi64_epi8.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -4129,9 +4095,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
     APIntAttr:$a2,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4141,6 +4105,8 @@ def Autollvm_cmp_eqOp : Autollvm_Op<"cmp_eq"> {
   let summary = "32 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (32): x86/_mm_cmpeq_epi8, x86/_mm_cmpeq_epi16, x86/_mm_cmpeq_epi32, x86/_mm_cmpeq_epi64, arm/vceq_s8, arm/vceqq_s8, arm/vceq_s16, arm/vceqq_s16, arm/vceq_s32, arm/vceqq_s32, arm/vceq_u8, arm/vceqq_u8, arm/vceq_u16, arm/vceqq_u16, arm/vceq_u32, arm/vceqq_u32, arm/vceqq_s64, arm/vceqq_u64, arm/vtst_s8, arm/vtstq_s8, arm/vtst_s16, arm/vtstq_s16, arm/vtst_s32, arm/vtstq_s32, arm/vtst_u8, arm/vtstq_u8, arm/vtst_u16, arm/vtstq_u16, arm/vtst_u32, arm/vtstq_u32, arm/vtstq_s64, arm/vtstq_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -4168,8 +4134,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant_2
   );
@@ -4181,6 +4145,8 @@ def Autollvm_cmp_gt_sOp : Autollvm_Op<"cmp_gt_s"> {
   let summary = "63 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (63): x86/_mm_cmpgt_epi8, x86/_mm_cmpgt_epi16, x86/_mm_cmpgt_epi32, x86/_mm_cmplt_epi8, x86/_mm_cmplt_epi16, x86/_mm_cmplt_epi32, x86/_mm_cmpgt_epi64, arm/vcge_s8, arm/vcgeq_s8, arm/vcge_s16, arm/vcgeq_s16, arm/vcge_s32, arm/vcgeq_s32, arm/vcge_u8, arm/vcgeq_u8, arm/vcge_u16, arm/vcgeq_u16, arm/vcge_u32, arm/vcgeq_u32, arm/vcgeq_s64, arm/vcgeq_u64, arm/vcle_s8, arm/vcleq_s8, arm/vcle_s16, arm/vcleq_s16, arm/vcle_s32, arm/vcleq_s32, arm/vcle_u8, arm/vcleq_u8, arm/vcle_u16, arm/vcleq_u16, arm/vcle_u32, arm/vcleq_u32, arm/vcleq_s64, arm/vcleq_u64, arm/vcgt_s8, arm/vcgtq_s8, arm/vcgt_s16, arm/vcgtq_s16, arm/vcgt_s32, arm/vcgtq_s32, arm/vcgt_u8, arm/vcgtq_u8, arm/vcgt_u16, arm/vcgtq_u16, arm/vcgt_u32, arm/vcgtq_u32, arm/vcgtq_s64, arm/vcgtq_u64, arm/vclt_s8, arm/vcltq_s8, arm/vclt_s16, arm/vcltq_s16, arm/vclt_s32, arm/vcltq_s32, arm/vclt_u8, arm/vcltq_u8, arm/vclt_u16, arm/vcltq_u16, arm/vclt_u32, arm/vcltq_u32, arm/vcltq_s64, arm/vcltq_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -4202,8 +4168,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant_2
@@ -4236,6 +4200,8 @@ def Autollvm_move_unary_to_i64Op : Autollvm_Op<"move_unary_to_i64"> {
   let description = [{
 Members (7): x86/_mm_move_epi64, arm/vget_high_s8, arm/vget_high_s16, arm/vget_high_s32, arm/vget_high_u8, arm/vget_high_u16, arm/vget_high_u32.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `result_width` is the result's width in bits.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -4251,9 +4217,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4263,6 +4227,8 @@ def Autollvm_shr_by_imm_u_narrowOp : Autollvm_Op<"shr_by_imm_u_narrow"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): x86/_mm_extract_epi16, x86/_mm_extract_epi8, x86/_mm_extract_epi32, x86/_mm_extract_epi64.
+
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -4274,8 +4240,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4285,6 +4250,8 @@ def Autollvm_move_narrowOp : Autollvm_Op<"move_narrow"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): x86/_mm_insert_epi16, x86/_mm_insert_epi8, x86/_mm_insert_epi32, x86/_mm_insert_epi64.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a2_width` is `a2`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -4297,9 +4264,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[I32, I64]>:$a2,
     APIntAttr:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4362,6 +4327,8 @@ def Autollvm_add_or_shlOp : Autollvm_Op<"add_or_shl"> {
   let description = [{
 Members (16): x86/_mm_hadd_epi16, x86/_mm_hadd_epi32, arm/vpadd_s8, arm/vpadd_s16, arm/vpadd_s32, arm/vpadd_u8, arm/vpadd_u16, arm/vpadd_u32, arm/vpaddq_s8, arm/vpaddq_s16, arm/vpaddq_s32, arm/vpaddq_s64, arm/vpaddq_u8, arm/vpaddq_u16, arm/vpaddq_u32, arm/vpaddq_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -4384,8 +4351,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64, 128">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -4432,6 +4397,8 @@ def Autollvm_add_or_sub_widenOp : Autollvm_Op<"add_or_sub_widen"> {
   let description = [{
 Members (48): arm/vaddl_s8, arm/vaddl_s16, arm/vaddl_s32, arm/vaddl_u8, arm/vaddl_u16, arm/vaddl_u32, arm/vaddl_high_s8, arm/vaddl_high_s16, arm/vaddl_high_s32, arm/vaddl_high_u8, arm/vaddl_high_u16, arm/vaddl_high_u32, arm/vaddw_s8, arm/vaddw_s16, arm/vaddw_s32, arm/vaddw_u8, arm/vaddw_u16, arm/vaddw_u32, arm/vaddw_high_s8, arm/vaddw_high_s16, arm/vaddw_high_s32, arm/vaddw_high_u8, arm/vaddw_high_u16, arm/vaddw_high_u32, arm/vsubl_s8, arm/vsubl_s16, arm/vsubl_s32, arm/vsubl_u8, arm/vsubl_u16, arm/vsubl_u32, arm/vsubl_high_s8, arm/vsubl_high_s16, arm/vsubl_high_s32, arm/vsubl_high_u8, arm/vsubl_high_u16, arm/vsubl_high_u32, arm/vsubw_s8, arm/vsubw_s16, arm/vsubw_s32, arm/vsubw_u8, arm/vsubw_u16, arm/vsubw_u32, arm/vsubw_high_s8, arm/vsubw_high_s16, arm/vsubw_high_s32, arm/vsubw_high_u8, arm/vsubw_high_u16, arm/vsubw_high_u32.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width; `result_elem_width` is the result's element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -4458,12 +4425,8 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_3,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$result_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4473,6 +4436,8 @@ def Autollvm_add_binaryOp : Autollvm_Op<"add_binary"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): arm/vhadd_s8, arm/vhaddq_s8, arm/vhadd_s16, arm/vhaddq_s16, arm/vhadd_s32, arm/vhaddq_s32, arm/vhadd_u8, arm/vhaddq_u8, arm/vhadd_u16, arm/vhaddq_u16, arm/vhadd_u32, arm/vhaddq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -4494,8 +4459,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -4506,6 +4469,8 @@ def Autollvm_add_binary_7f5aOp : Autollvm_Op<"add_binary_7f5a"> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): arm/vrhadd_s8, arm/vrhaddq_s8, arm/vrhadd_s16, arm/vrhaddq_s16, arm/vrhadd_s32, arm/vrhaddq_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -4525,9 +4490,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4569,6 +4532,8 @@ def Autollvm_add_satOp : Autollvm_Op<"add_sat"> {
   let description = [{
 Members (14): arm/vuqadd_s8, arm/vuqaddq_s8, arm/vuqadd_s16, arm/vuqaddq_s16, arm/vuqadd_s32, arm/vuqaddq_s32, arm/vuqaddq_s64, arm/vsqadd_u8, arm/vsqaddq_u8, arm/vsqadd_u16, arm/vsqaddq_u16, arm/vsqadd_u32, arm/vsqaddq_u32, arm/vsqaddq_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -4588,8 +4553,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
@@ -4633,6 +4596,8 @@ def Autollvm_add_or_sub_narrowOp : Autollvm_Op<"add_or_sub_narrow"> {
   let description = [{
 Members (24): arm/vaddhn_s16, arm/vaddhn_s32, arm/vaddhn_s64, arm/vaddhn_u16, arm/vaddhn_u32, arm/vaddhn_u64, arm/vraddhn_s16, arm/vraddhn_s32, arm/vraddhn_s64, arm/vraddhn_u16, arm/vraddhn_u32, arm/vraddhn_u64, arm/vsubhn_s16, arm/vsubhn_s32, arm/vsubhn_s64, arm/vsubhn_u16, arm/vsubhn_u32, arm/vsubhn_u64, arm/vrsubhn_s16, arm/vrsubhn_s32, arm/vrsubhn_s64, arm/vrsubhn_u16, arm/vrsubhn_u32, arm/vrsubhn_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -4660,11 +4625,8 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 128, 32768, 2147483648">]>:$constant_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 128, 32768, 2147483648">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4674,6 +4636,8 @@ def Autollvm_add_or_sub_narrow_highOp : Autollvm_Op<"add_or_sub_narrow_high"> {
   let summary = "24 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (24): arm/vaddhn_high_s16, arm/vaddhn_high_s32, arm/vaddhn_high_s64, arm/vaddhn_high_u16, arm/vaddhn_high_u32, arm/vaddhn_high_u64, arm/vraddhn_high_s16, arm/vraddhn_high_s32, arm/vraddhn_high_s64, arm/vraddhn_high_u16, arm/vraddhn_high_u32, arm/vraddhn_high_u64, arm/vsubhn_high_s16, arm/vsubhn_high_s32, arm/vsubhn_high_s64, arm/vsubhn_high_u16, arm/vsubhn_high_u32, arm/vsubhn_high_u64, arm/vrsubhn_high_s16, arm/vrsubhn_high_s32, arm/vrsubhn_high_s64, arm/vrsubhn_high_u16, arm/vrsubhn_high_u32, arm/vrsubhn_high_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -4703,11 +4667,8 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 128, 32768, 2147483648">]>:$constant_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 128, 32768, 2147483648">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4717,6 +4678,8 @@ def Autollvm_add_or_sub_or_mul_uOp : Autollvm_Op<"add_or_sub_or_mul_u"> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): arm/vmla_s8, arm/vmlaq_s8, arm/vmla_s16, arm/vmlaq_s16, arm/vmla_s32, arm/vmlaq_s32, arm/vmla_u8, arm/vmlaq_u8, arm/vmla_u16, arm/vmlaq_u16, arm/vmla_u32, arm/vmlaq_u32, arm/vmls_s8, arm/vmlsq_s8, arm/vmls_s16, arm/vmlsq_s16, arm/vmls_s32, arm/vmlsq_s32, arm/vmls_u8, arm/vmlsq_u8, arm/vmls_u16, arm/vmlsq_u16, arm/vmls_u32, arm/vmlsq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -4747,8 +4710,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -4759,6 +4720,8 @@ def Autollvm_add_or_sub_or_mul_widenOp : Autollvm_Op<"add_or_sub_or_mul_widen"> 
   let summary = "24 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (24): arm/vmlal_s8, arm/vmlal_s16, arm/vmlal_s32, arm/vmlal_u8, arm/vmlal_u16, arm/vmlal_u32, arm/vmlal_high_s8, arm/vmlal_high_s16, arm/vmlal_high_s32, arm/vmlal_high_u8, arm/vmlal_high_u16, arm/vmlal_high_u32, arm/vmlsl_s8, arm/vmlsl_s16, arm/vmlsl_s32, arm/vmlsl_u8, arm/vmlsl_u16, arm/vmlsl_u32, arm/vmlsl_high_s8, arm/vmlsl_high_s16, arm/vmlsl_high_s32, arm/vmlsl_high_u8, arm/vmlsl_high_u16, arm/vmlsl_high_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -4789,9 +4752,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
@@ -4803,6 +4763,8 @@ def Autollvm_dot_acc_sat_s_binaryOp : Autollvm_Op<"dot_acc_sat_s_binary"> {
   let summary = "8 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (8): arm/vqdmulh_s16, arm/vqdmulhq_s16, arm/vqdmulh_s32, arm/vqdmulhq_s32, arm/vqrdmulh_s16, arm/vqrdmulhq_s16, arm/vqrdmulh_s32, arm/vqrdmulhq_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -4824,8 +4786,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 32768, 2147483648">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -4868,6 +4828,8 @@ def Autollvm_dot_acc_sat_s_widen_1a94Op : Autollvm_Op<"dot_acc_sat_s_widen_1a94"
   let description = [{
 Members (8): arm/vqdmlal_s16, arm/vqdmlal_s32, arm/vqdmlal_high_s16, arm/vqdmlal_high_s32, arm/vqdmlsl_s16, arm/vqdmlsl_s32, arm/vqdmlsl_high_s16, arm/vqdmlsl_high_s32.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -4896,9 +4858,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
@@ -4909,6 +4868,8 @@ def Autollvm_dot_sat_s_scalar_ternary_2wayOp : Autollvm_Op<"dot_sat_s_scalar_ter
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): arm/vqdmlalh_s16, arm/vqdmlals_s32, arm/vqdmlslh_s16, arm/vqdmlsls_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -4937,7 +4898,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I32, I64]>:$a0,
     AnyTypeOf<[I16, I32]>:$a1,
     AnyTypeOf<[I16, I32]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a1_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
@@ -4949,6 +4909,8 @@ def Autollvm_mul_widenOp : Autollvm_Op<"mul_widen"> {
   let summary = "12 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (12): arm/vmull_s8, arm/vmull_s16, arm/vmull_s32, arm/vmull_u8, arm/vmull_u16, arm/vmull_u32, arm/vmull_high_s8, arm/vmull_high_s16, arm/vmull_high_s32, arm/vmull_high_u8, arm/vmull_high_u16, arm/vmull_high_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -4969,10 +4931,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$result_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4982,6 +4941,8 @@ def Autollvm_mul_sat_s_widenOp : Autollvm_Op<"mul_sat_s_widen"> {
   let summary = "4 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (4): arm/vqdmull_s16, arm/vqdmull_s32, arm/vqdmull_high_s16, arm/vqdmull_high_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -5003,10 +4964,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -5016,6 +4974,8 @@ def Autollvm_mul_sat_s_scalarOp : Autollvm_Op<"mul_sat_s_scalar"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): arm/vqdmullh_s16, arm/vqdmulls_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s element width; `result_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -5036,9 +4996,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[I16, I32]>:$a0,
-    AnyTypeOf<[I16, I32]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_width
+    AnyTypeOf<[I16, I32]>:$a1
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -5048,6 +5006,8 @@ def Autollvm_sub_binaryOp : Autollvm_Op<"sub_binary"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): arm/vhsub_s8, arm/vhsubq_s8, arm/vhsub_s16, arm/vhsubq_s16, arm/vhsub_s32, arm/vhsubq_s32, arm/vhsub_u8, arm/vhsubq_u8, arm/vhsub_u16, arm/vhsubq_u16, arm/vhsub_u32, arm/vhsubq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -5069,8 +5029,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -5149,6 +5107,8 @@ def Autollvm_cmp_eq_unaryOp : Autollvm_Op<"cmp_eq_unary"> {
   let description = [{
 Members (14): arm/vceqz_s8, arm/vceqzq_s8, arm/vceqz_s16, arm/vceqzq_s16, arm/vceqz_s32, arm/vceqzq_s32, arm/vceqz_u8, arm/vceqzq_u8, arm/vceqz_u16, arm/vceqzq_u16, arm/vceqz_u32, arm/vceqzq_u32, arm/vceqzq_s64, arm/vceqzq_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -5166,8 +5126,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -5236,6 +5194,8 @@ def Autollvm_cmp_ge_sOp : Autollvm_Op<"cmp_ge_s"> {
   let description = [{
 Members (7): arm/vcgez_s8, arm/vcgezq_s8, arm/vcgez_s16, arm/vcgezq_s16, arm/vcgez_s32, arm/vcgezq_s32, arm/vcgezq_s64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -5253,8 +5213,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -5292,6 +5250,8 @@ def Autollvm_cmp_le_sOp : Autollvm_Op<"cmp_le_s"> {
   let description = [{
 Members (7): arm/vclez_s8, arm/vclezq_s8, arm/vclez_s16, arm/vclezq_s16, arm/vclez_s32, arm/vclezq_s32, arm/vclezq_s64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -5309,8 +5269,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -5348,6 +5306,8 @@ def Autollvm_cmp_gt_s_unaryOp : Autollvm_Op<"cmp_gt_s_unary"> {
   let description = [{
 Members (7): arm/vcgtz_s8, arm/vcgtzq_s8, arm/vcgtz_s16, arm/vcgtzq_s16, arm/vcgtz_s32, arm/vcgtzq_s32, arm/vcgtzq_s64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -5365,8 +5325,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -5404,6 +5362,8 @@ def Autollvm_cmp_lt_sOp : Autollvm_Op<"cmp_lt_s"> {
   let description = [{
 Members (7): arm/vcltz_s8, arm/vcltzq_s8, arm/vcltz_s16, arm/vcltzq_s16, arm/vcltz_s32, arm/vcltzq_s32, arm/vcltzq_s64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -5421,8 +5381,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -5460,6 +5418,8 @@ def Autollvm_sad_binaryOp : Autollvm_Op<"sad_binary"> {
   let description = [{
 Members (24): arm/vabd_s8, arm/vabdq_s8, arm/vabd_s16, arm/vabdq_s16, arm/vabd_s32, arm/vabdq_s32, arm/vabd_u8, arm/vabdq_u8, arm/vabd_u16, arm/vabdq_u16, arm/vabd_u32, arm/vabdq_u32, arm/vabdl_s8, arm/vabdl_s16, arm/vabdl_s32, arm/vabdl_u8, arm/vabdl_u16, arm/vabdl_u32, arm/vabdl_high_s8, arm/vabdl_high_s16, arm/vabdl_high_s32, arm/vabdl_high_u8, arm/vabdl_high_u16, arm/vabdl_high_u32.
 
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits; `result_elem_width` is the result's element width; `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -5483,10 +5443,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128">]>:$result_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -5497,6 +5453,8 @@ def Autollvm_sad_ternaryOp : Autollvm_Op<"sad_ternary"> {
   let summary = "24 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (24): arm/vaba_s8, arm/vabaq_s8, arm/vaba_s16, arm/vabaq_s16, arm/vaba_s32, arm/vabaq_s32, arm/vaba_u8, arm/vabaq_u8, arm/vaba_u16, arm/vabaq_u16, arm/vaba_u32, arm/vabaq_u32, arm/vabal_s8, arm/vabal_s16, arm/vabal_s32, arm/vabal_u8, arm/vabal_u16, arm/vabal_u32, arm/vabal_high_s8, arm/vabal_high_s16, arm/vabal_high_s32, arm/vabal_high_u8, arm/vabal_high_u16, arm/vabal_high_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits; `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -5522,10 +5480,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -5536,6 +5490,8 @@ def Autollvm_add_or_shift_satOp : Autollvm_Op<"add_or_shift_sat"> {
   let summary = "28 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (28): arm/vshl_s8, arm/vshlq_s8, arm/vshl_s16, arm/vshlq_s16, arm/vshl_s32, arm/vshlq_s32, arm/vshlq_s64, arm/vshl_u8, arm/vshlq_u8, arm/vshl_u16, arm/vshlq_u16, arm/vshl_u32, arm/vshlq_u32, arm/vshlq_u64, arm/vqshl_s8, arm/vqshlq_s8, arm/vqshl_s16, arm/vqshlq_s16, arm/vqshl_s32, arm/vqshlq_s32, arm/vqshlq_s64, arm/vqshl_u8, arm/vqshlq_u8, arm/vqshl_u16, arm/vqshlq_u16, arm/vqshl_u32, arm/vqshlq_u32, arm/vqshlq_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -5560,8 +5516,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
@@ -5609,6 +5563,8 @@ def Autollvm_add_or_shift_sat_roundOp : Autollvm_Op<"add_or_shift_sat_round"> {
   let description = [{
 Members (28): arm/vrshl_s8, arm/vrshlq_s8, arm/vrshl_s16, arm/vrshlq_s16, arm/vrshl_s32, arm/vrshlq_s32, arm/vrshlq_s64, arm/vrshl_u8, arm/vrshlq_u8, arm/vrshl_u16, arm/vrshlq_u16, arm/vrshl_u32, arm/vrshlq_u32, arm/vrshlq_u64, arm/vqrshl_s8, arm/vqrshlq_s8, arm/vqrshl_s16, arm/vqrshlq_s16, arm/vqrshl_s32, arm/vqrshlq_s32, arm/vqrshlq_s64, arm/vqrshl_u8, arm/vqrshlq_u8, arm/vqrshl_u16, arm/vqrshlq_u16, arm/vqrshl_u32, arm/vqrshlq_u32, arm/vqrshlq_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -5634,8 +5590,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
@@ -5685,6 +5639,8 @@ def Autollvm_add_shr_by_imm_unaryOp : Autollvm_Op<"add_shr_by_imm_unary"> {
   let description = [{
 Members (14): arm/vshr_n_s8, arm/vshrq_n_s8, arm/vshr_n_s16, arm/vshrq_n_s16, arm/vshr_n_s32, arm/vshrq_n_s32, arm/vshrq_n_s64, arm/vshr_n_u8, arm/vshrq_n_u8, arm/vshr_n_u16, arm/vshrq_n_u16, arm/vshr_n_u32, arm/vshrq_n_u32, arm/vshrq_n_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -5702,8 +5658,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a1_width
   );
@@ -5743,6 +5697,8 @@ def Autollvm_shift_by_imm_uOp : Autollvm_Op<"shift_by_imm_u"> {
   let description = [{
 Members (14): arm/vshl_n_s8, arm/vshlq_n_s8, arm/vshl_n_s16, arm/vshlq_n_s16, arm/vshl_n_s32, arm/vshlq_n_s32, arm/vshlq_n_s64, arm/vshl_n_u8, arm/vshlq_n_u8, arm/vshl_n_u16, arm/vshlq_n_u16, arm/vshl_n_u32, arm/vshlq_n_u32, arm/vshlq_n_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -5759,8 +5715,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -5797,6 +5751,8 @@ def Autollvm_add_shr_by_imm_unary_roundOp : Autollvm_Op<"add_shr_by_imm_unary_ro
   let description = [{
 Members (14): arm/vrshr_n_s8, arm/vrshrq_n_s8, arm/vrshr_n_s16, arm/vrshrq_n_s16, arm/vrshr_n_s32, arm/vrshrq_n_s32, arm/vrshrq_n_s64, arm/vrshr_n_u8, arm/vrshrq_n_u8, arm/vrshr_n_u16, arm/vrshrq_n_u16, arm/vrshr_n_u32, arm/vrshrq_n_u32, arm/vrshrq_n_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -5816,7 +5772,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a1_width
   );
@@ -5857,6 +5812,8 @@ def Autollvm_add_shr_by_imm_binaryOp : Autollvm_Op<"add_shr_by_imm_binary"> {
   let description = [{
 Members (14): arm/vsra_n_s8, arm/vsraq_n_s8, arm/vsra_n_s16, arm/vsraq_n_s16, arm/vsra_n_s32, arm/vsraq_n_s32, arm/vsraq_n_s64, arm/vsra_n_u8, arm/vsraq_n_u8, arm/vsra_n_u16, arm/vsraq_n_u16, arm/vsra_n_u32, arm/vsraq_n_u32, arm/vsraq_n_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -5876,8 +5833,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a2_width
   );
@@ -5919,6 +5874,8 @@ def Autollvm_add_shr_by_imm_binary_roundOp : Autollvm_Op<"add_shr_by_imm_binary_
   let description = [{
 Members (14): arm/vrsra_n_s8, arm/vrsraq_n_s8, arm/vrsra_n_s16, arm/vrsraq_n_s16, arm/vrsra_n_s32, arm/vrsraq_n_s32, arm/vrsraq_n_s64, arm/vrsra_n_u8, arm/vrsraq_n_u8, arm/vrsra_n_u16, arm/vrsraq_n_u16, arm/vrsra_n_u32, arm/vrsraq_n_u32, arm/vrsraq_n_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -5940,7 +5897,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a2_width
   );
@@ -5983,6 +5939,8 @@ def Autollvm_shift_sat_by_immOp : Autollvm_Op<"shift_sat_by_imm"> {
   let description = [{
 Members (21): arm/vqshl_n_s8, arm/vqshlq_n_s8, arm/vqshl_n_s16, arm/vqshlq_n_s16, arm/vqshl_n_s32, arm/vqshlq_n_s32, arm/vqshlq_n_s64, arm/vqshl_n_u8, arm/vqshlq_n_u8, arm/vqshl_n_u16, arm/vqshlq_n_u16, arm/vqshl_n_u32, arm/vqshlq_n_u32, arm/vqshlq_n_u64, arm/vqshlu_n_s8, arm/vqshluq_n_s8, arm/vqshlu_n_s16, arm/vqshluq_n_s16, arm/vqshlu_n_s32, arm/vqshluq_n_s32, arm/vqshluq_n_s64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -6000,8 +5958,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a1_width
@@ -6045,6 +6001,8 @@ def Autollvm_add_shr_by_imm_u_narrowOp : Autollvm_Op<"add_shr_by_imm_u_narrow"> 
   let description = [{
 Members (6): arm/vshrn_n_s16, arm/vshrn_n_s32, arm/vshrn_n_s64, arm/vshrn_n_u16, arm/vshrn_n_u32, arm/vshrn_n_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -6061,9 +6019,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     APIntAttr:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -6074,6 +6029,8 @@ def Autollvm_add_shr_by_imm_u_narrow_highOp : Autollvm_Op<"add_shr_by_imm_u_narr
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vshrn_high_n_s16, arm/vshrn_high_n_s32, arm/vshrn_high_n_s64, arm/vshrn_high_n_u16, arm/vshrn_high_n_u32, arm/vshrn_high_n_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6092,9 +6049,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     APIntAttr:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -6105,6 +6059,8 @@ def Autollvm_add_shr_sat_by_imm_su_narrowOp : Autollvm_Op<"add_shr_sat_by_imm_su
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): arm/vqshrun_n_s16, arm/vqshrun_n_s32, arm/vqshrun_n_s64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6122,9 +6078,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     APIntAttr:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -6135,6 +6088,8 @@ def Autollvm_add_shr_sat_by_imm_su_scalarOp : Autollvm_Op<"add_shr_sat_by_imm_su
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): arm/vqshrunh_n_s16, arm/vqshruns_n_s32, arm/vqshrund_n_s64.
+
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6153,7 +6108,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I16, I32, I64]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
@@ -6164,6 +6118,8 @@ def Autollvm_add_shr_sat_by_imm_su_narrow_highOp : Autollvm_Op<"add_shr_sat_by_i
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): arm/vqshrun_high_n_s16, arm/vqshrun_high_n_s32, arm/vqshrun_high_n_s64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6182,9 +6138,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     APIntAttr:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -6195,6 +6148,8 @@ def Autollvm_add_shr_sat_by_imm_su_narrow_roundOp : Autollvm_Op<"add_shr_sat_by_
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): arm/vqrshrun_n_s16, arm/vqrshrun_n_s32, arm/vqrshrun_n_s64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6214,8 +6169,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -6226,6 +6179,8 @@ def Autollvm_add_shr_sat_by_imm_su_scalar_roundOp : Autollvm_Op<"add_shr_sat_by_
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): arm/vqrshrunh_n_s16, arm/vqrshruns_n_s32, arm/vqrshrund_n_s64.
+
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6245,7 +6200,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I16, I32, I64]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
@@ -6256,6 +6210,8 @@ def Autollvm_add_shr_sat_by_imm_su_narrow_high_roundOp : Autollvm_Op<"add_shr_sa
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): arm/vqrshrun_high_n_s16, arm/vqrshrun_high_n_s32, arm/vqrshrun_high_n_s64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6276,8 +6232,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -6288,6 +6242,8 @@ def Autollvm_add_shr_sat_by_imm_narrowOp : Autollvm_Op<"add_shr_sat_by_imm_narro
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): arm/vqshrn_n_s16, arm/vqshrn_n_s32, arm/vqshrn_n_s64, arm/vqshrn_n_u16, arm/vqshrn_n_u32, arm/vqshrn_n_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6305,10 +6261,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     APIntAttr:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -6319,6 +6272,8 @@ def Autollvm_add_shr_sat_by_imm_scalarOp : Autollvm_Op<"add_shr_sat_by_imm_scala
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vqshrnh_n_s16, arm/vqshrns_n_s32, arm/vqshrnd_n_s64, arm/vqshrnh_n_u16, arm/vqshrns_n_u32, arm/vqshrnd_n_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6337,7 +6292,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I16, I32, I64]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
@@ -6349,6 +6303,8 @@ def Autollvm_add_shr_sat_by_imm_narrow_highOp : Autollvm_Op<"add_shr_sat_by_imm_
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): arm/vqshrn_high_n_s16, arm/vqshrn_high_n_s32, arm/vqshrn_high_n_s64, arm/vqshrn_high_n_u16, arm/vqshrn_high_n_u32, arm/vqshrn_high_n_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6367,10 +6323,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     APIntAttr:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -6381,6 +6334,8 @@ def Autollvm_add_shr_by_imm_u_narrow_roundOp : Autollvm_Op<"add_shr_by_imm_u_nar
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vrshrn_n_s16, arm/vrshrn_n_s32, arm/vrshrn_n_s64, arm/vrshrn_n_u16, arm/vrshrn_n_u32, arm/vrshrn_n_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6400,8 +6355,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -6412,6 +6365,8 @@ def Autollvm_add_shr_by_imm_u_narrow_high_roundOp : Autollvm_Op<"add_shr_by_imm_
   let summary = "5 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (5): arm/vrshrn_high_n_s16, arm/vrshrn_high_n_s32, arm/vrshrn_high_n_s64, arm/vrshrn_high_n_u16, arm/vrshrn_high_n_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6432,8 +6387,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -6444,6 +6397,8 @@ def Autollvm_add_shr_sat_by_imm_narrow_roundOp : Autollvm_Op<"add_shr_sat_by_imm
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): arm/vqrshrn_n_s16, arm/vqrshrn_n_s32, arm/vqrshrn_n_s64, arm/vqrshrn_n_u16, arm/vqrshrn_n_u32, arm/vqrshrn_n_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6463,8 +6418,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
@@ -6476,6 +6429,8 @@ def Autollvm_add_shr_sat_by_imm_scalar_roundOp : Autollvm_Op<"add_shr_sat_by_imm
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vqrshrnh_n_s16, arm/vqrshrns_n_s32, arm/vqrshrnd_n_s64, arm/vqrshrnh_n_u16, arm/vqrshrns_n_u32, arm/vqrshrnd_n_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6495,7 +6450,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I16, I32, I64]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
@@ -6507,6 +6461,8 @@ def Autollvm_add_shr_sat_by_imm_narrow_high_roundOp : Autollvm_Op<"add_shr_sat_b
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): arm/vqrshrn_high_n_s16, arm/vqrshrn_high_n_s32, arm/vqrshrn_high_n_s64, arm/vqrshrn_high_n_u16, arm/vqrshrn_high_n_u32, arm/vqrshrn_high_n_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6527,8 +6483,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
@@ -6540,6 +6494,8 @@ def Autollvm_shift_by_imm_widenOp : Autollvm_Op<"shift_by_imm_widen"> {
   let summary = "12 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (12): arm/vshll_n_s8, arm/vshll_n_s16, arm/vshll_n_s32, arm/vshll_n_u8, arm/vshll_n_u16, arm/vshll_n_u32, arm/vshll_high_n_s8, arm/vshll_high_n_s16, arm/vshll_high_n_s32, arm/vshll_high_n_u8, arm/vshll_high_n_u16, arm/vshll_high_n_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6558,10 +6514,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -6572,6 +6525,8 @@ def Autollvm_and_or_not_shr_by_imm_uOp : Autollvm_Op<"and_or_not_shr_by_imm_u"> 
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vsri_n_s8, arm/vsriq_n_s8, arm/vsri_n_s16, arm/vsriq_n_s16, arm/vsri_n_s32, arm/vsriq_n_s32, arm/vsriq_n_s64, arm/vsri_n_u8, arm/vsriq_n_u8, arm/vsri_n_u16, arm/vsriq_n_u16, arm/vsri_n_u32, arm/vsriq_n_u32, arm/vsriq_n_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -6595,8 +6550,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -6638,6 +6591,8 @@ def Autollvm_and_or_not_shift_by_imm_uOp : Autollvm_Op<"and_or_not_shift_by_imm_
   let description = [{
 Members (14): arm/vsli_n_s8, arm/vsliq_n_s8, arm/vsli_n_s16, arm/vsliq_n_s16, arm/vsli_n_s32, arm/vsliq_n_s32, arm/vsliq_n_s64, arm/vsli_n_u8, arm/vsliq_n_u8, arm/vsli_n_u16, arm/vsliq_n_u16, arm/vsli_n_u32, arm/vsliq_n_u32, arm/vsliq_n_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -6660,8 +6615,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -6703,6 +6656,8 @@ def Autollvm_extend_u_highOp : Autollvm_Op<"extend_u_high"> {
   let description = [{
 Members (6): arm/vmovn_high_s16, arm/vmovn_high_s32, arm/vmovn_high_s64, arm/vmovn_high_u16, arm/vmovn_high_u32, arm/vmovn_high_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -6719,10 +6674,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -6732,6 +6684,8 @@ def Autollvm_shl_widenOp : Autollvm_Op<"shl_widen"> {
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vmovl_high_s8, arm/vmovl_high_s16, arm/vmovl_high_s32, arm/vmovl_high_u8, arm/vmovl_high_u16, arm/vmovl_high_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6748,10 +6702,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$result_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -6761,6 +6712,8 @@ def Autollvm_convert_sat_scalarOp : Autollvm_Op<"convert_sat_scalar"> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): arm/vqmovnh_s16, arm/vqmovns_s32, arm/vqmovnd_s64, arm/vqmovnh_u16, arm/vqmovns_u32, arm/vqmovnd_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6779,7 +6732,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[I16, I32, I64]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
@@ -6790,6 +6742,8 @@ def Autollvm_pack_sat_highOp : Autollvm_Op<"pack_sat_high"> {
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): arm/vqmovn_high_s16, arm/vqmovn_high_s32, arm/vqmovn_high_s64, arm/vqmovn_high_u16, arm/vqmovn_high_u32, arm/vqmovn_high_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6808,9 +6762,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -6821,6 +6772,8 @@ def Autollvm_narrow_sat_uOp : Autollvm_Op<"narrow_sat_u"> {
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): arm/vqmovun_s16, arm/vqmovun_s32, arm/vqmovun_s64.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6837,10 +6790,7 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_elem_width
+    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -6850,6 +6800,8 @@ def Autollvm_convert_sat_u_scalarOp : Autollvm_Op<"convert_sat_u_scalar"> {
   let summary = "3 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (3): arm/vqmovunh_s16, arm/vqmovuns_s32, arm/vqmovund_s64.
+
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6867,8 +6819,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[I16, I32, I64]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -6878,6 +6829,8 @@ def Autollvm_pack_sat_u_highOp : Autollvm_Op<"pack_sat_u_high"> {
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): arm/vqmovun_high_s16, arm/vqmovun_high_s32, arm/vqmovun_high_s64.
+
+Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -6895,10 +6848,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -6908,6 +6858,8 @@ def Autollvm_add_or_sub_or_mul_u_immOp : Autollvm_Op<"add_or_sub_or_mul_u_imm"> 
   let summary = "32 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (32): arm/vmla_lane_s16, arm/vmlaq_lane_s16, arm/vmla_lane_s32, arm/vmlaq_lane_s32, arm/vmla_lane_u16, arm/vmlaq_lane_u16, arm/vmla_lane_u32, arm/vmlaq_lane_u32, arm/vmla_laneq_s16, arm/vmlaq_laneq_s16, arm/vmla_laneq_s32, arm/vmlaq_laneq_s32, arm/vmla_laneq_u16, arm/vmlaq_laneq_u16, arm/vmla_laneq_u32, arm/vmlaq_laneq_u32, arm/vmls_lane_s16, arm/vmlsq_lane_s16, arm/vmls_lane_s32, arm/vmlsq_lane_s32, arm/vmls_lane_u16, arm/vmlsq_lane_u16, arm/vmls_lane_u32, arm/vmlsq_lane_u32, arm/vmls_laneq_s16, arm/vmlsq_laneq_s16, arm/vmls_laneq_s32, arm/vmlsq_laneq_s32, arm/vmls_laneq_u16, arm/vmlsq_laneq_u16, arm/vmls_laneq_u32, arm/vmlsq_laneq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -6938,8 +6890,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
   );
@@ -6951,6 +6901,8 @@ def Autollvm_add_or_sub_or_mul_widen_immOp : Autollvm_Op<"add_or_sub_or_mul_wide
   let summary = "32 instructions computing the same thing up to 8 parameter(s)";
   let description = [{
 Members (32): arm/vmlal_lane_s16, arm/vmlal_lane_s32, arm/vmlal_lane_u16, arm/vmlal_lane_u32, arm/vmlal_high_lane_s16, arm/vmlal_high_lane_s32, arm/vmlal_high_lane_u16, arm/vmlal_high_lane_u32, arm/vmlal_laneq_s16, arm/vmlal_laneq_s32, arm/vmlal_laneq_u16, arm/vmlal_laneq_u32, arm/vmlal_high_laneq_s16, arm/vmlal_high_laneq_s32, arm/vmlal_high_laneq_u16, arm/vmlal_high_laneq_u32, arm/vmlsl_lane_s16, arm/vmlsl_lane_s32, arm/vmlsl_lane_u16, arm/vmlsl_lane_u32, arm/vmlsl_high_lane_s16, arm/vmlsl_high_lane_s32, arm/vmlsl_high_lane_u16, arm/vmlsl_high_lane_u32, arm/vmlsl_laneq_s16, arm/vmlsl_laneq_s32, arm/vmlsl_laneq_u16, arm/vmlsl_laneq_u32, arm/vmlsl_high_laneq_s16, arm/vmlsl_high_laneq_s32, arm/vmlsl_high_laneq_u16, arm/vmlsl_high_laneq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -6981,10 +6933,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
   );
@@ -6996,6 +6945,8 @@ def Autollvm_dot_acc_sat_s_widen_immOp : Autollvm_Op<"dot_acc_sat_s_widen_imm"> 
   let summary = "16 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (16): arm/vqdmlal_lane_s16, arm/vqdmlal_lane_s32, arm/vqdmlal_high_lane_s16, arm/vqdmlal_high_lane_s32, arm/vqdmlal_laneq_s16, arm/vqdmlal_laneq_s32, arm/vqdmlal_high_laneq_s16, arm/vqdmlal_high_laneq_s32, arm/vqdmlsl_lane_s16, arm/vqdmlsl_lane_s32, arm/vqdmlsl_high_lane_s16, arm/vqdmlsl_high_lane_s32, arm/vqdmlsl_laneq_s16, arm/vqdmlsl_laneq_s32, arm/vqdmlsl_high_laneq_s16, arm/vqdmlsl_high_laneq_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7027,9 +6978,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
   );
@@ -7041,6 +6989,8 @@ def Autollvm_dot_acc_sat_s_widen_scalarOp : Autollvm_Op<"dot_acc_sat_s_widen_sca
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vqdmlalh_lane_s16, arm/vqdmlals_lane_s32, arm/vqdmlalh_laneq_s16, arm/vqdmlals_laneq_s32, arm/vqdmlslh_lane_s16, arm/vqdmlsls_lane_s32, arm/vqdmlslh_laneq_s16, arm/vqdmlsls_laneq_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `a1_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -7070,7 +7020,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I16, I32]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
     APIntAttr:$a3,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a1_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
@@ -7084,6 +7033,8 @@ def Autollvm_mul_u_6bd6Op : Autollvm_Op<"mul_u_6bd6"> {
   let summary = "8 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (8): arm/vmul_n_s16, arm/vmulq_n_s16, arm/vmul_n_s32, arm/vmulq_n_s32, arm/vmul_n_u16, arm/vmulq_n_u16, arm/vmul_n_u32, arm/vmulq_n_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7105,9 +7056,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[1], [I16]>, VectorOfLengthAndType<[1], [I32]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -7117,6 +7066,8 @@ def Autollvm_mul_u_immOp : Autollvm_Op<"mul_u_imm"> {
   let summary = "16 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (16): arm/vmul_lane_s16, arm/vmulq_lane_s16, arm/vmul_lane_s32, arm/vmulq_lane_s32, arm/vmul_lane_u16, arm/vmulq_lane_u16, arm/vmul_lane_u32, arm/vmulq_lane_u32, arm/vmul_laneq_s16, arm/vmulq_laneq_s16, arm/vmul_laneq_s32, arm/vmulq_laneq_s32, arm/vmul_laneq_u16, arm/vmulq_laneq_u16, arm/vmul_laneq_u32, arm/vmulq_laneq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7141,8 +7092,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -7153,6 +7102,8 @@ def Autollvm_mul_widen_9376Op : Autollvm_Op<"mul_widen_9376"> {
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vmull_n_s16, arm/vmull_n_s32, arm/vmull_n_u16, arm/vmull_n_u32, arm/vmull_high_n_s16, arm/vmull_high_n_s32, arm/vmull_high_n_u16, arm/vmull_high_n_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `loop_bound` is the result's lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7175,10 +7126,8 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[1], [I16]>, VectorOfLengthAndType<[1], [I32]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -7188,6 +7137,8 @@ def Autollvm_mul_widen_immOp : Autollvm_Op<"mul_widen_imm"> {
   let summary = "16 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (16): arm/vmull_lane_s16, arm/vmull_lane_s32, arm/vmull_lane_u16, arm/vmull_lane_u32, arm/vmull_high_lane_s16, arm/vmull_high_lane_s32, arm/vmull_high_lane_u16, arm/vmull_high_lane_u32, arm/vmull_laneq_s16, arm/vmull_laneq_s32, arm/vmull_laneq_u16, arm/vmull_laneq_u32, arm/vmull_high_laneq_s16, arm/vmull_high_laneq_s32, arm/vmull_high_laneq_u16, arm/vmull_high_laneq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `loop_bound` is the result's lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7212,10 +7163,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
@@ -7226,6 +7174,8 @@ def Autollvm_mul_sat_s_widen_30cdOp : Autollvm_Op<"mul_sat_s_widen_30cd"> {
   let summary = "4 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (4): arm/vqdmull_n_s16, arm/vqdmull_n_s32, arm/vqdmull_high_n_s16, arm/vqdmull_high_n_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `loop_bound` is the result's lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7248,9 +7198,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[1], [I16]>, VectorOfLengthAndType<[1], [I32]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -7260,6 +7208,8 @@ def Autollvm_mul_sat_s_widen_immOp : Autollvm_Op<"mul_sat_s_widen_imm"> {
   let summary = "8 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (8): arm/vqdmull_lane_s16, arm/vqdmull_lane_s32, arm/vqdmull_high_lane_s16, arm/vqdmull_high_lane_s32, arm/vqdmull_laneq_s16, arm/vqdmull_laneq_s32, arm/vqdmull_high_laneq_s16, arm/vqdmull_high_laneq_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `loop_bound` is the result's lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7284,9 +7234,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
@@ -7297,6 +7244,8 @@ def Autollvm_mul_sat_s_widen_scalarOp : Autollvm_Op<"mul_sat_s_widen_scalar"> {
   let summary = "4 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (4): arm/vqdmullh_lane_s16, arm/vqdmulls_lane_s32, arm/vqdmullh_laneq_s16, arm/vqdmulls_laneq_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s element width; `result_width` is the result's element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -7319,9 +7268,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I16, I32]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     APIntAttr:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
@@ -7332,6 +7279,8 @@ def Autollvm_dot_acc_sat_s_binary_f542Op : Autollvm_Op<"dot_acc_sat_s_binary_f54
   let summary = "8 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (8): arm/vqdmulh_n_s16, arm/vqdmulhq_n_s16, arm/vqdmulh_n_s32, arm/vqdmulhq_n_s32, arm/vqrdmulh_n_s16, arm/vqrdmulhq_n_s16, arm/vqrdmulh_n_s32, arm/vqrdmulhq_n_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7354,7 +7303,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[1], [I16]>, VectorOfLengthAndType<[1], [I32]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 32768, 2147483648">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -7365,6 +7313,8 @@ def Autollvm_dot_acc_sat_s_binary_immOp : Autollvm_Op<"dot_acc_sat_s_binary_imm"
   let summary = "16 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (16): arm/vqdmulh_lane_s16, arm/vqdmulhq_lane_s16, arm/vqdmulh_lane_s32, arm/vqdmulhq_lane_s32, arm/vqdmulh_laneq_s16, arm/vqdmulhq_laneq_s16, arm/vqdmulh_laneq_s32, arm/vqdmulhq_laneq_s32, arm/vqrdmulh_lane_s16, arm/vqrdmulhq_lane_s16, arm/vqrdmulh_lane_s32, arm/vqrdmulhq_lane_s32, arm/vqrdmulh_laneq_s16, arm/vqrdmulhq_laneq_s16, arm/vqrdmulh_laneq_s32, arm/vqrdmulhq_laneq_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7388,8 +7338,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 32768, 2147483648">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
@@ -7436,6 +7384,8 @@ def Autollvm_add_or_sub_or_mul_u_0ca4Op : Autollvm_Op<"add_or_sub_or_mul_u_0ca4"
   let description = [{
 Members (16): arm/vmla_n_s16, arm/vmlaq_n_s16, arm/vmla_n_s32, arm/vmlaq_n_s32, arm/vmla_n_u16, arm/vmlaq_n_u16, arm/vmla_n_u32, arm/vmlaq_n_u32, arm/vmls_n_s16, arm/vmlsq_n_s16, arm/vmls_n_s32, arm/vmlsq_n_s32, arm/vmls_n_u16, arm/vmlsq_n_u16, arm/vmls_n_u32, arm/vmlsq_n_u32.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -7463,8 +7413,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[1], [I16]>, VectorOfLengthAndType<[1], [I32]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -7475,6 +7423,8 @@ def Autollvm_add_or_sub_or_mul_widen_e0c6Op : Autollvm_Op<"add_or_sub_or_mul_wid
   let summary = "16 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (16): arm/vmlal_n_s16, arm/vmlal_n_s32, arm/vmlal_n_u16, arm/vmlal_n_u32, arm/vmlal_high_n_s16, arm/vmlal_high_n_s32, arm/vmlal_high_n_u16, arm/vmlal_high_n_u32, arm/vmlsl_n_s16, arm/vmlsl_n_s32, arm/vmlsl_n_u16, arm/vmlsl_n_u32, arm/vmlsl_high_n_s16, arm/vmlsl_high_n_s32, arm/vmlsl_high_n_u16, arm/vmlsl_high_n_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7503,10 +7453,8 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[1], [I16]>, VectorOfLengthAndType<[1], [I32]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
@@ -7517,6 +7465,8 @@ def Autollvm_dot_acc_sat_s_widen_5dfbOp : Autollvm_Op<"dot_acc_sat_s_widen_5dfb"
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vqdmlal_n_s16, arm/vqdmlal_n_s32, arm/vqdmlal_high_n_s16, arm/vqdmlal_high_n_s32, arm/vqdmlsl_n_s16, arm/vqdmlsl_n_s32, arm/vqdmlsl_high_n_s16, arm/vqdmlsl_high_n_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7546,9 +7496,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[1], [I16]>, VectorOfLengthAndType<[1], [I32]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
@@ -7591,6 +7539,8 @@ def Autollvm_abs_or_neg_sat_sOp : Autollvm_Op<"abs_or_neg_sat_s"> {
   let description = [{
 Members (14): arm/vqabs_s8, arm/vqabsq_s8, arm/vqabs_s16, arm/vqabsq_s16, arm/vqabs_s32, arm/vqabsq_s32, arm/vqabsq_s64, arm/vqneg_s8, arm/vqnegq_s8, arm/vqneg_s16, arm/vqnegq_s16, arm/vqneg_s32, arm/vqnegq_s32, arm/vqnegq_s64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -7612,8 +7562,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -7657,6 +7605,8 @@ def Autollvm_abs_or_negOp : Autollvm_Op<"abs_or_neg"> {
   let description = [{
 Members (7): arm/vneg_s8, arm/vnegq_s8, arm/vneg_s16, arm/vnegq_s16, arm/vneg_s32, arm/vnegq_s32, arm/vnegq_s64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -7677,9 +7627,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -7689,6 +7637,8 @@ def Autollvm_mul_high_round_uOp : Autollvm_Op<"mul_high_round_u"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): arm/vrecpe_u32, arm/vrecpeq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -7715,8 +7665,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -7726,6 +7675,8 @@ def Autollvm_notOp : Autollvm_Op<"not"> {
   let summary = "12 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (12): arm/vmvn_s8, arm/vmvnq_s8, arm/vmvn_s16, arm/vmvnq_s16, arm/vmvn_s32, arm/vmvnq_s32, arm/vmvn_u8, arm/vmvnq_u8, arm/vmvn_u16, arm/vmvnq_u16, arm/vmvn_u32, arm/vmvnq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -7744,8 +7695,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -7880,6 +7830,8 @@ def Autollvm_or_notOp : Autollvm_Op<"or_not"> {
   let description = [{
 Members (14): arm/vorn_s8, arm/vornq_s8, arm/vorn_s16, arm/vornq_s16, arm/vorn_s32, arm/vornq_s32, arm/vornq_s64, arm/vorn_u8, arm/vornq_u8, arm/vorn_u16, arm/vornq_u16, arm/vorn_u32, arm/vornq_u32, arm/vornq_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -7895,8 +7847,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -7932,6 +7883,8 @@ def Autollvm_and_xor_ternaryOp : Autollvm_Op<"and_xor_ternary"> {
   let description = [{
 Members (14): arm/vbsl_s8, arm/vbslq_s8, arm/vbsl_s16, arm/vbslq_s16, arm/vbsl_s32, arm/vbslq_s32, arm/vbslq_s64, arm/vbsl_u8, arm/vbslq_u8, arm/vbsl_u16, arm/vbslq_u16, arm/vbsl_u32, arm/vbslq_u32, arm/vbslq_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -7949,9 +7902,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -7990,6 +7941,8 @@ def Autollvm_extend_u_unary_to_i8Op : Autollvm_Op<"extend_u_unary_to_i8"> {
   let description = [{
 Members (4): arm/vrbit_s8, arm/vrbitq_s8, arm/vrbit_u8, arm/vrbitq_u8.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -8010,8 +7963,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15">]>:$loop_bound
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -8021,6 +7973,8 @@ def Autollvm_extend_u_unary_immOp : Autollvm_Op<"extend_u_unary_imm"> {
   let summary = "26 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (26): arm/vdup_lane_s8, arm/vdupq_lane_s8, arm/vdup_lane_s16, arm/vdupq_lane_s16, arm/vdup_lane_s32, arm/vdupq_lane_s32, arm/vdup_lane_u8, arm/vdupq_lane_u8, arm/vdup_lane_u16, arm/vdupq_lane_u16, arm/vdup_lane_u32, arm/vdupq_lane_u32, arm/vdup_laneq_s8, arm/vdupq_laneq_s8, arm/vdup_laneq_s16, arm/vdupq_laneq_s16, arm/vdup_laneq_s32, arm/vdupq_laneq_s32, arm/vdupq_laneq_s64, arm/vdup_laneq_u8, arm/vdupq_laneq_u8, arm/vdup_laneq_u16, arm/vdupq_laneq_u16, arm/vdup_laneq_u32, arm/vdupq_laneq_u32, arm/vdupq_laneq_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits; `a0_elem_width` is `a0`'s element width; `loop_bound` is the result's lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -8039,9 +7993,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128">]>:$result_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
@@ -8105,6 +8056,8 @@ def Autollvm_extend_u_scalar_immOp : Autollvm_Op<"extend_u_scalar_imm"> {
   let description = [{
 Members (16): arm/vdup_laneq_s64, arm/vdup_laneq_u64, arm/vdupb_lane_s8, arm/vduph_lane_s16, arm/vdups_lane_s32, arm/vdupb_lane_u8, arm/vduph_lane_u16, arm/vdups_lane_u32, arm/vdupb_laneq_s8, arm/vduph_laneq_s16, arm/vdups_laneq_s32, arm/vdupd_laneq_s64, arm/vdupb_laneq_u8, arm/vduph_laneq_u16, arm/vdups_laneq_u32, arm/vdupd_laneq_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -8122,7 +8075,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
@@ -8160,6 +8112,8 @@ def Autollvm_add_widen_unaryOp : Autollvm_Op<"add_widen_unary"> {
   let description = [{
 Members (10): arm/vpaddl_s8, arm/vpaddlq_s8, arm/vpaddl_s16, arm/vpaddlq_s16, arm/vpaddlq_s32, arm/vpaddl_u8, arm/vpaddlq_u8, arm/vpaddl_u16, arm/vpaddlq_u16, arm/vpaddlq_u32.
 
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `loop_bound` is the result's lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -8183,8 +8137,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
@@ -8230,6 +8182,8 @@ def Autollvm_add_widen_binaryOp : Autollvm_Op<"add_widen_binary"> {
   let description = [{
 Members (10): arm/vpadal_s8, arm/vpadalq_s8, arm/vpadal_s16, arm/vpadalq_s16, arm/vpadalq_s32, arm/vpadal_u8, arm/vpadalq_u8, arm/vpadal_u16, arm/vpadalq_u16, arm/vpadalq_u32.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -8255,8 +8209,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
@@ -8304,6 +8256,8 @@ def Autollvm_min_max_or_shlOp : Autollvm_Op<"min_max_or_shl"> {
   let description = [{
 Members (24): arm/vpmax_s8, arm/vpmax_s16, arm/vpmax_s32, arm/vpmax_u8, arm/vpmax_u16, arm/vpmax_u32, arm/vpmaxq_s8, arm/vpmaxq_s16, arm/vpmaxq_s32, arm/vpmaxq_u8, arm/vpmaxq_u16, arm/vpmaxq_u32, arm/vpmin_s8, arm/vpmin_s16, arm/vpmin_s32, arm/vpmin_u8, arm/vpmin_u16, arm/vpmin_u32, arm/vpminq_s8, arm/vpminq_s16, arm/vpminq_s32, arm/vpminq_u8, arm/vpminq_u16, arm/vpminq_u32.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -8325,7 +8279,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit_3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
@@ -8339,6 +8292,8 @@ def Autollvm_add_unaryOp : Autollvm_Op<"add_unary"> {
   let summary = "16 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (16): arm/vpaddd_s64, arm/vpaddd_u64, arm/vaddv_s8, arm/vaddvq_s8, arm/vaddv_s16, arm/vaddvq_s16, arm/vaddv_s32, arm/vaddvq_s32, arm/vaddvq_s64, arm/vaddv_u8, arm/vaddvq_u8, arm/vaddv_u16, arm/vaddvq_u16, arm/vaddv_u32, arm/vaddvq_u32, arm/vaddvq_u64.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -8355,8 +8310,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -8366,6 +8320,8 @@ def Autollvm_add_unary_2wayOp : Autollvm_Op<"add_unary_2way"> {
   let summary = "10 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (10): arm/vaddlv_s8, arm/vaddlvq_s8, arm/vaddlv_s16, arm/vaddlvq_s16, arm/vaddlvq_s32, arm/vaddlv_u8, arm/vaddlvq_u8, arm/vaddlv_u16, arm/vaddlvq_u16, arm/vaddlvq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -8384,7 +8340,6 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit_3
   );
   let results = (outs AnyTypeOf<[I16, I32, I64]>:$result);
@@ -8395,6 +8350,8 @@ def Autollvm_min_max_unaryOp : Autollvm_Op<"min_max_unary"> {
   let summary = "20 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (20): arm/vmaxv_s8, arm/vmaxvq_s8, arm/vmaxv_s16, arm/vmaxvq_s16, arm/vmaxvq_s32, arm/vmaxv_u8, arm/vmaxvq_u8, arm/vmaxv_u16, arm/vmaxvq_u16, arm/vmaxvq_u32, arm/vminv_s8, arm/vminvq_s8, arm/vminv_s16, arm/vminvq_s16, arm/vminvq_s32, arm/vminv_u8, arm/vminvq_u8, arm/vminv_u16, arm/vminvq_u16, arm/vminvq_u32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -8414,7 +8371,6 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
@@ -8481,6 +8437,8 @@ def Autollvm_extend_u_unaryOp : Autollvm_Op<"extend_u_unary"> {
   let description = [{
 Members (24): arm/vrev64_s8, arm/vrev64q_s8, arm/vrev64_s16, arm/vrev64q_s16, arm/vrev64_s32, arm/vrev64q_s32, arm/vrev64_u8, arm/vrev64q_u8, arm/vrev64_u16, arm/vrev64q_u16, arm/vrev64_u32, arm/vrev64q_u32, arm/vrev32_s8, arm/vrev32q_s8, arm/vrev32_s16, arm/vrev32q_s16, arm/vrev32_u8, arm/vrev32q_u8, arm/vrev32_u16, arm/vrev32q_u16, arm/vrev16_s8, arm/vrev16q_s8, arm/vrev16_u8, arm/vrev16q_u8.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -8503,8 +8461,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4, 8">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4, 8">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -8549,6 +8506,8 @@ def Autollvm_or_shlOp : Autollvm_Op<"or_shl"> {
   let description = [{
 Members (28): arm/vuzp1_s8, arm/vuzp1q_s8, arm/vuzp1_s16, arm/vuzp1q_s16, arm/vuzp1_s32, arm/vuzp1q_s32, arm/vuzp1q_s64, arm/vuzp1_u8, arm/vuzp1q_u8, arm/vuzp1_u16, arm/vuzp1q_u16, arm/vuzp1_u32, arm/vuzp1q_u32, arm/vuzp1q_u64, arm/vuzp2_s8, arm/vuzp2q_s8, arm/vuzp2_s16, arm/vuzp2q_s16, arm/vuzp2_s32, arm/vuzp2q_s32, arm/vuzp2q_s64, arm/vuzp2_u8, arm/vuzp2q_u8, arm/vuzp2_u16, arm/vuzp2q_u16, arm/vuzp2_u32, arm/vuzp2q_u32, arm/vuzp2q_u64.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -8567,8 +8526,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64, 128">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63, 127">]>:$bit_3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16, 32, 64">]>:$bit_4
@@ -8581,6 +8538,8 @@ def Autollvm_extend_var_index_u_binaryOp : Autollvm_Op<"extend_var_index_u_binar
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): arm/vtbl1_s8, arm/vtbl1_u8, arm/vqtbl1_s8, arm/vqtbl1q_s8, arm/vqtbl1_u8, arm/vqtbl1q_u8.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -8603,9 +8562,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -8615,6 +8572,8 @@ def Autollvm_extend_var_index_u_ternaryOp : Autollvm_Op<"extend_var_index_u_tern
   let summary = "4 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (4): arm/vqtbx1_s8, arm/vqtbx1q_s8, arm/vqtbx1_u8, arm/vqtbx1q_u8.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -8638,8 +8597,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     VectorOfLengthAndType<[16], [I8]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15">]>:$loop_bound
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -8649,6 +8607,8 @@ def Autollvm_dot_acc_sat_s_ternaryOp : Autollvm_Op<"dot_acc_sat_s_ternary"> {
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vqrdmlah_s16, arm/vqrdmlah_s32, arm/vqrdmlahq_s16, arm/vqrdmlahq_s32, arm/vqrdmlsh_s16, arm/vqrdmlsh_s32, arm/vqrdmlshq_s16, arm/vqrdmlshq_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -8677,8 +8637,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32768, 2147483648">]>:$constant_2
   );
@@ -8690,6 +8648,8 @@ def Autollvm_dot_acc_sat_s_ternary_immOp : Autollvm_Op<"dot_acc_sat_s_ternary_im
   let summary = "16 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (16): arm/vqrdmlah_lane_s16, arm/vqrdmlahq_lane_s16, arm/vqrdmlah_laneq_s16, arm/vqrdmlahq_laneq_s16, arm/vqrdmlah_lane_s32, arm/vqrdmlahq_lane_s32, arm/vqrdmlah_laneq_s32, arm/vqrdmlahq_laneq_s32, arm/vqrdmlsh_lane_s16, arm/vqrdmlshq_lane_s16, arm/vqrdmlsh_laneq_s16, arm/vqrdmlshq_laneq_s16, arm/vqrdmlsh_lane_s32, arm/vqrdmlshq_lane_s32, arm/vqrdmlsh_laneq_s32, arm/vqrdmlshq_laneq_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one.
 
 Semantics with the class parameters as named values:
 ```
@@ -8720,8 +8680,6 @@ Semantics with the class parameters as named values:
     APIntAttr:$a3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32768, 2147483648">]>:$constant_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
@@ -8816,6 +8774,8 @@ def Autollvm_dot_acc_s_widen_x4Op : Autollvm_Op<"dot_acc_s_widen_x4"> {
   let description = [{
 Members (4): arm/vdot_u32, arm/vdot_s32, arm/vdotq_u32, arm/vdotq_s32.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -8846,7 +8806,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
@@ -8857,6 +8816,8 @@ def Autollvm_dot_acc_s_widen_immOp : Autollvm_Op<"dot_acc_s_widen_imm"> {
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vdot_lane_u32, arm/vdot_lane_s32, arm/vdotq_laneq_u32, arm/vdotq_laneq_s32, arm/vdot_laneq_u32, arm/vdot_laneq_s32, arm/vdotq_lane_u32, arm/vdotq_lane_s32.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a2_width` is `a2`'s width in bits.
 
 Semantics with the class parameters as named values:
 ```
@@ -8888,9 +8849,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a2,
     APIntAttr:$a3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128">]>:$a2_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2">]>:$a3_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
@@ -8901,6 +8860,8 @@ def Autollvm_xor_ternaryOp : Autollvm_Op<"xor_ternary"> {
   let summary = "8 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (8): arm/veor3q_u8, arm/veor3q_u16, arm/veor3q_u32, arm/veor3q_u64, arm/veor3q_s8, arm/veor3q_s16, arm/veor3q_s32, arm/veor3q_s64.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -8915,8 +8876,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -8973,6 +8933,8 @@ def Autollvm_and_xor_notOp : Autollvm_Op<"and_xor_not"> {
   let description = [{
 Members (8): arm/vbcaxq_u8, arm/vbcaxq_u16, arm/vbcaxq_u32, arm/vbcaxq_u64, arm/vbcaxq_s8, arm/vbcaxq_s16, arm/vbcaxq_s32, arm/vbcaxq_s64.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
@@ -8986,8 +8948,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -9036,6 +8997,8 @@ def Autollvm_add_mul_widen_immOp : Autollvm_Op<"add_mul_widen_imm"> {
   let description = [{
 Members (8): arm/vusdot_lane_s32, arm/vsudot_lane_s32, arm/vusdot_laneq_s32, arm/vsudot_laneq_s32, arm/vusdotq_lane_s32, arm/vsudotq_lane_s32, arm/vusdotq_laneq_s32, arm/vsudotq_laneq_s32.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a2_width` is `a2`'s width in bits.
+
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(a0, 128)
@@ -9062,10 +9025,8 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a2,
     APIntAttr:$a3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128">]>:$a2_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2">]>:$a3_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
@@ -9184,6 +9145,8 @@ def Autollvm_or_shl_widenOp : Autollvm_Op<"or_shl_widen"> {
   let description = [{
 Members (2): hvx/V6_vunpackob, hvx/V6_vunpackoh.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a1_elem_width` is `a1`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   dst[2047:0] := a0
@@ -9195,10 +9158,8 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a1_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -9208,6 +9169,8 @@ def Autollvm_pack_satOp : Autollvm_Op<"pack_sat"> {
   let summary = "4 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vpackhub_sat, hvx/V6_vpackhb_sat, hvx/V6_vpackwuh_sat, hvx/V6_vpackwh_sat.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -9220,9 +9183,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
@@ -9233,6 +9193,8 @@ def Autollvm_dot_acc_unaryOp : Autollvm_Op<"dot_acc_unary"> {
   let summary = "4 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vzb, hvx/V6_vsb, hvx/V6_vzh, hvx/V6_vsh.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -9246,9 +9208,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -9258,6 +9218,8 @@ def Autollvm_dot_with_scalarOp : Autollvm_Op<"dot_with_scalar"> {
   let summary = "2 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpybus, hvx/V6_vdmpyhb.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -9270,10 +9232,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     I32:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -9283,6 +9242,8 @@ def Autollvm_dot_acc_ternary_with_scalar_6wayOp : Autollvm_Op<"dot_acc_ternary_w
   let summary = "2 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpybus_acc, hvx/V6_vdmpyhb_acc.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -9298,10 +9259,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     I32:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a1_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -9311,6 +9269,8 @@ def Autollvm_dot_round_with_scalar_12wayOp : Autollvm_Op<"dot_round_with_scalar_
   let summary = "2 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpybus_dv, hvx/V6_vdmpyhb_dv.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -9326,9 +9286,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>]>:$a0,
     I32:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-16\", 10) || v == ::llvm::APInt(128, \"-8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -16, -8">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
@@ -9339,6 +9297,8 @@ def Autollvm_dot_acc_ternary_with_scalar_12way_0874Op : Autollvm_Op<"dot_acc_ter
   let summary = "2 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpybus_dv_acc, hvx/V6_vdmpyhb_dv_acc.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -9358,9 +9318,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>]>:$a1,
     I32:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-16\", 10) || v == ::llvm::APInt(128, \"-8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -16, -8">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
@@ -9498,6 +9456,8 @@ def Autollvm_dot_round_with_scalar_14wayOp : Autollvm_Op<"dot_round_with_scalar_
   let description = [{
 Members (3): hvx/V6_vtmpyb, hvx/V6_vtmpybus, hvx/V6_vtmpyhb.
 
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -9513,9 +9473,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>]>:$a0,
     I32:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-16\", 10) || v == ::llvm::APInt(128, \"-8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -16, -8">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
@@ -9526,6 +9484,8 @@ def Autollvm_dot_acc_ternary_with_scalar_12way_f78bOp : Autollvm_Op<"dot_acc_ter
   let summary = "3 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vtmpyb_acc, hvx/V6_vtmpybus_acc, hvx/V6_vtmpyhb_acc.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -9547,9 +9507,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>]>:$a1,
     I32:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-16\", 10) || v == ::llvm::APInt(128, \"-8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -16, -8">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
@@ -9828,6 +9786,8 @@ def Autollvm_add_and_shiftOp : Autollvm_Op<"add_and_shift"> {
   let description = [{
 Members (4): hvx/V6_vasrw, hvx/V6_vlsrw, hvx/V6_vasrh, hvx/V6_vlsrh.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -9838,8 +9798,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     I32:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
@@ -9852,6 +9810,8 @@ def Autollvm_shl_binary_with_scalarOp : Autollvm_Op<"shl_binary_with_scalar"> {
   let description = [{
 Members (2): hvx/V6_vaslw, hvx/V6_vaslh.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -9861,9 +9821,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    I32:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width
+    I32:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -9873,6 +9831,8 @@ def Autollvm_neg_sub_and_xorOp : Autollvm_Op<"neg_sub_and_xor"> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vasrwv, hvx/V6_vlsrwv, hvx/V6_vasrhv, hvx/V6_vlsrhv.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -9884,8 +9844,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
@@ -9899,6 +9857,8 @@ def Autollvm_shl_shr_sOp : Autollvm_Op<"shl_shr_s"> {
   let description = [{
 Members (2): hvx/V6_vaslwv, hvx/V6_vaslhv.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -9909,8 +9869,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
@@ -9993,6 +9951,8 @@ def Autollvm_funnel_shift_sat_round_6b85Op : Autollvm_Op<"funnel_shift_sat_round
   let description = [{
 Members (6): hvx/V6_vasrwhsat, hvx/V6_vasrwuhsat, hvx/V6_vasruwuhsat, hvx/V6_vasrhubsat, hvx/V6_vasrhbsat, hvx/V6_vasruhubsat.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -10006,9 +9966,7 @@ Semantics with the class parameters as named values:
     I32:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
@@ -10023,6 +9981,8 @@ def Autollvm_funnel_shift_sat_round_6aceOp : Autollvm_Op<"funnel_shift_sat_round
   let description = [{
 Members (6): hvx/V6_vasrwhrndsat, hvx/V6_vasrwuhrndsat, hvx/V6_vasruwuhrndsat, hvx/V6_vasrhubrndsat, hvx/V6_vasrhbrndsat, hvx/V6_vasruhubrndsat.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -10036,9 +9996,7 @@ Semantics with the class parameters as named values:
     I32:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
@@ -10052,6 +10010,8 @@ def Autollvm_funnel_shift_satOp : Autollvm_Op<"funnel_shift_sat"> {
   let description = [{
 Members (6): hvx/V6_vroundwh, hvx/V6_vroundwuh, hvx/V6_vrounduwuh, hvx/V6_vroundhb, hvx/V6_vroundhub, hvx/V6_vrounduhub.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -10063,12 +10023,9 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"32768\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 32768">]>:$constant_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
@@ -10079,6 +10036,8 @@ def Autollvm_add_and_shift_sOp : Autollvm_Op<"add_and_shift_s"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vaslw_acc, hvx/V6_vaslh_acc.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -10091,9 +10050,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    I32:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width
+    I32:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -10103,6 +10060,8 @@ def Autollvm_add_shr_s_with_scalarOp : Autollvm_Op<"add_shr_s_with_scalar"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vasrw_acc, hvx/V6_vasrh_acc.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -10115,9 +10074,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    I32:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width
+    I32:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -10127,6 +10084,8 @@ def Autollvm_add_add_or_sub_shiftOp : Autollvm_Op<"add_add_or_sub_shift"> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): hvx/V6_vavgub, hvx/V6_vavguh, hvx/V6_vavguw, hvx/V6_vavgb, hvx/V6_vavgh, hvx/V6_vavgw.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -10138,8 +10097,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
@@ -10151,6 +10108,8 @@ def Autollvm_avg_sOp : Autollvm_Op<"avg_s"> {
   let description = [{
 Members (3): hvx/V6_vavgbrnd, hvx/V6_vavghrnd, hvx/V6_vavgwrnd.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -10160,9 +10119,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -10172,6 +10129,8 @@ def Autollvm_sub_shrOp : Autollvm_Op<"sub_shr"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vnavgb, hvx/V6_vnavgh, hvx/V6_vnavgw, hvx/V6_vnavgub.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -10183,8 +10142,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
@@ -10196,6 +10153,8 @@ def Autollvm_sub_binary_d49dOp : Autollvm_Op<"sub_binary_d49d"> {
   let description = [{
 Members (4): hvx/V6_vabsdiffub, hvx/V6_vabsdiffuh, hvx/V6_vabsdiffh, hvx/V6_vabsdiffw.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -10206,8 +10165,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
@@ -10396,6 +10353,8 @@ def Autollvm_dot_acc_binaryOp : Autollvm_Op<"dot_acc_binary"> {
   let description = [{
 Members (3): hvx/V6_vaddubh, hvx/V6_vaddhw, hvx/V6_vadduhw.
 
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -10409,9 +10368,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -10421,6 +10378,8 @@ def Autollvm_sub_shr_07d3Op : Autollvm_Op<"sub_shr_07d3"> {
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vsububh, hvx/V6_vsubhw, hvx/V6_vsubuhw.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -10435,9 +10394,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -10447,6 +10404,8 @@ def Autollvm_dot_acc_ternary_4wayOp : Autollvm_Op<"dot_acc_ternary_4way"> {
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vaddhw_acc, hvx/V6_vadduhw_acc, hvx/V6_vaddubh_acc.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -10463,8 +10422,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
@@ -10475,6 +10432,8 @@ def Autollvm_dot_acc_s_18c2Op : Autollvm_Op<"dot_acc_s_18c2"> {
   let summary = "3 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vaddbq, hvx/V6_vaddhq, hvx/V6_vaddwq.
+
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -10488,8 +10447,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     VectorOfLengthAndType<[128], [I1]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 15">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 4">]>:$bit,
@@ -10504,6 +10461,8 @@ def Autollvm_mul_high_s_ternary_with_maskOp : Autollvm_Op<"mul_high_s_ternary_wi
   let description = [{
 Members (3): hvx/V6_vsubbq, hvx/V6_vsubhq, hvx/V6_vsubwq.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   dst[1023:0] := a0
@@ -10516,8 +10475,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     VectorOfLengthAndType<[128], [I1]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 15">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 4">]>:$bit,
@@ -10532,6 +10489,8 @@ def Autollvm_dot_acc_s_56e5Op : Autollvm_Op<"dot_acc_s_56e5"> {
   let description = [{
 Members (3): hvx/V6_vaddbnq, hvx/V6_vaddhnq, hvx/V6_vaddwnq.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   dst[1023:0] := a0
@@ -10544,8 +10503,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     VectorOfLengthAndType<[128], [I1]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 15">]>:$constant_2,
@@ -10560,6 +10517,8 @@ def Autollvm_mul_high_s_ternary_with_mask_661cOp : Autollvm_Op<"mul_high_s_terna
   let description = [{
 Members (3): hvx/V6_vsubbnq, hvx/V6_vsubhnq, hvx/V6_vsubwnq.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   dst[1023:0] := a0
@@ -10572,8 +10531,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     VectorOfLengthAndType<[128], [I1]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 15">]>:$constant_2,
@@ -10588,6 +10545,8 @@ def Autollvm_neg_sat_sOp : Autollvm_Op<"neg_sat_s"> {
   let description = [{
 Members (3): hvx/V6_vabsb_sat, hvx/V6_vabsh_sat, hvx/V6_vabsw_sat.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -10596,9 +10555,7 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -10608,6 +10565,8 @@ def Autollvm_dot_5wayOp : Autollvm_Op<"dot_5way"> {
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): hvx/V6_vmpybv, hvx/V6_vmpyubv, hvx/V6_vmpybusv, hvx/V6_vmpyhv, hvx/V6_vmpyuhv, hvx/V6_vmpyhus.
+
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -10622,9 +10581,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
@@ -10635,6 +10592,8 @@ def Autollvm_dot_acc_ternary_5wayOp : Autollvm_Op<"dot_acc_ternary_5way"> {
   let summary = "6 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (6): hvx/V6_vmpybv_acc, hvx/V6_vmpyubv_acc, hvx/V6_vmpybusv_acc, hvx/V6_vmpyhv_acc, hvx/V6_vmpyuhv_acc, hvx/V6_vmpyhus_acc.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a1_elem_width` is `a1`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -10651,10 +10610,8 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
@@ -10933,6 +10890,8 @@ def Autollvm_dot_round_with_scalar_10wayOp : Autollvm_Op<"dot_round_with_scalar_
   let description = [{
 Members (4): hvx/V6_vmpabus, hvx/V6_vmpabuu, hvx/V6_vmpahb, hvx/V6_vmpauhb.
 
+Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a1_elem_width` is `a1`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -10946,10 +10905,8 @@ Semantics with the class parameters as named values:
     I32:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a1_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
@@ -10960,6 +10917,8 @@ def Autollvm_dot_acc_roundOp : Autollvm_Op<"dot_acc_round"> {
   let summary = "4 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vmpabus_acc, hvx/V6_vmpabuu_acc, hvx/V6_vmpahb_acc, hvx/V6_vmpauhb_acc.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `a2_elem_width` is `a2`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -10976,10 +10935,8 @@ Semantics with the class parameters as named values:
     I32:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>]>:$a2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a2_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
@@ -11107,6 +11064,8 @@ def Autollvm_dot_with_scalar_3wayOp : Autollvm_Op<"dot_with_scalar_3way"> {
   let description = [{
 Members (4): hvx/V6_vmpyihb, hvx/V6_vmpyiwb, hvx/V6_vmpyiwub, hvx/V6_vmpyiwh.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -11117,8 +11076,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     I32:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4">]>:$shift_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
@@ -11132,6 +11089,8 @@ def Autollvm_dot_acc_ternary_with_scalar_3wayOp : Autollvm_Op<"dot_acc_ternary_w
   let description = [{
 Members (4): hvx/V6_vmpyihb_acc, hvx/V6_vmpyiwb_acc, hvx/V6_vmpyiwub_acc, hvx/V6_vmpyiwh_acc.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   dst[1023:0] := a0
@@ -11144,8 +11103,6 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     I32:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4">]>:$shift_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
@@ -11289,6 +11246,8 @@ def Autollvm_add_sub_mul_and_to_maskOp : Autollvm_Op<"add_sub_mul_and_to_mask"> 
   let description = [{
 Members (6): hvx/V6_vgtw, hvx/V6_veqw, hvx/V6_vgth, hvx/V6_veqh, hvx/V6_vgtuw, hvx/V6_vgtuh.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -11301,7 +11260,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 6">]>:$predicate,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4">]>:$bit_2,
@@ -11317,6 +11275,8 @@ def Autollvm_dot_acc_to_maskOp : Autollvm_Op<"dot_acc_to_mask"> {
   let description = [{
 Members (9): hvx/V6_vgtw_and, hvx/V6_veqw_and, hvx/V6_vgth_and, hvx/V6_veqh_and, hvx/V6_vgtb_and, hvx/V6_veqb_and, hvx/V6_vgtuw_and, hvx/V6_vgtuh_and, hvx/V6_vgtub_and.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[127:0] := a0
@@ -11331,7 +11291,6 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I1]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 15">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 4">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 6">]>:$predicate,
@@ -11347,6 +11306,8 @@ def Autollvm_funnel_shift_to_maskOp : Autollvm_Op<"funnel_shift_to_mask"> {
   let description = [{
 Members (9): hvx/V6_vgtw_or, hvx/V6_veqw_or, hvx/V6_vgth_or, hvx/V6_veqh_or, hvx/V6_vgtb_or, hvx/V6_veqb_or, hvx/V6_vgtuw_or, hvx/V6_vgtuh_or, hvx/V6_vgtub_or.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[127:0] := a0
@@ -11361,7 +11322,6 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I1]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 15">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 4">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 6">]>:$predicate,
@@ -11377,6 +11337,8 @@ def Autollvm_funnel_shift_to_mask_c671Op : Autollvm_Op<"funnel_shift_to_mask_c67
   let description = [{
 Members (9): hvx/V6_vgtw_xor, hvx/V6_veqw_xor, hvx/V6_vgth_xor, hvx/V6_veqh_xor, hvx/V6_vgtb_xor, hvx/V6_veqb_xor, hvx/V6_vgtuw_xor, hvx/V6_vgtuh_xor, hvx/V6_vgtub_xor.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one.
+
 Semantics with the class parameters as named values:
 ```
   dst[127:0] := a0
@@ -11391,7 +11353,6 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I1]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 15">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 4">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 6">]>:$predicate,
@@ -11539,6 +11500,8 @@ def Autollvm_sub_and_or_shl_satOp : Autollvm_Op<"sub_and_or_shl_sat"> {
   let description = [{
 Members (3): hvx/V6_vsathub, hvx/V6_vsatwh, hvx/V6_vsatuwuh.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `result_elem_width` is the result's element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -11550,12 +11513,9 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
@@ -11566,6 +11526,8 @@ def Autollvm_funnel_shift_binaryOp : Autollvm_Op<"funnel_shift_binary"> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vshuffeb, hvx/V6_vshuffob, hvx/V6_vshufeh, hvx/V6_vshufoh.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -11581,8 +11543,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16">]>:$shift,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -11656,6 +11617,8 @@ def Autollvm_dot_acc_uOp : Autollvm_Op<"dot_acc_u"> {
   let description = [{
 Members (2): hvx/V6_vshufoeh, hvx/V6_vshufoeb.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -11671,8 +11634,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -11682,6 +11644,8 @@ def Autollvm_shr_u_narrowOp : Autollvm_Op<"shr_u_narrow"> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdealh, hvx/V6_vdealb.
+
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
 
 Semantics with the class parameters as named values:
 ```
@@ -11694,7 +11658,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
@@ -11730,6 +11693,8 @@ def Autollvm_sub_and_or_shl_widenOp : Autollvm_Op<"sub_and_or_shl_widen"> {
   let description = [{
 Members (2): hvx/V6_vshuffh, hvx/V6_vshuffb.
 
+Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -11742,8 +11707,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -11863,6 +11827,8 @@ def Autollvm_sub_clz_f381Op : Autollvm_Op<"sub_clz_f381"> {
   let description = [{
 Members (2): hvx/V6_vnormamtw, hvx/V6_vnormamth.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -11872,8 +11838,6 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-1\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -1, 4294967295">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
@@ -11885,6 +11849,8 @@ def Autollvm_add_sub_clzOp : Autollvm_Op<"add_sub_clz"> {
   let description = [{
 Members (2): hvx/V6_vaddclbw, hvx/V6_vaddclbh.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
+
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
@@ -11895,8 +11861,6 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-1\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -1, 4294967295">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
@@ -12296,6 +12260,8 @@ def Autollvm_dot_round_suOp : Autollvm_Op<"dot_round_su"> {
   let description = [{
 Members (3): hvx/V6_vprefixqb, hvx/V6_vprefixqh, hvx/V6_vprefixqw.
 
+Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width.
+
 Semantics with the class parameters as named values:
 ```
   v0 := 0
@@ -12309,9 +12275,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";

@@ -45,14 +45,13 @@ fn an_instance_finds_its_instruction() {
 #[test]
 fn a_class_op_lowers_to_the_member_with_its_types() {
     let table = VariantTable::embedded().unwrap();
-    // The numbers of the add class of x86, ARM and HVX together.
+    // The add class of x86, ARM and HVX together: its lanes and widths
+    // follow from the types, masking is its one attribute.
     let add = |elem: u32, lanes: u32, masking: &str, extra: &str| {
         instance(&format!(
-            "autollvm.add\nattr masking {masking}\nattr loop_bound {}\nattr a0_elem_width {elem}\n\
-             attr a0_width 512\n\
+            "autollvm.add\nattr masking {masking}\n\
              operand vector<{lanes}xi{elem}>\noperand vector<{lanes}xi{elem}>\n{extra}result vector<{lanes}xi{elem}>\n\
-             regions 0\n",
-            lanes - 1
+             regions 0\n"
         ))
     };
     let t = table.target_in(&add(32, 16, "none", ""), "hydride_x86").expect("a plain 512-bit add of i32");
@@ -62,14 +61,21 @@ fn a_class_op_lowers_to_the_member_with_its_types() {
     assert_eq!(t.op, "hydride_x86.mm512_mask_add_epi32");
     // _mm512_mask_add_epi32(src, k, a, b): pass-through and mask come after a and b.
     assert_eq!(t.operands, [2, 3, 0, 1]);
-    // 16 lanes of i32 with 8-bit elements: no such add.
+    // Operands of 16 lanes of i32 and a result of 64 lanes of i8: no such add.
     let wrong = instance(
-        "autollvm.add\nattr masking none\nattr loop_bound 15\nattr a0_elem_width 8\nattr a0_width 512\n\
-         operand vector<16xi32>\noperand vector<16xi32>\nresult vector<16xi32>\nregions 0\n",
+        "autollvm.add\nattr masking none\n\
+         operand vector<16xi32>\noperand vector<16xi32>\nresult vector<64xi8>\nregions 0\n",
     );
     let err = table.target_in(&wrong, "hydride_x86").unwrap_err();
     let VariantError::NoVariant { hint, .. } = &err else { panic!("{err}") };
-    assert!(hint.contains("with these types the attributes are"), "{err}");
+    assert!(hint.contains("with these attributes the types are"), "{err}");
+    // A parameter the types fix is not an attribute: given one anyway, the
+    // types still decide.
+    let stale = instance(
+        "autollvm.add\nattr masking none\nattr a0_elem_width 8\n\
+         operand vector<16xi32>\noperand vector<16xi32>\nresult vector<16xi32>\nregions 0\n",
+    );
+    assert_eq!(table.target_in(&stale, "hydride_x86").unwrap().op, "hydride_x86.mm512_add_epi32");
 }
 
 #[test]
@@ -77,7 +83,7 @@ fn a_class_op_lowers_to_the_member_of_the_asked_isa() {
     let table = VariantTable::embedded().unwrap();
     // 64 lanes of i16 at 1024 bits: HVX's vaddh; x86 has no such add.
     let hvx = instance(
-        "autollvm.add\nattr masking none\nattr loop_bound 63\nattr a0_elem_width 16\nattr a0_width 1024\n\
+        "autollvm.add\nattr masking none\n\
          operand vector<64xi16>\noperand vector<64xi16>\nresult vector<64xi16>\nregions 0\n",
     );
     assert_eq!(table.target_in(&hvx, "hydride_hvx").unwrap().op, "hydride_hvx.v6_vaddh");

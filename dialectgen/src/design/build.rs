@@ -1,8 +1,9 @@
 //! From semantics and classes to [`DialectDesign`]s.
 
+use super::derived;
 use super::{int_attribute, Allowed, AttrDesign, DialectDesign, OpDesign, TargetOp, ValueDesign, Variant};
-use crate::classify::engine::{ClassMember, SimilarityClass};
 use crate::classify::cross_isa::{dialect_of, member_isa};
+use crate::classify::engine::{ClassMember, SimilarityClass};
 use crate::classify::mask::Masking;
 use crate::sema::ir::{Arg, ArgKind, Semantics};
 use crate::sema::print::semantics_to_string;
@@ -191,12 +192,22 @@ fn class_op(c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesig
         let values = c.maskings.iter().map(|m| format!("{:?}", m.name())).collect();
         attributes.push(AttrDesign { name: MASKING.into(), values, any_integer: false });
     }
+    let mut variants: Vec<Variant> = c.members.iter().map(|m| member_variant(&view, m)).collect();
+    // Parameters the types fix are not stored (see `derived`).
+    let operand_names: Vec<String> = operands.iter().map(|o| o.name.clone()).collect();
+    let mut derived_params = Vec::new();
     for (i, p) in c.params.iter().enumerate() {
+        if let Some(d) = derived::derivation(&variants, &p.name, singles) {
+            derived_params.push(format!("`{}` is {}", p.name, d.describe(&operand_names)));
+            for v in &mut variants {
+                v.attributes.retain(|(n, _)| *n != p.name);
+            }
+            continue;
+        }
         let values: BTreeSet<&num_bigint::BigInt> = c.members.iter().map(|m| &m.values[i]).collect();
         let values = values.into_iter().map(|v| int_attribute(&v.to_string())).collect();
         attributes.push(AttrDesign { name: p.name.clone(), values, any_integer: false });
     }
-    let variants: Vec<Variant> = c.members.iter().map(|m| member_variant(&view, m)).collect();
     let examples = variants
         .iter()
         .zip(&c.members)
@@ -228,7 +239,7 @@ fn class_op(c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesig
             c.members.len(),
             c.params.len()
         ),
-        description: class_description(c, masked, segmented),
+        description: class_description(c, masked, segmented, &derived_params),
         operands,
         attributes,
         result: ValueDesign { name: "result".into(), types: result_types.into_iter().collect(), optional: false },
@@ -280,7 +291,7 @@ fn member_variant(view: &ClassView, m: &ClassMember) -> Variant {
 
 /// The class op's description: members (with their mask forms), the mask
 /// operands, the template semantics.
-fn class_description(c: &SimilarityClass, masked: bool, segmented: bool) -> Vec<String> {
+fn class_description(c: &SimilarityClass, masked: bool, segmented: bool, derived: &[String]) -> Vec<String> {
     let members: Vec<String> = c
         .members
         .iter()
@@ -296,6 +307,12 @@ fn class_description(c: &SimilarityClass, masked: bool, segmented: bool) -> Vec<
              `merge_aK` take `{MASK}`; result elements whose mask bit is clear come from `{PASSTHROUGH}`, are \
              zero, or come from operand aK.{}",
             if segmented { " The operand groups are sized by `operandSegmentSizes`." } else { "" }
+        ));
+    }
+    if !derived.is_empty() {
+        description.push(format!(
+            "Parameters the operand and result types fix, not stored as attributes: {}.",
+            derived.join("; ")
         ));
     }
     description.push("Semantics with the class parameters as named values:".into());

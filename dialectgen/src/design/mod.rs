@@ -2,6 +2,7 @@
 //! classes and validated semantics, rendered by the templates in `templates/`.
 
 pub mod build;
+pub mod derived;
 pub mod ods;
 pub mod render;
 

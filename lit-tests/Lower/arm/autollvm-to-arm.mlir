@@ -7,2331 +7,2331 @@
 // CHECK-LABEL: func.func @abs(
 // CHECK-NEXT: "hydride_arm.vabs_s8"(%arg0)
 func.func @abs(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @abs_v1(
 // CHECK-NEXT: "hydride_arm.vabsq_s8"(%arg0)
 func.func @abs_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @abs_v2(
 // CHECK-NEXT: "hydride_arm.vabs_s16"(%arg0)
 func.func @abs_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @abs_v3(
 // CHECK-NEXT: "hydride_arm.vabsq_s16"(%arg0)
 func.func @abs_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @abs_v4(
 // CHECK-NEXT: "hydride_arm.vabs_s32"(%arg0)
 func.func @abs_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @abs_v5(
 // CHECK-NEXT: "hydride_arm.vabsq_s32"(%arg0)
 func.func @abs_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @abs_v6(
 // CHECK-NEXT: "hydride_arm.vabsq_s64"(%arg0)
 func.func @abs_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add(
 // CHECK-NEXT: "hydride_arm.vadd_s8"(%arg0, %arg1)
 func.func @add(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_v1(
 // CHECK-NEXT: "hydride_arm.vaddq_s8"(%arg0, %arg1)
 func.func @add_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v2(
 // CHECK-NEXT: "hydride_arm.vadd_s16"(%arg0, %arg1)
 func.func @add_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_v3(
 // CHECK-NEXT: "hydride_arm.vaddq_s16"(%arg0, %arg1)
 func.func @add_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v4(
 // CHECK-NEXT: "hydride_arm.vadd_s32"(%arg0, %arg1)
 func.func @add_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_v5(
 // CHECK-NEXT: "hydride_arm.vaddq_s32"(%arg0, %arg1)
 func.func @add_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v6(
 // CHECK-NEXT: "hydride_arm.vaddq_s64"(%arg0, %arg1)
 func.func @add_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_v7(
 // CHECK-NEXT: "hydride_arm.vadd_s8"(%arg0, %arg1)
 func.func @add_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_v8(
 // CHECK-NEXT: "hydride_arm.vaddq_s8"(%arg0, %arg1)
 func.func @add_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v9(
 // CHECK-NEXT: "hydride_arm.vadd_s16"(%arg0, %arg1)
 func.func @add_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_v10(
 // CHECK-NEXT: "hydride_arm.vaddq_s16"(%arg0, %arg1)
 func.func @add_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v11(
 // CHECK-NEXT: "hydride_arm.vadd_s32"(%arg0, %arg1)
 func.func @add_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_v12(
 // CHECK-NEXT: "hydride_arm.vaddq_s32"(%arg0, %arg1)
 func.func @add_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v13(
 // CHECK-NEXT: "hydride_arm.vaddq_s64"(%arg0, %arg1)
 func.func @add_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_sat_s(
 // CHECK-NEXT: "hydride_arm.vqadd_s8"(%arg0, %arg1)
 func.func @add_sat_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v1(
 // CHECK-NEXT: "hydride_arm.vqaddq_s8"(%arg0, %arg1)
 func.func @add_sat_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v2(
 // CHECK-NEXT: "hydride_arm.vqadd_s16"(%arg0, %arg1)
 func.func @add_sat_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v3(
 // CHECK-NEXT: "hydride_arm.vqaddq_s16"(%arg0, %arg1)
 func.func @add_sat_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v4(
 // CHECK-NEXT: "hydride_arm.vqadd_s32"(%arg0, %arg1)
 func.func @add_sat_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v5(
 // CHECK-NEXT: "hydride_arm.vqaddq_s32"(%arg0, %arg1)
 func.func @add_sat_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v6(
 // CHECK-NEXT: "hydride_arm.vqaddq_s64"(%arg0, %arg1)
 func.func @add_sat_s_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_sat_u(
 // CHECK-NEXT: "hydride_arm.vqadd_u8"(%arg0, %arg1)
 func.func @add_sat_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v1(
 // CHECK-NEXT: "hydride_arm.vqaddq_u8"(%arg0, %arg1)
 func.func @add_sat_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v2(
 // CHECK-NEXT: "hydride_arm.vqadd_u16"(%arg0, %arg1)
 func.func @add_sat_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v3(
 // CHECK-NEXT: "hydride_arm.vqaddq_u16"(%arg0, %arg1)
 func.func @add_sat_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v4(
 // CHECK-NEXT: "hydride_arm.vqadd_u32"(%arg0, %arg1)
 func.func @add_sat_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v5(
 // CHECK-NEXT: "hydride_arm.vqaddq_u32"(%arg0, %arg1)
 func.func @add_sat_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v6(
 // CHECK-NEXT: "hydride_arm.vqaddq_u64"(%arg0, %arg1)
 func.func @add_sat_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and(
 // CHECK-NEXT: "hydride_arm.vand_s8"(%arg0, %arg1)
 func.func @and(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_v1(
 // CHECK-NEXT: "hydride_arm.vandq_s8"(%arg0, %arg1)
 func.func @and_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_v2(
 // CHECK-NEXT: "hydride_arm.vand_s16"(%arg0, %arg1)
 func.func @and_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_v3(
 // CHECK-NEXT: "hydride_arm.vandq_s16"(%arg0, %arg1)
 func.func @and_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_v4(
 // CHECK-NEXT: "hydride_arm.vand_s32"(%arg0, %arg1)
 func.func @and_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_v5(
 // CHECK-NEXT: "hydride_arm.vandq_s32"(%arg0, %arg1)
 func.func @and_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_v6(
 // CHECK-NEXT: "hydride_arm.vandq_s64"(%arg0, %arg1)
 func.func @and_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_v7(
 // CHECK-NEXT: "hydride_arm.vand_s8"(%arg0, %arg1)
 func.func @and_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_v8(
 // CHECK-NEXT: "hydride_arm.vandq_s8"(%arg0, %arg1)
 func.func @and_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_v9(
 // CHECK-NEXT: "hydride_arm.vand_s16"(%arg0, %arg1)
 func.func @and_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_v10(
 // CHECK-NEXT: "hydride_arm.vandq_s16"(%arg0, %arg1)
 func.func @and_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_v11(
 // CHECK-NEXT: "hydride_arm.vand_s32"(%arg0, %arg1)
 func.func @and_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_v12(
 // CHECK-NEXT: "hydride_arm.vandq_s32"(%arg0, %arg1)
 func.func @and_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_v13(
 // CHECK-NEXT: "hydride_arm.vandq_s64"(%arg0, %arg1)
 func.func @and_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_not(
 // CHECK-NEXT: "hydride_arm.vbic_s8"(%arg1, %arg0)
 func.func @and_not(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_not_v1(
 // CHECK-NEXT: "hydride_arm.vbicq_s8"(%arg1, %arg0)
 func.func @and_not_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_not_v2(
 // CHECK-NEXT: "hydride_arm.vbic_s16"(%arg1, %arg0)
 func.func @and_not_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_not_v3(
 // CHECK-NEXT: "hydride_arm.vbicq_s16"(%arg1, %arg0)
 func.func @and_not_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_not_v4(
 // CHECK-NEXT: "hydride_arm.vbic_s32"(%arg1, %arg0)
 func.func @and_not_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_not_v5(
 // CHECK-NEXT: "hydride_arm.vbicq_s32"(%arg1, %arg0)
 func.func @and_not_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_not_v6(
 // CHECK-NEXT: "hydride_arm.vbicq_s64"(%arg1, %arg0)
 func.func @and_not_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_not_v7(
 // CHECK-NEXT: "hydride_arm.vbic_s8"(%arg1, %arg0)
 func.func @and_not_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_not_v8(
 // CHECK-NEXT: "hydride_arm.vbicq_s8"(%arg1, %arg0)
 func.func @and_not_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_not_v9(
 // CHECK-NEXT: "hydride_arm.vbic_s16"(%arg1, %arg0)
 func.func @and_not_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_not_v10(
 // CHECK-NEXT: "hydride_arm.vbicq_s16"(%arg1, %arg0)
 func.func @and_not_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_not_v11(
 // CHECK-NEXT: "hydride_arm.vbic_s32"(%arg1, %arg0)
 func.func @and_not_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_not_v12(
 // CHECK-NEXT: "hydride_arm.vbicq_s32"(%arg1, %arg0)
 func.func @and_not_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_not_v13(
 // CHECK-NEXT: "hydride_arm.vbicq_s64"(%arg1, %arg0)
 func.func @and_not_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @avg_u(
 // CHECK-NEXT: "hydride_arm.vrhadd_u8"(%arg0, %arg1)
 func.func @avg_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @avg_u_v1(
 // CHECK-NEXT: "hydride_arm.vrhaddq_u8"(%arg0, %arg1)
 func.func @avg_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @avg_u_v2(
 // CHECK-NEXT: "hydride_arm.vrhadd_u16"(%arg0, %arg1)
 func.func @avg_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @avg_u_v3(
 // CHECK-NEXT: "hydride_arm.vrhaddq_u16"(%arg0, %arg1)
 func.func @avg_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @avg_u_v4(
 // CHECK-NEXT: "hydride_arm.vrhadd_u32"(%arg0, %arg1)
 func.func @avg_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @avg_u_v5(
 // CHECK-NEXT: "hydride_arm.vrhaddq_u32"(%arg0, %arg1)
 func.func @avg_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s(
 // CHECK-NEXT: "hydride_arm.vmovn_s16"(%arg0)
 func.func @extend_s(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_s_v1(
 // CHECK-NEXT: "hydride_arm.vmovn_s32"(%arg0)
 func.func @extend_s_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v2(
 // CHECK-NEXT: "hydride_arm.vmovn_s64"(%arg0)
 func.func @extend_s_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s_v3(
 // CHECK-NEXT: "hydride_arm.vmovn_s16"(%arg0)
 func.func @extend_s_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_s_v4(
 // CHECK-NEXT: "hydride_arm.vmovn_s32"(%arg0)
 func.func @extend_s_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v5(
 // CHECK-NEXT: "hydride_arm.vmovn_s64"(%arg0)
 func.func @extend_s_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s_v6(
 // CHECK-NEXT: "hydride_arm.vmovl_s8"(%arg0)
 func.func @extend_s_v6(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v7(
 // CHECK-NEXT: "hydride_arm.vmovl_s16"(%arg0)
 func.func @extend_s_v7(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s_v8(
 // CHECK-NEXT: "hydride_arm.vmovl_s32"(%arg0)
 func.func @extend_s_v8(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_s_v9(
 // CHECK-NEXT: "hydride_arm.vget_low_s8"(%arg0)
 func.func @extend_s_v9(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_s_v10(
 // CHECK-NEXT: "hydride_arm.vget_low_s16"(%arg0)
 func.func @extend_s_v10(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v11(
 // CHECK-NEXT: "hydride_arm.vget_low_s32"(%arg0)
 func.func @extend_s_v11(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s_v12(
 // CHECK-NEXT: "hydride_arm.vget_low_s8"(%arg0)
 func.func @extend_s_v12(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_s_v13(
 // CHECK-NEXT: "hydride_arm.vget_low_s16"(%arg0)
 func.func @extend_s_v13(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v14(
 // CHECK-NEXT: "hydride_arm.vget_low_s32"(%arg0)
 func.func @extend_s_v14(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u(
 // CHECK-NEXT: "hydride_arm.vmovl_u8"(%arg0)
 func.func @convert_sat_u(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v1(
 // CHECK-NEXT: "hydride_arm.vmovl_u16"(%arg0)
 func.func @convert_sat_u_v1(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v2(
 // CHECK-NEXT: "hydride_arm.vmovl_u32"(%arg0)
 func.func @convert_sat_u_v2(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v3(
 // CHECK-NEXT: "hydride_arm.vqmovn_u16"(%arg0)
 func.func @convert_sat_u_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v4(
 // CHECK-NEXT: "hydride_arm.vqmovn_u32"(%arg0)
 func.func @convert_sat_u_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v5(
 // CHECK-NEXT: "hydride_arm.vqmovn_u64"(%arg0)
 func.func @convert_sat_u_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @max_s(
 // CHECK-NEXT: "hydride_arm.vmax_s8"(%arg0, %arg1)
 func.func @max_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @max_s_v1(
 // CHECK-NEXT: "hydride_arm.vmaxq_s8"(%arg0, %arg1)
 func.func @max_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @max_s_v2(
 // CHECK-NEXT: "hydride_arm.vmax_s16"(%arg0, %arg1)
 func.func @max_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @max_s_v3(
 // CHECK-NEXT: "hydride_arm.vmaxq_s16"(%arg0, %arg1)
 func.func @max_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @max_s_v4(
 // CHECK-NEXT: "hydride_arm.vmax_s32"(%arg0, %arg1)
 func.func @max_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @max_s_v5(
 // CHECK-NEXT: "hydride_arm.vmaxq_s32"(%arg0, %arg1)
 func.func @max_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @max_u(
 // CHECK-NEXT: "hydride_arm.vmax_u8"(%arg0, %arg1)
 func.func @max_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @max_u_v1(
 // CHECK-NEXT: "hydride_arm.vmaxq_u8"(%arg0, %arg1)
 func.func @max_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @max_u_v2(
 // CHECK-NEXT: "hydride_arm.vmax_u16"(%arg0, %arg1)
 func.func @max_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @max_u_v3(
 // CHECK-NEXT: "hydride_arm.vmaxq_u16"(%arg0, %arg1)
 func.func @max_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @max_u_v4(
 // CHECK-NEXT: "hydride_arm.vmax_u32"(%arg0, %arg1)
 func.func @max_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @max_u_v5(
 // CHECK-NEXT: "hydride_arm.vmaxq_u32"(%arg0, %arg1)
 func.func @max_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @min_s(
 // CHECK-NEXT: "hydride_arm.vmin_s8"(%arg0, %arg1)
 func.func @min_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @min_s_v1(
 // CHECK-NEXT: "hydride_arm.vminq_s8"(%arg0, %arg1)
 func.func @min_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @min_s_v2(
 // CHECK-NEXT: "hydride_arm.vmin_s16"(%arg0, %arg1)
 func.func @min_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @min_s_v3(
 // CHECK-NEXT: "hydride_arm.vminq_s16"(%arg0, %arg1)
 func.func @min_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @min_s_v4(
 // CHECK-NEXT: "hydride_arm.vmin_s32"(%arg0, %arg1)
 func.func @min_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @min_s_v5(
 // CHECK-NEXT: "hydride_arm.vminq_s32"(%arg0, %arg1)
 func.func @min_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @min_u(
 // CHECK-NEXT: "hydride_arm.vmin_u8"(%arg0, %arg1)
 func.func @min_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @min_u_v1(
 // CHECK-NEXT: "hydride_arm.vminq_u8"(%arg0, %arg1)
 func.func @min_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @min_u_v2(
 // CHECK-NEXT: "hydride_arm.vmin_u16"(%arg0, %arg1)
 func.func @min_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @min_u_v3(
 // CHECK-NEXT: "hydride_arm.vminq_u16"(%arg0, %arg1)
 func.func @min_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @min_u_v4(
 // CHECK-NEXT: "hydride_arm.vmin_u32"(%arg0, %arg1)
 func.func @min_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @min_u_v5(
 // CHECK-NEXT: "hydride_arm.vminq_u32"(%arg0, %arg1)
 func.func @min_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u(
 // CHECK-NEXT: "hydride_arm.vmul_s8"(%arg0, %arg1)
 func.func @mul_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @mul_u_v1(
 // CHECK-NEXT: "hydride_arm.vmulq_s8"(%arg0, %arg1)
 func.func @mul_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @mul_u_v2(
 // CHECK-NEXT: "hydride_arm.vmul_s16"(%arg0, %arg1)
 func.func @mul_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_v3(
 // CHECK-NEXT: "hydride_arm.vmulq_s16"(%arg0, %arg1)
 func.func @mul_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_v4(
 // CHECK-NEXT: "hydride_arm.vmul_s32"(%arg0, %arg1)
 func.func @mul_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_v5(
 // CHECK-NEXT: "hydride_arm.vmulq_s32"(%arg0, %arg1)
 func.func @mul_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_v6(
 // CHECK-NEXT: "hydride_arm.vmul_s8"(%arg0, %arg1)
 func.func @mul_u_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @mul_u_v7(
 // CHECK-NEXT: "hydride_arm.vmulq_s8"(%arg0, %arg1)
 func.func @mul_u_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @mul_u_v8(
 // CHECK-NEXT: "hydride_arm.vmul_s16"(%arg0, %arg1)
 func.func @mul_u_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_v9(
 // CHECK-NEXT: "hydride_arm.vmulq_s16"(%arg0, %arg1)
 func.func @mul_u_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_v10(
 // CHECK-NEXT: "hydride_arm.vmul_s32"(%arg0, %arg1)
 func.func @mul_u_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_v11(
 // CHECK-NEXT: "hydride_arm.vmulq_s32"(%arg0, %arg1)
 func.func @mul_u_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or(
 // CHECK-NEXT: "hydride_arm.vorr_s8"(%arg0, %arg1)
 func.func @or(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @or_v1(
 // CHECK-NEXT: "hydride_arm.vorrq_s8"(%arg0, %arg1)
 func.func @or_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_v2(
 // CHECK-NEXT: "hydride_arm.vorr_s16"(%arg0, %arg1)
 func.func @or_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @or_v3(
 // CHECK-NEXT: "hydride_arm.vorrq_s16"(%arg0, %arg1)
 func.func @or_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_v4(
 // CHECK-NEXT: "hydride_arm.vorr_s32"(%arg0, %arg1)
 func.func @or_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @or_v5(
 // CHECK-NEXT: "hydride_arm.vorrq_s32"(%arg0, %arg1)
 func.func @or_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_v6(
 // CHECK-NEXT: "hydride_arm.vorrq_s64"(%arg0, %arg1)
 func.func @or_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_v7(
 // CHECK-NEXT: "hydride_arm.vorr_s8"(%arg0, %arg1)
 func.func @or_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @or_v8(
 // CHECK-NEXT: "hydride_arm.vorrq_s8"(%arg0, %arg1)
 func.func @or_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_v9(
 // CHECK-NEXT: "hydride_arm.vorr_s16"(%arg0, %arg1)
 func.func @or_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @or_v10(
 // CHECK-NEXT: "hydride_arm.vorrq_s16"(%arg0, %arg1)
 func.func @or_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_v11(
 // CHECK-NEXT: "hydride_arm.vorr_s32"(%arg0, %arg1)
 func.func @or_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @or_v12(
 // CHECK-NEXT: "hydride_arm.vorrq_s32"(%arg0, %arg1)
 func.func @or_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_v13(
 // CHECK-NEXT: "hydride_arm.vorrq_s64"(%arg0, %arg1)
 func.func @or_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub(
 // CHECK-NEXT: "hydride_arm.vsub_s8"(%arg0, %arg1)
 func.func @sub(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v1(
 // CHECK-NEXT: "hydride_arm.vsubq_s8"(%arg0, %arg1)
 func.func @sub_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v2(
 // CHECK-NEXT: "hydride_arm.vsub_s16"(%arg0, %arg1)
 func.func @sub_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v3(
 // CHECK-NEXT: "hydride_arm.vsubq_s16"(%arg0, %arg1)
 func.func @sub_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v4(
 // CHECK-NEXT: "hydride_arm.vsub_s32"(%arg0, %arg1)
 func.func @sub_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v5(
 // CHECK-NEXT: "hydride_arm.vsubq_s32"(%arg0, %arg1)
 func.func @sub_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v6(
 // CHECK-NEXT: "hydride_arm.vsubq_s64"(%arg0, %arg1)
 func.func @sub_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v7(
 // CHECK-NEXT: "hydride_arm.vsub_s8"(%arg0, %arg1)
 func.func @sub_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v8(
 // CHECK-NEXT: "hydride_arm.vsubq_s8"(%arg0, %arg1)
 func.func @sub_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v9(
 // CHECK-NEXT: "hydride_arm.vsub_s16"(%arg0, %arg1)
 func.func @sub_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v10(
 // CHECK-NEXT: "hydride_arm.vsubq_s16"(%arg0, %arg1)
 func.func @sub_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v11(
 // CHECK-NEXT: "hydride_arm.vsub_s32"(%arg0, %arg1)
 func.func @sub_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v12(
 // CHECK-NEXT: "hydride_arm.vsubq_s32"(%arg0, %arg1)
 func.func @sub_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v13(
 // CHECK-NEXT: "hydride_arm.vsubq_s64"(%arg0, %arg1)
 func.func @sub_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s(
 // CHECK-NEXT: "hydride_arm.vqsub_s8"(%arg0, %arg1)
 func.func @sub_sat_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v1(
 // CHECK-NEXT: "hydride_arm.vqsubq_s8"(%arg0, %arg1)
 func.func @sub_sat_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v2(
 // CHECK-NEXT: "hydride_arm.vqsub_s16"(%arg0, %arg1)
 func.func @sub_sat_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v3(
 // CHECK-NEXT: "hydride_arm.vqsubq_s16"(%arg0, %arg1)
 func.func @sub_sat_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v4(
 // CHECK-NEXT: "hydride_arm.vqsub_s32"(%arg0, %arg1)
 func.func @sub_sat_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v5(
 // CHECK-NEXT: "hydride_arm.vqsubq_s32"(%arg0, %arg1)
 func.func @sub_sat_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v6(
 // CHECK-NEXT: "hydride_arm.vqsubq_s64"(%arg0, %arg1)
 func.func @sub_sat_s_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u(
 // CHECK-NEXT: "hydride_arm.vqsub_u8"(%arg0, %arg1)
 func.func @sub_sat_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v1(
 // CHECK-NEXT: "hydride_arm.vqsubq_u8"(%arg0, %arg1)
 func.func @sub_sat_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v2(
 // CHECK-NEXT: "hydride_arm.vqsub_u16"(%arg0, %arg1)
 func.func @sub_sat_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v3(
 // CHECK-NEXT: "hydride_arm.vqsubq_u16"(%arg0, %arg1)
 func.func @sub_sat_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v4(
 // CHECK-NEXT: "hydride_arm.vqsub_u32"(%arg0, %arg1)
 func.func @sub_sat_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v5(
 // CHECK-NEXT: "hydride_arm.vqsubq_u32"(%arg0, %arg1)
 func.func @sub_sat_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v6(
 // CHECK-NEXT: "hydride_arm.vqsubq_u64"(%arg0, %arg1)
 func.func @sub_sat_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @xor(
 // CHECK-NEXT: "hydride_arm.veor_s8"(%arg0, %arg1)
 func.func @xor(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @xor_v1(
 // CHECK-NEXT: "hydride_arm.veorq_s8"(%arg0, %arg1)
 func.func @xor_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @xor_v2(
 // CHECK-NEXT: "hydride_arm.veor_s16"(%arg0, %arg1)
 func.func @xor_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @xor_v3(
 // CHECK-NEXT: "hydride_arm.veorq_s16"(%arg0, %arg1)
 func.func @xor_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @xor_v4(
 // CHECK-NEXT: "hydride_arm.veor_s32"(%arg0, %arg1)
 func.func @xor_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @xor_v5(
 // CHECK-NEXT: "hydride_arm.veorq_s32"(%arg0, %arg1)
 func.func @xor_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @xor_v6(
 // CHECK-NEXT: "hydride_arm.veorq_s64"(%arg0, %arg1)
 func.func @xor_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @xor_v7(
 // CHECK-NEXT: "hydride_arm.veor_s8"(%arg0, %arg1)
 func.func @xor_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @xor_v8(
 // CHECK-NEXT: "hydride_arm.veorq_s8"(%arg0, %arg1)
 func.func @xor_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @xor_v9(
 // CHECK-NEXT: "hydride_arm.veor_s16"(%arg0, %arg1)
 func.func @xor_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @xor_v10(
 // CHECK-NEXT: "hydride_arm.veorq_s16"(%arg0, %arg1)
 func.func @xor_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @xor_v11(
 // CHECK-NEXT: "hydride_arm.veor_s32"(%arg0, %arg1)
 func.func @xor_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @xor_v12(
 // CHECK-NEXT: "hydride_arm.veorq_s32"(%arg0, %arg1)
 func.func @xor_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @xor_v13(
 // CHECK-NEXT: "hydride_arm.veorq_s64"(%arg0, %arg1)
 func.func @xor_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @narrow_sat_s(
 // CHECK-NEXT: "hydride_arm.vqmovn_s16"(%arg0)
 func.func @narrow_sat_s(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @narrow_sat_s_v1(
 // CHECK-NEXT: "hydride_arm.vqmovn_s32"(%arg0)
 func.func @narrow_sat_s_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @narrow_sat_s_v2(
 // CHECK-NEXT: "hydride_arm.vqmovn_s64"(%arg0)
 func.func @narrow_sat_s_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls(
 // CHECK-NEXT: "hydride_arm.vcls_s8"(%arg0)
 func.func @clz_or_cls(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v1(
 // CHECK-NEXT: "hydride_arm.vclsq_s8"(%arg0)
 func.func @clz_or_cls_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v2(
 // CHECK-NEXT: "hydride_arm.vcls_s16"(%arg0)
 func.func @clz_or_cls_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v3(
 // CHECK-NEXT: "hydride_arm.vclsq_s16"(%arg0)
 func.func @clz_or_cls_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v4(
 // CHECK-NEXT: "hydride_arm.vcls_s32"(%arg0)
 func.func @clz_or_cls_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v5(
 // CHECK-NEXT: "hydride_arm.vclsq_s32"(%arg0)
 func.func @clz_or_cls_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v6(
 // CHECK-NEXT: "hydride_arm.vcls_s8"(%arg0)
 func.func @clz_or_cls_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v7(
 // CHECK-NEXT: "hydride_arm.vclsq_s8"(%arg0)
 func.func @clz_or_cls_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v8(
 // CHECK-NEXT: "hydride_arm.vcls_s16"(%arg0)
 func.func @clz_or_cls_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v9(
 // CHECK-NEXT: "hydride_arm.vclsq_s16"(%arg0)
 func.func @clz_or_cls_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v10(
 // CHECK-NEXT: "hydride_arm.vcls_s32"(%arg0)
 func.func @clz_or_cls_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v11(
 // CHECK-NEXT: "hydride_arm.vclsq_s32"(%arg0)
 func.func @clz_or_cls_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v12(
 // CHECK-NEXT: "hydride_arm.vclz_s8"(%arg0)
 func.func @clz_or_cls_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v13(
 // CHECK-NEXT: "hydride_arm.vclzq_s8"(%arg0)
 func.func @clz_or_cls_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v14(
 // CHECK-NEXT: "hydride_arm.vclz_s16"(%arg0)
 func.func @clz_or_cls_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v15(
 // CHECK-NEXT: "hydride_arm.vclzq_s16"(%arg0)
 func.func @clz_or_cls_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v16(
 // CHECK-NEXT: "hydride_arm.vclz_s32"(%arg0)
 func.func @clz_or_cls_v16(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v17(
 // CHECK-NEXT: "hydride_arm.vclzq_s32"(%arg0)
 func.func @clz_or_cls_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v18(
 // CHECK-NEXT: "hydride_arm.vclz_s8"(%arg0)
 func.func @clz_or_cls_v18(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v19(
 // CHECK-NEXT: "hydride_arm.vclzq_s8"(%arg0)
 func.func @clz_or_cls_v19(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v20(
 // CHECK-NEXT: "hydride_arm.vclz_s16"(%arg0)
 func.func @clz_or_cls_v20(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v21(
 // CHECK-NEXT: "hydride_arm.vclzq_s16"(%arg0)
 func.func @clz_or_cls_v21(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v22(
 // CHECK-NEXT: "hydride_arm.vclz_s32"(%arg0)
 func.func @clz_or_cls_v22(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v23(
 // CHECK-NEXT: "hydride_arm.vclzq_s32"(%arg0)
 func.func @clz_or_cls_v23(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm(
 // CHECK-NEXT: "hydride_arm.vext_s8"(%arg1, %arg0)
 func.func @shr_by_imm(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v1(
 // CHECK-NEXT: "hydride_arm.vextq_s8"(%arg1, %arg0)
 func.func @shr_by_imm_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v2(
 // CHECK-NEXT: "hydride_arm.vext_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v3(
 // CHECK-NEXT: "hydride_arm.vextq_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v4(
 // CHECK-NEXT: "hydride_arm.vext_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v5(
 // CHECK-NEXT: "hydride_arm.vextq_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v6(
 // CHECK-NEXT: "hydride_arm.vextq_s64"(%arg1, %arg0)
 func.func @shr_by_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v7(
 // CHECK-NEXT: "hydride_arm.vext_s8"(%arg1, %arg0)
 func.func @shr_by_imm_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v8(
 // CHECK-NEXT: "hydride_arm.vextq_s8"(%arg1, %arg0)
 func.func @shr_by_imm_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v9(
 // CHECK-NEXT: "hydride_arm.vext_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v10(
 // CHECK-NEXT: "hydride_arm.vextq_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v11(
 // CHECK-NEXT: "hydride_arm.vext_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v12(
 // CHECK-NEXT: "hydride_arm.vextq_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v13(
 // CHECK-NEXT: "hydride_arm.vextq_s64"(%arg1, %arg0)
 func.func @shr_by_imm_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr(
 // CHECK-NEXT: "hydride_arm.vcnt_s8"(%arg0)
 func.func @add_shr(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_v1(
 // CHECK-NEXT: "hydride_arm.vcntq_s8"(%arg0)
 func.func @add_shr_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_v2(
 // CHECK-NEXT: "hydride_arm.vcnt_s8"(%arg0)
 func.func @add_shr_v2(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_v3(
 // CHECK-NEXT: "hydride_arm.vcntq_s8"(%arg0)
 func.func @add_shr_v3(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @dot_acc_su_widen(
 // CHECK-NEXT: "hydride_arm.vusdot_s32"(%arg2, %arg0, %arg1)
 func.func @dot_acc_su_widen(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, a0_width = 64 : i32 } : (vector<8xi8>, vector<8xi8>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<8xi8>, vector<8xi8>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_su_widen_v1(
 // CHECK-NEXT: "hydride_arm.vusdotq_s32"(%arg2, %arg0, %arg1)
 func.func @dot_acc_su_widen_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<16xi8>, vector<16xi8>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq(
 // CHECK-NEXT: "hydride_arm.vceq_s8"(%arg0, %arg1)
 func.func @cmp_eq(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v1(
 // CHECK-NEXT: "hydride_arm.vceqq_s8"(%arg0, %arg1)
 func.func @cmp_eq_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v2(
 // CHECK-NEXT: "hydride_arm.vceq_s16"(%arg0, %arg1)
 func.func @cmp_eq_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v3(
 // CHECK-NEXT: "hydride_arm.vceqq_s16"(%arg0, %arg1)
 func.func @cmp_eq_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v4(
 // CHECK-NEXT: "hydride_arm.vceq_s32"(%arg0, %arg1)
 func.func @cmp_eq_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v5(
 // CHECK-NEXT: "hydride_arm.vceqq_s32"(%arg0, %arg1)
 func.func @cmp_eq_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v6(
 // CHECK-NEXT: "hydride_arm.vceq_s8"(%arg0, %arg1)
 func.func @cmp_eq_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v7(
 // CHECK-NEXT: "hydride_arm.vceqq_s8"(%arg0, %arg1)
 func.func @cmp_eq_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v8(
 // CHECK-NEXT: "hydride_arm.vceq_s16"(%arg0, %arg1)
 func.func @cmp_eq_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v9(
 // CHECK-NEXT: "hydride_arm.vceqq_s16"(%arg0, %arg1)
 func.func @cmp_eq_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v10(
 // CHECK-NEXT: "hydride_arm.vceq_s32"(%arg0, %arg1)
 func.func @cmp_eq_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v11(
 // CHECK-NEXT: "hydride_arm.vceqq_s32"(%arg0, %arg1)
 func.func @cmp_eq_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v12(
 // CHECK-NEXT: "hydride_arm.vceqq_s64"(%arg0, %arg1)
 func.func @cmp_eq_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v13(
 // CHECK-NEXT: "hydride_arm.vceqq_s64"(%arg0, %arg1)
 func.func @cmp_eq_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v14(
 // CHECK-NEXT: "hydride_arm.vtst_s8"(%arg0, %arg1)
 func.func @cmp_eq_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v15(
 // CHECK-NEXT: "hydride_arm.vtstq_s8"(%arg0, %arg1)
 func.func @cmp_eq_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v16(
 // CHECK-NEXT: "hydride_arm.vtst_s16"(%arg0, %arg1)
 func.func @cmp_eq_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v17(
 // CHECK-NEXT: "hydride_arm.vtstq_s16"(%arg0, %arg1)
 func.func @cmp_eq_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v18(
 // CHECK-NEXT: "hydride_arm.vtst_s32"(%arg0, %arg1)
 func.func @cmp_eq_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v19(
 // CHECK-NEXT: "hydride_arm.vtstq_s32"(%arg0, %arg1)
 func.func @cmp_eq_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v20(
 // CHECK-NEXT: "hydride_arm.vtst_s8"(%arg0, %arg1)
 func.func @cmp_eq_v20(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v21(
 // CHECK-NEXT: "hydride_arm.vtstq_s8"(%arg0, %arg1)
 func.func @cmp_eq_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v22(
 // CHECK-NEXT: "hydride_arm.vtst_s16"(%arg0, %arg1)
 func.func @cmp_eq_v22(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v23(
 // CHECK-NEXT: "hydride_arm.vtstq_s16"(%arg0, %arg1)
 func.func @cmp_eq_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v24(
 // CHECK-NEXT: "hydride_arm.vtst_s32"(%arg0, %arg1)
 func.func @cmp_eq_v24(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v25(
 // CHECK-NEXT: "hydride_arm.vtstq_s32"(%arg0, %arg1)
 func.func @cmp_eq_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v26(
 // CHECK-NEXT: "hydride_arm.vtstq_s64"(%arg0, %arg1)
 func.func @cmp_eq_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_v27(
 // CHECK-NEXT: "hydride_arm.vtstq_s64"(%arg0, %arg1)
 func.func @cmp_eq_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s(
 // CHECK-NEXT: "hydride_arm.vcge_s8"(%arg0, %arg1)
 func.func @cmp_gt_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v1(
 // CHECK-NEXT: "hydride_arm.vcgeq_s8"(%arg0, %arg1)
 func.func @cmp_gt_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v2(
 // CHECK-NEXT: "hydride_arm.vcge_s16"(%arg0, %arg1)
 func.func @cmp_gt_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v3(
 // CHECK-NEXT: "hydride_arm.vcgeq_s16"(%arg0, %arg1)
 func.func @cmp_gt_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v4(
 // CHECK-NEXT: "hydride_arm.vcge_s32"(%arg0, %arg1)
 func.func @cmp_gt_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v5(
 // CHECK-NEXT: "hydride_arm.vcgeq_s32"(%arg0, %arg1)
 func.func @cmp_gt_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v6(
 // CHECK-NEXT: "hydride_arm.vcge_u8"(%arg0, %arg1)
 func.func @cmp_gt_s_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v7(
 // CHECK-NEXT: "hydride_arm.vcgeq_u8"(%arg0, %arg1)
 func.func @cmp_gt_s_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v8(
 // CHECK-NEXT: "hydride_arm.vcge_u16"(%arg0, %arg1)
 func.func @cmp_gt_s_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v9(
 // CHECK-NEXT: "hydride_arm.vcgeq_u16"(%arg0, %arg1)
 func.func @cmp_gt_s_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v10(
 // CHECK-NEXT: "hydride_arm.vcge_u32"(%arg0, %arg1)
 func.func @cmp_gt_s_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v11(
 // CHECK-NEXT: "hydride_arm.vcgeq_u32"(%arg0, %arg1)
 func.func @cmp_gt_s_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v12(
 // CHECK-NEXT: "hydride_arm.vcgeq_s64"(%arg0, %arg1)
 func.func @cmp_gt_s_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v13(
 // CHECK-NEXT: "hydride_arm.vcgeq_u64"(%arg0, %arg1)
 func.func @cmp_gt_s_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v14(
 // CHECK-NEXT: "hydride_arm.vcge_s8"(%arg0, %arg1)
 func.func @cmp_gt_s_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v15(
 // CHECK-NEXT: "hydride_arm.vcgeq_s8"(%arg0, %arg1)
 func.func @cmp_gt_s_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v16(
 // CHECK-NEXT: "hydride_arm.vcge_s16"(%arg0, %arg1)
 func.func @cmp_gt_s_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v17(
 // CHECK-NEXT: "hydride_arm.vcgeq_s16"(%arg0, %arg1)
 func.func @cmp_gt_s_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v18(
 // CHECK-NEXT: "hydride_arm.vcge_s32"(%arg0, %arg1)
 func.func @cmp_gt_s_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v19(
 // CHECK-NEXT: "hydride_arm.vcgeq_s32"(%arg0, %arg1)
 func.func @cmp_gt_s_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v20(
 // CHECK-NEXT: "hydride_arm.vcge_u8"(%arg0, %arg1)
 func.func @cmp_gt_s_v20(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v21(
 // CHECK-NEXT: "hydride_arm.vcgeq_u8"(%arg0, %arg1)
 func.func @cmp_gt_s_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v22(
 // CHECK-NEXT: "hydride_arm.vcge_u16"(%arg0, %arg1)
 func.func @cmp_gt_s_v22(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v23(
 // CHECK-NEXT: "hydride_arm.vcgeq_u16"(%arg0, %arg1)
 func.func @cmp_gt_s_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v24(
 // CHECK-NEXT: "hydride_arm.vcge_u32"(%arg0, %arg1)
 func.func @cmp_gt_s_v24(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v25(
 // CHECK-NEXT: "hydride_arm.vcgeq_u32"(%arg0, %arg1)
 func.func @cmp_gt_s_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v26(
 // CHECK-NEXT: "hydride_arm.vcgeq_s64"(%arg0, %arg1)
 func.func @cmp_gt_s_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v27(
 // CHECK-NEXT: "hydride_arm.vcgeq_u64"(%arg0, %arg1)
 func.func @cmp_gt_s_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v28(
 // CHECK-NEXT: "hydride_arm.vcgt_s8"(%arg0, %arg1)
 func.func @cmp_gt_s_v28(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v29(
 // CHECK-NEXT: "hydride_arm.vcgtq_s8"(%arg0, %arg1)
 func.func @cmp_gt_s_v29(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v30(
 // CHECK-NEXT: "hydride_arm.vcgt_s16"(%arg0, %arg1)
 func.func @cmp_gt_s_v30(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v31(
 // CHECK-NEXT: "hydride_arm.vcgtq_s16"(%arg0, %arg1)
 func.func @cmp_gt_s_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v32(
 // CHECK-NEXT: "hydride_arm.vcgt_s32"(%arg0, %arg1)
 func.func @cmp_gt_s_v32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v33(
 // CHECK-NEXT: "hydride_arm.vcgtq_s32"(%arg0, %arg1)
 func.func @cmp_gt_s_v33(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v34(
 // CHECK-NEXT: "hydride_arm.vcgt_u8"(%arg0, %arg1)
 func.func @cmp_gt_s_v34(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v35(
 // CHECK-NEXT: "hydride_arm.vcgtq_u8"(%arg0, %arg1)
 func.func @cmp_gt_s_v35(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v36(
 // CHECK-NEXT: "hydride_arm.vcgt_u16"(%arg0, %arg1)
 func.func @cmp_gt_s_v36(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v37(
 // CHECK-NEXT: "hydride_arm.vcgtq_u16"(%arg0, %arg1)
 func.func @cmp_gt_s_v37(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v38(
 // CHECK-NEXT: "hydride_arm.vcgt_u32"(%arg0, %arg1)
 func.func @cmp_gt_s_v38(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v39(
 // CHECK-NEXT: "hydride_arm.vcgtq_u32"(%arg0, %arg1)
 func.func @cmp_gt_s_v39(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v40(
 // CHECK-NEXT: "hydride_arm.vcgtq_s64"(%arg0, %arg1)
 func.func @cmp_gt_s_v40(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v41(
 // CHECK-NEXT: "hydride_arm.vcgtq_u64"(%arg0, %arg1)
 func.func @cmp_gt_s_v41(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v42(
 // CHECK-NEXT: "hydride_arm.vcgt_s8"(%arg0, %arg1)
 func.func @cmp_gt_s_v42(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v43(
 // CHECK-NEXT: "hydride_arm.vcgtq_s8"(%arg0, %arg1)
 func.func @cmp_gt_s_v43(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v44(
 // CHECK-NEXT: "hydride_arm.vcgt_s16"(%arg0, %arg1)
 func.func @cmp_gt_s_v44(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v45(
 // CHECK-NEXT: "hydride_arm.vcgtq_s16"(%arg0, %arg1)
 func.func @cmp_gt_s_v45(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v46(
 // CHECK-NEXT: "hydride_arm.vcgt_s32"(%arg0, %arg1)
 func.func @cmp_gt_s_v46(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v47(
 // CHECK-NEXT: "hydride_arm.vcgtq_s32"(%arg0, %arg1)
 func.func @cmp_gt_s_v47(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v48(
 // CHECK-NEXT: "hydride_arm.vcgt_u8"(%arg0, %arg1)
 func.func @cmp_gt_s_v48(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v49(
 // CHECK-NEXT: "hydride_arm.vcgtq_u8"(%arg0, %arg1)
 func.func @cmp_gt_s_v49(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v50(
 // CHECK-NEXT: "hydride_arm.vcgt_u16"(%arg0, %arg1)
 func.func @cmp_gt_s_v50(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v51(
 // CHECK-NEXT: "hydride_arm.vcgtq_u16"(%arg0, %arg1)
 func.func @cmp_gt_s_v51(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v52(
 // CHECK-NEXT: "hydride_arm.vcgt_u32"(%arg0, %arg1)
 func.func @cmp_gt_s_v52(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v53(
 // CHECK-NEXT: "hydride_arm.vcgtq_u32"(%arg0, %arg1)
 func.func @cmp_gt_s_v53(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v54(
 // CHECK-NEXT: "hydride_arm.vcgtq_s64"(%arg0, %arg1)
 func.func @cmp_gt_s_v54(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_v55(
 // CHECK-NEXT: "hydride_arm.vcgtq_u64"(%arg0, %arg1)
 func.func @cmp_gt_s_v55(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @move_unary_to_i64(
 // CHECK-NEXT: "hydride_arm.vget_high_s8"(%arg0)
 func.func @move_unary_to_i64(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @move_unary_to_i64_v1(
 // CHECK-NEXT: "hydride_arm.vget_high_s16"(%arg0)
 func.func @move_unary_to_i64_v1(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 16 : i32, result_width = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @move_unary_to_i64_v2(
 // CHECK-NEXT: "hydride_arm.vget_high_s32"(%arg0)
 func.func @move_unary_to_i64_v2(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 32 : i32, result_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @move_unary_to_i64_v3(
 // CHECK-NEXT: "hydride_arm.vget_high_s8"(%arg0)
 func.func @move_unary_to_i64_v3(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @move_unary_to_i64_v4(
 // CHECK-NEXT: "hydride_arm.vget_high_s16"(%arg0)
 func.func @move_unary_to_i64_v4(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 16 : i32, result_width = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @move_unary_to_i64_v5(
 // CHECK-NEXT: "hydride_arm.vget_high_s32"(%arg0)
 func.func @move_unary_to_i64_v5(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32, a0_elem_width = 32 : i32, result_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.move_unary_to_i64"(%arg0) { bit = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shl(
 // CHECK-NEXT: "hydride_arm.vpadd_s8"(%arg0, %arg1)
 func.func @add_or_shl(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v1(
 // CHECK-NEXT: "hydride_arm.vpadd_s16"(%arg0, %arg1)
 func.func @add_or_shl_v1(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v2(
 // CHECK-NEXT: "hydride_arm.vpadd_s32"(%arg0, %arg1)
 func.func @add_or_shl_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v3(
 // CHECK-NEXT: "hydride_arm.vpadd_s8"(%arg0, %arg1)
 func.func @add_or_shl_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v4(
 // CHECK-NEXT: "hydride_arm.vpadd_s16"(%arg0, %arg1)
 func.func @add_or_shl_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v5(
 // CHECK-NEXT: "hydride_arm.vpadd_s32"(%arg0, %arg1)
 func.func @add_or_shl_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v6(
 // CHECK-NEXT: "hydride_arm.vpaddq_s8"(%arg0, %arg1)
 func.func @add_or_shl_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v7(
 // CHECK-NEXT: "hydride_arm.vpaddq_s16"(%arg0, %arg1)
 func.func @add_or_shl_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v8(
 // CHECK-NEXT: "hydride_arm.vpaddq_s32"(%arg0, %arg1)
 func.func @add_or_shl_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v9(
 // CHECK-NEXT: "hydride_arm.vpaddq_s64"(%arg0, %arg1)
 func.func @add_or_shl_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v10(
 // CHECK-NEXT: "hydride_arm.vpaddq_s8"(%arg0, %arg1)
 func.func @add_or_shl_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v11(
 // CHECK-NEXT: "hydride_arm.vpaddq_s16"(%arg0, %arg1)
 func.func @add_or_shl_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v12(
 // CHECK-NEXT: "hydride_arm.vpaddq_s32"(%arg0, %arg1)
 func.func @add_or_shl_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shl_v13(
 // CHECK-NEXT: "hydride_arm.vpaddq_s64"(%arg0, %arg1)
 func.func @add_or_shl_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -2394,462 +2394,462 @@ func.func @add_or_sub_scalar_v7(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @add_or_sub_widen(
 // CHECK-NEXT: "hydride_arm.vaddl_s8"(%arg0, %arg1)
 func.func @add_or_sub_widen(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v1(
 // CHECK-NEXT: "hydride_arm.vaddl_s16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v1(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v2(
 // CHECK-NEXT: "hydride_arm.vaddl_s32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v3(
 // CHECK-NEXT: "hydride_arm.vaddl_u8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v4(
 // CHECK-NEXT: "hydride_arm.vaddl_u16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v5(
 // CHECK-NEXT: "hydride_arm.vaddl_u32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v6(
 // CHECK-NEXT: "hydride_arm.vaddl_high_s8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v7(
 // CHECK-NEXT: "hydride_arm.vaddl_high_s16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v8(
 // CHECK-NEXT: "hydride_arm.vaddl_high_s32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v9(
 // CHECK-NEXT: "hydride_arm.vaddl_high_u8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v10(
 // CHECK-NEXT: "hydride_arm.vaddl_high_u16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v11(
 // CHECK-NEXT: "hydride_arm.vaddl_high_u32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v12(
 // CHECK-NEXT: "hydride_arm.vaddw_s8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v12(%arg0: vector<8xi16>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v13(
 // CHECK-NEXT: "hydride_arm.vaddw_s16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v13(%arg0: vector<4xi32>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v14(
 // CHECK-NEXT: "hydride_arm.vaddw_s32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v14(%arg0: vector<2xi64>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v15(
 // CHECK-NEXT: "hydride_arm.vaddw_u8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v15(%arg0: vector<8xi16>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v16(
 // CHECK-NEXT: "hydride_arm.vaddw_u16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v17(
 // CHECK-NEXT: "hydride_arm.vaddw_u32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v18(
 // CHECK-NEXT: "hydride_arm.vaddw_high_s8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v18(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v19(
 // CHECK-NEXT: "hydride_arm.vaddw_high_s16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v20(
 // CHECK-NEXT: "hydride_arm.vaddw_high_s32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v20(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v21(
 // CHECK-NEXT: "hydride_arm.vaddw_high_u8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v21(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v22(
 // CHECK-NEXT: "hydride_arm.vaddw_high_u16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v23(
 // CHECK-NEXT: "hydride_arm.vaddw_high_u32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v24(
 // CHECK-NEXT: "hydride_arm.vsubl_s8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v24(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v25(
 // CHECK-NEXT: "hydride_arm.vsubl_s16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v25(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v26(
 // CHECK-NEXT: "hydride_arm.vsubl_s32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v26(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v27(
 // CHECK-NEXT: "hydride_arm.vsubl_u8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v27(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v28(
 // CHECK-NEXT: "hydride_arm.vsubl_u16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v28(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v29(
 // CHECK-NEXT: "hydride_arm.vsubl_u32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v29(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v30(
 // CHECK-NEXT: "hydride_arm.vsubl_high_s8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v30(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v31(
 // CHECK-NEXT: "hydride_arm.vsubl_high_s16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v32(
 // CHECK-NEXT: "hydride_arm.vsubl_high_s32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v32(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v33(
 // CHECK-NEXT: "hydride_arm.vsubl_high_u8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v33(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v34(
 // CHECK-NEXT: "hydride_arm.vsubl_high_u16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v34(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v35(
 // CHECK-NEXT: "hydride_arm.vsubl_high_u32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v35(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v36(
 // CHECK-NEXT: "hydride_arm.vsubw_s8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v36(%arg0: vector<8xi16>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v37(
 // CHECK-NEXT: "hydride_arm.vsubw_s16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v37(%arg0: vector<4xi32>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v38(
 // CHECK-NEXT: "hydride_arm.vsubw_s32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v38(%arg0: vector<2xi64>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v39(
 // CHECK-NEXT: "hydride_arm.vsubw_u8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v39(%arg0: vector<8xi16>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v40(
 // CHECK-NEXT: "hydride_arm.vsubw_u16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v40(%arg0: vector<4xi32>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v41(
 // CHECK-NEXT: "hydride_arm.vsubw_u32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v41(%arg0: vector<2xi64>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v42(
 // CHECK-NEXT: "hydride_arm.vsubw_high_s8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v42(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v43(
 // CHECK-NEXT: "hydride_arm.vsubw_high_s16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v43(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v44(
 // CHECK-NEXT: "hydride_arm.vsubw_high_s32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v44(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v45(
 // CHECK-NEXT: "hydride_arm.vsubw_high_u8"(%arg0, %arg1)
 func.func @add_or_sub_widen_v45(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v46(
 // CHECK-NEXT: "hydride_arm.vsubw_high_u16"(%arg0, %arg1)
 func.func @add_or_sub_widen_v46(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_widen_v47(
 // CHECK-NEXT: "hydride_arm.vsubw_high_u32"(%arg0, %arg1)
 func.func @add_or_sub_widen_v47(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_binary(
 // CHECK-NEXT: "hydride_arm.vhadd_s8"(%arg0, %arg1)
 func.func @add_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_binary_v1(
 // CHECK-NEXT: "hydride_arm.vhaddq_s8"(%arg0, %arg1)
 func.func @add_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_binary_v2(
 // CHECK-NEXT: "hydride_arm.vhadd_s16"(%arg0, %arg1)
 func.func @add_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_binary_v3(
 // CHECK-NEXT: "hydride_arm.vhaddq_s16"(%arg0, %arg1)
 func.func @add_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_binary_v4(
 // CHECK-NEXT: "hydride_arm.vhadd_s32"(%arg0, %arg1)
 func.func @add_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_binary_v5(
 // CHECK-NEXT: "hydride_arm.vhaddq_s32"(%arg0, %arg1)
 func.func @add_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_binary_v6(
 // CHECK-NEXT: "hydride_arm.vhadd_u8"(%arg0, %arg1)
 func.func @add_binary_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_binary_v7(
 // CHECK-NEXT: "hydride_arm.vhaddq_u8"(%arg0, %arg1)
 func.func @add_binary_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_binary_v8(
 // CHECK-NEXT: "hydride_arm.vhadd_u16"(%arg0, %arg1)
 func.func @add_binary_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_binary_v9(
 // CHECK-NEXT: "hydride_arm.vhaddq_u16"(%arg0, %arg1)
 func.func @add_binary_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_binary_v10(
 // CHECK-NEXT: "hydride_arm.vhadd_u32"(%arg0, %arg1)
 func.func @add_binary_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_binary_v11(
 // CHECK-NEXT: "hydride_arm.vhaddq_u32"(%arg0, %arg1)
 func.func @add_binary_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_binary"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_binary_7f5a(
 // CHECK-NEXT: "hydride_arm.vrhadd_s8"(%arg0, %arg1)
 func.func @add_binary_7f5a(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 63 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_binary_7f5a_v1(
 // CHECK-NEXT: "hydride_arm.vrhaddq_s8"(%arg0, %arg1)
 func.func @add_binary_7f5a_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 127 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_binary_7f5a_v2(
 // CHECK-NEXT: "hydride_arm.vrhadd_s16"(%arg0, %arg1)
 func.func @add_binary_7f5a_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_binary_7f5a_v3(
 // CHECK-NEXT: "hydride_arm.vrhaddq_s16"(%arg0, %arg1)
 func.func @add_binary_7f5a_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_binary_7f5a_v4(
 // CHECK-NEXT: "hydride_arm.vrhadd_s32"(%arg0, %arg1)
 func.func @add_binary_7f5a_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_binary_7f5a_v5(
 // CHECK-NEXT: "hydride_arm.vrhaddq_s32"(%arg0, %arg1)
 func.func @add_binary_7f5a_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_binary_7f5a"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -2926,98 +2926,98 @@ func.func @add_sat_scalar_v9(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @add_sat(
 // CHECK-NEXT: "hydride_arm.vuqadd_s8"(%arg0, %arg1)
 func.func @add_sat(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_v1(
 // CHECK-NEXT: "hydride_arm.vuqaddq_s8"(%arg0, %arg1)
 func.func @add_sat_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_v2(
 // CHECK-NEXT: "hydride_arm.vuqadd_s16"(%arg0, %arg1)
 func.func @add_sat_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_v3(
 // CHECK-NEXT: "hydride_arm.vuqaddq_s16"(%arg0, %arg1)
 func.func @add_sat_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_v4(
 // CHECK-NEXT: "hydride_arm.vuqadd_s32"(%arg0, %arg1)
 func.func @add_sat_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_v5(
 // CHECK-NEXT: "hydride_arm.vuqaddq_s32"(%arg0, %arg1)
 func.func @add_sat_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_v6(
 // CHECK-NEXT: "hydride_arm.vuqaddq_s64"(%arg0, %arg1)
 func.func @add_sat_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_sat_v7(
 // CHECK-NEXT: "hydride_arm.vsqadd_u8"(%arg0, %arg1)
 func.func @add_sat_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_v8(
 // CHECK-NEXT: "hydride_arm.vsqaddq_u8"(%arg0, %arg1)
 func.func @add_sat_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_v9(
 // CHECK-NEXT: "hydride_arm.vsqadd_u16"(%arg0, %arg1)
 func.func @add_sat_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_v10(
 // CHECK-NEXT: "hydride_arm.vsqaddq_u16"(%arg0, %arg1)
 func.func @add_sat_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_v11(
 // CHECK-NEXT: "hydride_arm.vsqadd_u32"(%arg0, %arg1)
 func.func @add_sat_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_v12(
 // CHECK-NEXT: "hydride_arm.vsqaddq_u32"(%arg0, %arg1)
 func.func @add_sat_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_v13(
 // CHECK-NEXT: "hydride_arm.vsqaddq_u64"(%arg0, %arg1)
 func.func @add_sat_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -3094,728 +3094,728 @@ func.func @add_sat_scalar_51d5_v9(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @add_or_sub_narrow(
 // CHECK-NEXT: "hydride_arm.vaddhn_s16"(%arg0, %arg1)
 func.func @add_or_sub_narrow(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v1(
 // CHECK-NEXT: "hydride_arm.vaddhn_s32"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v2(
 // CHECK-NEXT: "hydride_arm.vaddhn_s64"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v3(
 // CHECK-NEXT: "hydride_arm.vaddhn_s16"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v4(
 // CHECK-NEXT: "hydride_arm.vaddhn_s32"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v5(
 // CHECK-NEXT: "hydride_arm.vaddhn_s64"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v6(
 // CHECK-NEXT: "hydride_arm.vraddhn_s16"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 128 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v7(
 // CHECK-NEXT: "hydride_arm.vraddhn_s32"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v8(
 // CHECK-NEXT: "hydride_arm.vraddhn_s64"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v9(
 // CHECK-NEXT: "hydride_arm.vraddhn_s16"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 128 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v10(
 // CHECK-NEXT: "hydride_arm.vraddhn_s32"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v10(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v11(
 // CHECK-NEXT: "hydride_arm.vraddhn_s64"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v12(
 // CHECK-NEXT: "hydride_arm.vsubhn_s16"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v13(
 // CHECK-NEXT: "hydride_arm.vsubhn_s32"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v14(
 // CHECK-NEXT: "hydride_arm.vsubhn_s64"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v14(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v15(
 // CHECK-NEXT: "hydride_arm.vsubhn_s16"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v16(
 // CHECK-NEXT: "hydride_arm.vsubhn_s32"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v17(
 // CHECK-NEXT: "hydride_arm.vsubhn_s64"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v17(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v18(
 // CHECK-NEXT: "hydride_arm.vrsubhn_s16"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v18(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 128 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v19(
 // CHECK-NEXT: "hydride_arm.vrsubhn_s32"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v20(
 // CHECK-NEXT: "hydride_arm.vrsubhn_s64"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v21(
 // CHECK-NEXT: "hydride_arm.vrsubhn_s16"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 128 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v22(
 // CHECK-NEXT: "hydride_arm.vrsubhn_s32"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v22(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_v23(
 // CHECK-NEXT: "hydride_arm.vrsubhn_s64"(%arg0, %arg1)
 func.func @add_or_sub_narrow_v23(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high(
 // CHECK-NEXT: "hydride_arm.vaddhn_high_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v1(
 // CHECK-NEXT: "hydride_arm.vaddhn_high_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v2(
 // CHECK-NEXT: "hydride_arm.vaddhn_high_s64"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v3(
 // CHECK-NEXT: "hydride_arm.vaddhn_high_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v4(
 // CHECK-NEXT: "hydride_arm.vaddhn_high_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v5(
 // CHECK-NEXT: "hydride_arm.vaddhn_high_s64"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 0 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v6(
 // CHECK-NEXT: "hydride_arm.vraddhn_high_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v6(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 128 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 128 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v7(
 // CHECK-NEXT: "hydride_arm.vraddhn_high_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v7(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v8(
 // CHECK-NEXT: "hydride_arm.vraddhn_high_s64"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v8(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v9(
 // CHECK-NEXT: "hydride_arm.vraddhn_high_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v9(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 128 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 128 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v10(
 // CHECK-NEXT: "hydride_arm.vraddhn_high_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v10(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v11(
 // CHECK-NEXT: "hydride_arm.vraddhn_high_s64"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v11(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v12(
 // CHECK-NEXT: "hydride_arm.vsubhn_high_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v12(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v13(
 // CHECK-NEXT: "hydride_arm.vsubhn_high_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v13(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v14(
 // CHECK-NEXT: "hydride_arm.vsubhn_high_s64"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v14(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v15(
 // CHECK-NEXT: "hydride_arm.vsubhn_high_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v15(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v16(
 // CHECK-NEXT: "hydride_arm.vsubhn_high_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v16(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v17(
 // CHECK-NEXT: "hydride_arm.vsubhn_high_s64"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v17(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 0 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v18(
 // CHECK-NEXT: "hydride_arm.vrsubhn_high_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v18(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 128 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 128 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v19(
 // CHECK-NEXT: "hydride_arm.vrsubhn_high_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v19(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v20(
 // CHECK-NEXT: "hydride_arm.vrsubhn_high_s64"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v20(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v21(
 // CHECK-NEXT: "hydride_arm.vrsubhn_high_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v21(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 128 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 128 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v22(
 // CHECK-NEXT: "hydride_arm.vrsubhn_high_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v22(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_narrow_high_v23(
 // CHECK-NEXT: "hydride_arm.vrsubhn_high_s64"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_narrow_high_v23(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u(
 // CHECK-NEXT: "hydride_arm.vmla_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v1(
 // CHECK-NEXT: "hydride_arm.vmlaq_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v2(
 // CHECK-NEXT: "hydride_arm.vmla_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v3(
 // CHECK-NEXT: "hydride_arm.vmlaq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v4(
 // CHECK-NEXT: "hydride_arm.vmla_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v5(
 // CHECK-NEXT: "hydride_arm.vmlaq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v6(
 // CHECK-NEXT: "hydride_arm.vmla_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v7(
 // CHECK-NEXT: "hydride_arm.vmlaq_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v8(
 // CHECK-NEXT: "hydride_arm.vmla_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v9(
 // CHECK-NEXT: "hydride_arm.vmlaq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v10(
 // CHECK-NEXT: "hydride_arm.vmla_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v11(
 // CHECK-NEXT: "hydride_arm.vmlaq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v12(
 // CHECK-NEXT: "hydride_arm.vmls_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v13(
 // CHECK-NEXT: "hydride_arm.vmlsq_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v13(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v14(
 // CHECK-NEXT: "hydride_arm.vmls_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v14(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v15(
 // CHECK-NEXT: "hydride_arm.vmlsq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v16(
 // CHECK-NEXT: "hydride_arm.vmls_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v16(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v17(
 // CHECK-NEXT: "hydride_arm.vmlsq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v18(
 // CHECK-NEXT: "hydride_arm.vmls_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v19(
 // CHECK-NEXT: "hydride_arm.vmlsq_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v20(
 // CHECK-NEXT: "hydride_arm.vmls_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v21(
 // CHECK-NEXT: "hydride_arm.vmlsq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v22(
 // CHECK-NEXT: "hydride_arm.vmls_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_v23(
 // CHECK-NEXT: "hydride_arm.vmlsq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen(
 // CHECK-NEXT: "hydride_arm.vmlal_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v1(
 // CHECK-NEXT: "hydride_arm.vmlal_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v1(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v2(
 // CHECK-NEXT: "hydride_arm.vmlal_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v2(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v3(
 // CHECK-NEXT: "hydride_arm.vmlal_u8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v3(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v4(
 // CHECK-NEXT: "hydride_arm.vmlal_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v5(
 // CHECK-NEXT: "hydride_arm.vmlal_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v6(
 // CHECK-NEXT: "hydride_arm.vmlal_high_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v6(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v7(
 // CHECK-NEXT: "hydride_arm.vmlal_high_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v7(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v8(
 // CHECK-NEXT: "hydride_arm.vmlal_high_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v8(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v9(
 // CHECK-NEXT: "hydride_arm.vmlal_high_u8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v9(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v10(
 // CHECK-NEXT: "hydride_arm.vmlal_high_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v10(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v11(
 // CHECK-NEXT: "hydride_arm.vmlal_high_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v11(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v12(
 // CHECK-NEXT: "hydride_arm.vmlsl_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v12(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v13(
 // CHECK-NEXT: "hydride_arm.vmlsl_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v13(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v14(
 // CHECK-NEXT: "hydride_arm.vmlsl_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v14(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v15(
 // CHECK-NEXT: "hydride_arm.vmlsl_u8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v15(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v16(
 // CHECK-NEXT: "hydride_arm.vmlsl_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v17(
 // CHECK-NEXT: "hydride_arm.vmlsl_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v18(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_s8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v18(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v19(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v20(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v20(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v21(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_u8"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v21(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v22(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_v23(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary(
 // CHECK-NEXT: "hydride_arm.vqdmulh_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_v2(
 // CHECK-NEXT: "hydride_arm.vqdmulh_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 63 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary"(%arg0, %arg1) { bit = 127 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -3850,294 +3850,294 @@ func.func @dot_sat_s_scalar_binary_v3(%arg0: i32, %arg1: i32) -> i32 {
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94(
 // CHECK-NEXT: "hydride_arm.vqdmlal_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_1a94(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlal_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_1a94_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_1a94_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_1a94_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v4(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_1a94_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v5(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_1a94_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v6(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_1a94_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v7(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_1a94_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_2way(
 // CHECK-NEXT: "hydride_arm.vqdmlalh_s16"(%arg0, %arg1, %arg2)
 func.func @dot_sat_s_scalar_ternary_2way(%arg0: i32, %arg1: i16, %arg2: i16) -> i32 {
-  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { a1_width = 16 : i32, bit = 31 : i32, constant = 0 : i32 } : (i32, i16, i16) -> i32
+  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { bit = 31 : i32, constant = 0 : i32 } : (i32, i16, i16) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_2way_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlals_s32"(%arg0, %arg1, %arg2)
 func.func @dot_sat_s_scalar_ternary_2way_v1(%arg0: i64, %arg1: i32, %arg2: i32) -> i64 {
-  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { a1_width = 32 : i32, bit = 63 : i32, constant = 0 : i32 } : (i64, i32, i32) -> i64
+  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (i64, i32, i32) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_2way_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlslh_s16"(%arg0, %arg1, %arg2)
 func.func @dot_sat_s_scalar_ternary_2way_v2(%arg0: i32, %arg1: i16, %arg2: i16) -> i32 {
-  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { a1_width = 16 : i32, bit = 31 : i32, constant = 1 : i32 } : (i32, i16, i16) -> i32
+  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { bit = 31 : i32, constant = 1 : i32 } : (i32, i16, i16) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_sat_s_scalar_ternary_2way_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlsls_s32"(%arg0, %arg1, %arg2)
 func.func @dot_sat_s_scalar_ternary_2way_v3(%arg0: i64, %arg1: i32, %arg2: i32) -> i64 {
-  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { a1_width = 32 : i32, bit = 63 : i32, constant = 1 : i32 } : (i64, i32, i32) -> i64
+  %0 = "autollvm.dot_sat_s_scalar_ternary_2way"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (i64, i32, i32) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @mul_widen(
 // CHECK-NEXT: "hydride_arm.vmull_s8"(%arg0, %arg1)
 func.func @mul_widen(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v1(
 // CHECK-NEXT: "hydride_arm.vmull_s16"(%arg0, %arg1)
 func.func @mul_widen_v1(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v2(
 // CHECK-NEXT: "hydride_arm.vmull_s32"(%arg0, %arg1)
 func.func @mul_widen_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v3(
 // CHECK-NEXT: "hydride_arm.vmull_u8"(%arg0, %arg1)
 func.func @mul_widen_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v4(
 // CHECK-NEXT: "hydride_arm.vmull_u16"(%arg0, %arg1)
 func.func @mul_widen_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v5(
 // CHECK-NEXT: "hydride_arm.vmull_u32"(%arg0, %arg1)
 func.func @mul_widen_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v6(
 // CHECK-NEXT: "hydride_arm.vmull_high_s8"(%arg0, %arg1)
 func.func @mul_widen_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v7(
 // CHECK-NEXT: "hydride_arm.vmull_high_s16"(%arg0, %arg1)
 func.func @mul_widen_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v8(
 // CHECK-NEXT: "hydride_arm.vmull_high_s32"(%arg0, %arg1)
 func.func @mul_widen_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v9(
 // CHECK-NEXT: "hydride_arm.vmull_high_u8"(%arg0, %arg1)
 func.func @mul_widen_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v10(
 // CHECK-NEXT: "hydride_arm.vmull_high_u16"(%arg0, %arg1)
 func.func @mul_widen_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_v11(
 // CHECK-NEXT: "hydride_arm.vmull_high_u32"(%arg0, %arg1)
 func.func @mul_widen_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen(
 // CHECK-NEXT: "hydride_arm.vqdmull_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_v1(
 // CHECK-NEXT: "hydride_arm.vqdmull_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_v2(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_v3(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_scalar(
 // CHECK-NEXT: "hydride_arm.vqdmullh_s16"(%arg0, %arg1)
 func.func @mul_sat_s_scalar(%arg0: i16, %arg1: i16) -> i32 {
-  %0 = "autollvm.mul_sat_s_scalar"(%arg0, %arg1) { a0_width = 16 : i32, result_width = 32 : i32 } : (i16, i16) -> i32
+  %0 = "autollvm.mul_sat_s_scalar"(%arg0, %arg1) : (i16, i16) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulls_s32"(%arg0, %arg1)
 func.func @mul_sat_s_scalar_v1(%arg0: i32, %arg1: i32) -> i64 {
-  %0 = "autollvm.mul_sat_s_scalar"(%arg0, %arg1) { a0_width = 32 : i32, result_width = 64 : i32 } : (i32, i32) -> i64
+  %0 = "autollvm.mul_sat_s_scalar"(%arg0, %arg1) : (i32, i32) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @sub_binary(
 // CHECK-NEXT: "hydride_arm.vhsub_s8"(%arg0, %arg1)
 func.func @sub_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v1(
 // CHECK-NEXT: "hydride_arm.vhsubq_s8"(%arg0, %arg1)
 func.func @sub_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v2(
 // CHECK-NEXT: "hydride_arm.vhsub_s16"(%arg0, %arg1)
 func.func @sub_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v3(
 // CHECK-NEXT: "hydride_arm.vhsubq_s16"(%arg0, %arg1)
 func.func @sub_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v4(
 // CHECK-NEXT: "hydride_arm.vhsub_s32"(%arg0, %arg1)
 func.func @sub_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v5(
 // CHECK-NEXT: "hydride_arm.vhsubq_s32"(%arg0, %arg1)
 func.func @sub_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v6(
 // CHECK-NEXT: "hydride_arm.vhsub_u8"(%arg0, %arg1)
 func.func @sub_binary_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v7(
 // CHECK-NEXT: "hydride_arm.vhsubq_u8"(%arg0, %arg1)
 func.func @sub_binary_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v8(
 // CHECK-NEXT: "hydride_arm.vhsub_u16"(%arg0, %arg1)
 func.func @sub_binary_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v9(
 // CHECK-NEXT: "hydride_arm.vhsubq_u16"(%arg0, %arg1)
 func.func @sub_binary_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v10(
 // CHECK-NEXT: "hydride_arm.vhsub_u32"(%arg0, %arg1)
 func.func @sub_binary_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_binary_v11(
 // CHECK-NEXT: "hydride_arm.vhsubq_u32"(%arg0, %arg1)
 func.func @sub_binary_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub_binary"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -4270,98 +4270,98 @@ func.func @and_or_not_or_cmp_eq_scalar_v7(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @cmp_eq_unary(
 // CHECK-NEXT: "hydride_arm.vceqz_s8"(%arg0)
 func.func @cmp_eq_unary(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v1(
 // CHECK-NEXT: "hydride_arm.vceqzq_s8"(%arg0)
 func.func @cmp_eq_unary_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v2(
 // CHECK-NEXT: "hydride_arm.vceqz_s16"(%arg0)
 func.func @cmp_eq_unary_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v3(
 // CHECK-NEXT: "hydride_arm.vceqzq_s16"(%arg0)
 func.func @cmp_eq_unary_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v4(
 // CHECK-NEXT: "hydride_arm.vceqz_s32"(%arg0)
 func.func @cmp_eq_unary_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v5(
 // CHECK-NEXT: "hydride_arm.vceqzq_s32"(%arg0)
 func.func @cmp_eq_unary_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v6(
 // CHECK-NEXT: "hydride_arm.vceqz_s8"(%arg0)
 func.func @cmp_eq_unary_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v7(
 // CHECK-NEXT: "hydride_arm.vceqzq_s8"(%arg0)
 func.func @cmp_eq_unary_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v8(
 // CHECK-NEXT: "hydride_arm.vceqz_s16"(%arg0)
 func.func @cmp_eq_unary_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v9(
 // CHECK-NEXT: "hydride_arm.vceqzq_s16"(%arg0)
 func.func @cmp_eq_unary_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v10(
 // CHECK-NEXT: "hydride_arm.vceqz_s32"(%arg0)
 func.func @cmp_eq_unary_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 63 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v11(
 // CHECK-NEXT: "hydride_arm.vceqzq_s32"(%arg0)
 func.func @cmp_eq_unary_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v12(
 // CHECK-NEXT: "hydride_arm.vceqzq_s64"(%arg0)
 func.func @cmp_eq_unary_v12(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_unary_v13(
 // CHECK-NEXT: "hydride_arm.vceqzq_s64"(%arg0)
 func.func @cmp_eq_unary_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_eq_unary"(%arg0) { bit = 127 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -4508,49 +4508,49 @@ func.func @cmp_scalar_v15(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @cmp_ge_s(
 // CHECK-NEXT: "hydride_arm.vcgez_s8"(%arg0)
 func.func @cmp_ge_s(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 63 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_ge_s_v1(
 // CHECK-NEXT: "hydride_arm.vcgezq_s8"(%arg0)
 func.func @cmp_ge_s_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_ge_s_v2(
 // CHECK-NEXT: "hydride_arm.vcgez_s16"(%arg0)
 func.func @cmp_ge_s_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 63 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_ge_s_v3(
 // CHECK-NEXT: "hydride_arm.vcgezq_s16"(%arg0)
 func.func @cmp_ge_s_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_ge_s_v4(
 // CHECK-NEXT: "hydride_arm.vcgez_s32"(%arg0)
 func.func @cmp_ge_s_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 63 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_ge_s_v5(
 // CHECK-NEXT: "hydride_arm.vcgezq_s32"(%arg0)
 func.func @cmp_ge_s_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_ge_s_v6(
 // CHECK-NEXT: "hydride_arm.vcgezq_s64"(%arg0)
 func.func @cmp_ge_s_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -4571,49 +4571,49 @@ func.func @cmp_ge_s_scalar_v1(%arg0: i64) -> i64 {
 // CHECK-LABEL: func.func @cmp_le_s(
 // CHECK-NEXT: "hydride_arm.vclez_s8"(%arg0)
 func.func @cmp_le_s(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 63 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_le_s_v1(
 // CHECK-NEXT: "hydride_arm.vclezq_s8"(%arg0)
 func.func @cmp_le_s_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_le_s_v2(
 // CHECK-NEXT: "hydride_arm.vclez_s16"(%arg0)
 func.func @cmp_le_s_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 63 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_le_s_v3(
 // CHECK-NEXT: "hydride_arm.vclezq_s16"(%arg0)
 func.func @cmp_le_s_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_le_s_v4(
 // CHECK-NEXT: "hydride_arm.vclez_s32"(%arg0)
 func.func @cmp_le_s_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 63 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_le_s_v5(
 // CHECK-NEXT: "hydride_arm.vclezq_s32"(%arg0)
 func.func @cmp_le_s_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_le_s_v6(
 // CHECK-NEXT: "hydride_arm.vclezq_s64"(%arg0)
 func.func @cmp_le_s_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -4634,49 +4634,49 @@ func.func @cmp_le_s_scalar_v1(%arg0: i64) -> i64 {
 // CHECK-LABEL: func.func @cmp_gt_s_unary(
 // CHECK-NEXT: "hydride_arm.vcgtz_s8"(%arg0)
 func.func @cmp_gt_s_unary(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 63 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_unary_v1(
 // CHECK-NEXT: "hydride_arm.vcgtzq_s8"(%arg0)
 func.func @cmp_gt_s_unary_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_unary_v2(
 // CHECK-NEXT: "hydride_arm.vcgtz_s16"(%arg0)
 func.func @cmp_gt_s_unary_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 63 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_unary_v3(
 // CHECK-NEXT: "hydride_arm.vcgtzq_s16"(%arg0)
 func.func @cmp_gt_s_unary_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_unary_v4(
 // CHECK-NEXT: "hydride_arm.vcgtz_s32"(%arg0)
 func.func @cmp_gt_s_unary_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 63 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_unary_v5(
 // CHECK-NEXT: "hydride_arm.vcgtzq_s32"(%arg0)
 func.func @cmp_gt_s_unary_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_unary_v6(
 // CHECK-NEXT: "hydride_arm.vcgtzq_s64"(%arg0)
 func.func @cmp_gt_s_unary_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_gt_s_unary"(%arg0) { bit = 127 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -4697,49 +4697,49 @@ func.func @cmp_gt_s_scalar_v1(%arg0: i64) -> i64 {
 // CHECK-LABEL: func.func @cmp_lt_s(
 // CHECK-NEXT: "hydride_arm.vcltz_s8"(%arg0)
 func.func @cmp_lt_s(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_lt_s_v1(
 // CHECK-NEXT: "hydride_arm.vcltzq_s8"(%arg0)
 func.func @cmp_lt_s_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_lt_s_v2(
 // CHECK-NEXT: "hydride_arm.vcltz_s16"(%arg0)
 func.func @cmp_lt_s_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_lt_s_v3(
 // CHECK-NEXT: "hydride_arm.vcltzq_s16"(%arg0)
 func.func @cmp_lt_s_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cmp_lt_s_v4(
 // CHECK-NEXT: "hydride_arm.vcltz_s32"(%arg0)
 func.func @cmp_lt_s_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_lt_s_v5(
 // CHECK-NEXT: "hydride_arm.vcltzq_s32"(%arg0)
 func.func @cmp_lt_s_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cmp_lt_s_v6(
 // CHECK-NEXT: "hydride_arm.vcltzq_s64"(%arg0)
 func.func @cmp_lt_s_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -4760,532 +4760,532 @@ func.func @cmp_lt_s_scalar_v1(%arg0: i64) -> i64 {
 // CHECK-LABEL: func.func @sad_binary(
 // CHECK-NEXT: "hydride_arm.vabd_s8"(%arg0, %arg1)
 func.func @sad_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 8 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v1(
 // CHECK-NEXT: "hydride_arm.vabdq_s8"(%arg0, %arg1)
 func.func @sad_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v2(
 // CHECK-NEXT: "hydride_arm.vabd_s16"(%arg0, %arg1)
 func.func @sad_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v3(
 // CHECK-NEXT: "hydride_arm.vabdq_s16"(%arg0, %arg1)
 func.func @sad_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v4(
 // CHECK-NEXT: "hydride_arm.vabd_s32"(%arg0, %arg1)
 func.func @sad_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v5(
 // CHECK-NEXT: "hydride_arm.vabdq_s32"(%arg0, %arg1)
 func.func @sad_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v6(
 // CHECK-NEXT: "hydride_arm.vabd_u8"(%arg0, %arg1)
 func.func @sad_binary_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 8 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v7(
 // CHECK-NEXT: "hydride_arm.vabdq_u8"(%arg0, %arg1)
 func.func @sad_binary_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v8(
 // CHECK-NEXT: "hydride_arm.vabd_u16"(%arg0, %arg1)
 func.func @sad_binary_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v9(
 // CHECK-NEXT: "hydride_arm.vabdq_u16"(%arg0, %arg1)
 func.func @sad_binary_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v10(
 // CHECK-NEXT: "hydride_arm.vabd_u32"(%arg0, %arg1)
 func.func @sad_binary_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v11(
 // CHECK-NEXT: "hydride_arm.vabdq_u32"(%arg0, %arg1)
 func.func @sad_binary_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v12(
 // CHECK-NEXT: "hydride_arm.vabdl_s8"(%arg0, %arg1)
 func.func @sad_binary_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v13(
 // CHECK-NEXT: "hydride_arm.vabdl_s16"(%arg0, %arg1)
 func.func @sad_binary_v13(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v14(
 // CHECK-NEXT: "hydride_arm.vabdl_s32"(%arg0, %arg1)
 func.func @sad_binary_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v15(
 // CHECK-NEXT: "hydride_arm.vabdl_u8"(%arg0, %arg1)
 func.func @sad_binary_v15(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v16(
 // CHECK-NEXT: "hydride_arm.vabdl_u16"(%arg0, %arg1)
 func.func @sad_binary_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v17(
 // CHECK-NEXT: "hydride_arm.vabdl_u32"(%arg0, %arg1)
 func.func @sad_binary_v17(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v18(
 // CHECK-NEXT: "hydride_arm.vabdl_high_s8"(%arg0, %arg1)
 func.func @sad_binary_v18(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v19(
 // CHECK-NEXT: "hydride_arm.vabdl_high_s16"(%arg0, %arg1)
 func.func @sad_binary_v19(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v20(
 // CHECK-NEXT: "hydride_arm.vabdl_high_s32"(%arg0, %arg1)
 func.func @sad_binary_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v21(
 // CHECK-NEXT: "hydride_arm.vabdl_high_u8"(%arg0, %arg1)
 func.func @sad_binary_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v22(
 // CHECK-NEXT: "hydride_arm.vabdl_high_u16"(%arg0, %arg1)
 func.func @sad_binary_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_binary_v23(
 // CHECK-NEXT: "hydride_arm.vabdl_high_u32"(%arg0, %arg1)
 func.func @sad_binary_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.sad_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sad_ternary(
 // CHECK-NEXT: "hydride_arm.vaba_s8"(%arg0, %arg1, %arg2)
 func.func @sad_ternary(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v1(
 // CHECK-NEXT: "hydride_arm.vabaq_s8"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v2(
 // CHECK-NEXT: "hydride_arm.vaba_s16"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v3(
 // CHECK-NEXT: "hydride_arm.vabaq_s16"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v4(
 // CHECK-NEXT: "hydride_arm.vaba_s32"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v5(
 // CHECK-NEXT: "hydride_arm.vabaq_s32"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v6(
 // CHECK-NEXT: "hydride_arm.vaba_u8"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v7(
 // CHECK-NEXT: "hydride_arm.vabaq_u8"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v8(
 // CHECK-NEXT: "hydride_arm.vaba_u16"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v9(
 // CHECK-NEXT: "hydride_arm.vabaq_u16"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v10(
 // CHECK-NEXT: "hydride_arm.vaba_u32"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v11(
 // CHECK-NEXT: "hydride_arm.vabaq_u32"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v12(
 // CHECK-NEXT: "hydride_arm.vabal_s8"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v12(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v13(
 // CHECK-NEXT: "hydride_arm.vabal_s16"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v13(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v14(
 // CHECK-NEXT: "hydride_arm.vabal_s32"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v14(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v15(
 // CHECK-NEXT: "hydride_arm.vabal_u8"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v15(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v16(
 // CHECK-NEXT: "hydride_arm.vabal_u16"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v17(
 // CHECK-NEXT: "hydride_arm.vabal_u32"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v18(
 // CHECK-NEXT: "hydride_arm.vabal_high_s8"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v18(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, width = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v19(
 // CHECK-NEXT: "hydride_arm.vabal_high_s16"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, width = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v20(
 // CHECK-NEXT: "hydride_arm.vabal_high_s32"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v20(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, width = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v21(
 // CHECK-NEXT: "hydride_arm.vabal_high_u8"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v21(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, width = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v22(
 // CHECK-NEXT: "hydride_arm.vabal_high_u16"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, width = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sad_ternary_v23(
 // CHECK-NEXT: "hydride_arm.vabal_high_u32"(%arg0, %arg1, %arg2)
 func.func @sad_ternary_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.sad_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat(
 // CHECK-NEXT: "hydride_arm.vshl_s8"(%arg0, %arg1)
 func.func @add_or_shift_sat(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v1(
 // CHECK-NEXT: "hydride_arm.vshlq_s8"(%arg0, %arg1)
 func.func @add_or_shift_sat_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v2(
 // CHECK-NEXT: "hydride_arm.vshl_s16"(%arg0, %arg1)
 func.func @add_or_shift_sat_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v3(
 // CHECK-NEXT: "hydride_arm.vshlq_s16"(%arg0, %arg1)
 func.func @add_or_shift_sat_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v4(
 // CHECK-NEXT: "hydride_arm.vshl_s32"(%arg0, %arg1)
 func.func @add_or_shift_sat_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v5(
 // CHECK-NEXT: "hydride_arm.vshlq_s32"(%arg0, %arg1)
 func.func @add_or_shift_sat_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v6(
 // CHECK-NEXT: "hydride_arm.vshlq_s64"(%arg0, %arg1)
 func.func @add_or_shift_sat_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v7(
 // CHECK-NEXT: "hydride_arm.vshl_u8"(%arg0, %arg1)
 func.func @add_or_shift_sat_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v8(
 // CHECK-NEXT: "hydride_arm.vshlq_u8"(%arg0, %arg1)
 func.func @add_or_shift_sat_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v9(
 // CHECK-NEXT: "hydride_arm.vshl_u16"(%arg0, %arg1)
 func.func @add_or_shift_sat_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v10(
 // CHECK-NEXT: "hydride_arm.vshlq_u16"(%arg0, %arg1)
 func.func @add_or_shift_sat_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v11(
 // CHECK-NEXT: "hydride_arm.vshl_u32"(%arg0, %arg1)
 func.func @add_or_shift_sat_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v12(
 // CHECK-NEXT: "hydride_arm.vshlq_u32"(%arg0, %arg1)
 func.func @add_or_shift_sat_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v13(
 // CHECK-NEXT: "hydride_arm.vshlq_u64"(%arg0, %arg1)
 func.func @add_or_shift_sat_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v14(
 // CHECK-NEXT: "hydride_arm.vqshl_s8"(%arg0, %arg1)
 func.func @add_or_shift_sat_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v15(
 // CHECK-NEXT: "hydride_arm.vqshlq_s8"(%arg0, %arg1)
 func.func @add_or_shift_sat_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v16(
 // CHECK-NEXT: "hydride_arm.vqshl_s16"(%arg0, %arg1)
 func.func @add_or_shift_sat_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v17(
 // CHECK-NEXT: "hydride_arm.vqshlq_s16"(%arg0, %arg1)
 func.func @add_or_shift_sat_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v18(
 // CHECK-NEXT: "hydride_arm.vqshl_s32"(%arg0, %arg1)
 func.func @add_or_shift_sat_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v19(
 // CHECK-NEXT: "hydride_arm.vqshlq_s32"(%arg0, %arg1)
 func.func @add_or_shift_sat_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v20(
 // CHECK-NEXT: "hydride_arm.vqshlq_s64"(%arg0, %arg1)
 func.func @add_or_shift_sat_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v21(
 // CHECK-NEXT: "hydride_arm.vqshl_u8"(%arg0, %arg1)
 func.func @add_or_shift_sat_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v22(
 // CHECK-NEXT: "hydride_arm.vqshlq_u8"(%arg0, %arg1)
 func.func @add_or_shift_sat_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v23(
 // CHECK-NEXT: "hydride_arm.vqshl_u16"(%arg0, %arg1)
 func.func @add_or_shift_sat_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v24(
 // CHECK-NEXT: "hydride_arm.vqshlq_u16"(%arg0, %arg1)
 func.func @add_or_shift_sat_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v25(
 // CHECK-NEXT: "hydride_arm.vqshl_u32"(%arg0, %arg1)
 func.func @add_or_shift_sat_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v26(
 // CHECK-NEXT: "hydride_arm.vqshlq_u32"(%arg0, %arg1)
 func.func @add_or_shift_sat_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_v27(
 // CHECK-NEXT: "hydride_arm.vqshlq_u64"(%arg0, %arg1)
 func.func @add_or_shift_sat_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_or_shift_sat"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -5390,196 +5390,196 @@ func.func @add_or_shift_sat_scalar_v13(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @add_or_shift_sat_round(
 // CHECK-NEXT: "hydride_arm.vrshl_s8"(%arg0, %arg1)
 func.func @add_or_shift_sat_round(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshlq_s8"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshl_s16"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshlq_s16"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshl_s32"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v5(
 // CHECK-NEXT: "hydride_arm.vrshlq_s32"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v6(
 // CHECK-NEXT: "hydride_arm.vrshlq_s64"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v7(
 // CHECK-NEXT: "hydride_arm.vrshl_u8"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v8(
 // CHECK-NEXT: "hydride_arm.vrshlq_u8"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v9(
 // CHECK-NEXT: "hydride_arm.vrshl_u16"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v10(
 // CHECK-NEXT: "hydride_arm.vrshlq_u16"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v11(
 // CHECK-NEXT: "hydride_arm.vrshl_u32"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v12(
 // CHECK-NEXT: "hydride_arm.vrshlq_u32"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v13(
 // CHECK-NEXT: "hydride_arm.vrshlq_u64"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v14(
 // CHECK-NEXT: "hydride_arm.vqrshl_s8"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v15(
 // CHECK-NEXT: "hydride_arm.vqrshlq_s8"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v16(
 // CHECK-NEXT: "hydride_arm.vqrshl_s16"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v17(
 // CHECK-NEXT: "hydride_arm.vqrshlq_s16"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v18(
 // CHECK-NEXT: "hydride_arm.vqrshl_s32"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v19(
 // CHECK-NEXT: "hydride_arm.vqrshlq_s32"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v20(
 // CHECK-NEXT: "hydride_arm.vqrshlq_s64"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v21(
 // CHECK-NEXT: "hydride_arm.vqrshl_u8"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v22(
 // CHECK-NEXT: "hydride_arm.vqrshlq_u8"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v23(
 // CHECK-NEXT: "hydride_arm.vqrshl_u16"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v24(
 // CHECK-NEXT: "hydride_arm.vqrshlq_u16"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v25(
 // CHECK-NEXT: "hydride_arm.vqrshl_u32"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v26(
 // CHECK-NEXT: "hydride_arm.vqrshlq_u32"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_round_v27(
 // CHECK-NEXT: "hydride_arm.vqrshlq_u64"(%arg0, %arg1)
 func.func @add_or_shift_sat_round_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_or_shift_sat_round"(%arg0, %arg1) { bit = 127 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -5684,98 +5684,98 @@ func.func @add_or_shift_sat_scalar_round_v13(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @add_shr_by_imm_unary(
 // CHECK-NEXT: "hydride_arm.vshr_n_s8"(%arg0)
 func.func @add_shr_by_imm_unary(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v1(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s8"(%arg0)
 func.func @add_shr_by_imm_unary_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v2(
 // CHECK-NEXT: "hydride_arm.vshr_n_s16"(%arg0)
 func.func @add_shr_by_imm_unary_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v3(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s16"(%arg0)
 func.func @add_shr_by_imm_unary_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v4(
 // CHECK-NEXT: "hydride_arm.vshr_n_s32"(%arg0)
 func.func @add_shr_by_imm_unary_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v5(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s32"(%arg0)
 func.func @add_shr_by_imm_unary_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v6(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s64"(%arg0)
 func.func @add_shr_by_imm_unary_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v7(
 // CHECK-NEXT: "hydride_arm.vshr_n_u8"(%arg0)
 func.func @add_shr_by_imm_unary_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v8(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u8"(%arg0)
 func.func @add_shr_by_imm_unary_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v9(
 // CHECK-NEXT: "hydride_arm.vshr_n_u16"(%arg0)
 func.func @add_shr_by_imm_unary_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v10(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u16"(%arg0)
 func.func @add_shr_by_imm_unary_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v11(
 // CHECK-NEXT: "hydride_arm.vshr_n_u32"(%arg0)
 func.func @add_shr_by_imm_unary_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v12(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u32"(%arg0)
 func.func @add_shr_by_imm_unary_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v13(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u64"(%arg0)
 func.func @add_shr_by_imm_unary_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -5810,98 +5810,98 @@ func.func @add_shr_by_imm_scalar_unary_v3(%arg0: i64) -> i64 {
 // CHECK-LABEL: func.func @shift_by_imm_u(
 // CHECK-NEXT: "hydride_arm.vshl_n_s8"(%arg0)
 func.func @shift_by_imm_u(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v1(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s8"(%arg0)
 func.func @shift_by_imm_u_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v2(
 // CHECK-NEXT: "hydride_arm.vshl_n_s16"(%arg0)
 func.func @shift_by_imm_u_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v3(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s16"(%arg0)
 func.func @shift_by_imm_u_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v4(
 // CHECK-NEXT: "hydride_arm.vshl_n_s32"(%arg0)
 func.func @shift_by_imm_u_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v5(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s32"(%arg0)
 func.func @shift_by_imm_u_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v6(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s64"(%arg0)
 func.func @shift_by_imm_u_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v7(
 // CHECK-NEXT: "hydride_arm.vshl_n_s8"(%arg0)
 func.func @shift_by_imm_u_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v8(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s8"(%arg0)
 func.func @shift_by_imm_u_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v9(
 // CHECK-NEXT: "hydride_arm.vshl_n_s16"(%arg0)
 func.func @shift_by_imm_u_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v10(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s16"(%arg0)
 func.func @shift_by_imm_u_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v11(
 // CHECK-NEXT: "hydride_arm.vshl_n_s32"(%arg0)
 func.func @shift_by_imm_u_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v12(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s32"(%arg0)
 func.func @shift_by_imm_u_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v13(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s64"(%arg0)
 func.func @shift_by_imm_u_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -5936,98 +5936,98 @@ func.func @shift_by_imm_u_scalar_v3(%arg0: i64) -> i64 {
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s8"(%arg0)
 func.func @add_shr_by_imm_unary_round(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s8"(%arg0)
 func.func @add_shr_by_imm_unary_round_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s16"(%arg0)
 func.func @add_shr_by_imm_unary_round_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s16"(%arg0)
 func.func @add_shr_by_imm_unary_round_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s32"(%arg0)
 func.func @add_shr_by_imm_unary_round_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v5(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s32"(%arg0)
 func.func @add_shr_by_imm_unary_round_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v6(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s64"(%arg0)
 func.func @add_shr_by_imm_unary_round_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v7(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u8"(%arg0)
 func.func @add_shr_by_imm_unary_round_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v8(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u8"(%arg0)
 func.func @add_shr_by_imm_unary_round_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v9(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u16"(%arg0)
 func.func @add_shr_by_imm_unary_round_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v10(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u16"(%arg0)
 func.func @add_shr_by_imm_unary_round_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v11(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u32"(%arg0)
 func.func @add_shr_by_imm_unary_round_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v12(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u32"(%arg0)
 func.func @add_shr_by_imm_unary_round_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v13(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u64"(%arg0)
 func.func @add_shr_by_imm_unary_round_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -6062,98 +6062,98 @@ func.func @add_shr_by_imm_scalar_unary_round_v3(%arg0: i64) -> i64 {
 // CHECK-LABEL: func.func @add_shr_by_imm_binary(
 // CHECK-NEXT: "hydride_arm.vsra_n_s8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v1(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v2(
 // CHECK-NEXT: "hydride_arm.vsra_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v3(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v4(
 // CHECK-NEXT: "hydride_arm.vsra_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v5(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v6(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v7(
 // CHECK-NEXT: "hydride_arm.vsra_n_u8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v8(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v9(
 // CHECK-NEXT: "hydride_arm.vsra_n_u16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v10(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v11(
 // CHECK-NEXT: "hydride_arm.vsra_n_u32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v12(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v13(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u64"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -6188,98 +6188,98 @@ func.func @add_shr_by_imm_scalar_binary_v3(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v1(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v2(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v3(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v4(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v5(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v6(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v7(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v8(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v9(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v10(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v11(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v12(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v13(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u64"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -6314,147 +6314,147 @@ func.func @add_shr_by_imm_scalar_binary_round_v3(%arg0: i64, %arg1: i64) -> i64 
 // CHECK-LABEL: func.func @shift_sat_by_imm(
 // CHECK-NEXT: "hydride_arm.vqshl_n_s8"(%arg0)
 func.func @shift_sat_by_imm(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_s8"(%arg0)
 func.func @shift_sat_by_imm_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqshl_n_s16"(%arg0)
 func.func @shift_sat_by_imm_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_s16"(%arg0)
 func.func @shift_sat_by_imm_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqshl_n_s32"(%arg0)
 func.func @shift_sat_by_imm_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_s32"(%arg0)
 func.func @shift_sat_by_imm_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_s64"(%arg0)
 func.func @shift_sat_by_imm_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqshl_n_u8"(%arg0)
 func.func @shift_sat_by_imm_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_u8"(%arg0)
 func.func @shift_sat_by_imm_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqshl_n_u16"(%arg0)
 func.func @shift_sat_by_imm_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_u16"(%arg0)
 func.func @shift_sat_by_imm_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqshl_n_u32"(%arg0)
 func.func @shift_sat_by_imm_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_u32"(%arg0)
 func.func @shift_sat_by_imm_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_u64"(%arg0)
 func.func @shift_sat_by_imm_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqshlu_n_s8"(%arg0)
 func.func @shift_sat_by_imm_v14(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqshluq_n_s8"(%arg0)
 func.func @shift_sat_by_imm_v15(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v16(
 // CHECK-NEXT: "hydride_arm.vqshlu_n_s16"(%arg0)
 func.func @shift_sat_by_imm_v16(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v17(
 // CHECK-NEXT: "hydride_arm.vqshluq_n_s16"(%arg0)
 func.func @shift_sat_by_imm_v17(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v18(
 // CHECK-NEXT: "hydride_arm.vqshlu_n_s32"(%arg0)
 func.func @shift_sat_by_imm_v18(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v19(
 // CHECK-NEXT: "hydride_arm.vqshluq_n_s32"(%arg0)
 func.func @shift_sat_by_imm_v19(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v20(
 // CHECK-NEXT: "hydride_arm.vqshluq_n_s64"(%arg0)
 func.func @shift_sat_by_imm_v20(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -6566,721 +6566,721 @@ func.func @shift_sat_by_imm_scalar_v14(%arg0: i64) -> i64 {
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s16"(%arg0)
 func.func @add_shr_by_imm_u_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v1(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s32"(%arg0)
 func.func @add_shr_by_imm_u_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v2(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s64"(%arg0)
 func.func @add_shr_by_imm_u_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v3(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s16"(%arg0)
 func.func @add_shr_by_imm_u_narrow_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v4(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s32"(%arg0)
 func.func @add_shr_by_imm_u_narrow_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v5(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s64"(%arg0)
 func.func @add_shr_by_imm_u_narrow_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v1(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v2(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v3(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v4(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v5(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow(
 // CHECK-NEXT: "hydride_arm.vqshrun_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_v1(
 // CHECK-NEXT: "hydride_arm.vqshrun_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_v2(
 // CHECK-NEXT: "hydride_arm.vqshrun_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar(
 // CHECK-NEXT: "hydride_arm.vqshrunh_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqshruns_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqshrund_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high(
 // CHECK-NEXT: "hydride_arm.vqshrun_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_v1(
 // CHECK-NEXT: "hydride_arm.vqshrun_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_v2(
 // CHECK-NEXT: "hydride_arm.vqshrun_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round(
 // CHECK-NEXT: "hydride_arm.vqrshrun_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrun_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrun_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round(
 // CHECK-NEXT: "hydride_arm.vqrshrunh_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar_round(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshruns_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar_round_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrund_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar_round_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round(
 // CHECK-NEXT: "hydride_arm.vqrshrun_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrun_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrun_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v1(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v2(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v3(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_u16"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v4(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_u32"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v5(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_u64"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar(
 // CHECK-NEXT: "hydride_arm.vqshrnh_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_scalar(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqshrns_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqshrnd_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vqshrnh_n_u16"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_v3(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v4(
 // CHECK-NEXT: "hydride_arm.vqshrns_n_u32"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_v4(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v5(
 // CHECK-NEXT: "hydride_arm.vqshrnd_n_u64"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_v5(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v1(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v2(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width = 0 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v3(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_u16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v4(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_u32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v5(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_u64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width = 1 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s16"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s32"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s64"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s16"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s32"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v5(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s64"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_round_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_round_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v3(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_u16"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v4(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_u32"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v5(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_u64"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round(
 // CHECK-NEXT: "hydride_arm.vqrshrnh_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrns_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrnd_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v3(
 // CHECK-NEXT: "hydride_arm.vqrshrnh_n_u16"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round_v3(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v4(
 // CHECK-NEXT: "hydride_arm.vqrshrns_n_u32"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round_v4(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v5(
 // CHECK-NEXT: "hydride_arm.vqrshrnd_n_u64"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round_v5(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v3(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_u16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v4(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_u32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v5(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_u64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen(
 // CHECK-NEXT: "hydride_arm.vshll_n_s8"(%arg0)
 func.func @shift_by_imm_widen(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v1(
 // CHECK-NEXT: "hydride_arm.vshll_n_s16"(%arg0)
 func.func @shift_by_imm_widen_v1(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v2(
 // CHECK-NEXT: "hydride_arm.vshll_n_s32"(%arg0)
 func.func @shift_by_imm_widen_v2(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v3(
 // CHECK-NEXT: "hydride_arm.vshll_n_u8"(%arg0)
 func.func @shift_by_imm_widen_v3(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v4(
 // CHECK-NEXT: "hydride_arm.vshll_n_u16"(%arg0)
 func.func @shift_by_imm_widen_v4(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v5(
 // CHECK-NEXT: "hydride_arm.vshll_n_u32"(%arg0)
 func.func @shift_by_imm_widen_v5(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v6(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_s8"(%arg0)
 func.func @shift_by_imm_widen_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v7(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_s16"(%arg0)
 func.func @shift_by_imm_widen_v7(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v8(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_s32"(%arg0)
 func.func @shift_by_imm_widen_v8(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v9(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_u8"(%arg0)
 func.func @shift_by_imm_widen_v9(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v10(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_u16"(%arg0)
 func.func @shift_by_imm_widen_v10(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v11(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_u32"(%arg0)
 func.func @shift_by_imm_widen_v11(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u(
 // CHECK-NEXT: "hydride_arm.vsri_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v1(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v2(
 // CHECK-NEXT: "hydride_arm.vsri_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v3(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v4(
 // CHECK-NEXT: "hydride_arm.vsri_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v5(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v6(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v7(
 // CHECK-NEXT: "hydride_arm.vsri_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v8(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v9(
 // CHECK-NEXT: "hydride_arm.vsri_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v10(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v11(
 // CHECK-NEXT: "hydride_arm.vsri_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v12(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v13(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -7315,98 +7315,98 @@ func.func @and_or_not_shr_by_imm_u_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u(
 // CHECK-NEXT: "hydride_arm.vsli_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v1(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a2_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v2(
 // CHECK-NEXT: "hydride_arm.vsli_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v3(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v4(
 // CHECK-NEXT: "hydride_arm.vsli_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v5(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v6(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a2_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v7(
 // CHECK-NEXT: "hydride_arm.vsli_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v8(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a2_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v9(
 // CHECK-NEXT: "hydride_arm.vsli_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v10(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v11(
 // CHECK-NEXT: "hydride_arm.vsli_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v12(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v13(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a2_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -7441,1463 +7441,1463 @@ func.func @and_or_not_shift_by_imm_u_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @extend_u_high(
 // CHECK-NEXT: "hydride_arm.vmovn_high_s16"(%arg0, %arg1)
 func.func @extend_u_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_high_v1(
 // CHECK-NEXT: "hydride_arm.vmovn_high_s32"(%arg0, %arg1)
 func.func @extend_u_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_high_v2(
 // CHECK-NEXT: "hydride_arm.vmovn_high_s64"(%arg0, %arg1)
 func.func @extend_u_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_high_v3(
 // CHECK-NEXT: "hydride_arm.vmovn_high_s16"(%arg0, %arg1)
 func.func @extend_u_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_high_v4(
 // CHECK-NEXT: "hydride_arm.vmovn_high_s32"(%arg0, %arg1)
 func.func @extend_u_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_high_v5(
 // CHECK-NEXT: "hydride_arm.vmovn_high_s64"(%arg0, %arg1)
 func.func @extend_u_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_widen(
 // CHECK-NEXT: "hydride_arm.vmovl_high_s8"(%arg0)
 func.func @shl_widen(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.shl_widen"(%arg0) { width = 0 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v1(
 // CHECK-NEXT: "hydride_arm.vmovl_high_s16"(%arg0)
 func.func @shl_widen_v1(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.shl_widen"(%arg0) { width = 0 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v2(
 // CHECK-NEXT: "hydride_arm.vmovl_high_s32"(%arg0)
 func.func @shl_widen_v2(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.shl_widen"(%arg0) { width = 0 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v3(
 // CHECK-NEXT: "hydride_arm.vmovl_high_u8"(%arg0)
 func.func @shl_widen_v3(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.shl_widen"(%arg0) { width = 1 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v4(
 // CHECK-NEXT: "hydride_arm.vmovl_high_u16"(%arg0)
 func.func @shl_widen_v4(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.shl_widen"(%arg0) { width = 1 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v5(
 // CHECK-NEXT: "hydride_arm.vmovl_high_u32"(%arg0)
 func.func @shl_widen_v5(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.shl_widen"(%arg0) { width = 1 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @convert_sat_scalar(
 // CHECK-NEXT: "hydride_arm.vqmovnh_s16"(%arg0)
 func.func @convert_sat_scalar(%arg0: i16) -> i8 {
-  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 15 : i32, result_width = 8 : i32, width = 0 : i32 } : (i16) -> i8
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 15 : i32, width = 0 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @convert_sat_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqmovns_s32"(%arg0)
 func.func @convert_sat_scalar_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 31 : i32, result_width = 16 : i32, width = 0 : i32 } : (i32) -> i16
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 31 : i32, width = 0 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @convert_sat_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqmovnd_s64"(%arg0)
 func.func @convert_sat_scalar_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 63 : i32, result_width = 32 : i32, width = 0 : i32 } : (i64) -> i32
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 63 : i32, width = 0 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @convert_sat_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vqmovnh_u16"(%arg0)
 func.func @convert_sat_scalar_v3(%arg0: i16) -> i8 {
-  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 15 : i32, result_width = 8 : i32, width = 1 : i32 } : (i16) -> i8
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 15 : i32, width = 1 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @convert_sat_scalar_v4(
 // CHECK-NEXT: "hydride_arm.vqmovns_u32"(%arg0)
 func.func @convert_sat_scalar_v4(%arg0: i32) -> i16 {
-  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 31 : i32, result_width = 16 : i32, width = 1 : i32 } : (i32) -> i16
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 31 : i32, width = 1 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @convert_sat_scalar_v5(
 // CHECK-NEXT: "hydride_arm.vqmovnd_u64"(%arg0)
 func.func @convert_sat_scalar_v5(%arg0: i64) -> i32 {
-  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 63 : i32, result_width = 32 : i32, width = 1 : i32 } : (i64) -> i32
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 63 : i32, width = 1 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @pack_sat_high(
 // CHECK-NEXT: "hydride_arm.vqmovn_high_s16"(%arg0, %arg1)
 func.func @pack_sat_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { width = 0 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @pack_sat_high_v1(
 // CHECK-NEXT: "hydride_arm.vqmovn_high_s32"(%arg0, %arg1)
 func.func @pack_sat_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { width = 0 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @pack_sat_high_v2(
 // CHECK-NEXT: "hydride_arm.vqmovn_high_s64"(%arg0, %arg1)
 func.func @pack_sat_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { width = 0 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @pack_sat_high_v3(
 // CHECK-NEXT: "hydride_arm.vqmovn_high_u16"(%arg0, %arg1)
 func.func @pack_sat_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { width = 1 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @pack_sat_high_v4(
 // CHECK-NEXT: "hydride_arm.vqmovn_high_u32"(%arg0, %arg1)
 func.func @pack_sat_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { width = 1 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @pack_sat_high_v5(
 // CHECK-NEXT: "hydride_arm.vqmovn_high_u64"(%arg0, %arg1)
 func.func @pack_sat_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { width = 1 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @narrow_sat_u(
 // CHECK-NEXT: "hydride_arm.vqmovun_s16"(%arg0)
 func.func @narrow_sat_u(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.narrow_sat_u"(%arg0) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.narrow_sat_u"(%arg0) : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @narrow_sat_u_v1(
 // CHECK-NEXT: "hydride_arm.vqmovun_s32"(%arg0)
 func.func @narrow_sat_u_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.narrow_sat_u"(%arg0) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.narrow_sat_u"(%arg0) : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @narrow_sat_u_v2(
 // CHECK-NEXT: "hydride_arm.vqmovun_s64"(%arg0)
 func.func @narrow_sat_u_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.narrow_sat_u"(%arg0) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, result_elem_width = 32 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.narrow_sat_u"(%arg0) : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_scalar(
 // CHECK-NEXT: "hydride_arm.vqmovunh_s16"(%arg0)
 func.func @convert_sat_u_scalar(%arg0: i16) -> i8 {
-  %0 = "autollvm.convert_sat_u_scalar"(%arg0) { bit = 15 : i32, result_width = 8 : i32 } : (i16) -> i8
+  %0 = "autollvm.convert_sat_u_scalar"(%arg0) { bit = 15 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqmovuns_s32"(%arg0)
 func.func @convert_sat_u_scalar_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.convert_sat_u_scalar"(%arg0) { bit = 31 : i32, result_width = 16 : i32 } : (i32) -> i16
+  %0 = "autollvm.convert_sat_u_scalar"(%arg0) { bit = 31 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqmovund_s64"(%arg0)
 func.func @convert_sat_u_scalar_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.convert_sat_u_scalar"(%arg0) { bit = 63 : i32, result_width = 32 : i32 } : (i64) -> i32
+  %0 = "autollvm.convert_sat_u_scalar"(%arg0) { bit = 63 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @pack_sat_u_high(
 // CHECK-NEXT: "hydride_arm.vqmovun_high_s16"(%arg0, %arg1)
 func.func @pack_sat_u_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.pack_sat_u_high"(%arg0, %arg1) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.pack_sat_u_high"(%arg0, %arg1) : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @pack_sat_u_high_v1(
 // CHECK-NEXT: "hydride_arm.vqmovun_high_s32"(%arg0, %arg1)
 func.func @pack_sat_u_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.pack_sat_u_high"(%arg0, %arg1) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.pack_sat_u_high"(%arg0, %arg1) : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @pack_sat_u_high_v2(
 // CHECK-NEXT: "hydride_arm.vqmovun_high_s64"(%arg0, %arg1)
 func.func @pack_sat_u_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.pack_sat_u_high"(%arg0, %arg1) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.pack_sat_u_high"(%arg0, %arg1) : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v16(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v17(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v18(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v19(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v20(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v21(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v22(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v23(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v24(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v24(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v25(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v26(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v26(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v27(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v27(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v28(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v28(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v29(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v29(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v30(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v30(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v31(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v16(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v17(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v18(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v18(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v19(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v19(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v20(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v20(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v21(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v21(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v22(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v23(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v24(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v24(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v25(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v25(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v26(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v26(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v27(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v27(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v28(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v28(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v29(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v29(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v30(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v30(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v31(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v31(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm(
 // CHECK-NEXT: "hydride_arm.vqdmlal_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlal_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqdmlal_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqdmlal_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v10(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v11(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v12(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v13(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar(
 // CHECK-NEXT: "hydride_arm.vqdmlalh_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar(%arg0: i32, %arg1: i16, %arg2: vector<4xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 16 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlals_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v1(%arg0: i64, %arg1: i32, %arg2: vector<2xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 32 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlalh_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v2(%arg0: i32, %arg1: i16, %arg2: vector<8xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 16 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlals_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v3(%arg0: i64, %arg1: i32, %arg2: vector<4xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 32 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v4(
 // CHECK-NEXT: "hydride_arm.vqdmlslh_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v4(%arg0: i32, %arg1: i16, %arg2: vector<4xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 16 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v5(
 // CHECK-NEXT: "hydride_arm.vqdmlsls_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v5(%arg0: i64, %arg1: i32, %arg2: vector<2xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 32 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v6(
 // CHECK-NEXT: "hydride_arm.vqdmlslh_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v6(%arg0: i32, %arg1: i16, %arg2: vector<8xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 16 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v7(
 // CHECK-NEXT: "hydride_arm.vqdmlsls_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v7(%arg0: i64, %arg1: i32, %arg2: vector<4xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 32 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @mul_u_6bd6(
 // CHECK-NEXT: "hydride_arm.vmul_n_s16"(%arg0, %arg1)
 func.func @mul_u_6bd6(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_6bd6_v1(
 // CHECK-NEXT: "hydride_arm.vmulq_n_s16"(%arg0, %arg1)
 func.func @mul_u_6bd6_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_6bd6_v2(
 // CHECK-NEXT: "hydride_arm.vmul_n_s32"(%arg0, %arg1)
 func.func @mul_u_6bd6_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_6bd6_v3(
 // CHECK-NEXT: "hydride_arm.vmulq_n_s32"(%arg0, %arg1)
 func.func @mul_u_6bd6_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_6bd6_v4(
 // CHECK-NEXT: "hydride_arm.vmul_n_s16"(%arg0, %arg1)
 func.func @mul_u_6bd6_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_6bd6_v5(
 // CHECK-NEXT: "hydride_arm.vmulq_n_s16"(%arg0, %arg1)
 func.func @mul_u_6bd6_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_6bd6_v6(
 // CHECK-NEXT: "hydride_arm.vmul_n_s32"(%arg0, %arg1)
 func.func @mul_u_6bd6_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_6bd6_v7(
 // CHECK-NEXT: "hydride_arm.vmulq_n_s32"(%arg0, %arg1)
 func.func @mul_u_6bd6_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s16"(%arg0, %arg1)
 func.func @mul_u_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v5(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v10(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_9376(
 // CHECK-NEXT: "hydride_arm.vmull_n_s16"(%arg0, %arg1)
 func.func @mul_widen_9376(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_9376_v1(
 // CHECK-NEXT: "hydride_arm.vmull_n_s32"(%arg0, %arg1)
 func.func @mul_widen_9376_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_9376_v2(
 // CHECK-NEXT: "hydride_arm.vmull_n_u16"(%arg0, %arg1)
 func.func @mul_widen_9376_v2(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_9376_v3(
 // CHECK-NEXT: "hydride_arm.vmull_n_u32"(%arg0, %arg1)
 func.func @mul_widen_9376_v3(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_9376_v4(
 // CHECK-NEXT: "hydride_arm.vmull_high_n_s16"(%arg0, %arg1)
 func.func @mul_widen_9376_v4(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_9376_v5(
 // CHECK-NEXT: "hydride_arm.vmull_high_n_s32"(%arg0, %arg1)
 func.func @mul_widen_9376_v5(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_9376_v6(
 // CHECK-NEXT: "hydride_arm.vmull_high_n_u16"(%arg0, %arg1)
 func.func @mul_widen_9376_v6(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_9376_v7(
 // CHECK-NEXT: "hydride_arm.vmull_high_n_u32"(%arg0, %arg1)
 func.func @mul_widen_9376_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm(
 // CHECK-NEXT: "hydride_arm.vmull_lane_s16"(%arg0, %arg1)
 func.func @mul_widen_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmull_lane_s32"(%arg0, %arg1)
 func.func @mul_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmull_lane_u16"(%arg0, %arg1)
 func.func @mul_widen_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmull_lane_u32"(%arg0, %arg1)
 func.func @mul_widen_imm_v3(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_s16"(%arg0, %arg1)
 func.func @mul_widen_imm_v4(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_s32"(%arg0, %arg1)
 func.func @mul_widen_imm_v5(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_u16"(%arg0, %arg1)
 func.func @mul_widen_imm_v6(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_u32"(%arg0, %arg1)
 func.func @mul_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_s16"(%arg0, %arg1)
 func.func @mul_widen_imm_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_s32"(%arg0, %arg1)
 func.func @mul_widen_imm_v9(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_u16"(%arg0, %arg1)
 func.func @mul_widen_imm_v10(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_u32"(%arg0, %arg1)
 func.func @mul_widen_imm_v11(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_s16"(%arg0, %arg1)
 func.func @mul_widen_imm_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_s32"(%arg0, %arg1)
 func.func @mul_widen_imm_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_u16"(%arg0, %arg1)
 func.func @mul_widen_imm_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_u32"(%arg0, %arg1)
 func.func @mul_widen_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_30cd(
 // CHECK-NEXT: "hydride_arm.vqdmull_n_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_30cd(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v1(
 // CHECK-NEXT: "hydride_arm.vqdmull_n_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_30cd_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v2(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_n_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_30cd_v2(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v3(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_n_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_30cd_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm(
 // CHECK-NEXT: "hydride_arm.vqdmull_lane_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqdmull_lane_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_lane_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v2(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_lane_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqdmull_laneq_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqdmull_laneq_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v5(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_laneq_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_laneq_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar(
 // CHECK-NEXT: "hydride_arm.vqdmullh_lane_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_scalar(%arg0: i16, %arg1: vector<4xi16>) -> i32 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, a0_width = 16 : i32, bit = 63 : i32, result_width = 32 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i32
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulls_lane_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_scalar_v1(%arg0: i32, %arg1: vector<2xi32>) -> i64 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, a0_width = 32 : i32, bit = 63 : i32, result_width = 64 : i32, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i64
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqdmullh_laneq_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_scalar_v2(%arg0: i16, %arg1: vector<8xi16>) -> i32 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, a0_width = 16 : i32, bit = 127 : i32, result_width = 32 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i32
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulls_laneq_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_scalar_v3(%arg0: i32, %arg1: vector<4xi32>) -> i64 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, a0_width = 32 : i32, bit = 127 : i32, result_width = 64 : i32, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i64
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542(
 // CHECK-NEXT: "hydride_arm.vqdmulh_n_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_f542(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_n_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_f542_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v2(
 // CHECK-NEXT: "hydride_arm.vqdmulh_n_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_f542_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_n_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_f542_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_n_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_f542_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_n_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_f542_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_n_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_f542_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_n_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_f542_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm(
 // CHECK-NEXT: "hydride_arm.vqdmulh_lane_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_lane_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqdmulh_lane_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_lane_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqdmulh_laneq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_laneq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqdmulh_laneq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v6(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_laneq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_lane_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_lane_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v9(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_lane_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_lane_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v11(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_laneq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_laneq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_laneq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_laneq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -8960,280 +8960,280 @@ func.func @dot_acc_sat_s_scalar_binary_v7(%arg0: i32, %arg1: vector<4xi32>) -> i
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4(
 // CHECK-NEXT: "hydride_arm.vmla_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v1(
 // CHECK-NEXT: "hydride_arm.vmlaq_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v2(
 // CHECK-NEXT: "hydride_arm.vmla_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v3(
 // CHECK-NEXT: "hydride_arm.vmlaq_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v4(
 // CHECK-NEXT: "hydride_arm.vmla_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v5(
 // CHECK-NEXT: "hydride_arm.vmlaq_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v6(
 // CHECK-NEXT: "hydride_arm.vmla_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v7(
 // CHECK-NEXT: "hydride_arm.vmlaq_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v8(
 // CHECK-NEXT: "hydride_arm.vmls_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v9(
 // CHECK-NEXT: "hydride_arm.vmlsq_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v10(
 // CHECK-NEXT: "hydride_arm.vmls_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v11(
 // CHECK-NEXT: "hydride_arm.vmlsq_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v12(
 // CHECK-NEXT: "hydride_arm.vmls_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v13(
 // CHECK-NEXT: "hydride_arm.vmlsq_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v14(
 // CHECK-NEXT: "hydride_arm.vmls_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v15(
 // CHECK-NEXT: "hydride_arm.vmlsq_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_0ca4_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6(
 // CHECK-NEXT: "hydride_arm.vmlal_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v1(
 // CHECK-NEXT: "hydride_arm.vmlal_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v2(
 // CHECK-NEXT: "hydride_arm.vmlal_n_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v3(
 // CHECK-NEXT: "hydride_arm.vmlal_n_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v4(
 // CHECK-NEXT: "hydride_arm.vmlal_high_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v5(
 // CHECK-NEXT: "hydride_arm.vmlal_high_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v6(
 // CHECK-NEXT: "hydride_arm.vmlal_high_n_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v7(
 // CHECK-NEXT: "hydride_arm.vmlal_high_n_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v8(
 // CHECK-NEXT: "hydride_arm.vmlsl_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v9(
 // CHECK-NEXT: "hydride_arm.vmlsl_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v10(
 // CHECK-NEXT: "hydride_arm.vmlsl_n_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v11(
 // CHECK-NEXT: "hydride_arm.vmlsl_n_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v12(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_n_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v13(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_n_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v14(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_n_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v15(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_n_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_e0c6_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb(
 // CHECK-NEXT: "hydride_arm.vqdmlal_n_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_5dfb(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlal_n_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_5dfb_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_n_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_5dfb_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_n_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_5dfb_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v4(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_n_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_5dfb_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v5(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_n_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_5dfb_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v6(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_n_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_5dfb_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v7(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_n_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_5dfb_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -9268,98 +9268,98 @@ func.func @abs_or_neg_scalar_v3(%arg0: i64) -> i64 {
 // CHECK-LABEL: func.func @abs_or_neg_sat_s(
 // CHECK-NEXT: "hydride_arm.vqabs_s8"(%arg0)
 func.func @abs_or_neg_sat_s(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 0 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, constant = 0 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v1(
 // CHECK-NEXT: "hydride_arm.vqabsq_s8"(%arg0)
 func.func @abs_or_neg_sat_s_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 0 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, constant = 0 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v2(
 // CHECK-NEXT: "hydride_arm.vqabs_s16"(%arg0)
 func.func @abs_or_neg_sat_s_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v3(
 // CHECK-NEXT: "hydride_arm.vqabsq_s16"(%arg0)
 func.func @abs_or_neg_sat_s_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v4(
 // CHECK-NEXT: "hydride_arm.vqabs_s32"(%arg0)
 func.func @abs_or_neg_sat_s_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v5(
 // CHECK-NEXT: "hydride_arm.vqabsq_s32"(%arg0)
 func.func @abs_or_neg_sat_s_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v6(
 // CHECK-NEXT: "hydride_arm.vqabsq_s64"(%arg0)
 func.func @abs_or_neg_sat_s_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, constant = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v7(
 // CHECK-NEXT: "hydride_arm.vqneg_s8"(%arg0)
 func.func @abs_or_neg_sat_s_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 1 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, constant = 1 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v8(
 // CHECK-NEXT: "hydride_arm.vqnegq_s8"(%arg0)
 func.func @abs_or_neg_sat_s_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 1 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, constant = 1 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v9(
 // CHECK-NEXT: "hydride_arm.vqneg_s16"(%arg0)
 func.func @abs_or_neg_sat_s_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 1 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v10(
 // CHECK-NEXT: "hydride_arm.vqnegq_s16"(%arg0)
 func.func @abs_or_neg_sat_s_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 1 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v11(
 // CHECK-NEXT: "hydride_arm.vqneg_s32"(%arg0)
 func.func @abs_or_neg_sat_s_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v12(
 // CHECK-NEXT: "hydride_arm.vqnegq_s32"(%arg0)
 func.func @abs_or_neg_sat_s_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 1 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_sat_s_v13(
 // CHECK-NEXT: "hydride_arm.vqnegq_s64"(%arg0)
 func.func @abs_or_neg_sat_s_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, constant = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -9436,147 +9436,147 @@ func.func @abs_or_neg_sat_s_scalar_v9(%arg0: i64) -> i64 {
 // CHECK-LABEL: func.func @abs_or_neg(
 // CHECK-NEXT: "hydride_arm.vneg_s8"(%arg0)
 func.func @abs_or_neg(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_v1(
 // CHECK-NEXT: "hydride_arm.vnegq_s8"(%arg0)
 func.func @abs_or_neg_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_v2(
 // CHECK-NEXT: "hydride_arm.vneg_s16"(%arg0)
 func.func @abs_or_neg_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_v3(
 // CHECK-NEXT: "hydride_arm.vnegq_s16"(%arg0)
 func.func @abs_or_neg_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_v4(
 // CHECK-NEXT: "hydride_arm.vneg_s32"(%arg0)
 func.func @abs_or_neg_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_v5(
 // CHECK-NEXT: "hydride_arm.vnegq_s32"(%arg0)
 func.func @abs_or_neg_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @abs_or_neg_v6(
 // CHECK-NEXT: "hydride_arm.vnegq_s64"(%arg0)
 func.func @abs_or_neg_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_high_round_u(
 // CHECK-NEXT: "hydride_arm.vrecpe_u32"(%arg0)
 func.func @mul_high_round_u(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_high_round_u"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_high_round_u"(%arg0) { bit = 63 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_high_round_u_v1(
 // CHECK-NEXT: "hydride_arm.vrecpeq_u32"(%arg0)
 func.func @mul_high_round_u_v1(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_high_round_u"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_high_round_u"(%arg0) { bit = 127 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @not(
 // CHECK-NEXT: "hydride_arm.vmvn_s8"(%arg0)
 func.func @not(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @not_v1(
 // CHECK-NEXT: "hydride_arm.vmvnq_s8"(%arg0)
 func.func @not_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @not_v2(
 // CHECK-NEXT: "hydride_arm.vmvn_s16"(%arg0)
 func.func @not_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @not_v3(
 // CHECK-NEXT: "hydride_arm.vmvnq_s16"(%arg0)
 func.func @not_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @not_v4(
 // CHECK-NEXT: "hydride_arm.vmvn_s32"(%arg0)
 func.func @not_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @not_v5(
 // CHECK-NEXT: "hydride_arm.vmvnq_s32"(%arg0)
 func.func @not_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @not_v6(
 // CHECK-NEXT: "hydride_arm.vmvn_s8"(%arg0)
 func.func @not_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @not_v7(
 // CHECK-NEXT: "hydride_arm.vmvnq_s8"(%arg0)
 func.func @not_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @not_v8(
 // CHECK-NEXT: "hydride_arm.vmvn_s16"(%arg0)
 func.func @not_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @not_v9(
 // CHECK-NEXT: "hydride_arm.vmvnq_s16"(%arg0)
 func.func @not_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @not_v10(
 // CHECK-NEXT: "hydride_arm.vmvn_s32"(%arg0)
 func.func @not_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @not_v11(
 // CHECK-NEXT: "hydride_arm.vmvnq_s32"(%arg0)
 func.func @not_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -9639,98 +9639,98 @@ func.func @and_not_c4f3_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
 // CHECK-LABEL: func.func @or_not(
 // CHECK-NEXT: "hydride_arm.vorn_s8"(%arg0, %arg1)
 func.func @or_not(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @or_not_v1(
 // CHECK-NEXT: "hydride_arm.vornq_s8"(%arg0, %arg1)
 func.func @or_not_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_not_v2(
 // CHECK-NEXT: "hydride_arm.vorn_s16"(%arg0, %arg1)
 func.func @or_not_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @or_not_v3(
 // CHECK-NEXT: "hydride_arm.vornq_s16"(%arg0, %arg1)
 func.func @or_not_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_not_v4(
 // CHECK-NEXT: "hydride_arm.vorn_s32"(%arg0, %arg1)
 func.func @or_not_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @or_not_v5(
 // CHECK-NEXT: "hydride_arm.vornq_s32"(%arg0, %arg1)
 func.func @or_not_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_not_v6(
 // CHECK-NEXT: "hydride_arm.vornq_s64"(%arg0, %arg1)
 func.func @or_not_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_not_v7(
 // CHECK-NEXT: "hydride_arm.vorn_s8"(%arg0, %arg1)
 func.func @or_not_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @or_not_v8(
 // CHECK-NEXT: "hydride_arm.vornq_s8"(%arg0, %arg1)
 func.func @or_not_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_not_v9(
 // CHECK-NEXT: "hydride_arm.vorn_s16"(%arg0, %arg1)
 func.func @or_not_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @or_not_v10(
 // CHECK-NEXT: "hydride_arm.vornq_s16"(%arg0, %arg1)
 func.func @or_not_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_not_v11(
 // CHECK-NEXT: "hydride_arm.vorn_s32"(%arg0, %arg1)
 func.func @or_not_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @or_not_v12(
 // CHECK-NEXT: "hydride_arm.vornq_s32"(%arg0, %arg1)
 func.func @or_not_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_not_v13(
 // CHECK-NEXT: "hydride_arm.vornq_s64"(%arg0, %arg1)
 func.func @or_not_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or_not"(%arg0, %arg1) { bit = 127 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -9751,98 +9751,98 @@ func.func @or_not_20ac_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
 // CHECK-LABEL: func.func @and_xor_ternary(
 // CHECK-NEXT: "hydride_arm.vbsl_s8"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v1(
 // CHECK-NEXT: "hydride_arm.vbslq_s8"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v2(
 // CHECK-NEXT: "hydride_arm.vbsl_s16"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v3(
 // CHECK-NEXT: "hydride_arm.vbslq_s16"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v4(
 // CHECK-NEXT: "hydride_arm.vbsl_s32"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v5(
 // CHECK-NEXT: "hydride_arm.vbslq_s32"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v6(
 // CHECK-NEXT: "hydride_arm.vbslq_s64"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v7(
 // CHECK-NEXT: "hydride_arm.vbsl_s8"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v8(
 // CHECK-NEXT: "hydride_arm.vbslq_s8"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v9(
 // CHECK-NEXT: "hydride_arm.vbsl_s16"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v10(
 // CHECK-NEXT: "hydride_arm.vbslq_s16"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v11(
 // CHECK-NEXT: "hydride_arm.vbsl_s32"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v12(
 // CHECK-NEXT: "hydride_arm.vbslq_s32"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_xor_ternary_v13(
 // CHECK-NEXT: "hydride_arm.vbslq_s64"(%arg0, %arg1, %arg2)
 func.func @and_xor_ternary_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_xor_ternary"(%arg0, %arg1, %arg2) : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -9863,210 +9863,210 @@ func.func @and_xor_ternary_of_i64_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>,
 // CHECK-LABEL: func.func @extend_u_unary_to_i8(
 // CHECK-NEXT: "hydride_arm.vrbit_s8"(%arg0)
 func.func @extend_u_unary_to_i8(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 63 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_to_i8_v1(
 // CHECK-NEXT: "hydride_arm.vrbitq_s8"(%arg0)
 func.func @extend_u_unary_to_i8_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 127 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_to_i8_v2(
 // CHECK-NEXT: "hydride_arm.vrbit_s8"(%arg0)
 func.func @extend_u_unary_to_i8_v2(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 63 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_to_i8_v3(
 // CHECK-NEXT: "hydride_arm.vrbitq_s8"(%arg0)
 func.func @extend_u_unary_to_i8_v3(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_to_i8"(%arg0) { bit = 127 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s8"(%arg0)
 func.func @extend_u_unary_imm(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v1(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s8"(%arg0)
 func.func @extend_u_unary_imm_v1(%arg0: vector<8xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v2(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s16"(%arg0)
 func.func @extend_u_unary_imm_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v3(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s16"(%arg0)
 func.func @extend_u_unary_imm_v3(%arg0: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v4(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s32"(%arg0)
 func.func @extend_u_unary_imm_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v5(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s32"(%arg0)
 func.func @extend_u_unary_imm_v5(%arg0: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v6(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s8"(%arg0)
 func.func @extend_u_unary_imm_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v7(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s8"(%arg0)
 func.func @extend_u_unary_imm_v7(%arg0: vector<8xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v8(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s16"(%arg0)
 func.func @extend_u_unary_imm_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v9(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s16"(%arg0)
 func.func @extend_u_unary_imm_v9(%arg0: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v10(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s32"(%arg0)
 func.func @extend_u_unary_imm_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v11(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s32"(%arg0)
 func.func @extend_u_unary_imm_v11(%arg0: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v12(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s8"(%arg0)
 func.func @extend_u_unary_imm_v12(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v13(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s8"(%arg0)
 func.func @extend_u_unary_imm_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v14(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s16"(%arg0)
 func.func @extend_u_unary_imm_v14(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v15(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s16"(%arg0)
 func.func @extend_u_unary_imm_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v16(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s32"(%arg0)
 func.func @extend_u_unary_imm_v16(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v17(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s32"(%arg0)
 func.func @extend_u_unary_imm_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v18(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s64"(%arg0)
 func.func @extend_u_unary_imm_v18(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v19(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s8"(%arg0)
 func.func @extend_u_unary_imm_v19(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v20(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s8"(%arg0)
 func.func @extend_u_unary_imm_v20(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v21(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s16"(%arg0)
 func.func @extend_u_unary_imm_v21(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v22(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s16"(%arg0)
 func.func @extend_u_unary_imm_v22(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v23(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s32"(%arg0)
 func.func @extend_u_unary_imm_v23(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v24(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s32"(%arg0)
 func.func @extend_u_unary_imm_v24(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v25(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s64"(%arg0)
 func.func @extend_u_unary_imm_v25(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -10115,112 +10115,112 @@ func.func @extend_u_unary_imm_to_i64_v1(%arg0: vector<1xi64>) -> vector<2xi64> {
 // CHECK-LABEL: func.func @extend_u_scalar_imm(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
 func.func @extend_u_scalar_imm(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v1(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
 func.func @extend_u_scalar_imm_v1(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v2(
 // CHECK-NEXT: "hydride_arm.vdupb_lane_s8"(%arg0)
 func.func @extend_u_scalar_imm_v2(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v3(
 // CHECK-NEXT: "hydride_arm.vduph_lane_s16"(%arg0)
 func.func @extend_u_scalar_imm_v3(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 16 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v4(
 // CHECK-NEXT: "hydride_arm.vdups_lane_s32"(%arg0)
 func.func @extend_u_scalar_imm_v4(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v5(
 // CHECK-NEXT: "hydride_arm.vdupb_lane_s8"(%arg0)
 func.func @extend_u_scalar_imm_v5(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v6(
 // CHECK-NEXT: "hydride_arm.vduph_lane_s16"(%arg0)
 func.func @extend_u_scalar_imm_v6(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 16 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v7(
 // CHECK-NEXT: "hydride_arm.vdups_lane_s32"(%arg0)
 func.func @extend_u_scalar_imm_v7(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v8(
 // CHECK-NEXT: "hydride_arm.vdupb_laneq_s8"(%arg0)
 func.func @extend_u_scalar_imm_v8(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v9(
 // CHECK-NEXT: "hydride_arm.vduph_laneq_s16"(%arg0)
 func.func @extend_u_scalar_imm_v9(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v10(
 // CHECK-NEXT: "hydride_arm.vdups_laneq_s32"(%arg0)
 func.func @extend_u_scalar_imm_v10(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 32 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v11(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
 func.func @extend_u_scalar_imm_v11(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v12(
 // CHECK-NEXT: "hydride_arm.vdupb_laneq_s8"(%arg0)
 func.func @extend_u_scalar_imm_v12(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v13(
 // CHECK-NEXT: "hydride_arm.vduph_laneq_s16"(%arg0)
 func.func @extend_u_scalar_imm_v13(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v14(
 // CHECK-NEXT: "hydride_arm.vdups_laneq_s32"(%arg0)
 func.func @extend_u_scalar_imm_v14(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 32 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v15(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
 func.func @extend_u_scalar_imm_v15(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
@@ -10255,70 +10255,70 @@ func.func @extend_u_scalar_v3(%arg0: vector<2xi64>) -> i64 {
 // CHECK-LABEL: func.func @add_widen_unary(
 // CHECK-NEXT: "hydride_arm.vpaddl_s8"(%arg0)
 func.func @add_widen_unary(%arg0: vector<8xi8>) -> vector<4xi16> {
-  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<8xi8>) -> vector<4xi16>
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<8xi8>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_widen_unary_v1(
 // CHECK-NEXT: "hydride_arm.vpaddlq_s8"(%arg0)
 func.func @add_widen_unary_v1(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_widen_unary_v2(
 // CHECK-NEXT: "hydride_arm.vpaddl_s16"(%arg0)
 func.func @add_widen_unary_v2(%arg0: vector<4xi16>) -> vector<2xi32> {
-  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi16>) -> vector<2xi32>
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi16>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_widen_unary_v3(
 // CHECK-NEXT: "hydride_arm.vpaddlq_s16"(%arg0)
 func.func @add_widen_unary_v3(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_widen_unary_v4(
 // CHECK-NEXT: "hydride_arm.vpaddlq_s32"(%arg0)
 func.func @add_widen_unary_v4(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_widen_unary_v5(
 // CHECK-NEXT: "hydride_arm.vpaddl_u8"(%arg0)
 func.func @add_widen_unary_v5(%arg0: vector<8xi8>) -> vector<4xi16> {
-  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<8xi8>) -> vector<4xi16>
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<8xi8>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_widen_unary_v6(
 // CHECK-NEXT: "hydride_arm.vpaddlq_u8"(%arg0)
 func.func @add_widen_unary_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_widen_unary_v7(
 // CHECK-NEXT: "hydride_arm.vpaddl_u16"(%arg0)
 func.func @add_widen_unary_v7(%arg0: vector<4xi16>) -> vector<2xi32> {
-  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi16>) -> vector<2xi32>
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi16>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_widen_unary_v8(
 // CHECK-NEXT: "hydride_arm.vpaddlq_u16"(%arg0)
 func.func @add_widen_unary_v8(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_widen_unary_v9(
 // CHECK-NEXT: "hydride_arm.vpaddlq_u32"(%arg0)
 func.func @add_widen_unary_v9(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_widen_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -10353,70 +10353,70 @@ func.func @add_widen_scalar_unary_v3(%arg0: vector<2xi32>) -> i64 {
 // CHECK-LABEL: func.func @add_widen_binary(
 // CHECK-NEXT: "hydride_arm.vpadal_s8"(%arg0, %arg1)
 func.func @add_widen_binary(%arg0: vector<4xi16>, %arg1: vector<8xi8>) -> vector<4xi16> {
-  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<4xi16>, vector<8xi8>) -> vector<4xi16>
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<4xi16>, vector<8xi8>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_widen_binary_v1(
 // CHECK-NEXT: "hydride_arm.vpadalq_s8"(%arg0, %arg1)
 func.func @add_widen_binary_v1(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_widen_binary_v2(
 // CHECK-NEXT: "hydride_arm.vpadal_s16"(%arg0, %arg1)
 func.func @add_widen_binary_v2(%arg0: vector<2xi32>, %arg1: vector<4xi16>) -> vector<2xi32> {
-  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<2xi32>, vector<4xi16>) -> vector<2xi32>
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<2xi32>, vector<4xi16>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_widen_binary_v3(
 // CHECK-NEXT: "hydride_arm.vpadalq_s16"(%arg0, %arg1)
 func.func @add_widen_binary_v3(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_widen_binary_v4(
 // CHECK-NEXT: "hydride_arm.vpadalq_s32"(%arg0, %arg1)
 func.func @add_widen_binary_v4(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_widen_binary_v5(
 // CHECK-NEXT: "hydride_arm.vpadal_u8"(%arg0, %arg1)
 func.func @add_widen_binary_v5(%arg0: vector<4xi16>, %arg1: vector<8xi8>) -> vector<4xi16> {
-  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<4xi16>, vector<8xi8>) -> vector<4xi16>
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<4xi16>, vector<8xi8>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_widen_binary_v6(
 // CHECK-NEXT: "hydride_arm.vpadalq_u8"(%arg0, %arg1)
 func.func @add_widen_binary_v6(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_widen_binary_v7(
 // CHECK-NEXT: "hydride_arm.vpadal_u16"(%arg0, %arg1)
 func.func @add_widen_binary_v7(%arg0: vector<2xi32>, %arg1: vector<4xi16>) -> vector<2xi32> {
-  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<2xi32>, vector<4xi16>) -> vector<2xi32>
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<2xi32>, vector<4xi16>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_widen_binary_v8(
 // CHECK-NEXT: "hydride_arm.vpadalq_u16"(%arg0, %arg1)
 func.func @add_widen_binary_v8(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_widen_binary_v9(
 // CHECK-NEXT: "hydride_arm.vpadalq_u32"(%arg0, %arg1)
 func.func @add_widen_binary_v9(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_widen_binary"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -10437,490 +10437,490 @@ func.func @add_widen_scalar_binary_v1(%arg0: vector<1xi64>, %arg1: vector<2xi32>
 // CHECK-LABEL: func.func @min_max_or_shl(
 // CHECK-NEXT: "hydride_arm.vpmax_s8"(%arg0, %arg1)
 func.func @min_max_or_shl(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v1(
 // CHECK-NEXT: "hydride_arm.vpmax_s16"(%arg0, %arg1)
 func.func @min_max_or_shl_v1(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v2(
 // CHECK-NEXT: "hydride_arm.vpmax_s32"(%arg0, %arg1)
 func.func @min_max_or_shl_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v3(
 // CHECK-NEXT: "hydride_arm.vpmax_u8"(%arg0, %arg1)
 func.func @min_max_or_shl_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v4(
 // CHECK-NEXT: "hydride_arm.vpmax_u16"(%arg0, %arg1)
 func.func @min_max_or_shl_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v5(
 // CHECK-NEXT: "hydride_arm.vpmax_u32"(%arg0, %arg1)
 func.func @min_max_or_shl_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v6(
 // CHECK-NEXT: "hydride_arm.vpmaxq_s8"(%arg0, %arg1)
 func.func @min_max_or_shl_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v7(
 // CHECK-NEXT: "hydride_arm.vpmaxq_s16"(%arg0, %arg1)
 func.func @min_max_or_shl_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v8(
 // CHECK-NEXT: "hydride_arm.vpmaxq_s32"(%arg0, %arg1)
 func.func @min_max_or_shl_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v9(
 // CHECK-NEXT: "hydride_arm.vpmaxq_u8"(%arg0, %arg1)
 func.func @min_max_or_shl_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v10(
 // CHECK-NEXT: "hydride_arm.vpmaxq_u16"(%arg0, %arg1)
 func.func @min_max_or_shl_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v11(
 // CHECK-NEXT: "hydride_arm.vpmaxq_u32"(%arg0, %arg1)
 func.func @min_max_or_shl_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v12(
 // CHECK-NEXT: "hydride_arm.vpmin_s8"(%arg0, %arg1)
 func.func @min_max_or_shl_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v13(
 // CHECK-NEXT: "hydride_arm.vpmin_s16"(%arg0, %arg1)
 func.func @min_max_or_shl_v13(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v14(
 // CHECK-NEXT: "hydride_arm.vpmin_s32"(%arg0, %arg1)
 func.func @min_max_or_shl_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v15(
 // CHECK-NEXT: "hydride_arm.vpmin_u8"(%arg0, %arg1)
 func.func @min_max_or_shl_v15(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v16(
 // CHECK-NEXT: "hydride_arm.vpmin_u16"(%arg0, %arg1)
 func.func @min_max_or_shl_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v17(
 // CHECK-NEXT: "hydride_arm.vpmin_u32"(%arg0, %arg1)
 func.func @min_max_or_shl_v17(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v18(
 // CHECK-NEXT: "hydride_arm.vpminq_s8"(%arg0, %arg1)
 func.func @min_max_or_shl_v18(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v19(
 // CHECK-NEXT: "hydride_arm.vpminq_s16"(%arg0, %arg1)
 func.func @min_max_or_shl_v19(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v20(
 // CHECK-NEXT: "hydride_arm.vpminq_s32"(%arg0, %arg1)
 func.func @min_max_or_shl_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v21(
 // CHECK-NEXT: "hydride_arm.vpminq_u8"(%arg0, %arg1)
 func.func @min_max_or_shl_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v22(
 // CHECK-NEXT: "hydride_arm.vpminq_u16"(%arg0, %arg1)
 func.func @min_max_or_shl_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @min_max_or_shl_v23(
 // CHECK-NEXT: "hydride_arm.vpminq_u32"(%arg0, %arg1)
 func.func @min_max_or_shl_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_unary(
 // CHECK-NEXT: "hydride_arm.vpaddd_s64"(%arg0)
 func.func @add_unary(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_unary_v1(
 // CHECK-NEXT: "hydride_arm.vpaddd_s64"(%arg0)
 func.func @add_unary_v1(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_unary_v2(
 // CHECK-NEXT: "hydride_arm.vaddv_s8"(%arg0)
 func.func @add_unary_v2(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_unary_v3(
 // CHECK-NEXT: "hydride_arm.vaddvq_s8"(%arg0)
 func.func @add_unary_v3(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_unary_v4(
 // CHECK-NEXT: "hydride_arm.vaddv_s16"(%arg0)
 func.func @add_unary_v4(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_unary_v5(
 // CHECK-NEXT: "hydride_arm.vaddvq_s16"(%arg0)
 func.func @add_unary_v5(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_unary_v6(
 // CHECK-NEXT: "hydride_arm.vaddv_s32"(%arg0)
 func.func @add_unary_v6(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<2xi32>) -> i32
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 31 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_unary_v7(
 // CHECK-NEXT: "hydride_arm.vaddvq_s32"(%arg0)
 func.func @add_unary_v7(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_unary_v8(
 // CHECK-NEXT: "hydride_arm.vpaddd_s64"(%arg0)
 func.func @add_unary_v8(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_unary_v9(
 // CHECK-NEXT: "hydride_arm.vaddv_s8"(%arg0)
 func.func @add_unary_v9(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_unary_v10(
 // CHECK-NEXT: "hydride_arm.vaddvq_s8"(%arg0)
 func.func @add_unary_v10(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_unary_v11(
 // CHECK-NEXT: "hydride_arm.vaddv_s16"(%arg0)
 func.func @add_unary_v11(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_unary_v12(
 // CHECK-NEXT: "hydride_arm.vaddvq_s16"(%arg0)
 func.func @add_unary_v12(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_unary_v13(
 // CHECK-NEXT: "hydride_arm.vaddv_s32"(%arg0)
 func.func @add_unary_v13(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<2xi32>) -> i32
+  %0 = "autollvm.add_unary"(%arg0) { bit = 63 : i32, bit_2 = 31 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_unary_v14(
 // CHECK-NEXT: "hydride_arm.vaddvq_s32"(%arg0)
 func.func @add_unary_v14(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_unary_v15(
 // CHECK-NEXT: "hydride_arm.vpaddd_s64"(%arg0)
 func.func @add_unary_v15(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.add_unary"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_unary_2way(
 // CHECK-NEXT: "hydride_arm.vaddlv_s8"(%arg0)
 func.func @add_unary_2way(%arg0: vector<8xi8>) -> i16 {
-  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, bit_3 = 15 : i32 } : (vector<8xi8>) -> i16
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, bit_3 = 15 : i32 } : (vector<8xi8>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_unary_2way_v1(
 // CHECK-NEXT: "hydride_arm.vaddlvq_s8"(%arg0)
 func.func @add_unary_2way_v1(%arg0: vector<16xi8>) -> i16 {
-  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, bit_3 = 15 : i32 } : (vector<16xi8>) -> i16
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, bit_3 = 15 : i32 } : (vector<16xi8>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_unary_2way_v2(
 // CHECK-NEXT: "hydride_arm.vaddlv_s16"(%arg0)
 func.func @add_unary_2way_v2(%arg0: vector<4xi16>) -> i32 {
-  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, bit_3 = 31 : i32 } : (vector<4xi16>) -> i32
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, bit_3 = 31 : i32 } : (vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_unary_2way_v3(
 // CHECK-NEXT: "hydride_arm.vaddlvq_s16"(%arg0)
 func.func @add_unary_2way_v3(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, bit_3 = 31 : i32 } : (vector<8xi16>) -> i32
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, bit_3 = 31 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_unary_2way_v4(
 // CHECK-NEXT: "hydride_arm.vaddlvq_s32"(%arg0)
 func.func @add_unary_2way_v4(%arg0: vector<4xi32>) -> i64 {
-  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, bit_3 = 63 : i32 } : (vector<4xi32>) -> i64
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, bit_3 = 63 : i32 } : (vector<4xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_unary_2way_v5(
 // CHECK-NEXT: "hydride_arm.vaddlv_u8"(%arg0)
 func.func @add_unary_2way_v5(%arg0: vector<8xi8>) -> i16 {
-  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, bit_3 = 15 : i32 } : (vector<8xi8>) -> i16
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, bit_3 = 15 : i32 } : (vector<8xi8>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_unary_2way_v6(
 // CHECK-NEXT: "hydride_arm.vaddlvq_u8"(%arg0)
 func.func @add_unary_2way_v6(%arg0: vector<16xi8>) -> i16 {
-  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, bit_3 = 15 : i32 } : (vector<16xi8>) -> i16
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, bit_3 = 15 : i32 } : (vector<16xi8>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_unary_2way_v7(
 // CHECK-NEXT: "hydride_arm.vaddlv_u16"(%arg0)
 func.func @add_unary_2way_v7(%arg0: vector<4xi16>) -> i32 {
-  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, bit_3 = 31 : i32 } : (vector<4xi16>) -> i32
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, bit_3 = 31 : i32 } : (vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_unary_2way_v8(
 // CHECK-NEXT: "hydride_arm.vaddlvq_u16"(%arg0)
 func.func @add_unary_2way_v8(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, bit_3 = 31 : i32 } : (vector<8xi16>) -> i32
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, bit_3 = 31 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_unary_2way_v9(
 // CHECK-NEXT: "hydride_arm.vaddlvq_u32"(%arg0)
 func.func @add_unary_2way_v9(%arg0: vector<4xi32>) -> i64 {
-  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, bit_3 = 63 : i32 } : (vector<4xi32>) -> i64
+  %0 = "autollvm.add_unary_2way"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, bit_3 = 63 : i32 } : (vector<4xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @min_max_unary(
 // CHECK-NEXT: "hydride_arm.vmaxv_s8"(%arg0)
 func.func @min_max_unary(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v1(
 // CHECK-NEXT: "hydride_arm.vmaxvq_s8"(%arg0)
 func.func @min_max_unary_v1(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v2(
 // CHECK-NEXT: "hydride_arm.vmaxv_s16"(%arg0)
 func.func @min_max_unary_v2(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v3(
 // CHECK-NEXT: "hydride_arm.vmaxvq_s16"(%arg0)
 func.func @min_max_unary_v3(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v4(
 // CHECK-NEXT: "hydride_arm.vmaxvq_s32"(%arg0)
 func.func @min_max_unary_v4(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v5(
 // CHECK-NEXT: "hydride_arm.vmaxv_u8"(%arg0)
 func.func @min_max_unary_v5(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v6(
 // CHECK-NEXT: "hydride_arm.vmaxvq_u8"(%arg0)
 func.func @min_max_unary_v6(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v7(
 // CHECK-NEXT: "hydride_arm.vmaxv_u16"(%arg0)
 func.func @min_max_unary_v7(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v8(
 // CHECK-NEXT: "hydride_arm.vmaxvq_u16"(%arg0)
 func.func @min_max_unary_v8(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v9(
 // CHECK-NEXT: "hydride_arm.vmaxvq_u32"(%arg0)
 func.func @min_max_unary_v9(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v10(
 // CHECK-NEXT: "hydride_arm.vminv_s8"(%arg0)
 func.func @min_max_unary_v10(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v11(
 // CHECK-NEXT: "hydride_arm.vminvq_s8"(%arg0)
 func.func @min_max_unary_v11(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v12(
 // CHECK-NEXT: "hydride_arm.vminv_s16"(%arg0)
 func.func @min_max_unary_v12(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v13(
 // CHECK-NEXT: "hydride_arm.vminvq_s16"(%arg0)
 func.func @min_max_unary_v13(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v14(
 // CHECK-NEXT: "hydride_arm.vminvq_s32"(%arg0)
 func.func @min_max_unary_v14(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v15(
 // CHECK-NEXT: "hydride_arm.vminv_u8"(%arg0)
 func.func @min_max_unary_v15(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v16(
 // CHECK-NEXT: "hydride_arm.vminvq_u8"(%arg0)
 func.func @min_max_unary_v16(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v17(
 // CHECK-NEXT: "hydride_arm.vminv_u16"(%arg0)
 func.func @min_max_unary_v17(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v18(
 // CHECK-NEXT: "hydride_arm.vminvq_u16"(%arg0)
 func.func @min_max_unary_v18(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @min_max_unary_v19(
 // CHECK-NEXT: "hydride_arm.vminvq_u32"(%arg0)
 func.func @min_max_unary_v19(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.min_max_unary"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
@@ -10969,168 +10969,168 @@ func.func @or_shl_imm_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
 // CHECK-LABEL: func.func @extend_u_unary(
 // CHECK-NEXT: "hydride_arm.vrev64_s8"(%arg0)
 func.func @extend_u_unary(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v1(
 // CHECK-NEXT: "hydride_arm.vrev64q_s8"(%arg0)
 func.func @extend_u_unary_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v2(
 // CHECK-NEXT: "hydride_arm.vrev64_s16"(%arg0)
 func.func @extend_u_unary_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v3(
 // CHECK-NEXT: "hydride_arm.vrev64q_s16"(%arg0)
 func.func @extend_u_unary_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v4(
 // CHECK-NEXT: "hydride_arm.vrev64_s32"(%arg0)
 func.func @extend_u_unary_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 2 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v5(
 // CHECK-NEXT: "hydride_arm.vrev64q_s32"(%arg0)
 func.func @extend_u_unary_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v6(
 // CHECK-NEXT: "hydride_arm.vrev64_s8"(%arg0)
 func.func @extend_u_unary_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v7(
 // CHECK-NEXT: "hydride_arm.vrev64q_s8"(%arg0)
 func.func @extend_u_unary_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v8(
 // CHECK-NEXT: "hydride_arm.vrev64_s16"(%arg0)
 func.func @extend_u_unary_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v9(
 // CHECK-NEXT: "hydride_arm.vrev64q_s16"(%arg0)
 func.func @extend_u_unary_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v10(
 // CHECK-NEXT: "hydride_arm.vrev64_s32"(%arg0)
 func.func @extend_u_unary_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 2 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v11(
 // CHECK-NEXT: "hydride_arm.vrev64q_s32"(%arg0)
 func.func @extend_u_unary_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v12(
 // CHECK-NEXT: "hydride_arm.vrev32_s8"(%arg0)
 func.func @extend_u_unary_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v13(
 // CHECK-NEXT: "hydride_arm.vrev32q_s8"(%arg0)
 func.func @extend_u_unary_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v14(
 // CHECK-NEXT: "hydride_arm.vrev32_s16"(%arg0)
 func.func @extend_u_unary_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v15(
 // CHECK-NEXT: "hydride_arm.vrev32q_s16"(%arg0)
 func.func @extend_u_unary_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 2 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v16(
 // CHECK-NEXT: "hydride_arm.vrev32_s8"(%arg0)
 func.func @extend_u_unary_v16(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v17(
 // CHECK-NEXT: "hydride_arm.vrev32q_s8"(%arg0)
 func.func @extend_u_unary_v17(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v18(
 // CHECK-NEXT: "hydride_arm.vrev32_s16"(%arg0)
 func.func @extend_u_unary_v18(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v19(
 // CHECK-NEXT: "hydride_arm.vrev32q_s16"(%arg0)
 func.func @extend_u_unary_v19(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 2 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v20(
 // CHECK-NEXT: "hydride_arm.vrev16_s8"(%arg0)
 func.func @extend_u_unary_v20(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 2 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v21(
 // CHECK-NEXT: "hydride_arm.vrev16q_s8"(%arg0)
 func.func @extend_u_unary_v21(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 2 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v22(
 // CHECK-NEXT: "hydride_arm.vrev16_s8"(%arg0)
 func.func @extend_u_unary_v22(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 2 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_v23(
 // CHECK-NEXT: "hydride_arm.vrev16q_s8"(%arg0)
 func.func @extend_u_unary_v23(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 2 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -11529,434 +11529,434 @@ func.func @extend_u_binary_v55(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> ve
 // CHECK-LABEL: func.func @or_shl(
 // CHECK-NEXT: "hydride_arm.vuzp1_s8"(%arg0, %arg1)
 func.func @or_shl(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_v1(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s8"(%arg0, %arg1)
 func.func @or_shl_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_v2(
 // CHECK-NEXT: "hydride_arm.vuzp1_s16"(%arg0, %arg1)
 func.func @or_shl_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_v3(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s16"(%arg0, %arg1)
 func.func @or_shl_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_v4(
 // CHECK-NEXT: "hydride_arm.vuzp1_s32"(%arg0, %arg1)
 func.func @or_shl_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_v5(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s32"(%arg0, %arg1)
 func.func @or_shl_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_v6(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s64"(%arg0, %arg1)
 func.func @or_shl_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_v7(
 // CHECK-NEXT: "hydride_arm.vuzp1_s8"(%arg0, %arg1)
 func.func @or_shl_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_v8(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s8"(%arg0, %arg1)
 func.func @or_shl_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_v9(
 // CHECK-NEXT: "hydride_arm.vuzp1_s16"(%arg0, %arg1)
 func.func @or_shl_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_v10(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s16"(%arg0, %arg1)
 func.func @or_shl_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_v11(
 // CHECK-NEXT: "hydride_arm.vuzp1_s32"(%arg0, %arg1)
 func.func @or_shl_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_v12(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s32"(%arg0, %arg1)
 func.func @or_shl_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_v13(
 // CHECK-NEXT: "hydride_arm.vuzp1q_s64"(%arg0, %arg1)
 func.func @or_shl_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_v14(
 // CHECK-NEXT: "hydride_arm.vuzp2_s8"(%arg0, %arg1)
 func.func @or_shl_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_v15(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s8"(%arg0, %arg1)
 func.func @or_shl_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_v16(
 // CHECK-NEXT: "hydride_arm.vuzp2_s16"(%arg0, %arg1)
 func.func @or_shl_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_v17(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s16"(%arg0, %arg1)
 func.func @or_shl_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_v18(
 // CHECK-NEXT: "hydride_arm.vuzp2_s32"(%arg0, %arg1)
 func.func @or_shl_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_v19(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s32"(%arg0, %arg1)
 func.func @or_shl_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_v20(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s64"(%arg0, %arg1)
 func.func @or_shl_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 127 : i32, bit_4 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 128 : i32, bit_3 = 127 : i32, bit_4 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_v21(
 // CHECK-NEXT: "hydride_arm.vuzp2_s8"(%arg0, %arg1)
 func.func @or_shl_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_v22(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s8"(%arg0, %arg1)
 func.func @or_shl_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_v23(
 // CHECK-NEXT: "hydride_arm.vuzp2_s16"(%arg0, %arg1)
 func.func @or_shl_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_v24(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s16"(%arg0, %arg1)
 func.func @or_shl_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_v25(
 // CHECK-NEXT: "hydride_arm.vuzp2_s32"(%arg0, %arg1)
 func.func @or_shl_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_v26(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s32"(%arg0, %arg1)
 func.func @or_shl_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_v27(
 // CHECK-NEXT: "hydride_arm.vuzp2q_s64"(%arg0, %arg1)
 func.func @or_shl_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 127 : i32, bit_4 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or_shl"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 128 : i32, bit_3 = 127 : i32, bit_4 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_var_index_u_binary(
 // CHECK-NEXT: "hydride_arm.vtbl1_s8"(%arg1, %arg0)
 func.func @extend_var_index_u_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 64 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_var_index_u_binary_v1(
 // CHECK-NEXT: "hydride_arm.vtbl1_s8"(%arg1, %arg0)
 func.func @extend_var_index_u_binary_v1(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 64 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_var_index_u_binary_v2(
 // CHECK-NEXT: "hydride_arm.vqtbl1_s8"(%arg1, %arg0)
 func.func @extend_var_index_u_binary_v2(%arg0: vector<8xi8>, %arg1: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 128 : i32 } : (vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32 } : (vector<8xi8>, vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_var_index_u_binary_v3(
 // CHECK-NEXT: "hydride_arm.vqtbl1q_s8"(%arg1, %arg0)
 func.func @extend_var_index_u_binary_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 127 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_var_index_u_binary_v4(
 // CHECK-NEXT: "hydride_arm.vqtbl1_s8"(%arg1, %arg0)
 func.func @extend_var_index_u_binary_v4(%arg0: vector<8xi8>, %arg1: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 128 : i32 } : (vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 63 : i32 } : (vector<8xi8>, vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_var_index_u_binary_v5(
 // CHECK-NEXT: "hydride_arm.vqtbl1q_s8"(%arg1, %arg0)
 func.func @extend_var_index_u_binary_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_var_index_u_binary"(%arg0, %arg1) { bit = 127 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_var_index_u_ternary(
 // CHECK-NEXT: "hydride_arm.vqtbx1_s8"(%arg0, %arg2, %arg1)
 func.func @extend_var_index_u_ternary(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>, vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32 } : (vector<8xi8>, vector<8xi8>, vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_var_index_u_ternary_v1(
 // CHECK-NEXT: "hydride_arm.vqtbx1q_s8"(%arg0, %arg2, %arg1)
 func.func @extend_var_index_u_ternary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_var_index_u_ternary_v2(
 // CHECK-NEXT: "hydride_arm.vqtbx1_s8"(%arg0, %arg2, %arg1)
 func.func @extend_var_index_u_ternary_v2(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>, vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32 } : (vector<8xi8>, vector<8xi8>, vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_var_index_u_ternary_v3(
 // CHECK-NEXT: "hydride_arm.vqtbx1q_s8"(%arg0, %arg2, %arg1)
 func.func @extend_var_index_u_ternary_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_var_index_u_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v1(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v2(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v3(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v10(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v12(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -12047,140 +12047,140 @@ func.func @dot_acc_sat_s_scalar_ternary_v7(%arg0: i32, %arg1: i32, %arg2: vector
 // CHECK-LABEL: func.func @dot_acc_s_widen_x4(
 // CHECK-NEXT: "hydride_arm.vdot_u32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_x4(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_x4_v1(
 // CHECK-NEXT: "hydride_arm.vdot_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_x4_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_x4_v2(
 // CHECK-NEXT: "hydride_arm.vdotq_u32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_x4_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_x4_v3(
 // CHECK-NEXT: "hydride_arm.vdotq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_x4_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_x4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm(
 // CHECK-NEXT: "hydride_arm.vdot_lane_u32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vdot_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vdotq_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vdotq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vdot_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v4(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vdot_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v5(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vdotq_lane_u32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vdotq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @xor_ternary(
 // CHECK-NEXT: "hydride_arm.veor3q_u8"(%arg1, %arg0, %arg2)
 func.func @xor_ternary(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @xor_ternary_v1(
 // CHECK-NEXT: "hydride_arm.veor3q_u16"(%arg1, %arg0, %arg2)
 func.func @xor_ternary_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @xor_ternary_v2(
 // CHECK-NEXT: "hydride_arm.veor3q_u32"(%arg1, %arg0, %arg2)
 func.func @xor_ternary_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @xor_ternary_v3(
 // CHECK-NEXT: "hydride_arm.veor3q_u64"(%arg1, %arg0, %arg2)
 func.func @xor_ternary_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @xor_ternary_v4(
 // CHECK-NEXT: "hydride_arm.veor3q_u8"(%arg1, %arg0, %arg2)
 func.func @xor_ternary_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @xor_ternary_v5(
 // CHECK-NEXT: "hydride_arm.veor3q_u16"(%arg1, %arg0, %arg2)
 func.func @xor_ternary_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @xor_ternary_v6(
 // CHECK-NEXT: "hydride_arm.veor3q_u32"(%arg1, %arg0, %arg2)
 func.func @xor_ternary_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @xor_ternary_v7(
 // CHECK-NEXT: "hydride_arm.veor3q_u64"(%arg1, %arg0, %arg2)
 func.func @xor_ternary_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.xor_ternary"(%arg0, %arg1, %arg2) : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -12201,56 +12201,56 @@ func.func @funnel_shift_imm(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vecto
 // CHECK-LABEL: func.func @and_xor_not(
 // CHECK-NEXT: "hydride_arm.vbcaxq_u8"(%arg1, %arg0, %arg2)
 func.func @and_xor_not(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_xor_not_v1(
 // CHECK-NEXT: "hydride_arm.vbcaxq_u16"(%arg1, %arg0, %arg2)
 func.func @and_xor_not_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_xor_not_v2(
 // CHECK-NEXT: "hydride_arm.vbcaxq_u32"(%arg1, %arg0, %arg2)
 func.func @and_xor_not_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_xor_not_v3(
 // CHECK-NEXT: "hydride_arm.vbcaxq_u64"(%arg1, %arg0, %arg2)
 func.func @and_xor_not_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_xor_not_v4(
 // CHECK-NEXT: "hydride_arm.vbcaxq_u8"(%arg1, %arg0, %arg2)
 func.func @and_xor_not_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_xor_not_v5(
 // CHECK-NEXT: "hydride_arm.vbcaxq_u16"(%arg1, %arg0, %arg2)
 func.func @and_xor_not_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_xor_not_v6(
 // CHECK-NEXT: "hydride_arm.vbcaxq_u32"(%arg1, %arg0, %arg2)
 func.func @and_xor_not_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_xor_not_v7(
 // CHECK-NEXT: "hydride_arm.vbcaxq_u64"(%arg1, %arg0, %arg2)
 func.func @and_xor_not_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -12278,56 +12278,56 @@ func.func @add_mul_widen_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: v
 // CHECK-LABEL: func.func @add_mul_widen_imm(
 // CHECK-NEXT: "hydride_arm.vusdot_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vsudot_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vusdot_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v2(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vsudot_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v3(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vusdotq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vsudotq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v5(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vusdotq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vsudotq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 

@@ -7,574 +7,574 @@
 // CHECK-LABEL: func.func @move_binary_53ab(
 // CHECK-NEXT: "hydride_hvx.v6_vpackeb"(%arg1, %arg0)
 func.func @move_binary_53ab(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 0 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @move_binary_53ab_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vpackeh"(%arg1, %arg0)
 func.func @move_binary_53ab_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 0 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @move_binary_53ab_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vpackob"(%arg1, %arg0)
 func.func @move_binary_53ab_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 8 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @move_binary_53ab_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vpackoh"(%arg1, %arg0)
 func.func @move_binary_53ab_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.move_binary_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 16 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @abs(
 // CHECK-NEXT: "hydride_hvx.v6_vabsb"(%arg0)
 func.func @abs(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @abs_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vabsh"(%arg0)
 func.func @abs_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @abs_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vabsw"(%arg0)
 func.func @abs_v2(%arg0: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add(
 // CHECK-NEXT: "hydride_hvx.v6_vaddb"(%arg0, %arg1)
 func.func @add(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @add_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddb_dv"(%arg0, %arg1)
 func.func @add_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @add_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddh"(%arg0, %arg1)
 func.func @add_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vaddh_dv"(%arg0, %arg1)
 func.func @add_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @add_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vaddw"(%arg0, %arg1)
 func.func @add_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vaddw_dv"(%arg0, %arg1)
 func.func @add_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_s(
 // CHECK-NEXT: "hydride_hvx.v6_vaddbsat"(%arg0, %arg1)
 func.func @add_sat_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddbsat_dv"(%arg0, %arg1)
 func.func @add_sat_s_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhsat"(%arg0, %arg1)
 func.func @add_sat_s_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhsat_dv"(%arg0, %arg1)
 func.func @add_sat_s_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vaddwsat"(%arg0, %arg1)
 func.func @add_sat_s_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vaddwsat_dv"(%arg0, %arg1)
 func.func @add_sat_s_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_u(
 // CHECK-NEXT: "hydride_hvx.v6_vaddubsat"(%arg0, %arg1)
 func.func @add_sat_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddubsat_dv"(%arg0, %arg1)
 func.func @add_sat_u_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vadduhsat"(%arg0, %arg1)
 func.func @add_sat_u_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vadduhsat_dv"(%arg0, %arg1)
 func.func @add_sat_u_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vadduwsat"(%arg0, %arg1)
 func.func @add_sat_u_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vadduwsat_dv"(%arg0, %arg1)
 func.func @add_sat_u_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @and(
 // CHECK-NEXT: "hydride_hvx.v6_vand"(%arg0, %arg1)
 func.func @and(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @avg_u(
 // CHECK-NEXT: "hydride_hvx.v6_vavgubrnd"(%arg0, %arg1)
 func.func @avg_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @avg_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vavguhrnd"(%arg0, %arg1)
 func.func @avg_u_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @avg_u_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vavguwrnd"(%arg0, %arg1)
 func.func @avg_u_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackb"(%arg0)
 func.func @extend_s(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 127 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackh"(%arg0)
 func.func @extend_s_v1(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vassign"(%arg0)
 func.func @extend_s_v2(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 127 : i32, result_elem_width = 8 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackub"(%arg0)
 func.func @convert_sat_u(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 127 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackuh"(%arg0)
 func.func @convert_sat_u_v1(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @max_s(
 // CHECK-NEXT: "hydride_hvx.v6_vmaxb"(%arg0, %arg1)
 func.func @max_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @max_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmaxh"(%arg0, %arg1)
 func.func @max_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @max_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmaxw"(%arg0, %arg1)
 func.func @max_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @max_u(
 // CHECK-NEXT: "hydride_hvx.v6_vmaxub"(%arg0, %arg1)
 func.func @max_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @max_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmaxuh"(%arg0, %arg1)
 func.func @max_u_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @min_s(
 // CHECK-NEXT: "hydride_hvx.v6_vminb"(%arg0, %arg1)
 func.func @min_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @min_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vminh"(%arg0, %arg1)
 func.func @min_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @min_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vminw"(%arg0, %arg1)
 func.func @min_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @min_u(
 // CHECK-NEXT: "hydride_hvx.v6_vminub"(%arg0, %arg1)
 func.func @min_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @min_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vminuh"(%arg0, %arg1)
 func.func @min_u_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyih"(%arg0, %arg1)
 func.func @mul_u(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @or(
 // CHECK-NEXT: "hydride_hvx.v6_vor"(%arg0, %arg1)
 func.func @or(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub(
 // CHECK-NEXT: "hydride_hvx.v6_vsubb"(%arg0, %arg1)
 func.func @sub(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsubb_dv"(%arg0, %arg1)
 func.func @sub_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubh"(%arg0, %arg1)
 func.func @sub_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vsubh_dv"(%arg0, %arg1)
 func.func @sub_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vsubw"(%arg0, %arg1)
 func.func @sub_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vsubw_dv"(%arg0, %arg1)
 func.func @sub_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s(
 // CHECK-NEXT: "hydride_hvx.v6_vsubbsat"(%arg0, %arg1)
 func.func @sub_sat_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsubbsat_dv"(%arg0, %arg1)
 func.func @sub_sat_s_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubhsat"(%arg0, %arg1)
 func.func @sub_sat_s_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vsubhsat_dv"(%arg0, %arg1)
 func.func @sub_sat_s_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vsubwsat"(%arg0, %arg1)
 func.func @sub_sat_s_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vsubwsat_dv"(%arg0, %arg1)
 func.func @sub_sat_s_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u(
 // CHECK-NEXT: "hydride_hvx.v6_vsububsat"(%arg0, %arg1)
 func.func @sub_sat_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsububsat_dv"(%arg0, %arg1)
 func.func @sub_sat_u_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubuhsat"(%arg0, %arg1)
 func.func @sub_sat_u_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vsubuhsat_dv"(%arg0, %arg1)
 func.func @sub_sat_u_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vsubuwsat"(%arg0, %arg1)
 func.func @sub_sat_u_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vsubuwsat_dv"(%arg0, %arg1)
 func.func @sub_sat_u_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @xor(
 // CHECK-NEXT: "hydride_hvx.v6_vxor"(%arg0, %arg1)
 func.func @xor(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_lvsplatw"(%arg0)
 func.func @broadcast_with_scalar(%arg0: i32) -> vector<128xi8> {
-  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 31 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 31 : i32, bit = 32 : i32, bit_2 = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_with_scalar_v1(
 // CHECK-NEXT: "hydride_hvx.v6_lvsplath"(%arg0)
 func.func @broadcast_with_scalar_v1(%arg0: i32) -> vector<64xi16> {
-  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 63 : i32, bit = 16 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<64xi16>
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 63 : i32, bit = 16 : i32, bit_2 = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @broadcast_with_scalar_v2(
 // CHECK-NEXT: "hydride_hvx.v6_lvsplatb"(%arg0)
 func.func @broadcast_with_scalar_v2(%arg0: i32) -> vector<128xi8> {
-  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 127 : i32, bit = 8 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 127 : i32, bit = 8 : i32, bit_2 = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_to_mask(
 // CHECK-NEXT: "hydride_hvx.v6_veqb"(%arg0, %arg1)
 func.func @cmp_eq_to_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.cmp_eq_to_mask"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 128 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.cmp_eq_to_mask"(%arg0, %arg1) { masking = "none" } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_to_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vgtb"(%arg0, %arg1)
 func.func @cmp_gt_s_to_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.cmp_gt_s_to_mask"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.cmp_gt_s_to_mask"(%arg0, %arg1) { masking = "none" } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_u_to_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vgtub"(%arg0, %arg1)
 func.func @cmp_gt_u_to_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.cmp_gt_u_to_mask"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.cmp_gt_u_to_mask"(%arg0, %arg1) { masking = "none" } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @mask_and(
 // CHECK-NEXT: "hydride_hvx.v6_pred_and"(%arg0, %arg1)
 func.func @mask_and(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_and"(%arg0, %arg1) { bit = 127 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  %0 = "autollvm.mask_and"(%arg0, %arg1) : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @mask_and_not(
 // CHECK-NEXT: "hydride_hvx.v6_pred_and_n"(%arg1, %arg0)
 func.func @mask_and_not(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_and_not"(%arg0, %arg1) { bit = 127 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  %0 = "autollvm.mask_and_not"(%arg0, %arg1) : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @mask_not(
 // CHECK-NEXT: "hydride_hvx.v6_pred_not"(%arg0)
 func.func @mask_not(%arg0: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_not"(%arg0) { bit = 127 : i32 } : (vector<128xi1>) -> vector<128xi1>
+  %0 = "autollvm.mask_not"(%arg0) : (vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @mask_or(
 // CHECK-NEXT: "hydride_hvx.v6_pred_or"(%arg0, %arg1)
 func.func @mask_or(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_or"(%arg0, %arg1) { bit = 127 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  %0 = "autollvm.mask_or"(%arg0, %arg1) : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @mask_xor(
 // CHECK-NEXT: "hydride_hvx.v6_pred_xor"(%arg0, %arg1)
 func.func @mask_xor(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_xor"(%arg0, %arg1) { bit = 127 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  %0 = "autollvm.mask_xor"(%arg0, %arg1) : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @count_leading(
 // CHECK-NEXT: "hydride_hvx.v6_vcl0w"(%arg0)
 func.func @count_leading(%arg0: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 31 : i32, constant = 31 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.count_leading"(%arg0) { masking = "none", constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @count_leading_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vcl0h"(%arg0)
 func.func @count_leading_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 63 : i32, constant = 15 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.count_leading"(%arg0) { masking = "none", constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_c69f(
 // CHECK-NEXT: "hydride_hvx.v6_vrotr"(%arg0, %arg1)
 func.func @funnel_shift_binary_c69f(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 31 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyih_acc"(%arg2, %arg0, %arg1)
 func.func @add_mul_u_widen(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, bit = 51 : i32, a0_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", bit = 51 : i32 } : (vector<64xi16>, vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr(
 // CHECK-NEXT: "hydride_hvx.v6_vpopcounth"(%arg0)
 func.func @add_shr(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_su_widen(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybusv_acc"(%arg2, %arg0, %arg1)
 func.func @dot_acc_su_widen(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, a0_width = 1024 : i32 } : (vector<128xi8>, vector<128xi8>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<128xi8>, vector<128xi8>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -616,126 +616,126 @@ func.func @move_binary_u(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi8> {
 // CHECK-LABEL: func.func @or_shl_widen(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackob"(%arg0, %arg1)
 func.func @or_shl_widen(%arg0: vector<128xi16>, %arg1: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.or_shl_widen"(%arg0, %arg1) { loop_bound = 127 : i32, bit = 15 : i32, bit_2 = 64 : i32, a1_elem_width = 8 : i32 } : (vector<128xi16>, vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.or_shl_widen"(%arg0, %arg1) { bit = 15 : i32, bit_2 = 64 : i32 } : (vector<128xi16>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_widen_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackoh"(%arg0, %arg1)
 func.func @or_shl_widen_v1(%arg0: vector<64xi32>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.or_shl_widen"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 31 : i32, bit_2 = 32 : i32, a1_elem_width = 16 : i32 } : (vector<64xi32>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.or_shl_widen"(%arg0, %arg1) { bit = 31 : i32, bit_2 = 32 : i32 } : (vector<64xi32>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @pack_sat(
 // CHECK-NEXT: "hydride_hvx.v6_vpackhub_sat"(%arg1, %arg0)
 func.func @pack_sat(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.pack_sat"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.pack_sat"(%arg0, %arg1) { width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @pack_sat_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vpackhb_sat"(%arg1, %arg0)
 func.func @pack_sat_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.pack_sat"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.pack_sat"(%arg0, %arg1) { width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @pack_sat_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vpackwuh_sat"(%arg1, %arg0)
 func.func @pack_sat_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.pack_sat"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.pack_sat"(%arg0, %arg1) { width = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @pack_sat_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vpackwh_sat"(%arg1, %arg0)
 func.func @pack_sat_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.pack_sat"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.pack_sat"(%arg0, %arg1) { width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_unary(
 // CHECK-NEXT: "hydride_hvx.v6_vzb"(%arg0)
 func.func @dot_acc_unary(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 63 : i32, width = 1 : i32 } : (vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_unary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsb"(%arg0)
 func.func @dot_acc_unary_v1(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 63 : i32, width = 0 : i32 } : (vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_unary_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vzh"(%arg0)
 func.func @dot_acc_unary_v2(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 31 : i32, width = 1 : i32 } : (vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_unary_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vsh"(%arg0)
 func.func @dot_acc_unary_v3(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_unary"(%arg0) { loop_bound = 31 : i32, width = 0 : i32 } : (vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpybus"(%arg0, %arg1)
 func.func @dot_with_scalar(%arg0: vector<128xi8>, %arg1: i32) -> vector<64xi16> {
-  %0 = "autollvm.dot_with_scalar"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, i32) -> vector<64xi16>
+  %0 = "autollvm.dot_with_scalar"(%arg0, %arg1) { width = 1 : i32 } : (vector<128xi8>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_with_scalar_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhb"(%arg0, %arg1)
 func.func @dot_with_scalar_v1(%arg0: vector<64xi16>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_with_scalar"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, i32) -> vector<32xi32>
+  %0 = "autollvm.dot_with_scalar"(%arg0, %arg1) { width = 0 : i32 } : (vector<64xi16>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_6way(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpybus_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_6way(%arg0: vector<64xi16>, %arg1: vector<128xi8>, %arg2: i32) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_6way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32 } : (vector<64xi16>, vector<128xi8>, i32) -> vector<64xi16>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_6way"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<64xi16>, vector<128xi8>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_6way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhb_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_6way_v1(%arg0: vector<32xi32>, %arg1: vector<64xi16>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_6way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32 } : (vector<32xi32>, vector<64xi16>, i32) -> vector<32xi32>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_6way"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, vector<64xi16>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @dot_round_with_scalar_12way(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpybus_dv"(%arg0, %arg1)
 func.func @dot_round_with_scalar_12way(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_round_with_scalar_12way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
+  %0 = "autollvm.dot_round_with_scalar_12way"(%arg0, %arg1) { loop_bound = 63 : i32, width = 1 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_round_with_scalar_12way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhb_dv"(%arg0, %arg1)
 func.func @dot_round_with_scalar_12way_v1(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_with_scalar_12way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, shift = -16 : i32 } : (vector<128xi16>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_round_with_scalar_12way"(%arg0, %arg1) { loop_bound = 31 : i32, width = 0 : i32, shift = -16 : i32 } : (vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_0874(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpybus_dv_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_12way_0874(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_0874"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_0874"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 1 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_0874_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhb_dv_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_12way_0874_v1(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_0874"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_0874"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -812,42 +812,42 @@ func.func @dot_acc_sat_5way_8341_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: ve
 // CHECK-LABEL: func.func @dot_round_with_scalar_14way(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpyb"(%arg0, %arg1)
 func.func @dot_round_with_scalar_14way(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_round_with_scalar_14way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
+  %0 = "autollvm.dot_round_with_scalar_14way"(%arg0, %arg1) { loop_bound = 63 : i32, width = 0 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_round_with_scalar_14way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpybus"(%arg0, %arg1)
 func.func @dot_round_with_scalar_14way_v1(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_round_with_scalar_14way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
+  %0 = "autollvm.dot_round_with_scalar_14way"(%arg0, %arg1) { loop_bound = 63 : i32, width = 1 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_round_with_scalar_14way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpyhb"(%arg0, %arg1)
 func.func @dot_round_with_scalar_14way_v2(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_with_scalar_14way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, shift = -16 : i32 } : (vector<128xi16>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_round_with_scalar_14way"(%arg0, %arg1) { loop_bound = 31 : i32, width = 0 : i32, shift = -16 : i32 } : (vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_f78b(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpyb_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_12way_f78b(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_f78b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_f78b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 0 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_f78b_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpybus_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_12way_f78b_v1(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_f78b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_f78b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 1 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_f78b_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vtmpyhb_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_12way_f78b_v2(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_f78b"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_f78b"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -973,84 +973,84 @@ func.func @dot_acc_round_su_ternary_imm(%arg0: vector<64xi32>, %arg1: vector<256
 // CHECK-LABEL: func.func @add_and_shift(
 // CHECK-NEXT: "hydride_hvx.v6_vasrw"(%arg0, %arg1)
 func.func @add_and_shift(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_and_shift_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vlsrw"(%arg0, %arg1)
 func.func @add_and_shift_v1(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_and_shift_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vasrh"(%arg0, %arg1)
 func.func @add_and_shift_v2(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
-  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
+  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_and_shift_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vlsrh"(%arg0, %arg1)
 func.func @add_and_shift_v3(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
-  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
+  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { width = 1 : i32, width_2 = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @shl_binary_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vaslw"(%arg0, %arg1)
 func.func @shl_binary_with_scalar(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.shl_binary_with_scalar"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.shl_binary_with_scalar"(%arg0, %arg1) : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @shl_binary_with_scalar_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaslh"(%arg0, %arg1)
 func.func @shl_binary_with_scalar_v1(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
-  %0 = "autollvm.shl_binary_with_scalar"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
+  %0 = "autollvm.shl_binary_with_scalar"(%arg0, %arg1) : (vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @neg_sub_and_xor(
 // CHECK-NEXT: "hydride_hvx.v6_vasrwv"(%arg1, %arg0)
 func.func @neg_sub_and_xor(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 63 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { constant = 63 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @neg_sub_and_xor_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vlsrwv"(%arg1, %arg0)
 func.func @neg_sub_and_xor_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 63 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { constant = 63 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @neg_sub_and_xor_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vasrhv"(%arg1, %arg0)
 func.func @neg_sub_and_xor_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 31 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { constant = 31 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @neg_sub_and_xor_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vlsrhv"(%arg1, %arg0)
 func.func @neg_sub_and_xor_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 31 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { constant = 31 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @shl_shr_s(
 // CHECK-NEXT: "hydride_hvx.v6_vaslwv"(%arg1, %arg0)
 func.func @shl_shr_s(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.shl_shr_s"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 63 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.shl_shr_s"(%arg0, %arg1) { constant = 63 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @shl_shr_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaslhv"(%arg1, %arg0)
 func.func @shl_shr_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.shl_shr_s"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 31 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.shl_shr_s"(%arg0, %arg1) { constant = 31 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -1078,273 +1078,273 @@ func.func @funnel_shift_ternary_with_scalar(%arg0: i32, %arg1: vector<32xi32>, %
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6b85(
 // CHECK-NEXT: "hydride_hvx.v6_vasrwhsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6b85(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vasrwuhsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6b85_v1(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vasruwuhsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6b85_v2(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vasrhubsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6b85_v3(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vasrhbsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6b85_v4(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vasruhubsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6b85_v5(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 1 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 1 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6ace(
 // CHECK-NEXT: "hydride_hvx.v6_vasrwhrndsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6ace(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6ace_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vasrwuhrndsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6ace_v1(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6ace_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vasruwuhrndsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6ace_v2(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 1 : i32, width_2 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 1 : i32, width_2 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6ace_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vasrhubrndsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6ace_v3(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6ace_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vasrhbrndsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6ace_v4(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_round_6ace_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vasruhubrndsat"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_sat_round_6ace_v5(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 1 : i32, width_2 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 1 : i32, width_2 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat(
 // CHECK-NEXT: "hydride_hvx.v6_vroundwh"(%arg1, %arg0)
 func.func @funnel_shift_sat(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 65535 : i32, constant_2 = 32768 : i32, width = 0 : i32, result_elem_width = 16 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { constant = 65535 : i32, constant_2 = 32768 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vroundwuh"(%arg1, %arg0)
 func.func @funnel_shift_sat_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 65535 : i32, constant_2 = 32768 : i32, width = 0 : i32, result_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { constant = 65535 : i32, constant_2 = 32768 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vrounduwuh"(%arg1, %arg0)
 func.func @funnel_shift_sat_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 65535 : i32, constant_2 = 32768 : i32, width = 1 : i32, result_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { constant = 65535 : i32, constant_2 = 32768 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vroundhb"(%arg1, %arg0)
 func.func @funnel_shift_sat_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 255 : i32, constant_2 = 128 : i32, width = 0 : i32, result_elem_width = 8 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { constant = 255 : i32, constant_2 = 128 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vroundhub"(%arg1, %arg0)
 func.func @funnel_shift_sat_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 255 : i32, constant_2 = 128 : i32, width = 0 : i32, result_elem_width = 8 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { constant = 255 : i32, constant_2 = 128 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_sat_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vrounduhub"(%arg1, %arg0)
 func.func @funnel_shift_sat_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 255 : i32, constant_2 = 128 : i32, width = 1 : i32, result_elem_width = 8 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { constant = 255 : i32, constant_2 = 128 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @add_and_shift_s(
 // CHECK-NEXT: "hydride_hvx.v6_vaslw_acc"(%arg0, %arg1, %arg2)
 func.func @add_and_shift_s(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.add_and_shift_s"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.add_and_shift_s"(%arg0, %arg1, %arg2) : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_and_shift_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaslh_acc"(%arg0, %arg1, %arg2)
 func.func @add_and_shift_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i32) -> vector<64xi16> {
-  %0 = "autollvm.add_and_shift_s"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
+  %0 = "autollvm.add_and_shift_s"(%arg0, %arg1, %arg2) : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_s_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_vasrw_acc"(%arg0, %arg1, %arg2)
 func.func @add_shr_s_with_scalar(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.add_shr_s_with_scalar"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.add_shr_s_with_scalar"(%arg0, %arg1, %arg2) : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_s_with_scalar_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vasrh_acc"(%arg0, %arg1, %arg2)
 func.func @add_shr_s_with_scalar_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i32) -> vector<64xi16> {
-  %0 = "autollvm.add_shr_s_with_scalar"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
+  %0 = "autollvm.add_shr_s_with_scalar"(%arg0, %arg1, %arg2) : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_add_or_sub_shift(
 // CHECK-NEXT: "hydride_hvx.v6_vavgub"(%arg0, %arg1)
 func.func @add_add_or_sub_shift(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @add_add_or_sub_shift_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vavguh"(%arg0, %arg1)
 func.func @add_add_or_sub_shift_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_add_or_sub_shift_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vavguw"(%arg0, %arg1)
 func.func @add_add_or_sub_shift_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { width = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_add_or_sub_shift_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vavgb"(%arg0, %arg1)
 func.func @add_add_or_sub_shift_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @add_add_or_sub_shift_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vavgh"(%arg0, %arg1)
 func.func @add_add_or_sub_shift_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_add_or_sub_shift_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vavgw"(%arg0, %arg1)
 func.func @add_add_or_sub_shift_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @avg_s(
 // CHECK-NEXT: "hydride_hvx.v6_vavgbrnd"(%arg0, %arg1)
 func.func @avg_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.avg_s"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.avg_s"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @avg_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vavghrnd"(%arg0, %arg1)
 func.func @avg_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.avg_s"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.avg_s"(%arg0, %arg1) : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @avg_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vavgwrnd"(%arg0, %arg1)
 func.func @avg_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.avg_s"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.avg_s"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @sub_shr(
 // CHECK-NEXT: "hydride_hvx.v6_vnavgb"(%arg0, %arg1)
 func.func @sub_shr(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_shr"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub_shr"(%arg0, %arg1) { width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_shr_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vnavgh"(%arg0, %arg1)
 func.func @sub_shr_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_shr"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub_shr"(%arg0, %arg1) { width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_shr_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vnavgw"(%arg0, %arg1)
 func.func @sub_shr_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_shr"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.sub_shr"(%arg0, %arg1) { width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @sub_shr_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vnavgub"(%arg0, %arg1)
 func.func @sub_shr_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_shr"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub_shr"(%arg0, %arg1) { width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_binary_d49d(
 // CHECK-NEXT: "hydride_hvx.v6_vabsdiffub"(%arg0, %arg1)
 func.func @sub_binary_d49d(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_binary_d49d_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vabsdiffuh"(%arg0, %arg1)
 func.func @sub_binary_d49d_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_binary_d49d_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vabsdiffh"(%arg0, %arg1)
 func.func @sub_binary_d49d_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_binary_d49d_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vabsdiffw"(%arg0, %arg1)
 func.func @sub_binary_d49d_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.sub_binary_d49d"(%arg0, %arg1) { width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -1407,252 +1407,252 @@ func.func @sub_sat_u_to_i8(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vect
 // CHECK-LABEL: func.func @dot_acc_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vaddubh"(%arg0, %arg1)
 func.func @dot_acc_binary(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_binary"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_binary"(%arg0, %arg1) { loop_bound = 63 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_binary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhw"(%arg0, %arg1)
 func.func @dot_acc_binary_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_binary"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_binary"(%arg0, %arg1) { loop_bound = 31 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_binary_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vadduhw"(%arg0, %arg1)
 func.func @dot_acc_binary_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_binary"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_binary"(%arg0, %arg1) { loop_bound = 31 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @sub_shr_07d3(
 // CHECK-NEXT: "hydride_hvx.v6_vsububh"(%arg0, %arg1)
 func.func @sub_shr_07d3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.sub_shr_07d3"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.sub_shr_07d3"(%arg0, %arg1) { loop_bound = 63 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @sub_shr_07d3_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsubhw"(%arg0, %arg1)
 func.func @sub_shr_07d3_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.sub_shr_07d3"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.sub_shr_07d3"(%arg0, %arg1) { loop_bound = 31 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @sub_shr_07d3_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubuhw"(%arg0, %arg1)
 func.func @sub_shr_07d3_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.sub_shr_07d3"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.sub_shr_07d3"(%arg0, %arg1) { loop_bound = 31 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_4way(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhw_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_4way(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_ternary_4way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_ternary_4way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_4way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vadduhw_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_4way_v1(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_ternary_4way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_ternary_4way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_4way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddubh_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_4way_v2(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_ternary_4way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_ternary_4way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_18c2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddbq"(%arg2, %arg0, %arg1)
 func.func @dot_acc_s_18c2(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
-  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_18c2_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhq"(%arg2, %arg0, %arg1)
 func.func @dot_acc_s_18c2_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_18c2_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddwq"(%arg2, %arg0, %arg1)
 func.func @dot_acc_s_18c2_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @mul_high_s_ternary_with_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vsubbq"(%arg2, %arg0, %arg1)
 func.func @mul_high_s_ternary_with_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_s_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+  %0 = "autollvm.mul_high_s_ternary_with_mask"(%arg0, %arg1, %arg2) { width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @mul_high_s_ternary_with_mask_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsubhq"(%arg2, %arg0, %arg1)
 func.func @mul_high_s_ternary_with_mask_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
-  %0 = "autollvm.mul_high_s_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+  %0 = "autollvm.mul_high_s_ternary_with_mask"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @mul_high_s_ternary_with_mask_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubwq"(%arg2, %arg0, %arg1)
 func.func @mul_high_s_ternary_with_mask_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_s_ternary_with_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+  %0 = "autollvm.mul_high_s_ternary_with_mask"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_56e5(
 // CHECK-NEXT: "hydride_hvx.v6_vaddbnq"(%arg2, %arg0, %arg1)
 func.func @dot_acc_s_56e5(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
-  %0 = "autollvm.dot_acc_s_56e5"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 255 : i32, constant_2 = 1 : i32, bit = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+  %0 = "autollvm.dot_acc_s_56e5"(%arg0, %arg1, %arg2) { width = 1 : i32, constant = 255 : i32, constant_2 = 1 : i32, bit = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_56e5_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhnq"(%arg2, %arg0, %arg1)
 func.func @dot_acc_s_56e5_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_s_56e5"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 65535 : i32, constant_2 = 3 : i32, bit = 2 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+  %0 = "autollvm.dot_acc_s_56e5"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 65535 : i32, constant_2 = 3 : i32, bit = 2 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_56e5_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddwnq"(%arg2, %arg0, %arg1)
 func.func @dot_acc_s_56e5_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_s_56e5"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 4294967295 : i64, constant_2 = 15 : i32, bit = 4 : i32 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+  %0 = "autollvm.dot_acc_s_56e5"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 4294967295 : i64, constant_2 = 15 : i32, bit = 4 : i32 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @mul_high_s_ternary_with_mask_661c(
 // CHECK-NEXT: "hydride_hvx.v6_vsubbnq"(%arg2, %arg0, %arg1)
 func.func @mul_high_s_ternary_with_mask_661c(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_s_ternary_with_mask_661c"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 255 : i32, constant_2 = 1 : i32, bit = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+  %0 = "autollvm.mul_high_s_ternary_with_mask_661c"(%arg0, %arg1, %arg2) { width = 1 : i32, constant = 255 : i32, constant_2 = 1 : i32, bit = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @mul_high_s_ternary_with_mask_661c_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsubhnq"(%arg2, %arg0, %arg1)
 func.func @mul_high_s_ternary_with_mask_661c_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
-  %0 = "autollvm.mul_high_s_ternary_with_mask_661c"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 65535 : i32, constant_2 = 3 : i32, bit = 2 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+  %0 = "autollvm.mul_high_s_ternary_with_mask_661c"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 65535 : i32, constant_2 = 3 : i32, bit = 2 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @mul_high_s_ternary_with_mask_661c_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubwnq"(%arg2, %arg0, %arg1)
 func.func @mul_high_s_ternary_with_mask_661c_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_s_ternary_with_mask_661c"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 4294967295 : i64, constant_2 = 15 : i32, bit = 4 : i32 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+  %0 = "autollvm.mul_high_s_ternary_with_mask_661c"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 4294967295 : i64, constant_2 = 15 : i32, bit = 4 : i32 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @neg_sat_s(
 // CHECK-NEXT: "hydride_hvx.v6_vabsb_sat"(%arg0)
 func.func @neg_sat_s(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.neg_sat_s"(%arg0) { loop_bound = 127 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.neg_sat_s"(%arg0) : (vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @neg_sat_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vabsh_sat"(%arg0)
 func.func @neg_sat_s_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.neg_sat_s"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.neg_sat_s"(%arg0) : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @neg_sat_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vabsw_sat"(%arg0)
 func.func @neg_sat_s_v2(%arg0: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.neg_sat_s"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.neg_sat_s"(%arg0) : (vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @dot_5way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpybv"(%arg0, %arg1)
 func.func @dot_5way(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 63 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_5way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyubv"(%arg0, %arg1)
 func.func @dot_5way_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 63 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_5way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpybusv"(%arg0, %arg1)
 func.func @dot_5way_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 63 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_5way_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhv"(%arg0, %arg1)
 func.func @dot_5way_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 31 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_5way_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyuhv"(%arg0, %arg1)
 func.func @dot_5way_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 31 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_5way_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhus"(%arg0, %arg1)
 func.func @dot_5way_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_5way"(%arg0, %arg1) { loop_bound = 31 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_5way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpybv_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_5way(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 8 : i32, width_3 = 0 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_5way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyubv_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_5way_v1(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_5way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpybusv_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_5way_v2(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 0 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 0 : i32, width_2 = 1 : i32, width_3 = 0 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_5way_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhv_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_5way_v3(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 0 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_5way_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyuhv_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_5way_v4(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_5way_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyhus_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_5way_v5(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_ternary_5way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -1792,56 +1792,56 @@ func.func @mul_high_ternary_with_scalar_to_i16_v1(%arg0: vector<128xi16>, %arg1:
 // CHECK-LABEL: func.func @dot_round_with_scalar_10way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpabus"(%arg1, %arg0)
 func.func @dot_round_with_scalar_10way(%arg0: i32, %arg1: vector<256xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (i32, vector<256xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 63 : i32, width = 0 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (i32, vector<256xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_round_with_scalar_10way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpabuu"(%arg1, %arg0)
 func.func @dot_round_with_scalar_10way_v1(%arg0: i32, %arg1: vector<256xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (i32, vector<256xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 63 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (i32, vector<256xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_round_with_scalar_10way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpahb"(%arg1, %arg0)
 func.func @dot_round_with_scalar_10way_v2(%arg0: i32, %arg1: vector<128xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 0 : i32 } : (i32, vector<128xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 31 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<128xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_round_with_scalar_10way_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpauhb"(%arg1, %arg0)
 func.func @dot_round_with_scalar_10way_v3(%arg0: i32, %arg1: vector<128xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (i32, vector<128xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_round_with_scalar_10way"(%arg0, %arg1) { loop_bound = 31 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<128xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_round(
 // CHECK-NEXT: "hydride_hvx.v6_vmpabus_acc"(%arg0, %arg2, %arg1)
 func.func @dot_acc_round(%arg0: vector<128xi16>, %arg1: i32, %arg2: vector<256xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a2_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, i32, vector<256xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 0 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (vector<128xi16>, i32, vector<256xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_round_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpabuu_acc"(%arg0, %arg2, %arg1)
 func.func @dot_acc_round_v1(%arg0: vector<128xi16>, %arg1: i32, %arg2: vector<256xi8>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a2_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, i32, vector<256xi8>) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (vector<128xi16>, i32, vector<256xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_round_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpahb_acc"(%arg0, %arg2, %arg1)
 func.func @dot_acc_round_v2(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a2_elem_width = 16 : i32, width_3 = 0 : i32 } : (vector<64xi32>, i32, vector<128xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (vector<64xi32>, i32, vector<128xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_round_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpauhb_acc"(%arg0, %arg2, %arg1)
 func.func @dot_acc_round_v3(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a2_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, i32, vector<128xi16>) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_round"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (vector<64xi32>, i32, vector<128xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -1897,56 +1897,56 @@ func.func @dot_sat_s_with_scalar(%arg0: i32, %arg1: vector<64xi16>) -> vector<64
 // CHECK-LABEL: func.func @dot_with_scalar_3way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyihb"(%arg0, %arg1)
 func.func @dot_with_scalar_3way(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
-  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
+  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_with_scalar_3way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwb"(%arg0, %arg1)
 func.func @dot_with_scalar_3way_v1(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @dot_with_scalar_3way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwub"(%arg0, %arg1)
 func.func @dot_with_scalar_3way_v2(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 1 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { shift = 8 : i32, shift_2 = 4 : i32, width = 1 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @dot_with_scalar_3way_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwh"(%arg0, %arg1)
 func.func @dot_with_scalar_3way_v3(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, shift_2 = 2 : i32, width = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.dot_with_scalar_3way"(%arg0, %arg1) { shift = 16 : i32, shift_2 = 2 : i32, width = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_3way(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyihb_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_3way(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i32) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_3way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwb_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_3way_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_3way_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwub_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_3way_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { shift = 8 : i32, shift_2 = 4 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_3way_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyiwh_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_ternary_with_scalar_3way_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, shift_2 = 2 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+  %0 = "autollvm.dot_acc_ternary_with_scalar_3way"(%arg0, %arg1, %arg2) { shift = 16 : i32, shift_2 = 2 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -2016,231 +2016,231 @@ func.func @select_binary_with_mask_v1(%arg0: vector<128xi1>, %arg1: vector<128xi
 // CHECK-LABEL: func.func @add_sub_mul_and_to_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vgtw"(%arg0, %arg1)
 func.func @add_sub_mul_and_to_mask(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 31 : i32, predicate = 6 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 0 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { predicate = 6 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 0 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v1(
 // CHECK-NEXT: "hydride_hvx.v6_veqw"(%arg0, %arg1)
 func.func @add_sub_mul_and_to_mask_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 31 : i32, predicate = 0 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 0 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { predicate = 0 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 0 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vgth"(%arg0, %arg1)
 func.func @add_sub_mul_and_to_mask_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 63 : i32, predicate = 6 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 0 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { predicate = 6 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 0 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v3(
 // CHECK-NEXT: "hydride_hvx.v6_veqh"(%arg0, %arg1)
 func.func @add_sub_mul_and_to_mask_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 63 : i32, predicate = 0 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 0 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { predicate = 0 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 0 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuw"(%arg0, %arg1)
 func.func @add_sub_mul_and_to_mask_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 31 : i32, predicate = 6 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 1 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { predicate = 6 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 1 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuh"(%arg0, %arg1)
 func.func @add_sub_mul_and_to_mask_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 63 : i32, predicate = 6 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 1 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { predicate = 6 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 1 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @dot_acc_to_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vgtw_and"(%arg0, %arg1, %arg2)
 func.func @dot_acc_to_mask(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @dot_acc_to_mask_v1(
 // CHECK-NEXT: "hydride_hvx.v6_veqw_and"(%arg0, %arg1, %arg2)
 func.func @dot_acc_to_mask_v1(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @dot_acc_to_mask_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vgth_and"(%arg0, %arg1, %arg2)
 func.func @dot_acc_to_mask_v2(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @dot_acc_to_mask_v3(
 // CHECK-NEXT: "hydride_hvx.v6_veqh_and"(%arg0, %arg1, %arg2)
 func.func @dot_acc_to_mask_v3(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @dot_acc_to_mask_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vgtb_and"(%arg0, %arg1, %arg2)
 func.func @dot_acc_to_mask_v4(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @dot_acc_to_mask_v5(
 // CHECK-NEXT: "hydride_hvx.v6_veqb_and"(%arg0, %arg1, %arg2)
 func.func @dot_acc_to_mask_v5(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @dot_acc_to_mask_v6(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuw_and"(%arg0, %arg1, %arg2)
 func.func @dot_acc_to_mask_v6(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @dot_acc_to_mask_v7(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuh_and"(%arg0, %arg1, %arg2)
 func.func @dot_acc_to_mask_v7(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @dot_acc_to_mask_v8(
 // CHECK-NEXT: "hydride_hvx.v6_vgtub_and"(%arg0, %arg1, %arg2)
 func.func @dot_acc_to_mask_v8(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vgtw_or"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_v1(
 // CHECK-NEXT: "hydride_hvx.v6_veqw_or"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_v1(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vgth_or"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_v2(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_v3(
 // CHECK-NEXT: "hydride_hvx.v6_veqh_or"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_v3(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vgtb_or"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_v4(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_v5(
 // CHECK-NEXT: "hydride_hvx.v6_veqb_or"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_v5(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_v6(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuw_or"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_v6(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_v7(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuh_or"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_v7(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_v8(
 // CHECK-NEXT: "hydride_hvx.v6_vgtub_or"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_v8(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask"(%arg0, %arg1, %arg2) { constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_c671(
 // CHECK-NEXT: "hydride_hvx.v6_vgtw_xor"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_c671(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v1(
 // CHECK-NEXT: "hydride_hvx.v6_veqw_xor"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_c671_v1(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vgth_xor"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_c671_v2(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v3(
 // CHECK-NEXT: "hydride_hvx.v6_veqh_xor"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_c671_v3(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vgtb_xor"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_c671_v4(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v5(
 // CHECK-NEXT: "hydride_hvx.v6_veqb_xor"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_c671_v5(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v6(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuw_xor"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_c671_v6(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v7(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuh_xor"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_c671_v7(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v8(
 // CHECK-NEXT: "hydride_hvx.v6_vgtub_xor"(%arg0, %arg1, %arg2)
 func.func @funnel_shift_to_mask_c671_v8(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
@@ -2296,49 +2296,49 @@ func.func @select_ternary_19ad(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %ar
 // CHECK-LABEL: func.func @sub_and_or_shl_sat(
 // CHECK-NEXT: "hydride_hvx.v6_vsathub"(%arg1, %arg0)
 func.func @sub_and_or_shl_sat(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.sub_and_or_shl_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 255 : i32, width = 1 : i32, width_2 = 0 : i32, result_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  %0 = "autollvm.sub_and_or_shl_sat"(%arg0, %arg1) { constant = 255 : i32, width = 1 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_and_or_shl_sat_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsatwh"(%arg1, %arg0)
 func.func @sub_and_or_shl_sat_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.sub_and_or_shl_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, result_elem_width = 16 : i32, width_3 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.sub_and_or_shl_sat"(%arg0, %arg1) { constant = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_and_or_shl_sat_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsatuwuh"(%arg1, %arg0)
 func.func @sub_and_or_shl_sat_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.sub_and_or_shl_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 65535 : i32, width = 0 : i32, width_2 = 1 : i32, result_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  %0 = "autollvm.sub_and_or_shl_sat"(%arg0, %arg1) { constant = 65535 : i32, width = 0 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary(
 // CHECK-NEXT: "hydride_hvx.v6_vshuffeb"(%arg1, %arg0)
 func.func @funnel_shift_binary(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, shift = 0 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, shift = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vshuffob"(%arg1, %arg0)
 func.func @funnel_shift_binary_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, shift = 8 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, shift = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vshufeh"(%arg1, %arg0)
 func.func @funnel_shift_binary_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, shift = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, shift = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vshufoh"(%arg1, %arg0)
 func.func @funnel_shift_binary_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, shift = 16 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.funnel_shift_binary"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, shift = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -2359,28 +2359,28 @@ func.func @blend_narrow_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: 
 // CHECK-LABEL: func.func @dot_acc_u(
 // CHECK-NEXT: "hydride_hvx.v6_vshufoeh"(%arg1, %arg0)
 func.func @dot_acc_u(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_u"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi16>
+  %0 = "autollvm.dot_acc_u"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vshufoeb"(%arg1, %arg0)
 func.func @dot_acc_u_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<256xi8> {
-  %0 = "autollvm.dot_acc_u"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<256xi8>
+  %0 = "autollvm.dot_acc_u"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @shr_u_narrow(
 // CHECK-NEXT: "hydride_hvx.v6_vdealh"(%arg0)
 func.func @shr_u_narrow(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.shr_u_narrow"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 32 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.shr_u_narrow"(%arg0) { loop_bound = 31 : i32, bit = 32 : i32 } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @shr_u_narrow_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdealb"(%arg0)
 func.func @shr_u_narrow_v1(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.shr_u_narrow"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 16 : i32 } : (vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.shr_u_narrow"(%arg0) { loop_bound = 63 : i32, bit = 16 : i32 } : (vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -2394,14 +2394,14 @@ func.func @dot_acc_u_narrow(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vec
 // CHECK-LABEL: func.func @sub_and_or_shl_widen(
 // CHECK-NEXT: "hydride_hvx.v6_vshuffh"(%arg0)
 func.func @sub_and_or_shl_widen(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_and_or_shl_widen"(%arg0) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub_and_or_shl_widen"(%arg0) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32 } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_and_or_shl_widen_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vshuffb"(%arg0)
 func.func @sub_and_or_shl_widen_v1(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_and_or_shl_widen"(%arg0) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub_and_or_shl_widen"(%arg0) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32 } : (vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -2443,28 +2443,28 @@ func.func @select_binary_u_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> v
 // CHECK-LABEL: func.func @sub_clz_f381(
 // CHECK-NEXT: "hydride_hvx.v6_vnormamtw"(%arg0)
 func.func @sub_clz_f381(%arg0: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_clz_f381"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.sub_clz_f381"(%arg0) { constant = 4294967295 : i64 } : (vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @sub_clz_f381_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vnormamth"(%arg0)
 func.func @sub_clz_f381_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_clz_f381"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = -1 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub_clz_f381"(%arg0) { constant = -1 : i32 } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_sub_clz(
 // CHECK-NEXT: "hydride_hvx.v6_vaddclbw"(%arg1, %arg0)
 func.func @add_sub_clz(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_sub_clz"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.add_sub_clz"(%arg0, %arg1) { constant = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_sub_clz_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddclbh"(%arg1, %arg0)
 func.func @add_sub_clz_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_sub_clz"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = -1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_sub_clz"(%arg0, %arg1) { constant = -1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -2583,21 +2583,21 @@ func.func @mul_high_su_ternary(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<
 // CHECK-LABEL: func.func @dot_round_su(
 // CHECK-NEXT: "hydride_hvx.v6_vprefixqb"(%arg0)
 func.func @dot_round_su(%arg0: vector<128xi1>) -> vector<128xi8> {
-  %0 = "autollvm.dot_round_su"(%arg0) { loop_bound = 127 : i32, loop_bound_2 = 0 : i32, result_elem_width = 8 : i32 } : (vector<128xi1>) -> vector<128xi8>
+  %0 = "autollvm.dot_round_su"(%arg0) { loop_bound_2 = 0 : i32 } : (vector<128xi1>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @dot_round_su_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vprefixqh"(%arg0)
 func.func @dot_round_su_v1(%arg0: vector<128xi1>) -> vector<64xi16> {
-  %0 = "autollvm.dot_round_su"(%arg0) { loop_bound = 63 : i32, loop_bound_2 = 1 : i32, result_elem_width = 16 : i32 } : (vector<128xi1>) -> vector<64xi16>
+  %0 = "autollvm.dot_round_su"(%arg0) { loop_bound_2 = 1 : i32 } : (vector<128xi1>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_round_su_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vprefixqw"(%arg0)
 func.func @dot_round_su_v2(%arg0: vector<128xi1>) -> vector<32xi32> {
-  %0 = "autollvm.dot_round_su"(%arg0) { loop_bound = 31 : i32, loop_bound_2 = 3 : i32, result_elem_width = 32 : i32 } : (vector<128xi1>) -> vector<32xi32>
+  %0 = "autollvm.dot_round_su"(%arg0) { loop_bound_2 = 3 : i32 } : (vector<128xi1>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
