@@ -193,21 +193,8 @@ fn class_op(c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesig
         attributes.push(AttrDesign { name: MASKING.into(), values, any_integer: false });
     }
     let mut variants: Vec<Variant> = c.members.iter().map(|m| member_variant(&view, m)).collect();
-    // Parameters the types fix are not stored (see `derived`).
     let operand_names: Vec<String> = operands.iter().map(|o| o.name.clone()).collect();
-    let mut derived_params = Vec::new();
-    for (i, p) in c.params.iter().enumerate() {
-        if let Some(d) = derived::derivation(&variants, &p.name, singles) {
-            derived_params.push(format!("`{}` is {}", p.name, d.describe(&operand_names)));
-            for v in &mut variants {
-                v.attributes.retain(|(n, _)| *n != p.name);
-            }
-            continue;
-        }
-        let values: BTreeSet<&num_bigint::BigInt> = c.members.iter().map(|m| &m.values[i]).collect();
-        let values = values.into_iter().map(|v| int_attribute(&v.to_string())).collect();
-        attributes.push(AttrDesign { name: p.name.clone(), values, any_integer: false });
-    }
+    let derived_params = parameters(c, &mut variants, singles, &operand_names, &mut attributes);
     let examples = variants
         .iter()
         .zip(&c.members)
@@ -246,6 +233,32 @@ fn class_op(c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesig
         examples,
         variants,
     }
+}
+
+/// The class parameters as attributes of its op, except those the types
+/// fix (see [`derived`]): those leave `variants`, and are returned in words
+/// for the op's description.
+fn parameters(
+    c: &SimilarityClass,
+    variants: &mut [Variant],
+    singles: usize,
+    operand_names: &[String],
+    attributes: &mut Vec<AttrDesign>,
+) -> Vec<String> {
+    let mut derived_params = Vec::new();
+    for (i, p) in c.params.iter().enumerate() {
+        if let Some(d) = derived::derivation(variants, &p.name, singles) {
+            derived_params.push(format!("`{}` is {}", p.name, d.describe(operand_names)));
+            for v in variants.iter_mut() {
+                v.attributes.retain(|(n, _)| *n != p.name);
+            }
+            continue;
+        }
+        let values: BTreeSet<&num_bigint::BigInt> = c.members.iter().map(|m| &m.values[i]).collect();
+        let values = values.into_iter().map(|v| int_attribute(&v.to_string())).collect();
+        attributes.push(AttrDesign { name: p.name.clone(), values, any_integer: false });
+    }
+    derived_params
 }
 
 /// A member as a variant of its class op: immediates, mask form and
