@@ -29,6 +29,9 @@ pub enum BuildError {
     /// A bit cast between types of different sizes.
     #[error("cannot pass {from} as {to} (different sizes)")]
     SizeMismatch { from: Ty, to: Ty },
+    /// A new op reads a value no op before it made.
+    #[error("an operand made before its op")]
+    OperandNotMade,
     /// Attribute text MLIR did not parse (the text).
     #[error("a constant attribute: {0}")]
     UnparsedAttribute(String),
@@ -57,6 +60,15 @@ pub enum SnippetFault {
     ReturnsNothing,
     #[error("the snippet does not end in llvm.return")]
     NoReturn,
+}
+
+/// The values of a new op's `operands` (positions in a new form), each made
+/// by an op created before it (`values`).
+pub fn made_operands<'c, 'a>(
+    values: &std::collections::HashMap<usize, Value<'c, 'a>>,
+    operands: &[usize],
+) -> Result<Vec<Value<'c, 'a>>, BuildError> {
+    operands.iter().map(|v| values.get(v).copied().ok_or(BuildError::OperandNotMade)).collect()
 }
 
 /// The attribute `text` spells (`dense<1> : vector<8xi16>`).

@@ -341,11 +341,7 @@ fn emit<'c>(
     let ty = super::build::mlir_type(context, &tree.ty);
     let mut values: HashMap<usize, Value> = new.window.leaves.iter().map(|v| (*v, read.values[*v])).collect();
     for op in &new.ops {
-        let operands: Vec<Value> = op
-            .operands
-            .iter()
-            .map(|v| values.get(v).copied().ok_or(RewriteError::Invariant("an operand made before its op")))
-            .collect::<Result<_, _>>()?;
+        let operands = super::build::made_operands(&values, &op.operands)?;
         let attributes = match op.attribute("mask") {
             Some(Attr::Ints(mask)) => vec![("mask", DenseI64ArrayAttribute::new(context, mask).into())],
             _ => Vec::new(),

@@ -246,11 +246,7 @@ fn emit<'c>(
     let b = Builder::new(context, root);
     let mut values: HashMap<usize, Value> = new.window.leaves.iter().map(|v| (*v, read.values[*v])).collect();
     for op in &new.ops {
-        let operands: Vec<Value> = op
-            .operands
-            .iter()
-            .map(|v| values.get(v).copied().ok_or(RewriteError::Invariant("an operand made before its op")))
-            .collect::<Result<_, _>>()?;
+        let operands = super::build::made_operands(&values, &op.operands)?;
         let types: Vec<_> = op.result_types.iter().flatten().map(|t| mlir_type(context, t)).collect();
         let results = b.create_results(&op.name, &operands, &[], &types)?;
         values.extend(op.results.iter().copied().zip(results));

@@ -442,11 +442,7 @@ fn emit<'c>(
         values.insert(leaf, read.values[leaf]);
     }
     for (op, origin) in split.ops.iter().zip(&split.origins) {
-        let operands: Vec<Value> = op
-            .operands
-            .iter()
-            .map(|v| values.get(v).copied().ok_or(RewriteError::Invariant("an operand made before its op")))
-            .collect::<Result<_, _>>()?;
+        let operands = super::build::made_operands(&values, &op.operands)?;
         let ty = build::mlir_type(context, op.result_types[0].as_ref().ok_or(RewriteError::Invariant("a typed op"))?);
         let attributes: Vec<(String, Attribute)> = match origin {
             Origin::Copy(p) => read.handles[*p]
