@@ -6656,7 +6656,7 @@ irdl.dialect @autollvm {
   //       v2[31:0] := (SignExtend(a0[((v0 * 32) + 31):((v0 * 32) + 16)], 32) * SignExtend(a1[((v0 * 32) + 31):((v0 * 32) + 16)], 32))
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := Saturate(((a2[((v0 * 32) + 31):((v0 * 32) + 0)] + v1) + v2), 32)
   //     ENDFOR
-  irdl.operation @dot_acc_sat_s_widen {
+  irdl.operation @dot_acc_sat_s_widen_to_i32 {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -7943,7 +7943,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[127:0]
-  irdl.operation @dot_acc_sat_s_widen_1a94 {
+  irdl.operation @dot_acc_sat_s_widen {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -10646,7 +10646,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @mul_u_6bd6 {
+  irdl.operation @mul_u_by_element {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -10732,7 +10732,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[127:0]
-  irdl.operation @mul_widen_9376 {
+  irdl.operation @mul_widen_by_element {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -10823,7 +10823,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[127:0]
-  irdl.operation @mul_sat_s_widen_30cd {
+  irdl.operation @mul_sat_s_widen_by_element {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -10948,7 +10948,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
   //     dst := v0[bit:0]
-  irdl.operation @dot_acc_sat_s_binary_f542 {
+  irdl.operation @dot_acc_sat_s_binary_by_element {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -11095,7 +11095,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[bit:0]
-  irdl.operation @add_or_sub_or_mul_u_0ca4 {
+  irdl.operation @add_or_sub_or_mul_u_by_element {
     %o0_0 = irdl.is vector<2xi32>
     %o0_1 = irdl.is vector<4xi16>
     %o0_2 = irdl.is vector<4xi32>
@@ -11146,7 +11146,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[127:0]
-  irdl.operation @add_or_sub_or_mul_widen_e0c6 {
+  irdl.operation @add_or_sub_or_mul_widen_by_element {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -11200,7 +11200,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v4, 128)
   //     dst := v0[127:0]
-  irdl.operation @dot_acc_sat_s_widen_5dfb {
+  irdl.operation @dot_acc_sat_s_widen_by_element {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -13269,7 +13269,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + 1023)):((v0 * a0_elem_width) + 1024)] := (AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + 1023)):((v0 * a0_elem_width) + 1024)], 0) + (WrapAs((AsInteger(a1[(((v0 * a0_elem_width) + (v2 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v2 * 1024)) + 0)], width) >> ((v2 * shift) + a1_elem_width)), a1_elem_width, width) * WrapAs((WrapAs(a2, 32, 0) >> WrapAs((8 * ((((v0 * 2) + (v2 * 1)) + 0) % 4)), 32, 0)), 8, 0)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @dot_acc_ternary_with_scalar_12way_0874 {
+  irdl.operation @dot_acc_ternary_with_scalar_12way {
     %o0_0 = irdl.is vector<128xi16>
     %o0_1 = irdl.is vector<64xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -13389,7 +13389,7 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := SaturateAs(v1, 32, 0)
   //     ENDFOR
-  irdl.operation @dot_acc_sat_5way_8341 {
+  irdl.operation @dot_acc_sat_5way {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is i32
     %o2 = irdl.is vector<128xi16>
@@ -13847,7 +13847,7 @@ irdl.dialect @autollvm {
   //       dst[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)] := (((-1 - (constant_2 << 0)) AND AsInteger(dst[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], width)) OR ((constant_2 AND SaturateAs((WrapAs(AsInteger(a1[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], width), 32, width_2) >> v1), (constant + 1), width_3)) << 0))
   //       dst[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)] := (((-1 - (constant_2 << (constant + 1))) AND AsInteger(dst[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], width)) OR ((constant_2 AND SaturateAs((WrapAs(AsInteger(a2[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], width), 32, width_2) >> v1), (constant + 1), width_3)) << (constant + 1)))
   //     ENDFOR
-  irdl.operation @funnel_shift_sat_round_6b85 {
+  irdl.operation @funnel_shift_sat_round {
     %o0 = irdl.is i32
     %o1_0 = irdl.is vector<32xi32>
     %o1_1 = irdl.is vector<64xi16>
@@ -14154,7 +14154,7 @@ irdl.dialect @autollvm {
   //       dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND ((v0 * 4) + 0)))) AND AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0))
   //       dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0) OR (WrapAs((15 AND v1), 32, 1) << (31 AND ((v0 * 4) + 0))))
   //     ENDFOR
-  irdl.operation @mul_high_su_60e6 {
+  irdl.operation @mul_high_su {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is vector<32xi32>
     %r = irdl.is vector<36xi32>
@@ -14315,7 +14315,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) + AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) AND ((((255 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 0))) OR (65280 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 1)))) OR (16711680 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 2)))) OR (4278190080 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 3))))) OR (AsInteger(dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) AND (constant_2 AND (4294967295 - ((((255 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 0))) OR (65280 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 1)))) OR (16711680 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 2)))) OR (4278190080 * (1 AND ((constant AND (WrapAs(AsInteger(a2[(31 + (32 * (((v0 * bit) + 0) >> 5))):(32 * (((v0 * bit) + 0) >> 5))], 0), 32, 0) >> (31 AND ((v0 * bit) + 0)))) >> 3))))))))
   //     ENDFOR
-  irdl.operation @dot_acc_s_18c2 {
+  irdl.operation @dot_acc_s {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<32xi32>
     %o0_2 = irdl.is vector<64xi16>
@@ -15282,7 +15282,7 @@ irdl.dialect @autollvm {
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND v0))) AND AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0))
   //       dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))] := (AsInteger(dst[(31 + (32 * (v0 >> 5))):(32 * (v0 >> 5))], 0) OR (WrapAs((1 AND v1), 32, 1) << (31 AND v0)))
   //     ENDFOR
-  irdl.operation @mask_dot_su_binary_9802 {
+  irdl.operation @mask_dot_su_binary {
     %o0 = irdl.is vector<128xi1>
     %o1 = irdl.is vector<128xi1>
     %r = irdl.is vector<128xi1>
@@ -15687,7 +15687,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((CountLeadingZeros(WrapAs((constant - (-1 - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))), a0_elem_width, 1)) 6 CountLeadingZeros(WrapAs((constant - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0)), a0_elem_width, 1))) ? CountLeadingZeros(WrapAs((constant - (-1 - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))), a0_elem_width, 1)) : CountLeadingZeros(WrapAs((constant - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0)), a0_elem_width, 1))) - 1)
   //     ENDFOR
-  irdl.operation @sub_clz_f381 {
+  irdl.operation @sub_clz {
     %o0_0 = irdl.is vector<32xi32>
     %o0_1 = irdl.is vector<64xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -15734,7 +15734,7 @@ irdl.dialect @autollvm {
   //       v3 := AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 1)
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (((224 AND v3) 0 WrapAs((v1 << 5), 32, 1)) ? (WrapAs(AsInteger(a2[(15 + (16 * (v3 % WrapAs(64, 32, 1)))):(16 * (v3 % WrapAs(64, 32, 1)))], 0), 32, 0) >> WrapAs((8 * v2), 32, 0)) : 0)
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_ternary_to_i8_e272 {
+  irdl.operation @mul_high_var_index_s_ternary_to_i8 {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<128xi8>
@@ -15772,7 +15772,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 16) + (v3 * 1024)) + 15):(((v0 * 16) + (v3 * 1024)) + 0)] := (((240 AND v4) 0 WrapAs((v1 << 4), 32, 1)) ? (WrapAs(AsInteger(a2[(31 + (32 * (v4 % WrapAs(32, 32, 1)))):(32 * (v4 % WrapAs(32, 32, 1)))], 0), 32, 0) >> WrapAs((16 * v2), 32, 0)) : 0)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_var_index_s_ternary_to_i16_fd2c {
+  irdl.operation @mul_high_var_index_s_ternary_to_i16 {
     %o0 = irdl.is i32
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<64xi16>

@@ -3853,7 +3853,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_widenOp : Autollvm_Op<"dot_acc_sat_s_widen"> {
+def Autollvm_dot_acc_sat_s_widen_to_i32Op : Autollvm_Op<"dot_acc_sat_s_widen_to_i32"> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm512_maskz_dpwssds_epi32 (zero masking), x86/_mm512_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm512_dpwssds_epi32, x86/_mm256_maskz_dpwssds_epi32 (zero masking), x86/_mm256_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm256_dpwssds_epi32, x86/_mm_maskz_dpwssds_epi32 (zero masking), x86/_mm_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm_dpwssds_epi32.
@@ -4823,7 +4823,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_widen_1a94Op : Autollvm_Op<"dot_acc_sat_s_widen_1a94"> {
+def Autollvm_dot_acc_sat_s_widenOp : Autollvm_Op<"dot_acc_sat_s_widen"> {
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vqdmlal_s16, arm/vqdmlal_s32, arm/vqdmlal_high_s16, arm/vqdmlal_high_s32, arm/vqdmlsl_s16, arm/vqdmlsl_s32, arm/vqdmlsl_high_s16, arm/vqdmlsl_high_s32.
@@ -7029,7 +7029,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_u_6bd6Op : Autollvm_Op<"mul_u_6bd6"> {
+def Autollvm_mul_u_by_elementOp : Autollvm_Op<"mul_u_by_element"> {
   let summary = "8 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (8): arm/vmul_n_s16, arm/vmulq_n_s16, arm/vmul_n_s32, arm/vmulq_n_s32, arm/vmul_n_u16, arm/vmulq_n_u16, arm/vmul_n_u32, arm/vmulq_n_u32.
@@ -7098,7 +7098,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_widen_9376Op : Autollvm_Op<"mul_widen_9376"> {
+def Autollvm_mul_widen_by_elementOp : Autollvm_Op<"mul_widen_by_element"> {
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vmull_n_s16, arm/vmull_n_s32, arm/vmull_n_u16, arm/vmull_n_u32, arm/vmull_high_n_s16, arm/vmull_high_n_s32, arm/vmull_high_n_u16, arm/vmull_high_n_u32.
@@ -7170,7 +7170,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_sat_s_widen_30cdOp : Autollvm_Op<"mul_sat_s_widen_30cd"> {
+def Autollvm_mul_sat_s_widen_by_elementOp : Autollvm_Op<"mul_sat_s_widen_by_element"> {
   let summary = "4 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (4): arm/vqdmull_n_s16, arm/vqdmull_n_s32, arm/vqdmull_high_n_s16, arm/vqdmull_high_n_s32.
@@ -7275,7 +7275,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_binary_f542Op : Autollvm_Op<"dot_acc_sat_s_binary_f542"> {
+def Autollvm_dot_acc_sat_s_binary_by_elementOp : Autollvm_Op<"dot_acc_sat_s_binary_by_element"> {
   let summary = "8 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (8): arm/vqdmulh_n_s16, arm/vqdmulhq_n_s16, arm/vqdmulh_n_s32, arm/vqdmulhq_n_s32, arm/vqrdmulh_n_s16, arm/vqrdmulhq_n_s16, arm/vqrdmulh_n_s32, arm/vqrdmulhq_n_s32.
@@ -7379,7 +7379,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_sub_or_mul_u_0ca4Op : Autollvm_Op<"add_or_sub_or_mul_u_0ca4"> {
+def Autollvm_add_or_sub_or_mul_u_by_elementOp : Autollvm_Op<"add_or_sub_or_mul_u_by_element"> {
   let summary = "16 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (16): arm/vmla_n_s16, arm/vmlaq_n_s16, arm/vmla_n_s32, arm/vmlaq_n_s32, arm/vmla_n_u16, arm/vmlaq_n_u16, arm/vmla_n_u32, arm/vmlaq_n_u32, arm/vmls_n_s16, arm/vmlsq_n_s16, arm/vmls_n_s32, arm/vmlsq_n_s32, arm/vmls_n_u16, arm/vmlsq_n_u16, arm/vmls_n_u32, arm/vmlsq_n_u32.
@@ -7419,7 +7419,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_sub_or_mul_widen_e0c6Op : Autollvm_Op<"add_or_sub_or_mul_widen_e0c6"> {
+def Autollvm_add_or_sub_or_mul_widen_by_elementOp : Autollvm_Op<"add_or_sub_or_mul_widen_by_element"> {
   let summary = "16 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (16): arm/vmlal_n_s16, arm/vmlal_n_s32, arm/vmlal_n_u16, arm/vmlal_n_u32, arm/vmlal_high_n_s16, arm/vmlal_high_n_s32, arm/vmlal_high_n_u16, arm/vmlal_high_n_u32, arm/vmlsl_n_s16, arm/vmlsl_n_s32, arm/vmlsl_n_u16, arm/vmlsl_n_u32, arm/vmlsl_high_n_s16, arm/vmlsl_high_n_s32, arm/vmlsl_high_n_u16, arm/vmlsl_high_n_u32.
@@ -7461,7 +7461,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_widen_5dfbOp : Autollvm_Op<"dot_acc_sat_s_widen_5dfb"> {
+def Autollvm_dot_acc_sat_s_widen_by_elementOp : Autollvm_Op<"dot_acc_sat_s_widen_by_element"> {
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vqdmlal_n_s16, arm/vqdmlal_n_s32, arm/vqdmlal_high_n_s16, arm/vqdmlal_high_n_s32, arm/vqdmlsl_n_s16, arm/vqdmlsl_n_s32, arm/vqdmlsl_high_n_s16, arm/vqdmlsl_high_n_s32.
@@ -9293,7 +9293,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_ternary_with_scalar_12way_0874Op : Autollvm_Op<"dot_acc_ternary_with_scalar_12way_0874"> {
+def Autollvm_dot_acc_ternary_with_scalar_12wayOp : Autollvm_Op<"dot_acc_ternary_with_scalar_12way"> {
   let summary = "2 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpybus_dv_acc, hvx/V6_vdmpyhb_dv_acc.
@@ -9424,7 +9424,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_5way_8341Op : Autollvm_Op<"dot_acc_sat_5way_8341"> {
+def Autollvm_dot_acc_sat_5wayOp : Autollvm_Op<"dot_acc_sat_5way"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdmpyhisat_acc, hvx/V6_vdmpyhsuisat_acc.
@@ -9946,7 +9946,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_sat_round_6b85Op : Autollvm_Op<"funnel_shift_sat_round_6b85"> {
+def Autollvm_funnel_shift_sat_roundOp : Autollvm_Op<"funnel_shift_sat_round"> {
   let summary = "6 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (6): hvx/V6_vasrwhsat, hvx/V6_vasrwuhsat, hvx/V6_vasruwuhsat, hvx/V6_vasrhubsat, hvx/V6_vasrhbsat, hvx/V6_vasruhubsat.
@@ -10242,7 +10242,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_su_60e6Op : Autollvm_Op<"mul_high_su_60e6"> {
+def Autollvm_mul_high_suOp : Autollvm_Op<"mul_high_su"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vaddcarryo.
@@ -10428,7 +10428,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_s_18c2Op : Autollvm_Op<"dot_acc_s_18c2"> {
+def Autollvm_dot_acc_sOp : Autollvm_Op<"dot_acc_s"> {
   let summary = "3 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vaddbq, hvx/V6_vaddhq, hvx/V6_vaddwq.
@@ -11405,7 +11405,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mask_dot_su_binary_9802Op : Autollvm_Op<"mask_dot_su_binary_9802"> {
+def Autollvm_mask_dot_su_binaryOp : Autollvm_Op<"mask_dot_su_binary"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): hvx/V6_shuffeqw, hvx/V6_shuffeqh.
@@ -11822,7 +11822,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_clz_f381Op : Autollvm_Op<"sub_clz_f381"> {
+def Autollvm_sub_clzOp : Autollvm_Op<"sub_clz"> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vnormamtw, hvx/V6_vnormamth.
@@ -11867,7 +11867,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_ternary_to_i8_e272Op : Autollvm_Op<"mul_high_var_index_s_ternary_to_i8_e272"> {
+def Autollvm_mul_high_var_index_s_ternary_to_i8Op : Autollvm_Op<"mul_high_var_index_s_ternary_to_i8"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvvb.
@@ -11917,7 +11917,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_ternary_to_i16_fd2cOp : Autollvm_Op<"mul_high_var_index_s_ternary_to_i16_fd2c"> {
+def Autollvm_mul_high_var_index_s_ternary_to_i16Op : Autollvm_Op<"mul_high_var_index_s_ternary_to_i16"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvwh.

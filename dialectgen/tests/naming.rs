@@ -183,3 +183,43 @@ fn shifts_with_a_rounding_term_read_as_rounding() {
         assert_eq!(rounding_name, format!("{plain_name}_round"), "{rounding} beside {plain} ({plain_name})");
     }
 }
+
+#[test]
+fn one_element_used_by_every_lanes_arithmetic_reads_by_element() {
+    let classes = committed("arm");
+    let name_of = |intrinsic: &str| {
+        let class = classes.iter().find(|c| c.members.iter().any(|m| m.intrinsic == intrinsic));
+        class.map(|c| c.name.clone()).unwrap_or_else(|| panic!("no class has {intrinsic}"))
+    };
+    // The `_n` forms multiply every lane by one element of the second operand.
+    for (lane_wise, by_element) in [
+        ("vmull_s16", "vmull_n_s16"),
+        ("vqdmull_s16", "vqdmull_n_s16"),
+        ("vqdmulh_s16", "vqdmulh_n_s16"),
+        ("vmlal_s16", "vmlal_n_s16"),
+        ("vqdmlal_s16", "vqdmlal_n_s16"),
+    ] {
+        let (plain, by) = (name_of(lane_wise), name_of(by_element));
+        assert!(!plain.contains("by_element"), "{lane_wise}: {plain}");
+        assert!(by.contains("by_element") && without_hex_suffix(&by) == by, "{by_element}: {by}");
+    }
+}
+
+#[test]
+fn a_fingerprint_is_left_only_where_the_name_without_it_is_taken() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../generated/class-database.json");
+    let classes = serde_json::from_str::<Database>(&std::fs::read_to_string(&path).unwrap()).unwrap().classes;
+    let names: std::collections::BTreeSet<&str> = classes.iter().map(|c| c.name.as_str()).collect();
+    let needless: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| without_hex_suffix(n) != *n && !names.contains(without_hex_suffix(n)))
+        .collect();
+    assert!(needless.is_empty(), "autollvm ops keep a fingerprint their name does not need: {needless:?}");
+    let fingerprinted = names.iter().filter(|n| without_hex_suffix(n) != **n).count();
+    assert!(
+        fingerprinted * 10 < names.len(),
+        "{fingerprinted} of {} autollvm op names end in a fingerprint",
+        names.len()
+    );
+}

@@ -67,25 +67,27 @@ pub fn prefixed(isas: &[(&str, &[Semantics])]) -> Vec<Semantics> {
 /// class whose fingerprint suffix kept it apart from a name that is now
 /// free takes that name.
 pub fn adopt_isa_names(classes: &mut [SimilarityClass], per_isa: &[(&str, &[SimilarityClass])]) {
-    let mut own: HashMap<String, (usize, &str)> = HashMap::new();
+    let mut own: HashMap<String, (usize, &SimilarityClass)> = HashMap::new();
     for (rank, (isa, isa_classes)) in per_isa.iter().enumerate() {
         for c in isa_classes.iter() {
             for m in &c.members {
-                own.insert(format!("{isa}/{}", m.intrinsic), (rank, c.name.as_str()));
+                own.insert(format!("{isa}/{}", m.intrinsic), (rank, c));
             }
         }
     }
-    let proposals: Vec<Option<(usize, String)>> = classes
+    // Per class, the ISA rank and the class of that ISA whose name it would adopt.
+    let proposals: Vec<Option<(usize, &SimilarityClass)>> = classes
         .iter()
         .map(|c| {
-            let found: Vec<(usize, &str)> = c.members.iter().filter_map(|m| own.get(&m.intrinsic).copied()).collect();
+            let found: Vec<(usize, &SimilarityClass)> =
+                c.members.iter().filter_map(|m| own.get(&m.intrinsic).copied()).collect();
             let rank = found.iter().map(|(r, _)| *r).min()?;
-            let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-            for (_, name) in found.iter().filter(|(r, _)| *r == rank) {
-                *counts.entry(name).or_default() += 1;
+            let mut counts: BTreeMap<&str, (usize, &SimilarityClass)> = BTreeMap::new();
+            for (_, class) in found.iter().filter(|(r, _)| *r == rank) {
+                counts.entry(class.name.as_str()).or_insert((0, class)).0 += 1;
             }
-            let best = counts.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))?.0;
-            Some((rank, best.to_string()))
+            let best = counts.iter().max_by(|a, b| a.1 .0.cmp(&b.1 .0).then(b.0.cmp(a.0)))?.1 .1;
+            Some((rank, best))
         })
         .collect();
     let mut order: Vec<usize> = (0..classes.len()).filter(|&i| proposals[i].is_some()).collect();
@@ -94,18 +96,24 @@ pub fn adopt_isa_names(classes: &mut [SimilarityClass], per_isa: &[(&str, &[Simi
         (rank, std::cmp::Reverse(classes[i].members.len()), classes[i].members[0].intrinsic.clone())
     });
     let mut taken: BTreeSet<String> = classes.iter().map(|c| c.name.clone()).collect();
+    let mut adopted_from: Vec<Option<&SimilarityClass>> = vec![None; classes.len()];
     for i in order {
-        let Some((_, name)) = &proposals[i] else { continue };
-        if *name == classes[i].name || taken.contains(name) {
+        let Some((_, source)) = proposals[i] else { continue };
+        if source.name == classes[i].name || taken.contains(&source.name) {
             continue;
         }
         taken.remove(&classes[i].name);
-        taken.insert(name.clone());
-        classes[i].name = name.clone();
+        taken.insert(source.name.clone());
+        classes[i].name = source.name.clone();
+        adopted_from[i] = Some(source);
     }
-    // A fingerprint that kept a class apart from a name another class has since left is dropped.
-    for class in classes.iter_mut() {
-        if let Some(base) = super::naming::without_fingerprint(class).filter(|b| !taken.contains(b)) {
+    // A fingerprint that kept a class apart from a name another class has
+    // since left is dropped: the class's own, or that of the class of its
+    // ISA whose name it adopted.
+    for (class, source) in classes.iter_mut().zip(adopted_from) {
+        let base =
+            super::naming::without_fingerprint(class).or_else(|| source.and_then(super::naming::without_fingerprint));
+        if let Some(base) = base.filter(|b| !taken.contains(b)) {
             taken.remove(&class.name);
             taken.insert(base.clone());
             class.name = base;

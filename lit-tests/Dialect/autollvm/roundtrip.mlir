@@ -18791,66 +18791,66 @@ func.func @or_shl_binary_imm_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> 
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen(
-// CHECK: autollvm.dot_acc_sat_s_widen
-func.func @dot_acc_sat_s_widen(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32(
+// CHECK: autollvm.dot_acc_sat_s_widen_to_i32
+func.func @dot_acc_sat_s_widen_to_i32(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v1(
-// CHECK: autollvm.dot_acc_sat_s_widen
-func.func @dot_acc_sat_s_widen_v1(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v1(
+// CHECK: autollvm.dot_acc_sat_s_widen_to_i32
+func.func @dot_acc_sat_s_widen_to_i32_v1(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v2(
-// CHECK: autollvm.dot_acc_sat_s_widen
-func.func @dot_acc_sat_s_widen_v2(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v2(
+// CHECK: autollvm.dot_acc_sat_s_widen_to_i32
+func.func @dot_acc_sat_s_widen_to_i32_v2(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v3(
-// CHECK: autollvm.dot_acc_sat_s_widen
-func.func @dot_acc_sat_s_widen_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v3(
+// CHECK: autollvm.dot_acc_sat_s_widen_to_i32
+func.func @dot_acc_sat_s_widen_to_i32_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v4(
-// CHECK: autollvm.dot_acc_sat_s_widen
-func.func @dot_acc_sat_s_widen_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v4(
+// CHECK: autollvm.dot_acc_sat_s_widen_to_i32
+func.func @dot_acc_sat_s_widen_to_i32_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v5(
-// CHECK: autollvm.dot_acc_sat_s_widen
-func.func @dot_acc_sat_s_widen_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v5(
+// CHECK: autollvm.dot_acc_sat_s_widen_to_i32
+func.func @dot_acc_sat_s_widen_to_i32_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v6(
-// CHECK: autollvm.dot_acc_sat_s_widen
-func.func @dot_acc_sat_s_widen_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v6(
+// CHECK: autollvm.dot_acc_sat_s_widen_to_i32
+func.func @dot_acc_sat_s_widen_to_i32_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v7(
-// CHECK: autollvm.dot_acc_sat_s_widen
-func.func @dot_acc_sat_s_widen_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v7(
+// CHECK: autollvm.dot_acc_sat_s_widen_to_i32
+func.func @dot_acc_sat_s_widen_to_i32_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v8(
-// CHECK: autollvm.dot_acc_sat_s_widen
-func.func @dot_acc_sat_s_widen_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v8(
+// CHECK: autollvm.dot_acc_sat_s_widen_to_i32
+func.func @dot_acc_sat_s_widen_to_i32_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -21675,59 +21675,59 @@ func.func @dot_sat_s_scalar_binary_v3(%arg0: i32, %arg1: i32) -> i32 {
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94(
-// CHECK: autollvm.dot_acc_sat_s_widen_1a94
-func.func @dot_acc_sat_s_widen_1a94(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen(
+// CHECK: autollvm.dot_acc_sat_s_widen
+func.func @dot_acc_sat_s_widen(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v1(
-// CHECK: autollvm.dot_acc_sat_s_widen_1a94
-func.func @dot_acc_sat_s_widen_1a94_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v1(
+// CHECK: autollvm.dot_acc_sat_s_widen
+func.func @dot_acc_sat_s_widen_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v2(
-// CHECK: autollvm.dot_acc_sat_s_widen_1a94
-func.func @dot_acc_sat_s_widen_1a94_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v2(
+// CHECK: autollvm.dot_acc_sat_s_widen
+func.func @dot_acc_sat_s_widen_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v3(
-// CHECK: autollvm.dot_acc_sat_s_widen_1a94
-func.func @dot_acc_sat_s_widen_1a94_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v3(
+// CHECK: autollvm.dot_acc_sat_s_widen
+func.func @dot_acc_sat_s_widen_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v4(
-// CHECK: autollvm.dot_acc_sat_s_widen_1a94
-func.func @dot_acc_sat_s_widen_1a94_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v4(
+// CHECK: autollvm.dot_acc_sat_s_widen
+func.func @dot_acc_sat_s_widen_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v5(
-// CHECK: autollvm.dot_acc_sat_s_widen_1a94
-func.func @dot_acc_sat_s_widen_1a94_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v5(
+// CHECK: autollvm.dot_acc_sat_s_widen
+func.func @dot_acc_sat_s_widen_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v6(
-// CHECK: autollvm.dot_acc_sat_s_widen_1a94
-func.func @dot_acc_sat_s_widen_1a94_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v6(
+// CHECK: autollvm.dot_acc_sat_s_widen
+func.func @dot_acc_sat_s_widen_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v7(
-// CHECK: autollvm.dot_acc_sat_s_widen_1a94
-func.func @dot_acc_sat_s_widen_1a94_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v7(
+// CHECK: autollvm.dot_acc_sat_s_widen
+func.func @dot_acc_sat_s_widen_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -26113,59 +26113,59 @@ func.func @dot_acc_sat_s_widen_scalar_v7(%arg0: i64, %arg1: i32, %arg2: vector<4
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6(
-// CHECK: autollvm.mul_u_6bd6
-func.func @mul_u_6bd6(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @mul_u_by_element(
+// CHECK: autollvm.mul_u_by_element
+func.func @mul_u_by_element(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v1(
-// CHECK: autollvm.mul_u_6bd6
-func.func @mul_u_6bd6_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @mul_u_by_element_v1(
+// CHECK: autollvm.mul_u_by_element
+func.func @mul_u_by_element_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v2(
-// CHECK: autollvm.mul_u_6bd6
-func.func @mul_u_6bd6_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @mul_u_by_element_v2(
+// CHECK: autollvm.mul_u_by_element
+func.func @mul_u_by_element_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v3(
-// CHECK: autollvm.mul_u_6bd6
-func.func @mul_u_6bd6_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @mul_u_by_element_v3(
+// CHECK: autollvm.mul_u_by_element
+func.func @mul_u_by_element_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v4(
-// CHECK: autollvm.mul_u_6bd6
-func.func @mul_u_6bd6_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @mul_u_by_element_v4(
+// CHECK: autollvm.mul_u_by_element
+func.func @mul_u_by_element_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v5(
-// CHECK: autollvm.mul_u_6bd6
-func.func @mul_u_6bd6_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @mul_u_by_element_v5(
+// CHECK: autollvm.mul_u_by_element
+func.func @mul_u_by_element_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v6(
-// CHECK: autollvm.mul_u_6bd6
-func.func @mul_u_6bd6_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @mul_u_by_element_v6(
+// CHECK: autollvm.mul_u_by_element
+func.func @mul_u_by_element_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v7(
-// CHECK: autollvm.mul_u_6bd6
-func.func @mul_u_6bd6_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @mul_u_by_element_v7(
+// CHECK: autollvm.mul_u_by_element
+func.func @mul_u_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -26281,59 +26281,59 @@ func.func @mul_u_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376(
-// CHECK: autollvm.mul_widen_9376
-func.func @mul_widen_9376(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @mul_widen_by_element(
+// CHECK: autollvm.mul_widen_by_element
+func.func @mul_widen_by_element(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v1(
-// CHECK: autollvm.mul_widen_9376
-func.func @mul_widen_9376_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @mul_widen_by_element_v1(
+// CHECK: autollvm.mul_widen_by_element
+func.func @mul_widen_by_element_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v2(
-// CHECK: autollvm.mul_widen_9376
-func.func @mul_widen_9376_v2(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @mul_widen_by_element_v2(
+// CHECK: autollvm.mul_widen_by_element
+func.func @mul_widen_by_element_v2(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v3(
-// CHECK: autollvm.mul_widen_9376
-func.func @mul_widen_9376_v3(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @mul_widen_by_element_v3(
+// CHECK: autollvm.mul_widen_by_element
+func.func @mul_widen_by_element_v3(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v4(
-// CHECK: autollvm.mul_widen_9376
-func.func @mul_widen_9376_v4(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @mul_widen_by_element_v4(
+// CHECK: autollvm.mul_widen_by_element
+func.func @mul_widen_by_element_v4(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v5(
-// CHECK: autollvm.mul_widen_9376
-func.func @mul_widen_9376_v5(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @mul_widen_by_element_v5(
+// CHECK: autollvm.mul_widen_by_element
+func.func @mul_widen_by_element_v5(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v6(
-// CHECK: autollvm.mul_widen_9376
-func.func @mul_widen_9376_v6(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @mul_widen_by_element_v6(
+// CHECK: autollvm.mul_widen_by_element
+func.func @mul_widen_by_element_v6(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v7(
-// CHECK: autollvm.mul_widen_9376
-func.func @mul_widen_9376_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @mul_widen_by_element_v7(
+// CHECK: autollvm.mul_widen_by_element
+func.func @mul_widen_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -26449,31 +26449,31 @@ func.func @mul_widen_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vect
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_30cd(
-// CHECK: autollvm.mul_sat_s_widen_30cd
-func.func @mul_sat_s_widen_30cd(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @mul_sat_s_widen_by_element(
+// CHECK: autollvm.mul_sat_s_widen_by_element
+func.func @mul_sat_s_widen_by_element(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v1(
-// CHECK: autollvm.mul_sat_s_widen_30cd
-func.func @mul_sat_s_widen_30cd_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @mul_sat_s_widen_by_element_v1(
+// CHECK: autollvm.mul_sat_s_widen_by_element
+func.func @mul_sat_s_widen_by_element_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v2(
-// CHECK: autollvm.mul_sat_s_widen_30cd
-func.func @mul_sat_s_widen_30cd_v2(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @mul_sat_s_widen_by_element_v2(
+// CHECK: autollvm.mul_sat_s_widen_by_element
+func.func @mul_sat_s_widen_by_element_v2(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v3(
-// CHECK: autollvm.mul_sat_s_widen_30cd
-func.func @mul_sat_s_widen_30cd_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @mul_sat_s_widen_by_element_v3(
+// CHECK: autollvm.mul_sat_s_widen_by_element
+func.func @mul_sat_s_widen_by_element_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -26561,59 +26561,59 @@ func.func @mul_sat_s_widen_scalar_v3(%arg0: i32, %arg1: vector<4xi32>) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542(
-// CHECK: autollvm.dot_acc_sat_s_binary_f542
-func.func @dot_acc_sat_s_binary_f542(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element(
+// CHECK: autollvm.dot_acc_sat_s_binary_by_element
+func.func @dot_acc_sat_s_binary_by_element(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v1(
-// CHECK: autollvm.dot_acc_sat_s_binary_f542
-func.func @dot_acc_sat_s_binary_f542_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v1(
+// CHECK: autollvm.dot_acc_sat_s_binary_by_element
+func.func @dot_acc_sat_s_binary_by_element_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v2(
-// CHECK: autollvm.dot_acc_sat_s_binary_f542
-func.func @dot_acc_sat_s_binary_f542_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v2(
+// CHECK: autollvm.dot_acc_sat_s_binary_by_element
+func.func @dot_acc_sat_s_binary_by_element_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v3(
-// CHECK: autollvm.dot_acc_sat_s_binary_f542
-func.func @dot_acc_sat_s_binary_f542_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v3(
+// CHECK: autollvm.dot_acc_sat_s_binary_by_element
+func.func @dot_acc_sat_s_binary_by_element_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v4(
-// CHECK: autollvm.dot_acc_sat_s_binary_f542
-func.func @dot_acc_sat_s_binary_f542_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v4(
+// CHECK: autollvm.dot_acc_sat_s_binary_by_element
+func.func @dot_acc_sat_s_binary_by_element_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v5(
-// CHECK: autollvm.dot_acc_sat_s_binary_f542
-func.func @dot_acc_sat_s_binary_f542_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v5(
+// CHECK: autollvm.dot_acc_sat_s_binary_by_element
+func.func @dot_acc_sat_s_binary_by_element_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v6(
-// CHECK: autollvm.dot_acc_sat_s_binary_f542
-func.func @dot_acc_sat_s_binary_f542_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v6(
+// CHECK: autollvm.dot_acc_sat_s_binary_by_element
+func.func @dot_acc_sat_s_binary_by_element_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v7(
-// CHECK: autollvm.dot_acc_sat_s_binary_f542
-func.func @dot_acc_sat_s_binary_f542_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v7(
+// CHECK: autollvm.dot_acc_sat_s_binary_by_element
+func.func @dot_acc_sat_s_binary_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -26785,283 +26785,283 @@ func.func @dot_acc_sat_s_scalar_binary_v7(%arg0: i32, %arg1: vector<4xi32>) -> i
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v1(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v1(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v2(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v2(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v3(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v3(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v4(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v4(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v5(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v5(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v6(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v6(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v7(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v7(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v8(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v8(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v9(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v9(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v10(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v10(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v11(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v11(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v12(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v12(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v13(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v13(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v14(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v14(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v15(
-// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
-func.func @add_or_sub_or_mul_u_0ca4_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v15(
+// CHECK: autollvm.add_or_sub_or_mul_u_by_element
+func.func @add_or_sub_or_mul_u_by_element_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v1(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v1(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v2(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v2(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v3(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v3(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v4(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v4(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v5(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v5(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v6(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v6(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v7(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v7(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v8(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v8(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v9(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v9(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v10(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v10(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v11(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v11(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v12(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v12(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v13(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v13(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v14(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v14(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v15(
-// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
-func.func @add_or_sub_or_mul_widen_e0c6_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v15(
+// CHECK: autollvm.add_or_sub_or_mul_widen_by_element
+func.func @add_or_sub_or_mul_widen_by_element_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb(
-// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
-func.func @dot_acc_sat_s_widen_5dfb(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element(
+// CHECK: autollvm.dot_acc_sat_s_widen_by_element
+func.func @dot_acc_sat_s_widen_by_element(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v1(
-// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
-func.func @dot_acc_sat_s_widen_5dfb_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v1(
+// CHECK: autollvm.dot_acc_sat_s_widen_by_element
+func.func @dot_acc_sat_s_widen_by_element_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v2(
-// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
-func.func @dot_acc_sat_s_widen_5dfb_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v2(
+// CHECK: autollvm.dot_acc_sat_s_widen_by_element
+func.func @dot_acc_sat_s_widen_by_element_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v3(
-// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
-func.func @dot_acc_sat_s_widen_5dfb_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v3(
+// CHECK: autollvm.dot_acc_sat_s_widen_by_element
+func.func @dot_acc_sat_s_widen_by_element_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v4(
-// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
-func.func @dot_acc_sat_s_widen_5dfb_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v4(
+// CHECK: autollvm.dot_acc_sat_s_widen_by_element
+func.func @dot_acc_sat_s_widen_by_element_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v5(
-// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
-func.func @dot_acc_sat_s_widen_5dfb_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v5(
+// CHECK: autollvm.dot_acc_sat_s_widen_by_element
+func.func @dot_acc_sat_s_widen_by_element_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v6(
-// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
-func.func @dot_acc_sat_s_widen_5dfb_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v6(
+// CHECK: autollvm.dot_acc_sat_s_widen_by_element
+func.func @dot_acc_sat_s_widen_by_element_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v7(
-// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
-func.func @dot_acc_sat_s_widen_5dfb_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v7(
+// CHECK: autollvm.dot_acc_sat_s_widen_by_element
+func.func @dot_acc_sat_s_widen_by_element_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -30306,17 +30306,17 @@ func.func @dot_round_with_scalar_12way_v1(%arg0: vector<128xi16>, %arg1: i32) ->
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_0874(
-// CHECK: autollvm.dot_acc_ternary_with_scalar_12way_0874
-func.func @dot_acc_ternary_with_scalar_12way_0874(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_0874"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 1 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way(
+// CHECK: autollvm.dot_acc_ternary_with_scalar_12way
+func.func @dot_acc_ternary_with_scalar_12way(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 1 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_0874_v1(
-// CHECK: autollvm.dot_acc_ternary_with_scalar_12way_0874
-func.func @dot_acc_ternary_with_scalar_12way_0874_v1(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_0874"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_v1(
+// CHECK: autollvm.dot_acc_ternary_with_scalar_12way
+func.func @dot_acc_ternary_with_scalar_12way_v1(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -30376,17 +30376,17 @@ func.func @mul_high_sat_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_5way_8341(
-// CHECK: autollvm.dot_acc_sat_5way_8341
-func.func @dot_acc_sat_5way_8341(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_sat_5way_8341"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_5way(
+// CHECK: autollvm.dot_acc_sat_5way
+func.func @dot_acc_sat_5way(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_sat_5way"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_5way_8341_v1(
-// CHECK: autollvm.dot_acc_sat_5way_8341
-func.func @dot_acc_sat_5way_8341_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_sat_5way_8341"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
+// CHECK-LABEL: func.func @dot_acc_sat_5way_v1(
+// CHECK: autollvm.dot_acc_sat_5way
+func.func @dot_acc_sat_5way_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_sat_5way"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -30656,45 +30656,45 @@ func.func @funnel_shift_ternary_with_scalar(%arg0: i32, %arg1: vector<32xi32>, %
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85(
-// CHECK: autollvm.funnel_shift_sat_round_6b85
-func.func @funnel_shift_sat_round_6b85(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+// CHECK-LABEL: func.func @funnel_shift_sat_round(
+// CHECK: autollvm.funnel_shift_sat_round
+func.func @funnel_shift_sat_round(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v1(
-// CHECK: autollvm.funnel_shift_sat_round_6b85
-func.func @funnel_shift_sat_round_6b85_v1(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+// CHECK-LABEL: func.func @funnel_shift_sat_round_v1(
+// CHECK: autollvm.funnel_shift_sat_round
+func.func @funnel_shift_sat_round_v1(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v2(
-// CHECK: autollvm.funnel_shift_sat_round_6b85
-func.func @funnel_shift_sat_round_6b85_v2(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+// CHECK-LABEL: func.func @funnel_shift_sat_round_v2(
+// CHECK: autollvm.funnel_shift_sat_round
+func.func @funnel_shift_sat_round_v2(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v3(
-// CHECK: autollvm.funnel_shift_sat_round_6b85
-func.func @funnel_shift_sat_round_6b85_v3(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+// CHECK-LABEL: func.func @funnel_shift_sat_round_v3(
+// CHECK: autollvm.funnel_shift_sat_round
+func.func @funnel_shift_sat_round_v3(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v4(
-// CHECK: autollvm.funnel_shift_sat_round_6b85
-func.func @funnel_shift_sat_round_6b85_v4(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+// CHECK-LABEL: func.func @funnel_shift_sat_round_v4(
+// CHECK: autollvm.funnel_shift_sat_round
+func.func @funnel_shift_sat_round_v4(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v5(
-// CHECK: autollvm.funnel_shift_sat_round_6b85
-func.func @funnel_shift_sat_round_6b85_v5(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 1 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+// CHECK-LABEL: func.func @funnel_shift_sat_round_v5(
+// CHECK: autollvm.funnel_shift_sat_round
+func.func @funnel_shift_sat_round_v5(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 1 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -30950,10 +30950,10 @@ func.func @funnel_shift_ternary_with_mask(%arg0: vector<128xi1>, %arg1: vector<3
   return %0 : vector<36xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_su_60e6(
-// CHECK: autollvm.mul_high_su_60e6
-func.func @mul_high_su_60e6(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
-  %0 = "autollvm.mul_high_su_60e6"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+// CHECK-LABEL: func.func @mul_high_su(
+// CHECK: autollvm.mul_high_su
+func.func @mul_high_su(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.mul_high_su"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
   return %0 : vector<36xi32>
 }
 
@@ -31048,24 +31048,24 @@ func.func @dot_acc_ternary_4way_v2(%arg0: vector<128xi16>, %arg1: vector<128xi8>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_18c2(
-// CHECK: autollvm.dot_acc_s_18c2
-func.func @dot_acc_s_18c2(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
-  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+// CHECK-LABEL: func.func @dot_acc_s(
+// CHECK: autollvm.dot_acc_s
+func.func @dot_acc_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
+  %0 = "autollvm.dot_acc_s"(%arg0, %arg1, %arg2) { width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_18c2_v1(
-// CHECK: autollvm.dot_acc_s_18c2
-func.func @dot_acc_s_18c2_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+// CHECK-LABEL: func.func @dot_acc_s_v1(
+// CHECK: autollvm.dot_acc_s
+func.func @dot_acc_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_s"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_18c2_v2(
-// CHECK: autollvm.dot_acc_s_18c2
-func.func @dot_acc_s_18c2_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+// CHECK-LABEL: func.func @dot_acc_s_v2(
+// CHECK: autollvm.dot_acc_s
+func.func @dot_acc_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_s"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -31839,17 +31839,17 @@ func.func @mask_dot_su_unary_with_scalar(%arg0: i32) -> vector<128xi1> {
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @mask_dot_su_binary_9802(
-// CHECK: autollvm.mask_dot_su_binary_9802
-func.func @mask_dot_su_binary_9802(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_dot_su_binary_9802"(%arg0, %arg1) { constant = 2 : i32, bit = -2 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+// CHECK-LABEL: func.func @mask_dot_su_binary(
+// CHECK: autollvm.mask_dot_su_binary
+func.func @mask_dot_su_binary(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_binary"(%arg0, %arg1) { constant = 2 : i32, bit = -2 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @mask_dot_su_binary_9802_v1(
-// CHECK: autollvm.mask_dot_su_binary_9802
-func.func @mask_dot_su_binary_9802_v1(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_dot_su_binary_9802"(%arg0, %arg1) { constant = 1 : i32, bit = -1 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+// CHECK-LABEL: func.func @mask_dot_su_binary_v1(
+// CHECK: autollvm.mask_dot_su_binary
+func.func @mask_dot_su_binary_v1(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_binary"(%arg0, %arg1) { constant = 1 : i32, bit = -1 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
@@ -32021,17 +32021,17 @@ func.func @select_binary_u_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> v
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @sub_clz_f381(
-// CHECK: autollvm.sub_clz_f381
-func.func @sub_clz_f381(%arg0: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_clz_f381"(%arg0) { constant = 4294967295 : i64 } : (vector<32xi32>) -> vector<32xi32>
+// CHECK-LABEL: func.func @sub_clz(
+// CHECK: autollvm.sub_clz
+func.func @sub_clz(%arg0: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_clz"(%arg0) { constant = 4294967295 : i64 } : (vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @sub_clz_f381_v1(
-// CHECK: autollvm.sub_clz_f381
-func.func @sub_clz_f381_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_clz_f381"(%arg0) { constant = -1 : i32 } : (vector<64xi16>) -> vector<64xi16>
+// CHECK-LABEL: func.func @sub_clz_v1(
+// CHECK: autollvm.sub_clz
+func.func @sub_clz_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_clz"(%arg0) { constant = -1 : i32 } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -32049,10 +32049,10 @@ func.func @add_sub_clz_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vecto
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i8_e272(
-// CHECK: autollvm.mul_high_var_index_s_ternary_to_i8_e272
-func.func @mul_high_var_index_s_ternary_to_i8_e272(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_ternary_to_i8_e272"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i8(
+// CHECK: autollvm.mul_high_var_index_s_ternary_to_i8
+func.func @mul_high_var_index_s_ternary_to_i8(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_ternary_to_i8"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -32063,10 +32063,10 @@ func.func @mul_high_var_index_s_4ary(%arg0: vector<128xi8>, %arg1: i32, %arg2: v
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i16_fd2c(
-// CHECK: autollvm.mul_high_var_index_s_ternary_to_i16_fd2c
-func.func @mul_high_var_index_s_ternary_to_i16_fd2c(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_var_index_s_ternary_to_i16_fd2c"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i16(
+// CHECK: autollvm.mul_high_var_index_s_ternary_to_i16
+func.func @mul_high_var_index_s_ternary_to_i16(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_s_ternary_to_i16"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 

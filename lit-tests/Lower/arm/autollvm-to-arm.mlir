@@ -3847,59 +3847,59 @@ func.func @dot_sat_s_scalar_binary_v3(%arg0: i32, %arg1: i32) -> i32 {
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen(
 // CHECK-NEXT: "hydride_arm.vqdmlal_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_1a94(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlal_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_1a94_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_1a94_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_1a94_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v4(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_1a94_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v5(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_1a94_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v6(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_1a94_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v7(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_1a94_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -8285,59 +8285,59 @@ func.func @dot_acc_sat_s_widen_scalar_v7(%arg0: i64, %arg1: i32, %arg2: vector<4
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6(
+// CHECK-LABEL: func.func @mul_u_by_element(
 // CHECK-NEXT: "hydride_arm.vmul_n_s16"(%arg0, %arg1)
-func.func @mul_u_6bd6(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+func.func @mul_u_by_element(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v1(
+// CHECK-LABEL: func.func @mul_u_by_element_v1(
 // CHECK-NEXT: "hydride_arm.vmulq_n_s16"(%arg0, %arg1)
-func.func @mul_u_6bd6_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+func.func @mul_u_by_element_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v2(
+// CHECK-LABEL: func.func @mul_u_by_element_v2(
 // CHECK-NEXT: "hydride_arm.vmul_n_s32"(%arg0, %arg1)
-func.func @mul_u_6bd6_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+func.func @mul_u_by_element_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v3(
+// CHECK-LABEL: func.func @mul_u_by_element_v3(
 // CHECK-NEXT: "hydride_arm.vmulq_n_s32"(%arg0, %arg1)
-func.func @mul_u_6bd6_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+func.func @mul_u_by_element_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v4(
+// CHECK-LABEL: func.func @mul_u_by_element_v4(
 // CHECK-NEXT: "hydride_arm.vmul_n_s16"(%arg0, %arg1)
-func.func @mul_u_6bd6_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+func.func @mul_u_by_element_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 63 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v5(
+// CHECK-LABEL: func.func @mul_u_by_element_v5(
 // CHECK-NEXT: "hydride_arm.vmulq_n_s16"(%arg0, %arg1)
-func.func @mul_u_6bd6_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+func.func @mul_u_by_element_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 127 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v6(
+// CHECK-LABEL: func.func @mul_u_by_element_v6(
 // CHECK-NEXT: "hydride_arm.vmul_n_s32"(%arg0, %arg1)
-func.func @mul_u_6bd6_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+func.func @mul_u_by_element_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 63 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @mul_u_6bd6_v7(
+// CHECK-LABEL: func.func @mul_u_by_element_v7(
 // CHECK-NEXT: "hydride_arm.vmulq_n_s32"(%arg0, %arg1)
-func.func @mul_u_6bd6_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+func.func @mul_u_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_by_element"(%arg0, %arg1) { bit = 127 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -8453,59 +8453,59 @@ func.func @mul_u_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376(
+// CHECK-LABEL: func.func @mul_widen_by_element(
 // CHECK-NEXT: "hydride_arm.vmull_n_s16"(%arg0, %arg1)
-func.func @mul_widen_9376(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @mul_widen_by_element(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v1(
+// CHECK-LABEL: func.func @mul_widen_by_element_v1(
 // CHECK-NEXT: "hydride_arm.vmull_n_s32"(%arg0, %arg1)
-func.func @mul_widen_9376_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @mul_widen_by_element_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v2(
+// CHECK-LABEL: func.func @mul_widen_by_element_v2(
 // CHECK-NEXT: "hydride_arm.vmull_n_u16"(%arg0, %arg1)
-func.func @mul_widen_9376_v2(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @mul_widen_by_element_v2(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v3(
+// CHECK-LABEL: func.func @mul_widen_by_element_v3(
 // CHECK-NEXT: "hydride_arm.vmull_n_u32"(%arg0, %arg1)
-func.func @mul_widen_9376_v3(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @mul_widen_by_element_v3(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v4(
+// CHECK-LABEL: func.func @mul_widen_by_element_v4(
 // CHECK-NEXT: "hydride_arm.vmull_high_n_s16"(%arg0, %arg1)
-func.func @mul_widen_9376_v4(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @mul_widen_by_element_v4(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v5(
+// CHECK-LABEL: func.func @mul_widen_by_element_v5(
 // CHECK-NEXT: "hydride_arm.vmull_high_n_s32"(%arg0, %arg1)
-func.func @mul_widen_9376_v5(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @mul_widen_by_element_v5(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v6(
+// CHECK-LABEL: func.func @mul_widen_by_element_v6(
 // CHECK-NEXT: "hydride_arm.vmull_high_n_u16"(%arg0, %arg1)
-func.func @mul_widen_9376_v6(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @mul_widen_by_element_v6(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_widen_9376_v7(
+// CHECK-LABEL: func.func @mul_widen_by_element_v7(
 // CHECK-NEXT: "hydride_arm.vmull_high_n_u32"(%arg0, %arg1)
-func.func @mul_widen_9376_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @mul_widen_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -8621,31 +8621,31 @@ func.func @mul_widen_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vect
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_30cd(
+// CHECK-LABEL: func.func @mul_sat_s_widen_by_element(
 // CHECK-NEXT: "hydride_arm.vqdmull_n_s16"(%arg0, %arg1)
-func.func @mul_sat_s_widen_30cd(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @mul_sat_s_widen_by_element(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v1(
+// CHECK-LABEL: func.func @mul_sat_s_widen_by_element_v1(
 // CHECK-NEXT: "hydride_arm.vqdmull_n_s32"(%arg0, %arg1)
-func.func @mul_sat_s_widen_30cd_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @mul_sat_s_widen_by_element_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v2(
+// CHECK-LABEL: func.func @mul_sat_s_widen_by_element_v2(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_n_s16"(%arg0, %arg1)
-func.func @mul_sat_s_widen_30cd_v2(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @mul_sat_s_widen_by_element_v2(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v3(
+// CHECK-LABEL: func.func @mul_sat_s_widen_by_element_v3(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_n_s32"(%arg0, %arg1)
-func.func @mul_sat_s_widen_30cd_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @mul_sat_s_widen_by_element_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -8733,59 +8733,59 @@ func.func @mul_sat_s_widen_scalar_v3(%arg0: i32, %arg1: vector<4xi32>) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element(
 // CHECK-NEXT: "hydride_arm.vqdmulh_n_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_binary_f542(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_binary_by_element(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_n_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_binary_f542_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_binary_by_element_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v2(
 // CHECK-NEXT: "hydride_arm.vqdmulh_n_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_binary_f542_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_binary_by_element_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_n_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_binary_f542_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_binary_by_element_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_n_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_binary_f542_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+func.func @dot_acc_sat_s_binary_by_element_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_n_s16"(%arg0, %arg1)
-func.func @dot_acc_sat_s_binary_f542_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+func.func @dot_acc_sat_s_binary_by_element_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_n_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_binary_f542_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+func.func @dot_acc_sat_s_binary_by_element_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_binary_f542_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_binary_by_element_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_n_s32"(%arg0, %arg1)
-func.func @dot_acc_sat_s_binary_f542_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_binary_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_binary_by_element"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -8957,283 +8957,283 @@ func.func @dot_acc_sat_s_scalar_binary_v7(%arg0: i32, %arg1: vector<4xi32>) -> i
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element(
 // CHECK-NEXT: "hydride_arm.vmla_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_by_element(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v1(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v1(
 // CHECK-NEXT: "hydride_arm.vmlaq_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_by_element_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v2(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v2(
 // CHECK-NEXT: "hydride_arm.vmla_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_by_element_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v3(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v3(
 // CHECK-NEXT: "hydride_arm.vmlaq_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_by_element_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v4(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v4(
 // CHECK-NEXT: "hydride_arm.vmla_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_by_element_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v5(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v5(
 // CHECK-NEXT: "hydride_arm.vmlaq_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_by_element_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v6(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v6(
 // CHECK-NEXT: "hydride_arm.vmla_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_by_element_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v7(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v7(
 // CHECK-NEXT: "hydride_arm.vmlaq_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v8(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v8(
 // CHECK-NEXT: "hydride_arm.vmls_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_by_element_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v9(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v9(
 // CHECK-NEXT: "hydride_arm.vmlsq_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_by_element_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v10(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v10(
 // CHECK-NEXT: "hydride_arm.vmls_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_by_element_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v11(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v11(
 // CHECK-NEXT: "hydride_arm.vmlsq_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_by_element_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v12(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v12(
 // CHECK-NEXT: "hydride_arm.vmls_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+func.func @add_or_sub_or_mul_u_by_element_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v13(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v13(
 // CHECK-NEXT: "hydride_arm.vmlsq_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+func.func @add_or_sub_or_mul_u_by_element_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v14(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v14(
 // CHECK-NEXT: "hydride_arm.vmls_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+func.func @add_or_sub_or_mul_u_by_element_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v15(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_by_element_v15(
 // CHECK-NEXT: "hydride_arm.vmlsq_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_u_0ca4_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_u_by_element_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element(
 // CHECK-NEXT: "hydride_arm.vmlal_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_by_element(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v1(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v1(
 // CHECK-NEXT: "hydride_arm.vmlal_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_by_element_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v2(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v2(
 // CHECK-NEXT: "hydride_arm.vmlal_n_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_by_element_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v3(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v3(
 // CHECK-NEXT: "hydride_arm.vmlal_n_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_by_element_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v4(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v4(
 // CHECK-NEXT: "hydride_arm.vmlal_high_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_by_element_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v5(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v5(
 // CHECK-NEXT: "hydride_arm.vmlal_high_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_by_element_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v6(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v6(
 // CHECK-NEXT: "hydride_arm.vmlal_high_n_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_by_element_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v7(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v7(
 // CHECK-NEXT: "hydride_arm.vmlal_high_n_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_by_element_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v8(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v8(
 // CHECK-NEXT: "hydride_arm.vmlsl_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_by_element_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v9(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v9(
 // CHECK-NEXT: "hydride_arm.vmlsl_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_by_element_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v10(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v10(
 // CHECK-NEXT: "hydride_arm.vmlsl_n_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_by_element_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v11(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v11(
 // CHECK-NEXT: "hydride_arm.vmlsl_n_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_by_element_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v12(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v12(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_n_s16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_by_element_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v13(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v13(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_n_s32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_by_element_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v14(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v14(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_n_u16"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @add_or_sub_or_mul_widen_by_element_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v15(
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_by_element_v15(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_n_u32"(%arg0, %arg1, %arg2)
-func.func @add_or_sub_or_mul_widen_e0c6_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @add_or_sub_or_mul_widen_by_element_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element(
 // CHECK-NEXT: "hydride_arm.vqdmlal_n_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_5dfb(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_by_element(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlal_n_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_5dfb_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_by_element_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_n_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_5dfb_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_by_element_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_n_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_5dfb_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_by_element_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v4(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_n_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_5dfb_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_by_element_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 15 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v5(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_n_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_5dfb_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_by_element_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v6(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_n_s16"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_5dfb_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_by_element_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 15 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_by_element_v7(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_n_s32"(%arg0, %arg1, %arg2)
-func.func @dot_acc_sat_s_widen_5dfb_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+func.func @dot_acc_sat_s_widen_by_element_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_by_element"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 

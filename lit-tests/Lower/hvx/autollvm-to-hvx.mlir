@@ -725,17 +725,17 @@ func.func @dot_round_with_scalar_12way_v1(%arg0: vector<128xi16>, %arg1: i32) ->
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_0874(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpybus_dv_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_ternary_with_scalar_12way_0874(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_0874"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 1 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+func.func @dot_acc_ternary_with_scalar_12way(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, width = 1 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_0874_v1(
+// CHECK-LABEL: func.func @dot_acc_ternary_with_scalar_12way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhb_dv_acc"(%arg0, %arg1, %arg2)
-func.func @dot_acc_ternary_with_scalar_12way_0874_v1(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_ternary_with_scalar_12way_0874"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
+func.func @dot_acc_ternary_with_scalar_12way_v1(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_ternary_with_scalar_12way"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, width = 0 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -795,17 +795,17 @@ func.func @mul_high_sat_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_5way_8341(
+// CHECK-LABEL: func.func @dot_acc_sat_5way(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhisat_acc"(%arg0, %arg2, %arg1)
-func.func @dot_acc_sat_5way_8341(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_sat_5way_8341"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
+func.func @dot_acc_sat_5way(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_sat_5way"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_5way_8341_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_5way_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vdmpyhsuisat_acc"(%arg0, %arg2, %arg1)
-func.func @dot_acc_sat_5way_8341_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_sat_5way_8341"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
+func.func @dot_acc_sat_5way_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_sat_5way"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -1075,45 +1075,45 @@ func.func @funnel_shift_ternary_with_scalar(%arg0: i32, %arg1: vector<32xi32>, %
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85(
+// CHECK-LABEL: func.func @funnel_shift_sat_round(
 // CHECK-NEXT: "hydride_hvx.v6_vasrwhsat"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_sat_round_6b85(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+func.func @funnel_shift_sat_round(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v1(
+// CHECK-LABEL: func.func @funnel_shift_sat_round_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vasrwuhsat"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_sat_round_6b85_v1(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+func.func @funnel_shift_sat_round_v1(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v2(
+// CHECK-LABEL: func.func @funnel_shift_sat_round_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vasruwuhsat"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_sat_round_6b85_v2(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+func.func @funnel_shift_sat_round_v2(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 15 : i32, constant_2 = 65535 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v3(
+// CHECK-LABEL: func.func @funnel_shift_sat_round_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vasrhubsat"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_sat_round_6b85_v3(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+func.func @funnel_shift_sat_round_v3(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v4(
+// CHECK-LABEL: func.func @funnel_shift_sat_round_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vasrhbsat"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_sat_round_6b85_v4(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+func.func @funnel_shift_sat_round_v4(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v5(
+// CHECK-LABEL: func.func @funnel_shift_sat_round_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vasruhubsat"(%arg2, %arg1, %arg0)
-func.func @funnel_shift_sat_round_6b85_v5(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 1 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+func.func @funnel_shift_sat_round_v5(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round"(%arg0, %arg1, %arg2) { constant = 7 : i32, constant_2 = 255 : i32, width = 1 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -1369,10 +1369,10 @@ func.func @funnel_shift_ternary_with_mask(%arg0: vector<128xi1>, %arg1: vector<3
   return %0 : vector<36xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_su_60e6(
+// CHECK-LABEL: func.func @mul_high_su(
 // CHECK-NEXT: "hydride_hvx.v6_vaddcarryo"(%arg0, %arg1)
-func.func @mul_high_su_60e6(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
-  %0 = "autollvm.mul_high_su_60e6"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+func.func @mul_high_su(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.mul_high_su"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
   return %0 : vector<36xi32>
 }
 
@@ -1467,24 +1467,24 @@ func.func @dot_acc_ternary_4way_v2(%arg0: vector<128xi16>, %arg1: vector<128xi8>
   return %0 : vector<128xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_18c2(
+// CHECK-LABEL: func.func @dot_acc_s(
 // CHECK-NEXT: "hydride_hvx.v6_vaddbq"(%arg2, %arg0, %arg1)
-func.func @dot_acc_s_18c2(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
-  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+func.func @dot_acc_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
+  %0 = "autollvm.dot_acc_s"(%arg0, %arg1, %arg2) { width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_18c2_v1(
+// CHECK-LABEL: func.func @dot_acc_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhq"(%arg2, %arg0, %arg1)
-func.func @dot_acc_s_18c2_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+func.func @dot_acc_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_s"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_18c2_v2(
+// CHECK-LABEL: func.func @dot_acc_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddwq"(%arg2, %arg0, %arg1)
-func.func @dot_acc_s_18c2_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+func.func @dot_acc_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_s"(%arg0, %arg1, %arg2) { width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -2258,17 +2258,17 @@ func.func @mask_dot_su_unary_with_scalar(%arg0: i32) -> vector<128xi1> {
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @mask_dot_su_binary_9802(
+// CHECK-LABEL: func.func @mask_dot_su_binary(
 // CHECK-NEXT: "hydride_hvx.v6_shuffeqw"(%arg0, %arg1)
-func.func @mask_dot_su_binary_9802(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_dot_su_binary_9802"(%arg0, %arg1) { constant = 2 : i32, bit = -2 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+func.func @mask_dot_su_binary(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_binary"(%arg0, %arg1) { constant = 2 : i32, bit = -2 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @mask_dot_su_binary_9802_v1(
+// CHECK-LABEL: func.func @mask_dot_su_binary_v1(
 // CHECK-NEXT: "hydride_hvx.v6_shuffeqh"(%arg0, %arg1)
-func.func @mask_dot_su_binary_9802_v1(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
-  %0 = "autollvm.mask_dot_su_binary_9802"(%arg0, %arg1) { constant = 1 : i32, bit = -1 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+func.func @mask_dot_su_binary_v1(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_binary"(%arg0, %arg1) { constant = 1 : i32, bit = -1 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
@@ -2440,17 +2440,17 @@ func.func @select_binary_u_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> v
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @sub_clz_f381(
+// CHECK-LABEL: func.func @sub_clz(
 // CHECK-NEXT: "hydride_hvx.v6_vnormamtw"(%arg0)
-func.func @sub_clz_f381(%arg0: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_clz_f381"(%arg0) { constant = 4294967295 : i64 } : (vector<32xi32>) -> vector<32xi32>
+func.func @sub_clz(%arg0: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_clz"(%arg0) { constant = 4294967295 : i64 } : (vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @sub_clz_f381_v1(
+// CHECK-LABEL: func.func @sub_clz_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vnormamth"(%arg0)
-func.func @sub_clz_f381_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_clz_f381"(%arg0) { constant = -1 : i32 } : (vector<64xi16>) -> vector<64xi16>
+func.func @sub_clz_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_clz"(%arg0) { constant = -1 : i32 } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -2468,10 +2468,10 @@ func.func @add_sub_clz_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vecto
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i8_e272(
+// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i8(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvvb"(%arg1, %arg2, %arg0)
-func.func @mul_high_var_index_s_ternary_to_i8_e272(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_ternary_to_i8_e272"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @mul_high_var_index_s_ternary_to_i8(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_ternary_to_i8"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -2482,10 +2482,10 @@ func.func @mul_high_var_index_s_4ary(%arg0: vector<128xi8>, %arg1: i32, %arg2: v
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i16_fd2c(
+// CHECK-LABEL: func.func @mul_high_var_index_s_ternary_to_i16(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvwh"(%arg1, %arg2, %arg0)
-func.func @mul_high_var_index_s_ternary_to_i16_fd2c(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_var_index_s_ternary_to_i16_fd2c"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+func.func @mul_high_var_index_s_ternary_to_i16(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_s_ternary_to_i16"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 

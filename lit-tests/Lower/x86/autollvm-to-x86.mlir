@@ -16636,66 +16636,66 @@ func.func @or_shl_binary_imm_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> 
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_dpwssds_epi32"(%arg3, %arg2, %arg0, %arg1)
-func.func @dot_acc_sat_s_widen(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @dot_acc_sat_s_widen_to_i32(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v1(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_dpwssds_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @dot_acc_sat_s_widen_v1(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @dot_acc_sat_s_widen_to_i32_v1(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v2(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v2(
 // CHECK-NEXT: "hydride_x86.mm512_dpwssds_epi32"(%arg2, %arg0, %arg1)
-func.func @dot_acc_sat_s_widen_v2(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
+func.func @dot_acc_sat_s_widen_to_i32_v2(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v3(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_dpwssds_epi32"(%arg3, %arg2, %arg0, %arg1)
-func.func @dot_acc_sat_s_widen_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @dot_acc_sat_s_widen_to_i32_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v4(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_dpwssds_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @dot_acc_sat_s_widen_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @dot_acc_sat_s_widen_to_i32_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v5(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v5(
 // CHECK-NEXT: "hydride_x86.mm256_dpwssds_epi32"(%arg2, %arg0, %arg1)
-func.func @dot_acc_sat_s_widen_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>) -> vector<8xi32>
+func.func @dot_acc_sat_s_widen_to_i32_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<16xi16>, vector<16xi16>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v6(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_dpwssds_epi32"(%arg3, %arg2, %arg0, %arg1)
-func.func @dot_acc_sat_s_widen_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_to_i32_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v7(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_dpwssds_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @dot_acc_sat_s_widen_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_to_i32_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_sat_s_widen_v8(
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_to_i32_v8(
 // CHECK-NEXT: "hydride_x86.mm_dpwssds_epi32"(%arg2, %arg0, %arg1)
-func.func @dot_acc_sat_s_widen_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>) -> vector<4xi32>
+func.func @dot_acc_sat_s_widen_to_i32_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_to_i32"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<8xi16>, vector<8xi16>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 

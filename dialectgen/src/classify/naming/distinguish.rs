@@ -9,6 +9,7 @@
 //! rename the ops other ISAs adopt names from.
 
 use super::features::Sign;
+use super::reads::arithmetic_by_one_element;
 use super::scan::features;
 use super::shape::element_widths;
 use crate::classify::class::{member_semantics, SimilarityClass};
@@ -62,9 +63,12 @@ fn mask_operand(class: &SimilarityClass) -> Option<String> {
     has_operand(class, ArgKind::Mask).then(|| "with_mask".into())
 }
 
-/// One element of an operand used for every result element (`vmla_n`'s scalar, a lane broadcast).
+/// One element of an operand used for every result element: moved to every
+/// lane (a lane broadcast) or an operand of every element's arithmetic
+/// (`vmla_n`'s scalar, a multiply by lane).
 fn element_broadcast(class: &SimilarityClass) -> Option<String> {
-    features(&class.template).broadcasts.then(|| "by_element".into())
+    let by_element = features(&class.template).broadcasts || arithmetic_by_one_element(&class.template);
+    by_element.then(|| "by_element".into())
 }
 
 /// A rounding constant computed from a shift amount (`1 << (n - 1)` added

@@ -207,3 +207,68 @@ pub(super) fn index_vars(s: &Semantics) -> BTreeSet<String> {
     }
     vars
 }
+
+/// Whether one element of an operand, read before any loop, is an operand
+/// of the arithmetic inside a loop (`vmul_n`'s scalar, a lane an immediate
+/// picks): a local assigned once, outside loops, from an element of a
+/// vector argument or of a copy of one (extended or converted, as
+/// [`element_of`] reads it), and then multiplied, added or
+/// subtracted in a loop's body.
+pub(super) fn arithmetic_by_one_element(s: &Semantics) -> bool {
+    let mut vectors: BTreeSet<String> =
+        s.args.iter().filter(|a| a.kind == ArgKind::Vector).map(|a| a.name.clone()).collect();
+    vectors.extend(super::shape::register_copies(s));
+    let mut assigned: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    crate::sema::visit::walk_stmts_mut(&mut s.body.clone(), &mut |_| {}, &mut |name| {
+        *assigned.entry(name.clone()).or_default() += 1;
+    });
+    let elements: BTreeSet<&str> = s
+        .body
+        .iter()
+        .filter_map(|st| match &st.kind {
+            StmtKind::Assign { place, value }
+                if place.range.is_none() && matches!(value, Expr::Slice { .. } | Expr::Call { .. }) =>
+            {
+                let from_vector = element_of(value).is_some_and(|v| vectors.contains(v));
+                (from_vector && assigned.get(&place.var) == Some(&1)).then_some(place.var.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    if elements.is_empty() {
+        return false;
+    }
+    let is_element = |e: &Expr| matches!(operand_variable(e), Some(v) if elements.contains(v));
+    s.body.iter().any(|st| match &st.kind {
+        StmtKind::For { body, .. } => {
+            let mut found = false;
+            crate::sema::visit::walk_stmts_mut(
+                &mut body.clone(),
+                &mut |e| {
+                    found |= match e {
+                        Expr::Binary { op: BinOp::Mul | BinOp::Add | BinOp::Sub, lhs, rhs }
+                        | Expr::OperateBy { lhs, rhs, .. } => is_element(lhs) || is_element(rhs),
+                        _ => false,
+                    }
+                },
+                &mut |_| {},
+            );
+            found
+        }
+        _ => false,
+    })
+}
+
+/// The variable an arithmetic operand reads, under extensions and
+/// conversions (`element2`, `SignExtend(element2, 32)`).
+fn operand_variable(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Var(v) => Some(v),
+        Expr::Call { func, args }
+            if matches!(func.as_str(), "SignExtend" | "ZeroExtend" | "Signed" | "Unsigned" | "AsInteger") =>
+        {
+            args.first().and_then(operand_variable)
+        }
+        _ => None,
+    }
+}
