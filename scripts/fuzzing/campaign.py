@@ -10,17 +10,18 @@ import tempfile
 import time
 
 import differential
+import isas
 import minimize
 import programs
 
 ROOT = differential.ROOT
 REGRESSIONS = os.path.join(ROOT, "lit-tests", "Run", "fuzz")
-# The register width of targets that leave narrower vectors to LLVM: their
-# programs are made at least this wide, so that rewrites fire there too.
-MIN_BITS = {"hexagon-hvx128": 1024}
-# What a kept test needs of the host to run (lit features).
-REQUIRES = {"x86-avx512": "host-x86-avx512", "x86-avx2": "host-x86-avx2", "aarch64-neon-dotprod-i8mm": "qemu-aarch64",
-            "hexagon-hvx128": "qemu-hexagon"}
+# Per target (its ISA's targets.toml, scripts/isas.py): the register width
+# of a target that leaves narrower vectors to LLVM (its programs are made at
+# least this wide, so that rewrites fire there too), and what a kept test
+# needs of the host to run (a lit feature).
+MIN_BITS = {t["name"]: t["fuzz_min_bits"] for t in isas.targets() if "fuzz_min_bits" in t}
+REQUIRES = {t["name"]: t["lit_feature"] for t in isas.targets()}
 
 
 def parse(argv):
@@ -183,14 +184,12 @@ def load_bounds():
     return module
 
 
-SIZED_TARGETS = ["x86-avx512", "x86-avx2", "aarch64-neon-dotprod-i8mm", "hexagon-hvx128"]
-
-
 def sized_main(args):
-    """Lowering needs no host support: every target unless named."""
+    """Lowering needs no host support: every run target (scripts/isas.py)
+    unless named."""
     failures = 0
     os.makedirs(args.out, exist_ok=True)
-    for target in args.target or SIZED_TARGETS:
+    for target in args.target or [t["name"] for t in isas.targets()]:
         print(f"== sized programs at {target}, seed {args.seed}", flush=True)
         with tempfile.TemporaryDirectory() as work:
             report = sized_campaign(args, target, work)

@@ -2,17 +2,16 @@
 for one target, both compiled for it and run on the same random and edge
 inputs by the differential harness of the execution tests
 (lit-tests/Run/Inputs: differential_main.c, differential.py,
-mem_wrappers.py), natively on x86 or under qemu-user.
+mem_wrappers.py), natively or under qemu-user.
 
 What can go wrong is reported per program: the pass failing or crashing
 (`crash`), running out of time (`timeout`), or the two paths computing
 different outputs (`mismatch`); where LLVM's own path fails to compile
-(clang's code generator runs away on some vectors of odd widths, the
-freestanding Hexagon link lacks the division routines), or where a
-mismatch goes away against LLVM's path compiled at -O0 (LLVM's -O2 code
-for its own path is wrong: llc 22 drops the `+ 16384` of
-`(sext(x) * zext(x) + 16384) >> 16` on HVX), `llvm`, which is LLVM's
-problem and counted apart.
+(clang's code generator runs away on some vectors of odd widths, a
+freestanding link lacks a division routine), or where a mismatch goes
+away against LLVM's path compiled at -O0 (LLVM's -O2 code for its own
+path is wrong: llc 22 drops the `+ 16384` of `(sext(x) * zext(x) + 16384)
+>> 16` at one target), `llvm`, which is LLVM's problem and counted apart.
 """
 
 import json
@@ -24,12 +23,14 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import isas  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LLVM = "/usr/lib/llvm-22/bin"
 PLUGIN = os.path.join(ROOT, "target", "release", "libhydride.so")
 HYDRIDE = os.path.join(ROOT, "target", "release", "hydride")
 RUN_INPUTS = os.path.join(ROOT, "lit-tests", "Run", "Inputs")
-HEXAGON_DIVISION = os.path.join(ROOT, "bench", "freestanding", "division.c")
 MEM_WRAPPERS = os.path.join(ROOT, "lit-tests", "Run", "Inputs", "mem_wrappers.py")
 TO_LLVM = ["--lower-vector-multi-reduction", "--convert-vector-to-llvm", "--convert-arith-to-llvm",
            "--convert-ub-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts"]
@@ -42,7 +43,7 @@ class Target:
     isa: str
     compile: list  # clang command prefix for the harness and both paths
     runner: list  # how the binary is started ([] natively)
-    sources: list = field(default_factory=list)  # linked into every harness (Hexagon's division routines)
+    sources: list = field(default_factory=list)  # linked into every harness (routines the target lacks)
 
 
 def host():
@@ -51,30 +52,24 @@ def host():
 
 def targets(wanted=None):
     """The targets this host can run (natively or under qemu-user): `wanted`
-    (names) or all of them; with the reason for each one left out."""
+    (names) or all of them, in the order of their ISAs' targets.toml
+    (scripts/isas.py); with the reason for each one left out."""
     h = host()
     found, skipped = [], {}
-    x86 = ["clang-22", *h["clang_flags"], *FREESTANDING]
-    for name in ("x86-avx512", "x86-avx2"):
-        lacking = h["lacks"].get(name, ["?"])
-        if lacking:
-            skipped[name] = "this host lacks " + ", ".join(lacking)
+    for t in isas.targets():
+        if t.get("native"):
+            lacking = h["lacks"].get(t["name"], ["?"])
+            if lacking:
+                skipped[t["name"]] = "this host lacks " + ", ".join(lacking)
+                continue
+            compile_ = ["clang-22", *h["clang_flags"], *FREESTANDING, *t.get("link_flags", [])]
+        elif shutil.which(t["runner"][0]):
+            compile_ = ["clang-22", *t["clang_flags"], *FREESTANDING, *t.get("link_flags", [])]
         else:
-            found.append(Target(name, "x86", x86, []))
-    cross = [
-        ("aarch64-neon-dotprod-i8mm", "arm", "qemu-aarch64",
-         ["clang-22", "--target=aarch64-linux-gnu", "-march=armv8.6-a+dotprod+i8mm", *FREESTANDING, "-fuse-ld=lld"],
-         ["qemu-aarch64", "-cpu", "max"], []),
-        # Hexagon has no division instruction: the routines clang calls for it.
-        ("hexagon-hvx128", "hvx", "qemu-hexagon",
-         ["clang-22", "--target=hexagon", "-mcpu=hexagonv66", "-mhvx", "-mhvx-length=128b", *FREESTANDING,
-          "-fuse-ld=lld"], ["qemu-hexagon", "-cpu", "v67"], [HEXAGON_DIVISION]),
-    ]
-    for name, isa, qemu, compile_, runner, sources in cross:
-        if shutil.which(qemu):
-            found.append(Target(name, isa, compile_, runner, sources))
-        else:
-            skipped[name] = f"{qemu} is not installed"
+            skipped[t["name"]] = f"{t['runner'][0]} is not installed"
+            continue
+        sources = [os.path.join(ROOT, s) for s in t.get("sources", [])]
+        found.append(Target(t["name"], t["isa"], compile_, t.get("runner", []), sources))
     if wanted:
         unknown = set(wanted) - {t.name for t in found} - set(skipped)
         if unknown:
