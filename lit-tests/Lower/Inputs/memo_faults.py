@@ -1,8 +1,8 @@
 """The memo under concurrency, kills and unusable directories.
 
-  memo_faults.py MODE --mlir-opt PATH --plugin PATH --work DIR INPUT...
+  memo_faults.py MODE --target TARGET --mlir-opt PATH --plugin PATH --work DIR INPUT...
 
-Every mode lowers the INPUT files with lower-to-autollvm (x86-avx512) and
+Every mode lowers the INPUT files with lower-to-autollvm at TARGET and
 compares each output with a reference: the same input lowered by one
 process with a fresh memo. It prints one line per check and exits non-zero
 at the first that fails.
@@ -39,7 +39,6 @@ import subprocess
 import sys
 import time
 
-TARGET = "x86-avx512"
 REMARK = "is not used ("
 
 
@@ -49,13 +48,13 @@ def fail(text):
 
 class Lowering:
     def __init__(self, args):
-        self.mlir_opt, self.plugin, self.work = args.mlir_opt, args.plugin, args.work
+        self.mlir_opt, self.plugin, self.work, self.target = args.mlir_opt, args.plugin, args.work, args.target
         self.references = args.references
         self.key = os.path.join(self.work, "memo-key")
         self.env = dict(os.environ, HYDRIDE_MEMO_KEY=self.key)
 
     def command(self, cache, source):
-        pipeline = f"builtin.module(func.func(lower-to-autollvm{{target={TARGET} cache-dir={cache}}}))"
+        pipeline = f"builtin.module(func.func(lower-to-autollvm{{target={self.target} cache-dir={cache}}}))"
         return [self.mlir_opt, f"--load-dialect-plugin={self.plugin}", f"--load-pass-plugin={self.plugin}",
                 f"--pass-pipeline={pipeline}", source]
 
@@ -268,6 +267,7 @@ def mounts(low, inputs, refs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["concurrent", "kill", "planted", "unusable", "mounts"])
+    ap.add_argument("--target", required=True, help="lower-to-autollvm's target")
     ap.add_argument("--mlir-opt", required=True)
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--work", required=True)
