@@ -26,7 +26,7 @@ pub trait FrontEnd: Send {
     fn semantics(&self) -> &[Semantics];
     /// How its classes are merged.
     fn merging(&self) -> Merging;
-    /// What its dialect's description calls the ISA (`AArch64 NEON`).
+    /// What its dialect's description calls the ISA: its name for readers, not the folder name.
     fn title(&self) -> &'static str;
     /// Its report (`hydride gen --report`), as JSON.
     fn report(&self) -> Result<serde_json::Value, GenError>;
