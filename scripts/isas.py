@@ -12,8 +12,10 @@ As a command, prints one line per item for shell scripts:
   isas.py targets                    every run target
   isas.py fuzz-ci                    COUNT TARGET...: targets scripts/test
                                      fuzzes with COUNT programs each
+  isas.py native                     the ISA this host executes natively
 """
 import functools
+import json
 import os
 import subprocess
 import sys
@@ -57,6 +59,16 @@ def targets():
     return found
 
 
+def native():
+    """The ISA this host executes natively: that of the targets `hydride
+    host --json` says what the host lacks of."""
+    host = json.loads(subprocess.run([HYDRIDE, "host", "--json"], check=True, capture_output=True, text=True).stdout)
+    found = {t["isa"] for t in targets() if t["name"] in host["lacks"]}
+    if len(found) != 1:
+        sys.exit(f"isas.py: no one ISA of the host's targets ({', '.join(host['lacks'])}) in any targets.toml")
+    return found.pop()
+
+
 def fuzz_ci_groups():
     """[(count, [target, ...])]: the run targets grouped by the programs
     scripts/test fuzzes at each, in order of first appearance."""
@@ -71,6 +83,8 @@ def main(argv):
         print("\n".join(names()))
     elif argv == ["targets"]:
         print("\n".join(t["name"] for t in targets()))
+    elif argv == ["native"]:
+        print(native())
     elif argv == ["fuzz-ci"]:
         for count, group in fuzz_ci_groups():
             print(count, *group)
