@@ -26,6 +26,7 @@ own code of executions times the same static price (cycles or packets).
 `over_halide` is Halide's cost per call over hydride's.
 
 Usage: python3 bench/qemu_bench.py --target aarch64-neon-dotprod-i8mm|hexagon-hvx128 [--check] [--only K,...] [--out DIR] [--proof-ms N]
+       python3 bench/qemu_bench.py --list-targets
 """
 
 import argparse
@@ -180,7 +181,9 @@ def geomean(rows, column):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--target", required=True, choices=list(TARGETS))
+    which = ap.add_mutually_exclusive_group(required=True)
+    which.add_argument("--target", choices=list(TARGETS))
+    which.add_argument("--list-targets", action="store_true", help="print the targets, one a line, and exit")
     ap.add_argument("--check", action="store_true", help="correctness under qemu only, no static figures")
     ap.add_argument("--only", default="", help="comma-separated kernel names")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder (default results/)")
@@ -188,6 +191,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=None,
                     help="kernels worked on at once (default: every core with --check, else one: compile times are figures)")
     a = ap.parse_args()
+    if a.list_targets:
+        print("\n".join(TARGETS))
+        return
     run_suite(a.target, a.check, a.only, a.out, a.proof_ms, a.jobs or (parallel.default_jobs() if a.check else 1))
 
 
