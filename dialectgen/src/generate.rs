@@ -95,7 +95,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
         )?;
         write(
             &opts.out.join(name).join(format!("{}.td", o.dialect.name)),
-            &render_value(&ods_template, &ods::ods_dialect(&o.dialect, Some(&lowering_table(&o.files))))?,
+            &render_value(&ods_template, &ods::ods_dialect(&o.dialect, Some(&o.lowerings)))?,
         )?;
         let one_to_one = opts.lit_dir.join("Lower").join(name).join(format!("autollvm-to-{name}.mlir"));
         let tests = one_to_one_tests(&designs[0], name, &o.dialect.name)?;
@@ -129,9 +129,10 @@ fn generate_isa(isa: &dyn Isa, opts: &GenOptions, progress: &dyn Progress) -> Re
     if let Some(coverage) = lowerings.coverage {
         report["llvm_lowering"] = coverage;
     }
-    let (table, text) = lowerings.table;
-    let files = vec![(format!("{name}/class-database.json"), db), (format!("{name}/{table}"), text)];
-    Ok(IsaOutput { semantics: semantics.to_vec(), classes, stats, dialect, report, files })
+    let table = one_entry_per_line(lowerings.table.iter().map(|(op, l)| (op.clone(), l)))?;
+    let files = vec![(format!("{name}/class-database.json"), db), (format!("{name}/llvm-lowering.json"), table)];
+    let lowerings = lowerings.table;
+    Ok(IsaOutput { semantics: semantics.to_vec(), classes, stats, dialect, report, files, lowerings })
 }
 
 /// The autollvm dialect's instances that lower to `dialect`, for the
@@ -161,17 +162,6 @@ fn member_lowerings(isa: &str, files: &[(String, String)]) -> Vec<(String, serde
         .flat_map(|c| c["members"].as_array().into_iter().flatten())
         .filter_map(|m| Some((format!("{isa}/{}", m["intrinsic"].as_str()?), m.get("lowering")?.clone())))
         .filter(|(_, l)| !l.is_null())
-        .collect()
-}
-
-/// The LLVM intrinsics of an ISA's ops, from the lowering table among its
-/// generated files (empty if it has none).
-fn lowering_table(files: &[(String, String)]) -> ods::LlvmIntrinsics {
-    const TABLES: [&str; 3] = ["llvm-calls.json", "llvm-lowerings.json", "llvm-intrinsics.json"];
-    files
-        .iter()
-        .filter(|(rel, _)| TABLES.iter().any(|t| rel.ends_with(t)))
-        .flat_map(|(_, text)| ods::llvm_intrinsics(text))
         .collect()
 }
 

@@ -11,6 +11,7 @@ pub mod gen_tables;
 pub mod generate;
 pub mod isa;
 pub mod llvm_ir;
+pub mod llvm_lowering;
 pub mod llvm_snippet;
 pub mod movement;
 pub mod progress;

@@ -36,7 +36,7 @@ V6_valignb(Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: ve
     dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + shift), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + shift) - 128), 32, 1))):(8 * WrapAs(((i + shift) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + shift), 32, 1))):(8 * WrapAs((i + shift), 32, 1))], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.valignb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.valignb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -45,8 +45,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.valignb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.valignb.128B"];
 }
 
 def HydrideHvx_v6_vlalignbOp : HydrideHvx_Op<"v6_vlalignb"> {
@@ -59,7 +57,7 @@ V6_vlalignb(Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: v
     dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + shift), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + shift) - 128), 32, 1))):(8 * WrapAs(((i + shift) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + shift), 32, 1))):(8 * WrapAs((i + shift), 32, 1))], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlalignb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlalignb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -68,8 +66,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlalignb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlalignb.128B"];
 }
 
 def HydrideHvx_v6_valignbiOp : HydrideHvx_Op<"v6_valignbi"> {
@@ -81,7 +77,7 @@ V6_valignbi(Vu: vec<128 x u8>, Vv: vec<128 x u8>, ui: imm<1 x u32> decodes 3 bit
     dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + ui), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + ui) - 128), 32, 1))):(8 * WrapAs(((i + ui) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + ui), 32, 1))):(8 * WrapAs((i + ui), 32, 1))], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.valignbi.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.valignbi.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -90,8 +86,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.valignbi.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.valignbi.128B"];
 }
 
 def HydrideHvx_v6_vlalignbiOp : HydrideHvx_Op<"v6_vlalignbi"> {
@@ -104,7 +98,7 @@ V6_vlalignbi(Vu: vec<128 x u8>, Vv: vec<128 x u8>, ui: imm<1 x u32> decodes 3 bi
     dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + shift), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + shift) - 128), 32, 1))):(8 * WrapAs(((i + shift) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + shift), 32, 1))):(8 * WrapAs((i + shift), 32, 1))], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlalignbi.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlalignbi.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -113,8 +107,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlalignbi.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlalignbi.128B"];
 }
 
 def HydrideHvx_v6_vrorOp : HydrideHvx_Op<"v6_vror"> {
@@ -126,7 +118,7 @@ V6_vror(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
     dst[(7 + (8 * k)):(8 * k)] := AsInteger(Vu[(7 + (8 * ((128 - 1) AND WrapAs((k + Rt), 32, 0)))):(8 * ((128 - 1) AND WrapAs((k + Rt), 32, 0)))], 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vror.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vror.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -134,8 +126,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vror.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vror.128B"];
 }
 
 def HydrideHvx_v6_vunpackubOp : HydrideHvx_Op<"v6_vunpackub"> {
@@ -147,15 +137,13 @@ V6_vunpackub(Vu: vec<128 x u8>) -> dst: vec<128 x u16>
     dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))] := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vunpackub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vunpackub.128B"];
 }
 
 def HydrideHvx_v6_vunpackbOp : HydrideHvx_Op<"v6_vunpackb"> {
@@ -167,15 +155,13 @@ V6_vunpackb(Vu: vec<128 x u8>) -> dst: vec<128 x u16>
     dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))] := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vunpackb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vunpackb.128B"];
 }
 
 def HydrideHvx_v6_vunpackuhOp : HydrideHvx_Op<"v6_vunpackuh"> {
@@ -187,15 +173,13 @@ V6_vunpackuh(Vu: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))] := AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vunpackuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vunpackuh.128B"];
 }
 
 def HydrideHvx_v6_vunpackhOp : HydrideHvx_Op<"v6_vunpackh"> {
@@ -207,15 +191,13 @@ V6_vunpackh(Vu: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))] := AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vunpackh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vunpackh.128B"];
 }
 
 def HydrideHvx_v6_vunpackobOp : HydrideHvx_Op<"v6_vunpackob"> {
@@ -228,7 +210,7 @@ V6_vunpackob(Vxx: vec<128 x u16>, Vu: vec<128 x u8>) -> dst: vec<128 x u16>
     dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))] := (AsInteger(dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))], 1) OR (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vunpackob.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackob.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -236,8 +218,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vunpackob.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vunpackob.128B"];
 }
 
 def HydrideHvx_v6_vunpackohOp : HydrideHvx_Op<"v6_vunpackoh"> {
@@ -250,7 +230,7 @@ V6_vunpackoh(Vxx: vec<64 x u32>, Vu: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))] := (AsInteger(dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))], 1) OR (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vunpackoh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackoh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -258,8 +238,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vunpackoh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vunpackoh.128B"];
 }
 
 def HydrideHvx_v6_vpackebOp : HydrideHvx_Op<"v6_vpackeb"> {
@@ -272,7 +250,7 @@ V6_vpackeb(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
     dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackeb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vpackeb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -280,8 +258,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackeb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vpackeb.128B"];
 }
 
 def HydrideHvx_v6_vpackehOp : HydrideHvx_Op<"v6_vpackeh"> {
@@ -294,7 +270,7 @@ V6_vpackeh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
     dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackeh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vpackeh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -302,8 +278,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackeh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vpackeh.128B"];
 }
 
 def HydrideHvx_v6_vpackobOp : HydrideHvx_Op<"v6_vpackob"> {
@@ -316,7 +290,7 @@ V6_vpackob(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
     dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackob.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vpackob.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -324,8 +298,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackob.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vpackob.128B"];
 }
 
 def HydrideHvx_v6_vpackohOp : HydrideHvx_Op<"v6_vpackoh"> {
@@ -338,7 +310,7 @@ V6_vpackoh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
     dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackoh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vpackoh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -346,8 +318,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackoh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vpackoh.128B"];
 }
 
 def HydrideHvx_v6_vpackhub_satOp : HydrideHvx_Op<"v6_vpackhub_sat"> {
@@ -360,7 +330,7 @@ V6_vpackhub_sat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
     dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackhub.sat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vpackhub.sat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -368,8 +338,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackhub.sat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vpackhub.sat.128B"];
 }
 
 def HydrideHvx_v6_vpackhb_satOp : HydrideHvx_Op<"v6_vpackhb_sat"> {
@@ -382,7 +350,7 @@ V6_vpackhb_sat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
     dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackhb.sat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vpackhb.sat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -390,8 +358,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackhb.sat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vpackhb.sat.128B"];
 }
 
 def HydrideHvx_v6_vpackwuh_satOp : HydrideHvx_Op<"v6_vpackwuh_sat"> {
@@ -404,7 +370,7 @@ V6_vpackwuh_sat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
     dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackwuh.sat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vpackwuh.sat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -412,8 +378,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackwuh.sat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vpackwuh.sat.128B"];
 }
 
 def HydrideHvx_v6_vpackwh_satOp : HydrideHvx_Op<"v6_vpackwh_sat"> {
@@ -426,7 +390,7 @@ V6_vpackwh_sat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
     dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackwh.sat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vpackwh.sat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -434,8 +398,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vpackwh.sat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vpackwh.sat.128B"];
 }
 
 def HydrideHvx_v6_vzbOp : HydrideHvx_Op<"v6_vzb"> {
@@ -448,15 +410,13 @@ V6_vzb(Vu: vec<128 x u8>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vzb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vzb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vzb.128B"];
 }
 
 def HydrideHvx_v6_vsbOp : HydrideHvx_Op<"v6_vsb"> {
@@ -469,15 +429,13 @@ V6_vsb(Vu: vec<128 x u8>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsb.128B"];
 }
 
 def HydrideHvx_v6_vzhOp : HydrideHvx_Op<"v6_vzh"> {
@@ -490,15 +448,13 @@ V6_vzh(Vu: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vzh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vzh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vzh.128B"];
 }
 
 def HydrideHvx_v6_vshOp : HydrideHvx_Op<"v6_vsh"> {
@@ -511,15 +467,13 @@ V6_vsh(Vu: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsh.128B"];
 }
 
 def HydrideHvx_v6_vdmpybusOp : HydrideHvx_Op<"v6_vdmpybus"> {
@@ -532,7 +486,7 @@ V6_vdmpybus(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpybus.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpybus.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -540,8 +494,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpybus.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpybus.128B"];
 }
 
 def HydrideHvx_v6_vdmpybus_accOp : HydrideHvx_Op<"v6_vdmpybus_acc"> {
@@ -555,7 +507,7 @@ V6_vdmpybus_acc(Vx: vec<64 x u16>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> ds
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpybus.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpybus.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vx,
@@ -564,8 +516,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpybus.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpybus.acc.128B"];
 }
 
 def HydrideHvx_v6_vdmpybus_dvOp : HydrideHvx_Op<"v6_vdmpybus_dv"> {
@@ -580,7 +530,7 @@ V6_vdmpybus_dv(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpybus.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpybus.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -588,8 +538,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpybus.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpybus.dv.128B"];
 }
 
 def HydrideHvx_v6_vdmpybus_dv_accOp : HydrideHvx_Op<"v6_vdmpybus_dv_acc"> {
@@ -605,7 +553,7 @@ V6_vdmpybus_dv_acc(Vxx: vec<128 x u16>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>)
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpybus.dv.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpybus.dv.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -614,8 +562,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpybus.dv.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpybus.dv.acc.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhbOp : HydrideHvx_Op<"v6_vdmpyhb"> {
@@ -628,7 +574,7 @@ V6_vdmpyhb(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -636,8 +582,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhb.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhb_accOp : HydrideHvx_Op<"v6_vdmpyhb_acc"> {
@@ -651,7 +595,7 @@ V6_vdmpyhb_acc(Vx: vec<32 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhb.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhb.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -660,8 +604,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhb.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhb.acc.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhb_dvOp : HydrideHvx_Op<"v6_vdmpyhb_dv"> {
@@ -676,7 +618,7 @@ V6_vdmpyhb_dv(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhb.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhb.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -684,8 +626,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhb.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhb.dv.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhb_dv_accOp : HydrideHvx_Op<"v6_vdmpyhb_dv_acc"> {
@@ -701,7 +641,7 @@ V6_vdmpyhb_dv_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) 
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhb.dv.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhb.dv.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -710,8 +650,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhb.dv.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhb.dv.acc.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhvsatOp : HydrideHvx_Op<"v6_vdmpyhvsat"> {
@@ -725,7 +663,7 @@ V6_vdmpyhvsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhvsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhvsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -733,8 +671,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhvsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhvsat.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhvsat_accOp : HydrideHvx_Op<"v6_vdmpyhvsat_acc"> {
@@ -749,7 +685,7 @@ V6_vdmpyhvsat_acc(Vx: vec<32 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> ds
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(WrapAs((accum + AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)), 64, 0), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhvsat.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhvsat.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -758,8 +694,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhvsat.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhvsat.acc.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhsatOp : HydrideHvx_Op<"v6_vdmpyhsat"> {
@@ -773,7 +707,7 @@ V6_vdmpyhsat(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -781,8 +715,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhsat.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhsat_accOp : HydrideHvx_Op<"v6_vdmpyhsat_acc"> {
@@ -798,7 +730,7 @@ V6_vdmpyhsat_acc(Vx: vec<32 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> d
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsat.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsat.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -807,8 +739,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsat.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhsat.acc.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhisatOp : HydrideHvx_Op<"v6_vdmpyhisat"> {
@@ -822,7 +752,7 @@ V6_vdmpyhisat(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhisat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhisat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -830,8 +760,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhisat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhisat.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhisat_accOp : HydrideHvx_Op<"v6_vdmpyhisat_acc"> {
@@ -847,7 +775,7 @@ V6_vdmpyhisat_acc(Vx: vec<32 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhisat.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhisat.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -856,8 +784,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhisat.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhisat.acc.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhsusatOp : HydrideHvx_Op<"v6_vdmpyhsusat"> {
@@ -871,7 +797,7 @@ V6_vdmpyhsusat(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsusat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsusat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -879,8 +805,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsusat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhsusat.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhsusat_accOp : HydrideHvx_Op<"v6_vdmpyhsusat_acc"> {
@@ -896,7 +820,7 @@ V6_vdmpyhsusat_acc(Vx: vec<32 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) ->
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsusat.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsusat.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -905,8 +829,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsusat.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhsusat.acc.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhsuisatOp : HydrideHvx_Op<"v6_vdmpyhsuisat"> {
@@ -920,7 +842,7 @@ V6_vdmpyhsuisat(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsuisat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsuisat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -928,8 +850,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsuisat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhsuisat.128B"];
 }
 
 def HydrideHvx_v6_vdmpyhsuisat_accOp : HydrideHvx_Op<"v6_vdmpyhsuisat_acc"> {
@@ -945,7 +865,7 @@ V6_vdmpyhsuisat_acc(Vx: vec<32 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>)
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsuisat.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsuisat.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -954,8 +874,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdmpyhsuisat.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdmpyhsuisat.acc.128B"];
 }
 
 def HydrideHvx_v6_vtmpybOp : HydrideHvx_Op<"v6_vtmpyb"> {
@@ -972,7 +890,7 @@ V6_vtmpyb(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) >> 8), 8, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpyb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpyb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -980,8 +898,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpyb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vtmpyb.128B"];
 }
 
 def HydrideHvx_v6_vtmpyb_accOp : HydrideHvx_Op<"v6_vtmpyb_acc"> {
@@ -999,7 +915,7 @@ V6_vtmpyb_acc(Vxx: vec<128 x u16>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> d
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) >> 8), 8, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpyb.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpyb.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -1008,8 +924,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpyb.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vtmpyb.acc.128B"];
 }
 
 def HydrideHvx_v6_vtmpybusOp : HydrideHvx_Op<"v6_vtmpybus"> {
@@ -1026,7 +940,7 @@ V6_vtmpybus(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpybus.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpybus.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -1034,8 +948,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpybus.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vtmpybus.128B"];
 }
 
 def HydrideHvx_v6_vtmpybus_accOp : HydrideHvx_Op<"v6_vtmpybus_acc"> {
@@ -1053,7 +965,7 @@ V6_vtmpybus_acc(Vxx: vec<128 x u16>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) ->
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpybus.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpybus.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -1062,8 +974,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpybus.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vtmpybus.acc.128B"];
 }
 
 def HydrideHvx_v6_vtmpyhbOp : HydrideHvx_Op<"v6_vtmpyhb"> {
@@ -1080,7 +990,7 @@ V6_vtmpyhb(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpyhb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpyhb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -1088,8 +998,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpyhb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vtmpyhb.128B"];
 }
 
 def HydrideHvx_v6_vtmpyhb_accOp : HydrideHvx_Op<"v6_vtmpyhb_acc"> {
@@ -1107,7 +1015,7 @@ V6_vtmpyhb_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> 
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpyhb.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpyhb.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -1116,8 +1024,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vtmpyhb.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vtmpyhb.acc.128B"];
 }
 
 def HydrideHvx_v6_vrmpyubOp : HydrideHvx_Op<"v6_vrmpyub"> {
@@ -1132,7 +1038,7 @@ V6_vrmpyub(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -1140,8 +1046,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpyub.128B"];
 }
 
 def HydrideHvx_v6_vrmpyub_accOp : HydrideHvx_Op<"v6_vrmpyub_acc"> {
@@ -1157,7 +1061,7 @@ V6_vrmpyub_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyub.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyub.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -1166,8 +1070,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyub.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpyub.acc.128B"];
 }
 
 def HydrideHvx_v6_vrmpyubvOp : HydrideHvx_Op<"v6_vrmpyubv"> {
@@ -1182,7 +1084,7 @@ V6_vrmpyubv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyubv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyubv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -1190,8 +1092,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyubv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpyubv.128B"];
 }
 
 def HydrideHvx_v6_vrmpyubv_accOp : HydrideHvx_Op<"v6_vrmpyubv_acc"> {
@@ -1207,7 +1107,7 @@ V6_vrmpyubv_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst:
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyubv.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyubv.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -1216,8 +1116,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyubv.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpyubv.acc.128B"];
 }
 
 def HydrideHvx_v6_vrmpybvOp : HydrideHvx_Op<"v6_vrmpybv"> {
@@ -1232,7 +1130,7 @@ V6_vrmpybv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -1240,8 +1138,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpybv.128B"];
 }
 
 def HydrideHvx_v6_vrmpybv_accOp : HydrideHvx_Op<"v6_vrmpybv_acc"> {
@@ -1257,7 +1153,7 @@ V6_vrmpybv_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: 
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybv.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybv.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -1266,8 +1162,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybv.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpybv.acc.128B"];
 }
 
 def HydrideHvx_v6_vrmpyubiOp : HydrideHvx_Op<"v6_vrmpyubi"> {
@@ -1286,7 +1180,7 @@ V6_vrmpyubi(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyubi.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyubi.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -1295,8 +1189,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyubi.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpyubi.128B"];
 }
 
 def HydrideHvx_v6_vrmpyubi_accOp : HydrideHvx_Op<"v6_vrmpyubi_acc"> {
@@ -1316,7 +1208,7 @@ V6_vrmpyubi_acc(Vxx: vec<64 x u32>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui:
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyubi.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyubi.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -1326,8 +1218,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpyubi.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpyubi.acc.128B"];
 }
 
 def HydrideHvx_v6_vrmpybusOp : HydrideHvx_Op<"v6_vrmpybus"> {
@@ -1342,7 +1232,7 @@ V6_vrmpybus(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybus.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybus.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -1350,8 +1240,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybus.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpybus.128B"];
 }
 
 def HydrideHvx_v6_vrmpybus_accOp : HydrideHvx_Op<"v6_vrmpybus_acc"> {
@@ -1367,7 +1255,7 @@ V6_vrmpybus_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> ds
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybus.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybus.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -1376,8 +1264,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybus.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpybus.acc.128B"];
 }
 
 def HydrideHvx_v6_vrmpybusiOp : HydrideHvx_Op<"v6_vrmpybusi"> {
@@ -1396,7 +1282,7 @@ V6_vrmpybusi(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybusi.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybusi.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -1405,8 +1291,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybusi.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpybusi.128B"];
 }
 
 def HydrideHvx_v6_vrmpybusi_accOp : HydrideHvx_Op<"v6_vrmpybusi_acc"> {
@@ -1426,7 +1310,7 @@ V6_vrmpybusi_acc(Vxx: vec<64 x u32>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybusi.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybusi.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -1436,8 +1320,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybusi.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpybusi.acc.128B"];
 }
 
 def HydrideHvx_v6_vrmpybusvOp : HydrideHvx_Op<"v6_vrmpybusv"> {
@@ -1452,7 +1334,7 @@ V6_vrmpybusv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybusv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybusv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -1460,8 +1342,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybusv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpybusv.128B"];
 }
 
 def HydrideHvx_v6_vrmpybusv_accOp : HydrideHvx_Op<"v6_vrmpybusv_acc"> {
@@ -1477,7 +1357,7 @@ V6_vrmpybusv_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybusv.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybusv.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -1486,8 +1366,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrmpybusv.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrmpybusv.acc.128B"];
 }
 
 def HydrideHvx_v6_vdsaduhOp : HydrideHvx_Op<"v6_vdsaduh"> {
@@ -1502,7 +1380,7 @@ V6_vdsaduh(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdsaduh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdsaduh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -1510,8 +1388,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdsaduh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdsaduh.128B"];
 }
 
 def HydrideHvx_v6_vdsaduh_accOp : HydrideHvx_Op<"v6_vdsaduh_acc"> {
@@ -1527,7 +1403,7 @@ V6_vdsaduh_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> 
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdsaduh.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdsaduh.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -1536,8 +1412,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdsaduh.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdsaduh.acc.128B"];
 }
 
 def HydrideHvx_v6_vrsadubiOp : HydrideHvx_Op<"v6_vrsadubi"> {
@@ -1556,7 +1430,7 @@ V6_vrsadubi(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrsadubi.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrsadubi.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -1565,8 +1439,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrsadubi.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrsadubi.128B"];
 }
 
 def HydrideHvx_v6_vrsadubi_accOp : HydrideHvx_Op<"v6_vrsadubi_acc"> {
@@ -1586,7 +1458,7 @@ V6_vrsadubi_acc(Vxx: vec<64 x u32>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui:
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrsadubi.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrsadubi.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -1596,8 +1468,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrsadubi.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrsadubi.acc.128B"];
 }
 
 def HydrideHvx_v6_vasrwOp : HydrideHvx_Op<"v6_vasrw"> {
@@ -1609,7 +1479,7 @@ V6_vasrw(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> (Rt AND (32 - 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -1617,8 +1487,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrw.128B"];
 }
 
 def HydrideHvx_v6_vaslwOp : HydrideHvx_Op<"v6_vaslw"> {
@@ -1630,7 +1498,7 @@ V6_vaslw(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << (Rt AND (32 - 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaslw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -1638,8 +1506,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaslw.128B"];
 }
 
 def HydrideHvx_v6_vlsrwOp : HydrideHvx_Op<"v6_vlsrw"> {
@@ -1651,7 +1517,7 @@ V6_vlsrw(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> (Rt AND (32 - 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlsrw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlsrw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -1659,8 +1525,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlsrw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlsrw.128B"];
 }
 
 def HydrideHvx_v6_vasrwvOp : HydrideHvx_Op<"v6_vasrwv"> {
@@ -1672,7 +1536,7 @@ V6_vasrwv(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) 1 0) ? ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << (-((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) - 1)) << 1) : (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> ((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -1680,8 +1544,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrwv.128B"];
 }
 
 def HydrideHvx_v6_vaslwvOp : HydrideHvx_Op<"v6_vaslwv"> {
@@ -1693,7 +1555,7 @@ V6_vaslwv(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) 1 0) ? ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> (-((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) - 1)) >> 1) : (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << ((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslwv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaslwv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -1701,8 +1563,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslwv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaslwv.128B"];
 }
 
 def HydrideHvx_v6_vlsrwvOp : HydrideHvx_Op<"v6_vlsrwv"> {
@@ -1714,7 +1574,7 @@ V6_vlsrwv(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) 1 0) ? ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) << (-((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) - 1)) << 1) : (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> ((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlsrwv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlsrwv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -1722,8 +1582,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlsrwv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlsrwv.128B"];
 }
 
 def HydrideHvx_v6_vasrhOp : HydrideHvx_Op<"v6_vasrh"> {
@@ -1735,7 +1593,7 @@ V6_vasrh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> (Rt AND (16 - 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -1743,8 +1601,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrh.128B"];
 }
 
 def HydrideHvx_v6_vaslhOp : HydrideHvx_Op<"v6_vaslh"> {
@@ -1756,7 +1612,7 @@ V6_vaslh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << (Rt AND (16 - 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaslh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -1764,8 +1620,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaslh.128B"];
 }
 
 def HydrideHvx_v6_vlsrhOp : HydrideHvx_Op<"v6_vlsrh"> {
@@ -1777,7 +1631,7 @@ V6_vlsrh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> (Rt AND (16 - 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlsrh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlsrh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -1785,8 +1639,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlsrh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlsrh.128B"];
 }
 
 def HydrideHvx_v6_vasrhvOp : HydrideHvx_Op<"v6_vasrhv"> {
@@ -1798,7 +1650,7 @@ V6_vasrhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) 1 0) ? ((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << (-((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) - 1)) << 1) : (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> ((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrhv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrhv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -1806,8 +1658,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrhv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrhv.128B"];
 }
 
 def HydrideHvx_v6_vaslhvOp : HydrideHvx_Op<"v6_vaslhv"> {
@@ -1819,7 +1669,7 @@ V6_vaslhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) 1 0) ? ((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> (-((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) - 1)) >> 1) : (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << ((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslhv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaslhv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -1827,8 +1677,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslhv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaslhv.128B"];
 }
 
 def HydrideHvx_v6_vlsrhvOp : HydrideHvx_Op<"v6_vlsrhv"> {
@@ -1840,7 +1688,7 @@ V6_vlsrhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) 1 0) ? ((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) << (-((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) - 1)) << 1) : (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> ((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlsrhv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlsrhv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -1848,8 +1696,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlsrhv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlsrhv.128B"];
 }
 
 def HydrideHvx_v6_vlsrbOp : HydrideHvx_Op<"v6_vlsrb"> {
@@ -1861,7 +1707,7 @@ V6_vlsrb(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := (WrapAs(AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1), 32, 0) >> (7 AND Rt))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlsrb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlsrb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -1869,8 +1715,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlsrb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlsrb.128B"];
 }
 
 def HydrideHvx_v6_vrotrOp : HydrideHvx_Op<"v6_vrotr"> {
@@ -1882,7 +1726,7 @@ V6_vrotr(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) << (32 - (31 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)))) OR (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> (31 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrotr.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrotr.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -1890,8 +1734,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrotr.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrotr.128B"];
 }
 
 def HydrideHvx_v6_vasr_intoOp : HydrideHvx_Op<"v6_vasr_into"> {
@@ -1910,7 +1752,7 @@ V6_vasr_into(Vxx: vec<64 x u32>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: v
     dst[(31 + (32 * i)):(32 * i)] := (4294967295 AND result)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasr.into.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasr.into.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -1919,8 +1761,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasr.into.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasr.into.128B"];
 }
 
 def HydrideHvx_v6_vasrwhOp : HydrideHvx_Op<"v6_vasrwh"> {
@@ -1934,7 +1774,7 @@ V6_vasrwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -1943,8 +1783,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrwh.128B"];
 }
 
 def HydrideHvx_v6_vasrwhsatOp : HydrideHvx_Op<"v6_vasrwhsat"> {
@@ -1958,7 +1796,7 @@ V6_vasrwhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: 
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 0)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -1967,8 +1805,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrwhsat.128B"];
 }
 
 def HydrideHvx_v6_vasrwhrndsatOp : HydrideHvx_Op<"v6_vasrwhrndsat"> {
@@ -1982,7 +1818,7 @@ V6_vasrwhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> ds
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 0)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwhrndsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwhrndsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -1991,8 +1827,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwhrndsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrwhrndsat.128B"];
 }
 
 def HydrideHvx_v6_vasrwuhrndsatOp : HydrideHvx_Op<"v6_vasrwuhrndsat"> {
@@ -2006,7 +1840,7 @@ V6_vasrwuhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> d
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwuhrndsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwuhrndsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2015,8 +1849,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwuhrndsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrwuhrndsat.128B"];
 }
 
 def HydrideHvx_v6_vasrwuhsatOp : HydrideHvx_Op<"v6_vasrwuhsat"> {
@@ -2030,7 +1862,7 @@ V6_vasrwuhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst:
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwuhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwuhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2039,8 +1871,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrwuhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrwuhsat.128B"];
 }
 
 def HydrideHvx_v6_vasruwuhrndsatOp : HydrideHvx_Op<"v6_vasruwuhrndsat"> {
@@ -2054,7 +1884,7 @@ V6_vasruwuhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> 
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasruwuhrndsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasruwuhrndsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2063,8 +1893,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasruwuhrndsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasruwuhrndsat.128B"];
 }
 
 def HydrideHvx_v6_vasruwuhsatOp : HydrideHvx_Op<"v6_vasruwuhsat"> {
@@ -2078,7 +1906,7 @@ V6_vasruwuhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> shamt), 16, 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasruwuhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasruwuhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2087,8 +1915,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasruwuhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasruwuhsat.128B"];
 }
 
 def HydrideHvx_v6_vasrhubsatOp : HydrideHvx_Op<"v6_vasrhubsat"> {
@@ -2102,7 +1928,7 @@ V6_vasrhubsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst:
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrhubsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrhubsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2111,8 +1937,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrhubsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrhubsat.128B"];
 }
 
 def HydrideHvx_v6_vasrhubrndsatOp : HydrideHvx_Op<"v6_vasrhubrndsat"> {
@@ -2126,7 +1950,7 @@ V6_vasrhubrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> d
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrhubrndsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrhubrndsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2135,8 +1959,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrhubrndsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrhubrndsat.128B"];
 }
 
 def HydrideHvx_v6_vasrhbsatOp : HydrideHvx_Op<"v6_vasrhbsat"> {
@@ -2150,7 +1972,7 @@ V6_vasrhbsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: 
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 0)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrhbsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrhbsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2159,8 +1981,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrhbsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrhbsat.128B"];
 }
 
 def HydrideHvx_v6_vasrhbrndsatOp : HydrideHvx_Op<"v6_vasrhbrndsat"> {
@@ -2174,7 +1994,7 @@ V6_vasrhbrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> ds
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 0)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrhbrndsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrhbrndsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2183,8 +2003,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrhbrndsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrhbrndsat.128B"];
 }
 
 def HydrideHvx_v6_vasruhubsatOp : HydrideHvx_Op<"v6_vasruhubsat"> {
@@ -2198,7 +2016,7 @@ V6_vasruhubsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> shamt), 8, 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasruhubsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasruhubsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2207,8 +2025,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasruhubsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasruhubsat.128B"];
 }
 
 def HydrideHvx_v6_vasruhubrndsatOp : HydrideHvx_Op<"v6_vasruhubrndsat"> {
@@ -2222,7 +2038,7 @@ V6_vasruhubrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> 
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasruhubrndsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasruhubrndsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2231,8 +2047,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasruhubrndsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasruhubrndsat.128B"];
 }
 
 def HydrideHvx_v6_vroundwhOp : HydrideHvx_Op<"v6_vroundwh"> {
@@ -2245,7 +2059,7 @@ V6_vroundwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 0)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vroundwh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vroundwh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2253,8 +2067,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vroundwh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vroundwh.128B"];
 }
 
 def HydrideHvx_v6_vroundwuhOp : HydrideHvx_Op<"v6_vroundwuh"> {
@@ -2267,7 +2079,7 @@ V6_vroundwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vroundwuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vroundwuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2275,8 +2087,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vroundwuh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vroundwuh.128B"];
 }
 
 def HydrideHvx_v6_vrounduwuhOp : HydrideHvx_Op<"v6_vrounduwuh"> {
@@ -2289,7 +2099,7 @@ V6_vrounduwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1)) >> 16), 16, 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrounduwuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrounduwuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2297,8 +2107,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrounduwuh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrounduwuh.128B"];
 }
 
 def HydrideHvx_v6_vroundhbOp : HydrideHvx_Op<"v6_vroundhb"> {
@@ -2311,7 +2119,7 @@ V6_vroundhb(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 0)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vroundhb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vroundhb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2319,8 +2127,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vroundhb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vroundhb.128B"];
 }
 
 def HydrideHvx_v6_vroundhubOp : HydrideHvx_Op<"v6_vroundhub"> {
@@ -2333,7 +2139,7 @@ V6_vroundhub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vroundhub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vroundhub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2341,8 +2147,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vroundhub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vroundhub.128B"];
 }
 
 def HydrideHvx_v6_vrounduhubOp : HydrideHvx_Op<"v6_vrounduhub"> {
@@ -2355,7 +2159,7 @@ V6_vrounduhub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) >> 8), 8, 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrounduhub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrounduhub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2363,8 +2167,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrounduhub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrounduhub.128B"];
 }
 
 def HydrideHvx_v6_vaslw_accOp : HydrideHvx_Op<"v6_vaslw_acc"> {
@@ -2377,7 +2179,7 @@ V6_vaslw_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: 
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << (Rt AND (32 - 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslw.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaslw.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -2386,8 +2188,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslw.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaslw.acc.128B"];
 }
 
 def HydrideHvx_v6_vasrw_accOp : HydrideHvx_Op<"v6_vasrw_acc"> {
@@ -2400,7 +2200,7 @@ V6_vasrw_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: 
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> (Rt AND (32 - 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrw.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrw.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -2409,8 +2209,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrw.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrw.acc.128B"];
 }
 
 def HydrideHvx_v6_vaslh_accOp : HydrideHvx_Op<"v6_vaslh_acc"> {
@@ -2423,7 +2221,7 @@ V6_vaslh_acc(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: 
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << (Rt AND (16 - 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslh.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaslh.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vx,
@@ -2432,8 +2230,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaslh.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaslh.acc.128B"];
 }
 
 def HydrideHvx_v6_vasrh_accOp : HydrideHvx_Op<"v6_vasrh_acc"> {
@@ -2446,7 +2242,7 @@ V6_vasrh_acc(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: 
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> (Rt AND (16 - 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrh.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vasrh.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vx,
@@ -2455,8 +2251,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vasrh.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vasrh.acc.128B"];
 }
 
 def HydrideHvx_v6_vaddbOp : HydrideHvx_Op<"v6_vaddb"> {
@@ -2468,7 +2262,7 @@ V6_vaddb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -2476,8 +2270,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddb.128B"];
 }
 
 def HydrideHvx_v6_vsubbOp : HydrideHvx_Op<"v6_vsubb"> {
@@ -2489,7 +2281,7 @@ V6_vsubb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -2497,8 +2289,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubb.128B"];
 }
 
 def HydrideHvx_v6_vaddb_dvOp : HydrideHvx_Op<"v6_vaddb_dv"> {
@@ -2511,7 +2301,7 @@ V6_vaddb_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
     dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := (AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) + AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddb.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddb.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -2519,8 +2309,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddb.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddb.dv.128B"];
 }
 
 def HydrideHvx_v6_vsubb_dvOp : HydrideHvx_Op<"v6_vsubb_dv"> {
@@ -2533,7 +2321,7 @@ V6_vsubb_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
     dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := (AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) - AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubb.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubb.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -2541,8 +2329,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubb.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubb.dv.128B"];
 }
 
 def HydrideHvx_v6_vaddhOp : HydrideHvx_Op<"v6_vaddh"> {
@@ -2554,7 +2340,7 @@ V6_vaddh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2562,8 +2348,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddh.128B"];
 }
 
 def HydrideHvx_v6_vsubhOp : HydrideHvx_Op<"v6_vsubh"> {
@@ -2575,7 +2359,7 @@ V6_vsubh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2583,8 +2367,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubh.128B"];
 }
 
 def HydrideHvx_v6_vaddh_dvOp : HydrideHvx_Op<"v6_vaddh_dv"> {
@@ -2597,7 +2379,7 @@ V6_vaddh_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddh.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddh.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -2605,8 +2387,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddh.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddh.dv.128B"];
 }
 
 def HydrideHvx_v6_vsubh_dvOp : HydrideHvx_Op<"v6_vsubh_dv"> {
@@ -2619,7 +2399,7 @@ V6_vsubh_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) - AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubh.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubh.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -2627,8 +2407,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubh.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubh.dv.128B"];
 }
 
 def HydrideHvx_v6_vaddwOp : HydrideHvx_Op<"v6_vaddw"> {
@@ -2640,7 +2418,7 @@ V6_vaddw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2648,8 +2426,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddw.128B"];
 }
 
 def HydrideHvx_v6_vsubwOp : HydrideHvx_Op<"v6_vsubw"> {
@@ -2661,7 +2437,7 @@ V6_vsubw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2669,8 +2445,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubw.128B"];
 }
 
 def HydrideHvx_v6_vaddw_dvOp : HydrideHvx_Op<"v6_vaddw_dv"> {
@@ -2683,7 +2457,7 @@ V6_vaddw_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddw.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddw.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vuu,
@@ -2691,8 +2465,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddw.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddw.dv.128B"];
 }
 
 def HydrideHvx_v6_vsubw_dvOp : HydrideHvx_Op<"v6_vsubw_dv"> {
@@ -2705,7 +2477,7 @@ V6_vsubw_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) - AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubw.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubw.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vuu,
@@ -2713,8 +2485,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubw.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubw.dv.128B"];
 }
 
 def HydrideHvx_v6_vaddubsatOp : HydrideHvx_Op<"v6_vaddubsat"> {
@@ -2726,7 +2496,7 @@ V6_vaddubsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)), 8, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddubsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddubsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -2734,8 +2504,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddubsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddubsat.128B"];
 }
 
 def HydrideHvx_v6_vaddubsat_dvOp : HydrideHvx_Op<"v6_vaddubsat_dv"> {
@@ -2748,7 +2516,7 @@ V6_vaddubsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
     dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1) + AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1)), 8, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddubsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddubsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -2756,8 +2524,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddubsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddubsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vsububsatOp : HydrideHvx_Op<"v6_vsububsat"> {
@@ -2769,7 +2535,7 @@ V6_vsububsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)), 8, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsububsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsububsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -2777,8 +2543,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsububsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsububsat.128B"];
 }
 
 def HydrideHvx_v6_vsububsat_dvOp : HydrideHvx_Op<"v6_vsububsat_dv"> {
@@ -2791,7 +2555,7 @@ V6_vsububsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
     dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1) - AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1)), 8, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsububsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsububsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -2799,8 +2563,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsububsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsububsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vadduhsatOp : HydrideHvx_Op<"v6_vadduhsat"> {
@@ -2812,7 +2574,7 @@ V6_vadduhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)), 16, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vadduhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2820,8 +2582,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vadduhsat.128B"];
 }
 
 def HydrideHvx_v6_vadduhsat_dvOp : HydrideHvx_Op<"v6_vadduhsat_dv"> {
@@ -2834,7 +2594,7 @@ V6_vadduhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) + AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1)), 16, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduhsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vadduhsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -2842,8 +2602,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduhsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vadduhsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vsubuhsatOp : HydrideHvx_Op<"v6_vsubuhsat"> {
@@ -2855,7 +2613,7 @@ V6_vsubuhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)), 16, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubuhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -2863,8 +2621,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubuhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubuhsat.128B"];
 }
 
 def HydrideHvx_v6_vsubuhsat_dvOp : HydrideHvx_Op<"v6_vsubuhsat_dv"> {
@@ -2877,7 +2633,7 @@ V6_vsubuhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) - AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1)), 16, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubuhsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuhsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -2885,8 +2641,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubuhsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubuhsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vadduwsatOp : HydrideHvx_Op<"v6_vadduwsat"> {
@@ -2898,7 +2652,7 @@ V6_vadduwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)), 32, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduwsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vadduwsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2906,8 +2660,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduwsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vadduwsat.128B"];
 }
 
 def HydrideHvx_v6_vadduwsat_dvOp : HydrideHvx_Op<"v6_vadduwsat_dv"> {
@@ -2920,7 +2672,7 @@ V6_vadduwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1)), 32, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduwsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vadduwsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vuu,
@@ -2928,8 +2680,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduwsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vadduwsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vsubuwsatOp : HydrideHvx_Op<"v6_vsubuwsat"> {
@@ -2941,7 +2691,7 @@ V6_vsubuwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)), 32, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubuwsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuwsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -2949,8 +2699,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubuwsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubuwsat.128B"];
 }
 
 def HydrideHvx_v6_vsubuwsat_dvOp : HydrideHvx_Op<"v6_vsubuwsat_dv"> {
@@ -2963,7 +2711,7 @@ V6_vsubuwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) - AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1)), 32, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubuwsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuwsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vuu,
@@ -2971,8 +2719,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubuwsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubuwsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vaddbsatOp : HydrideHvx_Op<"v6_vaddbsat"> {
@@ -2984,7 +2730,7 @@ V6_vaddbsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddbsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddbsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -2992,8 +2738,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddbsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddbsat.128B"];
 }
 
 def HydrideHvx_v6_vaddbsat_dvOp : HydrideHvx_Op<"v6_vaddbsat_dv"> {
@@ -3006,7 +2750,7 @@ V6_vaddbsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
     dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) + AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0)), 8, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddbsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddbsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -3014,8 +2758,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddbsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddbsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vsubbsatOp : HydrideHvx_Op<"v6_vsubbsat"> {
@@ -3027,7 +2769,7 @@ V6_vsubbsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubbsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubbsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3035,8 +2777,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubbsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubbsat.128B"];
 }
 
 def HydrideHvx_v6_vsubbsat_dvOp : HydrideHvx_Op<"v6_vsubbsat_dv"> {
@@ -3049,7 +2789,7 @@ V6_vsubbsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
     dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) - AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0)), 8, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubbsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubbsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -3057,8 +2797,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubbsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubbsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vaddhsatOp : HydrideHvx_Op<"v6_vaddhsat"> {
@@ -3070,7 +2808,7 @@ V6_vaddhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3078,8 +2816,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddhsat.128B"];
 }
 
 def HydrideHvx_v6_vaddhsat_dvOp : HydrideHvx_Op<"v6_vaddhsat_dv"> {
@@ -3092,7 +2828,7 @@ V6_vaddhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0)), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -3100,8 +2836,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddhsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vsubhsatOp : HydrideHvx_Op<"v6_vsubhsat"> {
@@ -3113,7 +2847,7 @@ V6_vsubhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3121,8 +2855,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubhsat.128B"];
 }
 
 def HydrideHvx_v6_vsubhsat_dvOp : HydrideHvx_Op<"v6_vsubhsat_dv"> {
@@ -3135,7 +2867,7 @@ V6_vsubhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) - AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0)), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubhsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -3143,8 +2875,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubhsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubhsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vaddwsatOp : HydrideHvx_Op<"v6_vaddwsat"> {
@@ -3156,7 +2886,7 @@ V6_vaddwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddwsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddwsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3164,8 +2894,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddwsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddwsat.128B"];
 }
 
 def HydrideHvx_v6_vaddwsat_dvOp : HydrideHvx_Op<"v6_vaddwsat_dv"> {
@@ -3178,7 +2906,7 @@ V6_vaddwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0)), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddwsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddwsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vuu,
@@ -3186,8 +2914,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddwsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddwsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vsubwsatOp : HydrideHvx_Op<"v6_vsubwsat"> {
@@ -3199,7 +2925,7 @@ V6_vsubwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubwsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubwsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3207,8 +2933,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubwsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubwsat.128B"];
 }
 
 def HydrideHvx_v6_vsubwsat_dvOp : HydrideHvx_Op<"v6_vsubwsat_dv"> {
@@ -3221,7 +2945,7 @@ V6_vsubwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) - AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0)), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubwsat.dv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubwsat.dv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vuu,
@@ -3229,8 +2953,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubwsat.dv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubwsat.dv.128B"];
 }
 
 def HydrideHvx_v6_vavgubOp : HydrideHvx_Op<"v6_vavgub"> {
@@ -3242,7 +2964,7 @@ V6_vavgub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavgub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3250,8 +2972,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavgub.128B"];
 }
 
 def HydrideHvx_v6_vavgubrndOp : HydrideHvx_Op<"v6_vavgubrnd"> {
@@ -3263,7 +2983,7 @@ V6_vavgubrnd(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((1 + (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgubrnd.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavgubrnd.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3271,8 +2991,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgubrnd.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavgubrnd.128B"];
 }
 
 def HydrideHvx_v6_vavguhOp : HydrideHvx_Op<"v6_vavguh"> {
@@ -3284,7 +3002,7 @@ V6_vavguh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavguh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavguh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3292,8 +3010,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavguh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavguh.128B"];
 }
 
 def HydrideHvx_v6_vavguhrndOp : HydrideHvx_Op<"v6_vavguhrnd"> {
@@ -3305,7 +3021,7 @@ V6_vavguhrnd(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((1 + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1))) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavguhrnd.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavguhrnd.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3313,8 +3029,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavguhrnd.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavguhrnd.128B"];
 }
 
 def HydrideHvx_v6_vavguwOp : HydrideHvx_Op<"v6_vavguw"> {
@@ -3326,7 +3040,7 @@ V6_vavguw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavguw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavguw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3334,8 +3048,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavguw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavguw.128B"];
 }
 
 def HydrideHvx_v6_vavguwrndOp : HydrideHvx_Op<"v6_vavguwrnd"> {
@@ -3347,7 +3059,7 @@ V6_vavguwrnd(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((1 + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1))) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavguwrnd.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavguwrnd.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3355,8 +3067,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavguwrnd.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavguwrnd.128B"];
 }
 
 def HydrideHvx_v6_vavgbOp : HydrideHvx_Op<"v6_vavgb"> {
@@ -3368,7 +3078,7 @@ V6_vavgb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavgb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3376,8 +3086,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavgb.128B"];
 }
 
 def HydrideHvx_v6_vavgbrndOp : HydrideHvx_Op<"v6_vavgbrnd"> {
@@ -3389,7 +3097,7 @@ V6_vavgbrnd(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((1 + (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgbrnd.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavgbrnd.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3397,8 +3105,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgbrnd.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavgbrnd.128B"];
 }
 
 def HydrideHvx_v6_vnavgbOp : HydrideHvx_Op<"v6_vnavgb"> {
@@ -3410,7 +3116,7 @@ V6_vnavgb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vnavgb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vnavgb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3418,8 +3124,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vnavgb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vnavgb.128B"];
 }
 
 def HydrideHvx_v6_vavghOp : HydrideHvx_Op<"v6_vavgh"> {
@@ -3431,7 +3135,7 @@ V6_vavgh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavgh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3439,8 +3143,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavgh.128B"];
 }
 
 def HydrideHvx_v6_vavghrndOp : HydrideHvx_Op<"v6_vavghrnd"> {
@@ -3452,7 +3154,7 @@ V6_vavghrnd(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((1 + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavghrnd.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavghrnd.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3460,8 +3162,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavghrnd.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavghrnd.128B"];
 }
 
 def HydrideHvx_v6_vnavghOp : HydrideHvx_Op<"v6_vnavgh"> {
@@ -3473,7 +3173,7 @@ V6_vnavgh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vnavgh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vnavgh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3481,8 +3181,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vnavgh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vnavgh.128B"];
 }
 
 def HydrideHvx_v6_vavgwOp : HydrideHvx_Op<"v6_vavgw"> {
@@ -3494,7 +3192,7 @@ V6_vavgw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavgw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3502,8 +3200,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavgw.128B"];
 }
 
 def HydrideHvx_v6_vavgwrndOp : HydrideHvx_Op<"v6_vavgwrnd"> {
@@ -3515,7 +3211,7 @@ V6_vavgwrnd(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((1 + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgwrnd.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vavgwrnd.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3523,8 +3219,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vavgwrnd.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vavgwrnd.128B"];
 }
 
 def HydrideHvx_v6_vnavgwOp : HydrideHvx_Op<"v6_vnavgw"> {
@@ -3536,7 +3230,7 @@ V6_vnavgw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vnavgw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vnavgw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3544,8 +3238,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vnavgw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vnavgw.128B"];
 }
 
 def HydrideHvx_v6_vabsdiffubOp : HydrideHvx_Op<"v6_vabsdiffub"> {
@@ -3557,7 +3249,7 @@ V6_vabsdiffub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) 6 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) ? (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) : (AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsdiffub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vabsdiffub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3565,8 +3257,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsdiffub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vabsdiffub.128B"];
 }
 
 def HydrideHvx_v6_vabsdiffuhOp : HydrideHvx_Op<"v6_vabsdiffuh"> {
@@ -3578,7 +3268,7 @@ V6_vabsdiffuh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) ? (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) : (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsdiffuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vabsdiffuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3586,8 +3276,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsdiffuh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vabsdiffuh.128B"];
 }
 
 def HydrideHvx_v6_vabsdiffhOp : HydrideHvx_Op<"v6_vabsdiffh"> {
@@ -3599,7 +3287,7 @@ V6_vabsdiffh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) ? (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) : (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsdiffh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vabsdiffh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3607,8 +3295,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsdiffh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vabsdiffh.128B"];
 }
 
 def HydrideHvx_v6_vabsdiffwOp : HydrideHvx_Op<"v6_vabsdiffw"> {
@@ -3620,7 +3306,7 @@ V6_vabsdiffw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 6 AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) ? (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) : (AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsdiffw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vabsdiffw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3628,8 +3314,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsdiffw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vabsdiffw.128B"];
 }
 
 def HydrideHvx_v6_vnavgubOp : HydrideHvx_Op<"v6_vnavgub"> {
@@ -3641,7 +3325,7 @@ V6_vnavgub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) >> 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vnavgub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vnavgub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3649,8 +3333,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vnavgub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vnavgub.128B"];
 }
 
 def HydrideHvx_v6_vaddcarrysatOp : HydrideHvx_Op<"v6_vaddcarrysat"> {
@@ -3662,7 +3344,7 @@ V6_vaddcarrysat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Qs: mask<128 x u1>) -> dst
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) + (1 AND (WrapAs(AsInteger(Qs[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i))))), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddcarrysat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddcarrysat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3671,8 +3353,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddcarrysat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddcarrysat.128B"];
 }
 
 def HydrideHvx_v6_vaddcarryOp : HydrideHvx_Op<"v6_vaddcarry"> {
@@ -3688,7 +3368,7 @@ V6_vaddcarry(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Qx: mask<128 x u1>) -> dst: v
     dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddcarry.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddcarry.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3697,8 +3377,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddcarry.128B`.
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddcarry.128B"];
 }
 
 def HydrideHvx_v6_vsubcarryOp : HydrideHvx_Op<"v6_vsubcarry"> {
@@ -3714,7 +3392,7 @@ V6_vsubcarry(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Qx: mask<128 x u1>) -> dst: v
     dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubcarry.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubcarry.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3723,8 +3401,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubcarry.128B`.
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubcarry.128B"];
 }
 
 def HydrideHvx_v6_vaddcarryoOp : HydrideHvx_Op<"v6_vaddcarryo"> {
@@ -3739,7 +3415,7 @@ V6_vaddcarryo(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<36 x u32>
     dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddcarryo.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddcarryo.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3747,8 +3423,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddcarryo.128B`.
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddcarryo.128B"];
 }
 
 def HydrideHvx_v6_vsubcarryoOp : HydrideHvx_Op<"v6_vsubcarryo"> {
@@ -3763,7 +3437,7 @@ V6_vsubcarryo(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<36 x u32>
     dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubcarryo.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubcarryo.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3771,8 +3445,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubcarryo.128B`.
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubcarryo.128B"];
 }
 
 def HydrideHvx_v6_vsatdwOp : HydrideHvx_Op<"v6_vsatdw"> {
@@ -3784,7 +3456,7 @@ V6_vsatdw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(WrapAs(((4294967295 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) OR (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) << 32)), 64, 0), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsatdw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsatdw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -3792,8 +3464,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsatdw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsatdw.128B"];
 }
 
 def HydrideHvx_v6_vaddububb_satOp : HydrideHvx_Op<"v6_vaddububb_sat"> {
@@ -3805,7 +3475,7 @@ V6_vaddububb_sat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddububb.sat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddububb.sat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3813,8 +3483,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddububb.sat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddububb.sat.128B"];
 }
 
 def HydrideHvx_v6_vsubububb_satOp : HydrideHvx_Op<"v6_vsubububb_sat"> {
@@ -3826,7 +3494,7 @@ V6_vsubububb_sat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubububb.sat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubububb.sat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3834,8 +3502,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubububb.sat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubububb.sat.128B"];
 }
 
 def HydrideHvx_v6_vaddubhOp : HydrideHvx_Op<"v6_vaddubh"> {
@@ -3848,7 +3514,7 @@ V6_vaddubh(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) + WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddubh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddubh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3856,8 +3522,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddubh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddubh.128B"];
 }
 
 def HydrideHvx_v6_vsububhOp : HydrideHvx_Op<"v6_vsububh"> {
@@ -3870,7 +3534,7 @@ V6_vsububh(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) - WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsububh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsububh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -3878,8 +3542,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsububh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsububh.128B"];
 }
 
 def HydrideHvx_v6_vaddhwOp : HydrideHvx_Op<"v6_vaddhw"> {
@@ -3892,7 +3554,7 @@ V6_vaddhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3900,8 +3562,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddhw.128B"];
 }
 
 def HydrideHvx_v6_vsubhwOp : HydrideHvx_Op<"v6_vsubhw"> {
@@ -3914,7 +3574,7 @@ V6_vsubhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) - WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubhw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3922,8 +3582,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubhw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubhw.128B"];
 }
 
 def HydrideHvx_v6_vadduhwOp : HydrideHvx_Op<"v6_vadduhw"> {
@@ -3936,7 +3594,7 @@ V6_vadduhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduhw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vadduhw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3944,8 +3602,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduhw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vadduhw.128B"];
 }
 
 def HydrideHvx_v6_vsubuhwOp : HydrideHvx_Op<"v6_vsubuhw"> {
@@ -3958,7 +3614,7 @@ V6_vsubuhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubuhw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuhw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -3966,8 +3622,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubuhw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubuhw.128B"];
 }
 
 def HydrideHvx_v6_vaddhw_accOp : HydrideHvx_Op<"v6_vaddhw_acc"> {
@@ -3981,7 +3635,7 @@ V6_vaddhw_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: 
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhw.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhw.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -3990,8 +3644,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhw.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddhw.acc.128B"];
 }
 
 def HydrideHvx_v6_vadduhw_accOp : HydrideHvx_Op<"v6_vadduhw_acc"> {
@@ -4005,7 +3657,7 @@ V6_vadduhw_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst:
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1)) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduhw.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vadduhw.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -4014,8 +3666,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vadduhw.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vadduhw.acc.128B"];
 }
 
 def HydrideHvx_v6_vaddubh_accOp : HydrideHvx_Op<"v6_vaddubh_acc"> {
@@ -4029,7 +3679,7 @@ V6_vaddubh_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 1) + WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 1)) + AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddubh.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddubh.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -4038,8 +3688,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddubh.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddubh.acc.128B"];
 }
 
 def HydrideHvx_v6_vaddbqOp : HydrideHvx_Op<"v6_vaddbq"> {
@@ -4052,7 +3700,7 @@ V6_vaddbq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec<
     dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddbq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddbq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4061,8 +3709,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddbq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddbq.128B"];
 }
 
 def HydrideHvx_v6_vsubbqOp : HydrideHvx_Op<"v6_vsubbq"> {
@@ -4075,7 +3721,7 @@ V6_vsubbq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec<
     dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubbq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubbq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4084,8 +3730,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubbq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubbq.128B"];
 }
 
 def HydrideHvx_v6_vaddbnqOp : HydrideHvx_Op<"v6_vaddbnq"> {
@@ -4098,7 +3742,7 @@ V6_vaddbnq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec
     dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddbnq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddbnq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4107,8 +3751,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddbnq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddbnq.128B"];
 }
 
 def HydrideHvx_v6_vsubbnqOp : HydrideHvx_Op<"v6_vsubbnq"> {
@@ -4121,7 +3763,7 @@ V6_vsubbnq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec
     dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubbnq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubbnq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4130,8 +3772,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubbnq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubbnq.128B"];
 }
 
 def HydrideHvx_v6_vaddhqOp : HydrideHvx_Op<"v6_vaddhq"> {
@@ -4144,7 +3784,7 @@ V6_vaddhq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec<
     dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4153,8 +3793,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddhq.128B"];
 }
 
 def HydrideHvx_v6_vsubhqOp : HydrideHvx_Op<"v6_vsubhq"> {
@@ -4167,7 +3805,7 @@ V6_vsubhq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec<
     dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubhq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4176,8 +3814,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubhq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubhq.128B"];
 }
 
 def HydrideHvx_v6_vaddhnqOp : HydrideHvx_Op<"v6_vaddhnq"> {
@@ -4190,7 +3826,7 @@ V6_vaddhnq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec
     dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhnq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhnq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4199,8 +3835,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddhnq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddhnq.128B"];
 }
 
 def HydrideHvx_v6_vsubhnqOp : HydrideHvx_Op<"v6_vsubhnq"> {
@@ -4213,7 +3847,7 @@ V6_vsubhnq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec
     dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubhnq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhnq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4222,8 +3856,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubhnq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubhnq.128B"];
 }
 
 def HydrideHvx_v6_vaddwqOp : HydrideHvx_Op<"v6_vaddwq"> {
@@ -4236,7 +3868,7 @@ V6_vaddwq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec<
     dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddwq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddwq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4245,8 +3877,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddwq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddwq.128B"];
 }
 
 def HydrideHvx_v6_vsubwqOp : HydrideHvx_Op<"v6_vsubwq"> {
@@ -4259,7 +3889,7 @@ V6_vsubwq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec<
     dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubwq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubwq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4268,8 +3898,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubwq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubwq.128B"];
 }
 
 def HydrideHvx_v6_vaddwnqOp : HydrideHvx_Op<"v6_vaddwnq"> {
@@ -4282,7 +3910,7 @@ V6_vaddwnq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec
     dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddwnq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddwnq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4291,8 +3919,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddwnq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddwnq.128B"];
 }
 
 def HydrideHvx_v6_vsubwnqOp : HydrideHvx_Op<"v6_vsubwnq"> {
@@ -4305,7 +3931,7 @@ V6_vsubwnq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec
     dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubwnq.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsubwnq.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -4314,8 +3940,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsubwnq.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsubwnq.128B"];
 }
 
 def HydrideHvx_v6_vabsbOp : HydrideHvx_Op<"v6_vabsb"> {
@@ -4327,15 +3951,13 @@ V6_vabsb(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 1 0) ? -AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vabsb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vabsb.128B"];
 }
 
 def HydrideHvx_v6_vabsb_satOp : HydrideHvx_Op<"v6_vabsb_sat"> {
@@ -4347,15 +3969,13 @@ V6_vabsb_sat(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := SaturateAs(((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 1 0) ? -AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsb.sat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vabsb.sat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vabsb.sat.128B"];
 }
 
 def HydrideHvx_v6_vabshOp : HydrideHvx_Op<"v6_vabsh"> {
@@ -4367,15 +3987,13 @@ V6_vabsh(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 1 0) ? -AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vabsh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vabsh.128B"];
 }
 
 def HydrideHvx_v6_vabsh_satOp : HydrideHvx_Op<"v6_vabsh_sat"> {
@@ -4387,15 +4005,13 @@ V6_vabsh_sat(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := SaturateAs(((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 1 0) ? -AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsh.sat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vabsh.sat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vabsh.sat.128B"];
 }
 
 def HydrideHvx_v6_vabswOp : HydrideHvx_Op<"v6_vabsw"> {
@@ -4407,15 +4023,13 @@ V6_vabsw(Vu: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 1 0) ? -AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vabsw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vabsw.128B"];
 }
 
 def HydrideHvx_v6_vabsw_satOp : HydrideHvx_Op<"v6_vabsw_sat"> {
@@ -4427,15 +4041,13 @@ V6_vabsw_sat(Vu: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 1 0) ? -AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vabsw.sat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vabsw.sat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vabsw.sat.128B"];
 }
 
 def HydrideHvx_v6_vmpybvOp : HydrideHvx_Op<"v6_vmpybv"> {
@@ -4448,7 +4060,7 @@ V6_vmpybv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -4456,8 +4068,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpybv.128B"];
 }
 
 def HydrideHvx_v6_vmpybv_accOp : HydrideHvx_Op<"v6_vmpybv_acc"> {
@@ -4471,7 +4081,7 @@ V6_vmpybv_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst:
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybv.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybv.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -4480,8 +4090,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybv.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpybv.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyubvOp : HydrideHvx_Op<"v6_vmpyubv"> {
@@ -4494,7 +4102,7 @@ V6_vmpyubv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyubv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyubv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -4502,8 +4110,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyubv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyubv.128B"];
 }
 
 def HydrideHvx_v6_vmpyubv_accOp : HydrideHvx_Op<"v6_vmpyubv_acc"> {
@@ -4517,7 +4123,7 @@ V6_vmpyubv_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyubv.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyubv.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -4526,8 +4132,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyubv.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyubv.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpybusvOp : HydrideHvx_Op<"v6_vmpybusv"> {
@@ -4540,7 +4144,7 @@ V6_vmpybusv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybusv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybusv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -4548,8 +4152,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybusv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpybusv.128B"];
 }
 
 def HydrideHvx_v6_vmpybusv_accOp : HydrideHvx_Op<"v6_vmpybusv_acc"> {
@@ -4563,7 +4165,7 @@ V6_vmpybusv_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> ds
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybusv.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybusv.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -4572,8 +4174,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybusv.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpybusv.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpabusvOp : HydrideHvx_Op<"v6_vmpabusv"> {
@@ -4586,7 +4186,7 @@ V6_vmpabusv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 0)) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabusv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabusv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -4594,8 +4194,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabusv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpabusv.128B"];
 }
 
 def HydrideHvx_v6_vmpabuuvOp : HydrideHvx_Op<"v6_vmpabuuv"> {
@@ -4608,7 +4206,7 @@ V6_vmpabuuv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabuuv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabuuv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -4616,8 +4214,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabuuv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpabuuv.128B"];
 }
 
 def HydrideHvx_v6_vmpyhvOp : HydrideHvx_Op<"v6_vmpyhv"> {
@@ -4630,7 +4226,7 @@ V6_vmpyhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -4638,8 +4234,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyhv.128B"];
 }
 
 def HydrideHvx_v6_vmpyhv_accOp : HydrideHvx_Op<"v6_vmpyhv_acc"> {
@@ -4653,7 +4247,7 @@ V6_vmpyhv_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: 
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhv.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhv.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -4662,8 +4256,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhv.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyhv.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyuhvOp : HydrideHvx_Op<"v6_vmpyuhv"> {
@@ -4676,7 +4268,7 @@ V6_vmpyuhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuhv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuhv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -4684,8 +4276,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuhv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyuhv.128B"];
 }
 
 def HydrideHvx_v6_vmpyuhv_accOp : HydrideHvx_Op<"v6_vmpyuhv_acc"> {
@@ -4699,7 +4289,7 @@ V6_vmpyuhv_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst:
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuhv.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuhv.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -4708,8 +4298,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuhv.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyuhv.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyhvsrsOp : HydrideHvx_Op<"v6_vmpyhvsrs"> {
@@ -4721,7 +4309,7 @@ V6_vmpyhvsrs(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := SaturateAs(WrapAs((SaturateAs((32768 + ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhvsrs.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhvsrs.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -4729,8 +4317,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhvsrs.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyhvsrs.128B"];
 }
 
 def HydrideHvx_v6_vmpyhusOp : HydrideHvx_Op<"v6_vmpyhus"> {
@@ -4743,7 +4329,7 @@ V6_vmpyhus(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhus.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhus.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -4751,8 +4337,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhus.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyhus.128B"];
 }
 
 def HydrideHvx_v6_vmpyhus_accOp : HydrideHvx_Op<"v6_vmpyhus_acc"> {
@@ -4766,7 +4350,7 @@ V6_vmpyhus_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst:
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhus.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhus.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -4775,8 +4359,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhus.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyhus.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyihOp : HydrideHvx_Op<"v6_vmpyih"> {
@@ -4788,7 +4370,7 @@ V6_vmpyih(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyih.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyih.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -4796,8 +4378,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyih.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyih.128B"];
 }
 
 def HydrideHvx_v6_vmpyih_accOp : HydrideHvx_Op<"v6_vmpyih_acc"> {
@@ -4810,7 +4390,7 @@ V6_vmpyih_acc(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: v
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyih.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyih.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vx,
@@ -4819,8 +4399,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyih.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyih.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyewuhOp : HydrideHvx_Op<"v6_vmpyewuh"> {
@@ -4832,7 +4410,7 @@ V6_vmpyewuh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1)) >> 16)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyewuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyewuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -4840,8 +4418,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyewuh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyewuh.128B"];
 }
 
 def HydrideHvx_v6_vmpyowhOp : HydrideHvx_Op<"v6_vmpyowh"> {
@@ -4853,7 +4429,7 @@ V6_vmpyowh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((0 + ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) >> 14)) >> 1), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyowh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -4861,8 +4437,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyowh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyowh.128B"];
 }
 
 def HydrideHvx_v6_vmpyowh_rndOp : HydrideHvx_Op<"v6_vmpyowh_rnd"> {
@@ -4874,7 +4448,7 @@ V6_vmpyowh_rnd(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((1 + ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) >> 14)) >> 1), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyowh.rnd.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.rnd.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -4882,8 +4456,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyowh.rnd.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyowh.rnd.128B"];
 }
 
 def HydrideHvx_v6_vmpyewuh_64Op : HydrideHvx_Op<"v6_vmpyewuh_64"> {
@@ -4897,7 +4469,7 @@ V6_vmpyewuh_64(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<256 x u8>
     dst[(31 + (32 * i)):(32 * i)] := (prod << 16)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyewuh.64.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyewuh.64.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -4905,8 +4477,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyewuh.64.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyewuh.64.128B"];
 }
 
 def HydrideHvx_v6_vmpyowh_64_accOp : HydrideHvx_Op<"v6_vmpyowh_64_acc"> {
@@ -4922,7 +4492,7 @@ V6_vmpyowh_64_acc(Vxx: vec<256 x u8>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> d
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND (65535 AND prod)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyowh.64.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.64.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vxx,
@@ -4931,8 +4501,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyowh.64.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyowh.64.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyowh_saccOp : HydrideHvx_Op<"v6_vmpyowh_sacc"> {
@@ -4945,7 +4513,7 @@ V6_vmpyowh_sacc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst:
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((0 + ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))) >> 14)) >> 1), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyowh.sacc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.sacc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -4954,8 +4522,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyowh.sacc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyowh.sacc.128B"];
 }
 
 def HydrideHvx_v6_vmpyowh_rnd_saccOp : HydrideHvx_Op<"v6_vmpyowh_rnd_sacc"> {
@@ -4968,7 +4534,7 @@ V6_vmpyowh_rnd_sacc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> 
     dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((1 + ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))) >> 14)) >> 1), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyowh.rnd.sacc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.rnd.sacc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -4977,8 +4543,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyowh.rnd.sacc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyowh.rnd.sacc.128B"];
 }
 
 def HydrideHvx_v6_vmpyieohOp : HydrideHvx_Op<"v6_vmpyieoh"> {
@@ -4990,7 +4554,7 @@ V6_vmpyieoh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 16)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyieoh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyieoh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -4998,8 +4562,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyieoh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyieoh.128B"];
 }
 
 def HydrideHvx_v6_vmpyiewuhOp : HydrideHvx_Op<"v6_vmpyiewuh"> {
@@ -5011,7 +4573,7 @@ V6_vmpyiewuh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiewuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiewuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -5019,8 +4581,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiewuh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyiewuh.128B"];
 }
 
 def HydrideHvx_v6_vmpyiowhOp : HydrideHvx_Op<"v6_vmpyiowh"> {
@@ -5032,7 +4592,7 @@ V6_vmpyiowh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiowh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiowh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -5040,8 +4600,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiowh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyiowh.128B"];
 }
 
 def HydrideHvx_v6_vmpyiewh_accOp : HydrideHvx_Op<"v6_vmpyiewh_acc"> {
@@ -5054,7 +4612,7 @@ V6_vmpyiewh_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst:
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiewh.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiewh.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -5063,8 +4621,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiewh.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyiewh.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyiewuh_accOp : HydrideHvx_Op<"v6_vmpyiewuh_acc"> {
@@ -5077,7 +4633,7 @@ V6_vmpyiewuh_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiewuh.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiewuh.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -5086,8 +4642,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiewuh.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyiewuh.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyubOp : HydrideHvx_Op<"v6_vmpyub"> {
@@ -5100,7 +4654,7 @@ V6_vmpyub(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -5108,8 +4662,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyub.128B"];
 }
 
 def HydrideHvx_v6_vmpyub_accOp : HydrideHvx_Op<"v6_vmpyub_acc"> {
@@ -5123,7 +4675,7 @@ V6_vmpyub_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> ds
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyub.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyub.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -5132,8 +4684,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyub.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyub.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpybusOp : HydrideHvx_Op<"v6_vmpybus"> {
@@ -5146,7 +4696,7 @@ V6_vmpybus(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybus.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybus.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -5154,8 +4704,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybus.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpybus.128B"];
 }
 
 def HydrideHvx_v6_vmpybus_accOp : HydrideHvx_Op<"v6_vmpybus_acc"> {
@@ -5169,7 +4717,7 @@ V6_vmpybus_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> d
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybus.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybus.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -5178,8 +4726,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpybus.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpybus.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpabusOp : HydrideHvx_Op<"v6_vmpabus"> {
@@ -5192,7 +4738,7 @@ V6_vmpabus(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabus.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabus.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -5200,8 +4746,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabus.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpabus.128B"];
 }
 
 def HydrideHvx_v6_vmpabus_accOp : HydrideHvx_Op<"v6_vmpabus_acc"> {
@@ -5215,7 +4759,7 @@ V6_vmpabus_acc(Vxx: vec<128 x u16>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> 
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))) + AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabus.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabus.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -5224,8 +4768,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabus.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpabus.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpabuuOp : HydrideHvx_Op<"v6_vmpabuu"> {
@@ -5238,7 +4780,7 @@ V6_vmpabuu(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabuu.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabuu.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$vuu,
@@ -5246,8 +4788,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabuu.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpabuu.128B"];
 }
 
 def HydrideHvx_v6_vmpabuu_accOp : HydrideHvx_Op<"v6_vmpabuu_acc"> {
@@ -5261,7 +4801,7 @@ V6_vmpabuu_acc(Vxx: vec<128 x u16>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> 
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))) + AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabuu.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabuu.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -5270,8 +4810,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpabuu.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpabuu.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpahbOp : HydrideHvx_Op<"v6_vmpahb"> {
@@ -5284,7 +4822,7 @@ V6_vmpahb(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpahb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpahb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -5292,8 +4830,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpahb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpahb.128B"];
 }
 
 def HydrideHvx_v6_vmpahb_accOp : HydrideHvx_Op<"v6_vmpahb_acc"> {
@@ -5307,7 +4843,7 @@ V6_vmpahb_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> d
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpahb.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpahb.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -5316,8 +4852,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpahb.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpahb.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpauhbOp : HydrideHvx_Op<"v6_vmpauhb"> {
@@ -5330,7 +4864,7 @@ V6_vmpauhb(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpauhb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpauhb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vuu,
@@ -5338,8 +4872,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpauhb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpauhb.128B"];
 }
 
 def HydrideHvx_v6_vmpauhb_accOp : HydrideHvx_Op<"v6_vmpauhb_acc"> {
@@ -5353,7 +4885,7 @@ V6_vmpauhb_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> 
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1))) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpauhb.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpauhb.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -5362,8 +4894,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpauhb.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpauhb.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyhOp : HydrideHvx_Op<"v6_vmpyh"> {
@@ -5376,7 +4906,7 @@ V6_vmpyh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -5384,8 +4914,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyh.128B"];
 }
 
 def HydrideHvx_v6_vmpyh_accOp : HydrideHvx_Op<"v6_vmpyh_acc"> {
@@ -5399,7 +4927,7 @@ V6_vmpyh_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst:
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyh.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyh.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -5408,8 +4936,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyh.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyh.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyhsat_accOp : HydrideHvx_Op<"v6_vmpyhsat_acc"> {
@@ -5423,7 +4949,7 @@ V6_vmpyhsat_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> d
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 32, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhsat.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhsat.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -5432,8 +4958,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhsat.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyhsat.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyhssOp : HydrideHvx_Op<"v6_vmpyhss"> {
@@ -5446,7 +4970,7 @@ V6_vmpyhss(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(WrapAs((SaturateAs(((WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhss.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhss.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -5454,8 +4978,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhss.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyhss.128B"];
 }
 
 def HydrideHvx_v6_vmpyhsrsOp : HydrideHvx_Op<"v6_vmpyhsrs"> {
@@ -5468,7 +4990,7 @@ V6_vmpyhsrs(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(WrapAs((SaturateAs((32768 + ((WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhsrs.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhsrs.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -5476,8 +4998,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyhsrs.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyhsrs.128B"];
 }
 
 def HydrideHvx_v6_vmpyuhOp : HydrideHvx_Op<"v6_vmpyuh"> {
@@ -5490,7 +5010,7 @@ V6_vmpyuh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((Rt >> 16), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -5498,8 +5018,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyuh.128B"];
 }
 
 def HydrideHvx_v6_vmpyuh_accOp : HydrideHvx_Op<"v6_vmpyuh_acc"> {
@@ -5513,7 +5031,7 @@ V6_vmpyuh_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((Rt >> 16), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuh.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuh.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I32]>:$vxx,
@@ -5522,8 +5040,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuh.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyuh.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyihbOp : HydrideHvx_Op<"v6_vmpyihb"> {
@@ -5535,7 +5051,7 @@ V6_vmpyihb(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyihb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyihb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -5543,8 +5059,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyihb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyihb.128B"];
 }
 
 def HydrideHvx_v6_vmpyihb_accOp : HydrideHvx_Op<"v6_vmpyihb_acc"> {
@@ -5557,7 +5071,7 @@ V6_vmpyihb_acc(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyihb.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyihb.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vx,
@@ -5566,8 +5080,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyihb.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyihb.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyiwbOp : HydrideHvx_Op<"v6_vmpyiwb"> {
@@ -5579,7 +5091,7 @@ V6_vmpyiwb(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -5587,8 +5099,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyiwb.128B"];
 }
 
 def HydrideHvx_v6_vmpyiwb_accOp : HydrideHvx_Op<"v6_vmpyiwb_acc"> {
@@ -5601,7 +5111,7 @@ V6_vmpyiwb_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwb.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwb.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -5610,8 +5120,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwb.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyiwb.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyiwubOp : HydrideHvx_Op<"v6_vmpyiwub"> {
@@ -5623,7 +5131,7 @@ V6_vmpyiwub(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -5631,8 +5139,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyiwub.128B"];
 }
 
 def HydrideHvx_v6_vmpyiwub_accOp : HydrideHvx_Op<"v6_vmpyiwub_acc"> {
@@ -5645,7 +5151,7 @@ V6_vmpyiwub_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> ds
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwub.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwub.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -5654,8 +5160,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwub.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyiwub.acc.128B"];
 }
 
 def HydrideHvx_v6_vmpyiwhOp : HydrideHvx_Op<"v6_vmpyiwh"> {
@@ -5667,7 +5171,7 @@ V6_vmpyiwh(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((16 * (i % 2)), 32, 0)), 16, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -5675,8 +5179,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyiwh.128B"];
 }
 
 def HydrideHvx_v6_vmpyiwh_accOp : HydrideHvx_Op<"v6_vmpyiwh_acc"> {
@@ -5689,7 +5191,7 @@ V6_vmpyiwh_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((16 * (i % 2)), 32, 0)), 16, 0)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwh.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwh.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -5698,8 +5200,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyiwh.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyiwh.acc.128B"];
 }
 
 def HydrideHvx_v6_vandOp : HydrideHvx_Op<"v6_vand"> {
@@ -5711,7 +5211,7 @@ V6_vand(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vand.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vand.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -5719,8 +5219,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vand.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vand.128B"];
 }
 
 def HydrideHvx_v6_vorOp : HydrideHvx_Op<"v6_vor"> {
@@ -5732,7 +5230,7 @@ V6_vor(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) OR AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -5740,8 +5238,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vor.128B"];
 }
 
 def HydrideHvx_v6_vxorOp : HydrideHvx_Op<"v6_vxor"> {
@@ -5753,7 +5249,7 @@ V6_vxor(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) XOR AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vxor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vxor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -5761,8 +5257,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vxor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vxor.128B"];
 }
 
 def HydrideHvx_v6_vnotOp : HydrideHvx_Op<"v6_vnot"> {
@@ -5774,15 +5268,13 @@ V6_vnot(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vnot.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vnot.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vnot.128B"];
 }
 
 def HydrideHvx_v6_vandqrtOp : HydrideHvx_Op<"v6_vandqrt"> {
@@ -5794,7 +5286,7 @@ V6_vandqrt(Qu: mask<128 x u1>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vandqrt.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vandqrt.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qu,
@@ -5802,8 +5294,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vandqrt.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vandqrt.128B"];
 }
 
 def HydrideHvx_v6_vandqrt_accOp : HydrideHvx_Op<"v6_vandqrt_acc"> {
@@ -5816,7 +5306,7 @@ V6_vandqrt_acc(Vx: vec<128 x u8>, Qu: mask<128 x u1>, Rt: scalar<1 x s32>) -> ds
     dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) OR (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vandqrt.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vandqrt.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vx,
@@ -5825,8 +5315,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vandqrt.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vandqrt.acc.128B"];
 }
 
 def HydrideHvx_v6_vandnqrtOp : HydrideHvx_Op<"v6_vandnqrt"> {
@@ -5838,7 +5326,7 @@ V6_vandnqrt(Qu: mask<128 x u1>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vandnqrt.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vandnqrt.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qu,
@@ -5846,8 +5334,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vandnqrt.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vandnqrt.128B"];
 }
 
 def HydrideHvx_v6_vandnqrt_accOp : HydrideHvx_Op<"v6_vandnqrt_acc"> {
@@ -5860,7 +5346,7 @@ V6_vandnqrt_acc(Vx: vec<128 x u8>, Qu: mask<128 x u1>, Rt: scalar<1 x s32>) -> d
     dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) OR (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vandnqrt.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vandnqrt.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vx,
@@ -5869,8 +5355,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vandnqrt.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vandnqrt.acc.128B"];
 }
 
 def HydrideHvx_v6_vandvrtOp : HydrideHvx_Op<"v6_vandvrt"> {
@@ -5884,7 +5368,7 @@ V6_vandvrt(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vandvrt.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vandvrt.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -5892,8 +5376,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vandvrt.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vandvrt.128B"];
 }
 
 def HydrideHvx_v6_vandvrt_accOp : HydrideHvx_Op<"v6_vandvrt_acc"> {
@@ -5908,7 +5390,7 @@ V6_vandvrt_acc(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> ds
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vandvrt.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vandvrt.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -5917,8 +5399,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vandvrt.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vandvrt.acc.128B"];
 }
 
 def HydrideHvx_v6_vandvqvOp : HydrideHvx_Op<"v6_vandvqv"> {
@@ -5930,7 +5410,7 @@ V6_vandvqv(Qv: mask<128 x u1>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vandvqv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vandvqv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -5938,8 +5418,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vandvqv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vandvqv.128B"];
 }
 
 def HydrideHvx_v6_vandvnqvOp : HydrideHvx_Op<"v6_vandvnqv"> {
@@ -5951,7 +5429,7 @@ V6_vandvnqv(Qv: mask<128 x u1>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vandvnqv.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vandvnqv.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv,
@@ -5959,8 +5437,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vandvnqv.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vandvnqv.128B"];
 }
 
 def HydrideHvx_v6_vgtwOp : HydrideHvx_Op<"v6_vgtw"> {
@@ -5975,7 +5451,7 @@ V6_vgtw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -5983,8 +5459,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtw.128B"];
 }
 
 def HydrideHvx_v6_vgtw_andOp : HydrideHvx_Op<"v6_vgtw_and"> {
@@ -6000,7 +5474,7 @@ V6_vgtw_and(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtw.and.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtw.and.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6009,8 +5483,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtw.and.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtw.and.128B"];
 }
 
 def HydrideHvx_v6_vgtw_orOp : HydrideHvx_Op<"v6_vgtw_or"> {
@@ -6026,7 +5498,7 @@ V6_vgtw_or(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mas
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtw.or.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtw.or.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6035,8 +5507,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtw.or.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtw.or.128B"];
 }
 
 def HydrideHvx_v6_vgtw_xorOp : HydrideHvx_Op<"v6_vgtw_xor"> {
@@ -6052,7 +5522,7 @@ V6_vgtw_xor(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtw.xor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtw.xor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6061,8 +5531,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtw.xor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtw.xor.128B"];
 }
 
 def HydrideHvx_v6_veqwOp : HydrideHvx_Op<"v6_veqw"> {
@@ -6077,7 +5545,7 @@ V6_veqw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -6085,8 +5553,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqw.128B"];
 }
 
 def HydrideHvx_v6_veqw_andOp : HydrideHvx_Op<"v6_veqw_and"> {
@@ -6102,7 +5568,7 @@ V6_veqw_and(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqw.and.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqw.and.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6111,8 +5577,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqw.and.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqw.and.128B"];
 }
 
 def HydrideHvx_v6_veqw_orOp : HydrideHvx_Op<"v6_veqw_or"> {
@@ -6128,7 +5592,7 @@ V6_veqw_or(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mas
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqw.or.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqw.or.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6137,8 +5601,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqw.or.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqw.or.128B"];
 }
 
 def HydrideHvx_v6_veqw_xorOp : HydrideHvx_Op<"v6_veqw_xor"> {
@@ -6154,7 +5616,7 @@ V6_veqw_xor(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqw.xor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqw.xor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6163,8 +5625,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqw.xor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqw.xor.128B"];
 }
 
 def HydrideHvx_v6_vgthOp : HydrideHvx_Op<"v6_vgth"> {
@@ -6179,7 +5639,7 @@ V6_vgth(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgth.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgth.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -6187,8 +5647,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgth.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgth.128B"];
 }
 
 def HydrideHvx_v6_vgth_andOp : HydrideHvx_Op<"v6_vgth_and"> {
@@ -6204,7 +5662,7 @@ V6_vgth_and(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgth.and.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgth.and.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6213,8 +5671,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgth.and.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgth.and.128B"];
 }
 
 def HydrideHvx_v6_vgth_orOp : HydrideHvx_Op<"v6_vgth_or"> {
@@ -6230,7 +5686,7 @@ V6_vgth_or(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mas
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgth.or.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgth.or.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6239,8 +5695,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgth.or.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgth.or.128B"];
 }
 
 def HydrideHvx_v6_vgth_xorOp : HydrideHvx_Op<"v6_vgth_xor"> {
@@ -6256,7 +5710,7 @@ V6_vgth_xor(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgth.xor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgth.xor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6265,8 +5719,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgth.xor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgth.xor.128B"];
 }
 
 def HydrideHvx_v6_veqhOp : HydrideHvx_Op<"v6_veqh"> {
@@ -6281,7 +5733,7 @@ V6_veqh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -6289,8 +5741,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqh.128B"];
 }
 
 def HydrideHvx_v6_veqh_andOp : HydrideHvx_Op<"v6_veqh_and"> {
@@ -6306,7 +5756,7 @@ V6_veqh_and(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqh.and.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqh.and.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6315,8 +5765,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqh.and.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqh.and.128B"];
 }
 
 def HydrideHvx_v6_veqh_orOp : HydrideHvx_Op<"v6_veqh_or"> {
@@ -6332,7 +5780,7 @@ V6_veqh_or(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mas
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqh.or.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqh.or.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6341,8 +5789,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqh.or.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqh.or.128B"];
 }
 
 def HydrideHvx_v6_veqh_xorOp : HydrideHvx_Op<"v6_veqh_xor"> {
@@ -6358,7 +5804,7 @@ V6_veqh_xor(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqh.xor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqh.xor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6367,8 +5813,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqh.xor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqh.xor.128B"];
 }
 
 def HydrideHvx_v6_vgtbOp : HydrideHvx_Op<"v6_vgtb"> {
@@ -6383,7 +5827,7 @@ V6_vgtb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -6391,8 +5835,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtb.128B"];
 }
 
 def HydrideHvx_v6_vgtb_andOp : HydrideHvx_Op<"v6_vgtb_and"> {
@@ -6408,7 +5850,7 @@ V6_vgtb_and(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtb.and.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtb.and.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6417,8 +5859,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtb.and.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtb.and.128B"];
 }
 
 def HydrideHvx_v6_vgtb_orOp : HydrideHvx_Op<"v6_vgtb_or"> {
@@ -6434,7 +5874,7 @@ V6_vgtb_or(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mas
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtb.or.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtb.or.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6443,8 +5883,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtb.or.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtb.or.128B"];
 }
 
 def HydrideHvx_v6_vgtb_xorOp : HydrideHvx_Op<"v6_vgtb_xor"> {
@@ -6460,7 +5898,7 @@ V6_vgtb_xor(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtb.xor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtb.xor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6469,8 +5907,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtb.xor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtb.xor.128B"];
 }
 
 def HydrideHvx_v6_veqbOp : HydrideHvx_Op<"v6_veqb"> {
@@ -6485,7 +5921,7 @@ V6_veqb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -6493,8 +5929,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqb.128B"];
 }
 
 def HydrideHvx_v6_veqb_andOp : HydrideHvx_Op<"v6_veqb_and"> {
@@ -6510,7 +5944,7 @@ V6_veqb_and(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqb.and.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqb.and.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6519,8 +5953,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqb.and.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqb.and.128B"];
 }
 
 def HydrideHvx_v6_veqb_orOp : HydrideHvx_Op<"v6_veqb_or"> {
@@ -6536,7 +5968,7 @@ V6_veqb_or(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mas
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqb.or.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqb.or.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6545,8 +5977,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqb.or.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqb.or.128B"];
 }
 
 def HydrideHvx_v6_veqb_xorOp : HydrideHvx_Op<"v6_veqb_xor"> {
@@ -6562,7 +5992,7 @@ V6_veqb_xor(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.veqb.xor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.veqb.xor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6571,8 +6001,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.veqb.xor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.veqb.xor.128B"];
 }
 
 def HydrideHvx_v6_vgtuwOp : HydrideHvx_Op<"v6_vgtuw"> {
@@ -6587,7 +6015,7 @@ V6_vgtuw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -6595,8 +6023,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtuw.128B"];
 }
 
 def HydrideHvx_v6_vgtuw_andOp : HydrideHvx_Op<"v6_vgtuw_and"> {
@@ -6612,7 +6038,7 @@ V6_vgtuw_and(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: m
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuw.and.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuw.and.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6621,8 +6047,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuw.and.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtuw.and.128B"];
 }
 
 def HydrideHvx_v6_vgtuw_orOp : HydrideHvx_Op<"v6_vgtuw_or"> {
@@ -6638,7 +6062,7 @@ V6_vgtuw_or(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuw.or.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuw.or.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6647,8 +6071,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuw.or.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtuw.or.128B"];
 }
 
 def HydrideHvx_v6_vgtuw_xorOp : HydrideHvx_Op<"v6_vgtuw_xor"> {
@@ -6664,7 +6086,7 @@ V6_vgtuw_xor(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: m
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuw.xor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuw.xor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6673,8 +6095,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuw.xor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtuw.xor.128B"];
 }
 
 def HydrideHvx_v6_vgtuhOp : HydrideHvx_Op<"v6_vgtuh"> {
@@ -6689,7 +6109,7 @@ V6_vgtuh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -6697,8 +6117,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtuh.128B"];
 }
 
 def HydrideHvx_v6_vgtuh_andOp : HydrideHvx_Op<"v6_vgtuh_and"> {
@@ -6714,7 +6132,7 @@ V6_vgtuh_and(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: m
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuh.and.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuh.and.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6723,8 +6141,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuh.and.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtuh.and.128B"];
 }
 
 def HydrideHvx_v6_vgtuh_orOp : HydrideHvx_Op<"v6_vgtuh_or"> {
@@ -6740,7 +6156,7 @@ V6_vgtuh_or(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuh.or.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuh.or.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6749,8 +6165,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuh.or.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtuh.or.128B"];
 }
 
 def HydrideHvx_v6_vgtuh_xorOp : HydrideHvx_Op<"v6_vgtuh_xor"> {
@@ -6766,7 +6180,7 @@ V6_vgtuh_xor(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: m
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuh.xor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuh.xor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6775,8 +6189,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtuh.xor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtuh.xor.128B"];
 }
 
 def HydrideHvx_v6_vgtubOp : HydrideHvx_Op<"v6_vgtub"> {
@@ -6791,7 +6203,7 @@ V6_vgtub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -6799,8 +6211,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtub.128B"];
 }
 
 def HydrideHvx_v6_vgtub_andOp : HydrideHvx_Op<"v6_vgtub_and"> {
@@ -6816,7 +6226,7 @@ V6_vgtub_and(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: m
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtub.and.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtub.and.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6825,8 +6235,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtub.and.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtub.and.128B"];
 }
 
 def HydrideHvx_v6_vgtub_orOp : HydrideHvx_Op<"v6_vgtub_or"> {
@@ -6842,7 +6250,7 @@ V6_vgtub_or(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: ma
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtub.or.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtub.or.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6851,8 +6259,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtub.or.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtub.or.128B"];
 }
 
 def HydrideHvx_v6_vgtub_xorOp : HydrideHvx_Op<"v6_vgtub_xor"> {
@@ -6868,7 +6274,7 @@ V6_vgtub_xor(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: m
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtub.xor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vgtub.xor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qx,
@@ -6877,8 +6283,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vgtub.xor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vgtub.xor.128B"];
 }
 
 def HydrideHvx_v6_pred_scalar2Op : HydrideHvx_Op<"v6_pred_scalar2"> {
@@ -6892,15 +6296,13 @@ V6_pred_scalar2(Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.scalar2.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.pred.scalar2.128B`; needs hvx.
   }];
   let arguments = (ins
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.pred.scalar2.128B"];
 }
 
 def HydrideHvx_v6_pred_scalar2v2Op : HydrideHvx_Op<"v6_pred_scalar2v2"> {
@@ -6914,15 +6316,13 @@ V6_pred_scalar2v2(Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.scalar2v2.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.pred.scalar2v2.128B`; needs hvx.
   }];
   let arguments = (ins
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.pred.scalar2v2.128B"];
 }
 
 def HydrideHvx_v6_shuffeqwOp : HydrideHvx_Op<"v6_shuffeqw"> {
@@ -6936,7 +6336,7 @@ V6_shuffeqw(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.shuffeqw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.shuffeqw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qs,
@@ -6944,8 +6344,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.shuffeqw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.shuffeqw.128B"];
 }
 
 def HydrideHvx_v6_shuffeqhOp : HydrideHvx_Op<"v6_shuffeqh"> {
@@ -6959,7 +6357,7 @@ V6_shuffeqh(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.shuffeqh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.shuffeqh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qs,
@@ -6967,8 +6365,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.shuffeqh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.shuffeqh.128B"];
 }
 
 def HydrideHvx_v6_pred_orOp : HydrideHvx_Op<"v6_pred_or"> {
@@ -6982,7 +6378,7 @@ V6_pred_or(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.or.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.pred.or.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qs,
@@ -6990,8 +6386,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.or.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.pred.or.128B"];
 }
 
 def HydrideHvx_v6_pred_andOp : HydrideHvx_Op<"v6_pred_and"> {
@@ -7005,7 +6399,7 @@ V6_pred_and(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.and.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.pred.and.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qs,
@@ -7013,8 +6407,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.and.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.pred.and.128B"];
 }
 
 def HydrideHvx_v6_pred_xorOp : HydrideHvx_Op<"v6_pred_xor"> {
@@ -7028,7 +6420,7 @@ V6_pred_xor(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.xor.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.pred.xor.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qs,
@@ -7036,8 +6428,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.xor.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.pred.xor.128B"];
 }
 
 def HydrideHvx_v6_pred_or_nOp : HydrideHvx_Op<"v6_pred_or_n"> {
@@ -7051,7 +6441,7 @@ V6_pred_or_n(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.or.n.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.pred.or.n.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qs,
@@ -7059,8 +6449,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.or.n.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.pred.or.n.128B"];
 }
 
 def HydrideHvx_v6_pred_and_nOp : HydrideHvx_Op<"v6_pred_and_n"> {
@@ -7074,7 +6462,7 @@ V6_pred_and_n(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.and.n.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.pred.and.n.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qs,
@@ -7082,8 +6470,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.and.n.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.pred.and.n.128B"];
 }
 
 def HydrideHvx_v6_pred_notOp : HydrideHvx_Op<"v6_pred_not"> {
@@ -7097,15 +6483,13 @@ V6_pred_not(Qs: mask<128 x u1>) -> dst: mask<128 x u1>
     dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.pred.not.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.pred.not.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qs
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.pred.not.128B"];
 }
 
 def HydrideHvx_v6_vmuxOp : HydrideHvx_Op<"v6_vmux"> {
@@ -7117,7 +6501,7 @@ V6_vmux(Qt: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<12
     dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmux.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmux.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qt,
@@ -7126,8 +6510,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmux.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmux.128B"];
 }
 
 def HydrideHvx_v6_vswapOp : HydrideHvx_Op<"v6_vswap"> {
@@ -7140,7 +6522,7 @@ V6_vswap(Qt: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<2
     dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := (((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vswap.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vswap.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qt,
@@ -7149,8 +6531,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vswap.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vswap.128B"];
 }
 
 def HydrideHvx_v6_vmaxbOp : HydrideHvx_Op<"v6_vmaxb"> {
@@ -7162,7 +6542,7 @@ V6_vmaxb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 6 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmaxb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmaxb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7170,8 +6550,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmaxb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmaxb.128B"];
 }
 
 def HydrideHvx_v6_vminbOp : HydrideHvx_Op<"v6_vminb"> {
@@ -7183,7 +6561,7 @@ V6_vminb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 1 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vminb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vminb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7191,8 +6569,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vminb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vminb.128B"];
 }
 
 def HydrideHvx_v6_vmaxubOp : HydrideHvx_Op<"v6_vmaxub"> {
@@ -7204,7 +6580,7 @@ V6_vmaxub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) 6 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmaxub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmaxub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7212,8 +6588,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmaxub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmaxub.128B"];
 }
 
 def HydrideHvx_v6_vminubOp : HydrideHvx_Op<"v6_vminub"> {
@@ -7225,7 +6599,7 @@ V6_vminub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) 1 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vminub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vminub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7233,8 +6607,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vminub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vminub.128B"];
 }
 
 def HydrideHvx_v6_vmaxuhOp : HydrideHvx_Op<"v6_vmaxuh"> {
@@ -7246,7 +6618,7 @@ V6_vmaxuh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmaxuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmaxuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -7254,8 +6626,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmaxuh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmaxuh.128B"];
 }
 
 def HydrideHvx_v6_vminuhOp : HydrideHvx_Op<"v6_vminuh"> {
@@ -7267,7 +6637,7 @@ V6_vminuh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) 1 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vminuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vminuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -7275,8 +6645,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vminuh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vminuh.128B"];
 }
 
 def HydrideHvx_v6_vmaxhOp : HydrideHvx_Op<"v6_vmaxh"> {
@@ -7288,7 +6656,7 @@ V6_vmaxh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmaxh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmaxh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -7296,8 +6664,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmaxh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmaxh.128B"];
 }
 
 def HydrideHvx_v6_vminhOp : HydrideHvx_Op<"v6_vminh"> {
@@ -7309,7 +6675,7 @@ V6_vminh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 1 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vminh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vminh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -7317,8 +6683,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vminh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vminh.128B"];
 }
 
 def HydrideHvx_v6_vmaxwOp : HydrideHvx_Op<"v6_vmaxw"> {
@@ -7330,7 +6694,7 @@ V6_vmaxw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 6 AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) ? AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmaxw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmaxw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -7338,8 +6702,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmaxw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmaxw.128B"];
 }
 
 def HydrideHvx_v6_vminwOp : HydrideHvx_Op<"v6_vminw"> {
@@ -7351,7 +6713,7 @@ V6_vminw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 1 AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) ? AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vminw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vminw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -7359,8 +6721,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vminw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vminw.128B"];
 }
 
 def HydrideHvx_v6_vsathubOp : HydrideHvx_Op<"v6_vsathub"> {
@@ -7373,7 +6733,7 @@ V6_vsathub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsathub.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsathub.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -7381,8 +6741,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsathub.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsathub.128B"];
 }
 
 def HydrideHvx_v6_vsatwhOp : HydrideHvx_Op<"v6_vsatwh"> {
@@ -7395,7 +6753,7 @@ V6_vsatwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 0)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsatwh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsatwh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -7403,8 +6761,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsatwh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsatwh.128B"];
 }
 
 def HydrideHvx_v6_vsatuwuhOp : HydrideHvx_Op<"v6_vsatuwuh"> {
@@ -7417,7 +6773,7 @@ V6_vsatuwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 16, 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vsatuwuh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vsatuwuh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -7425,8 +6781,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vsatuwuh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vsatuwuh.128B"];
 }
 
 def HydrideHvx_v6_vshuffebOp : HydrideHvx_Op<"v6_vshuffeb"> {
@@ -7439,7 +6793,7 @@ V6_vshuffeb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vshuffeb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vshuffeb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7447,8 +6801,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vshuffeb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vshuffeb.128B"];
 }
 
 def HydrideHvx_v6_vshuffobOp : HydrideHvx_Op<"v6_vshuffob"> {
@@ -7461,7 +6813,7 @@ V6_vshuffob(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vshuffob.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vshuffob.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7469,8 +6821,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vshuffob.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vshuffob.128B"];
 }
 
 def HydrideHvx_v6_vshufehOp : HydrideHvx_Op<"v6_vshufeh"> {
@@ -7483,7 +6833,7 @@ V6_vshufeh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vshufeh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vshufeh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -7491,8 +6841,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vshufeh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vshufeh.128B"];
 }
 
 def HydrideHvx_v6_vshufohOp : HydrideHvx_Op<"v6_vshufoh"> {
@@ -7505,7 +6853,7 @@ V6_vshufoh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vshufoh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vshufoh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -7513,8 +6861,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vshufoh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vshufoh.128B"];
 }
 
 def HydrideHvx_v6_vshuffvddOp : HydrideHvx_Op<"v6_vshuffvdd"> {
@@ -7595,7 +6941,7 @@ V6_vshuffvdd(Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: 
     ENDFOR
   FI
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vshuffvdd.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vshuffvdd.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7604,8 +6950,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vshuffvdd.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vshuffvdd.128B"];
 }
 
 def HydrideHvx_v6_vdealvddOp : HydrideHvx_Op<"v6_vdealvdd"> {
@@ -7686,7 +7030,7 @@ V6_vdealvdd(Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: v
     ENDFOR
   FI
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdealvdd.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdealvdd.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7695,8 +7039,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdealvdd.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdealvdd.128B"];
 }
 
 def HydrideHvx_v6_vshufoehOp : HydrideHvx_Op<"v6_vshufoeh"> {
@@ -7711,7 +7053,7 @@ V6_vshufoeh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u16>
     dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1)) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vshufoeh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vshufoeh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -7719,8 +7061,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vshufoeh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vshufoeh.128B"];
 }
 
 def HydrideHvx_v6_vshufoebOp : HydrideHvx_Op<"v6_vshufoeb"> {
@@ -7735,7 +7075,7 @@ V6_vshufoeb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<256 x u8>
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1)) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vshufoeb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vshufoeb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7743,8 +7083,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vshufoeb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vshufoeb.128B"];
 }
 
 def HydrideHvx_v6_vdealhOp : HydrideHvx_Op<"v6_vdealh"> {
@@ -7757,15 +7095,13 @@ V6_vdealh(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdealh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdealh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdealh.128B"];
 }
 
 def HydrideHvx_v6_vdealbOp : HydrideHvx_Op<"v6_vdealb"> {
@@ -7778,15 +7114,13 @@ V6_vdealb(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdealb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdealb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdealb.128B"];
 }
 
 def HydrideHvx_v6_vdealb4wOp : HydrideHvx_Op<"v6_vdealb4w"> {
@@ -7801,7 +7135,7 @@ V6_vdealb4w(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(7 + (8 * WrapAs((i + (3 * ((128 * 8) / 32))), 32, 0))):(8 * WrapAs((i + (3 * ((128 * 8) / 32))), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdealb4w.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdealb4w.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7809,8 +7143,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdealb4w.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdealb4w.128B"];
 }
 
 def HydrideHvx_v6_vshuffhOp : HydrideHvx_Op<"v6_vshuffh"> {
@@ -7823,15 +7155,13 @@ V6_vshuffh(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND AsInteger(Vu[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))], 1)) << 16))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vshuffh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vshuffh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vshuffh.128B"];
 }
 
 def HydrideHvx_v6_vshuffbOp : HydrideHvx_Op<"v6_vshuffb"> {
@@ -7844,15 +7174,13 @@ V6_vshuffb(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND AsInteger(Vu[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))], 1)) << 8))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vshuffb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vshuffb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vshuffb.128B"];
 }
 
 def HydrideHvx_v6_extractwOp : HydrideHvx_Op<"v6_extractw"> {
@@ -7862,7 +7190,7 @@ def HydrideHvx_v6_extractwOp : HydrideHvx_Op<"v6_extractw"> {
 V6_extractw(Vu: vec<128 x u8>, Rs: scalar<1 x s32>) -> dst: vec<4 x u8>
   dst[31:0] := AsInteger(Vu[(31 + (32 * ((Rs AND (128 - 1)) >> 2))):(32 * ((Rs AND (128 - 1)) >> 2))], 1)
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.extractw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.extractw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7870,8 +7198,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.extractw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[4], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.extractw.128B"];
 }
 
 def HydrideHvx_v6_vinsertwrOp : HydrideHvx_Op<"v6_vinsertwr"> {
@@ -7882,7 +7208,7 @@ V6_vinsertwr(Vx: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   dst[1023:0] := Vx
   dst[31:0] := Rt
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vinsertwr.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vinsertwr.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -7890,8 +7216,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vinsertwr.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vinsertwr.128B"];
 }
 
 def HydrideHvx_v6_lvsplatwOp : HydrideHvx_Op<"v6_lvsplatw"> {
@@ -7903,15 +7227,13 @@ V6_lvsplatw(Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
     dst[(31 + (32 * i)):(32 * i)] := Rt
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.lvsplatw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.lvsplatw.128B`; needs hvx.
   }];
   let arguments = (ins
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.lvsplatw.128B"];
 }
 
 def HydrideHvx_v6_lvsplathOp : HydrideHvx_Op<"v6_lvsplath"> {
@@ -7923,15 +7245,13 @@ V6_lvsplath(Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := Rt
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.lvsplath.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.lvsplath.128B`; needs hvx.
   }];
   let arguments = (ins
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.lvsplath.128B"];
 }
 
 def HydrideHvx_v6_lvsplatbOp : HydrideHvx_Op<"v6_lvsplatb"> {
@@ -7943,15 +7263,13 @@ V6_lvsplatb(Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := Rt
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.lvsplatb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.lvsplatb.128B`; needs hvx.
   }];
   let arguments = (ins
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.lvsplatb.128B"];
 }
 
 def HydrideHvx_v6_vassignOp : HydrideHvx_Op<"v6_vassign"> {
@@ -7963,15 +7281,13 @@ V6_vassign(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
     dst[(31 + (32 * i)):(32 * i)] := AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vassign.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vassign.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vassign.128B"];
 }
 
 def HydrideHvx_v6_vcombineOp : HydrideHvx_Op<"v6_vcombine"> {
@@ -7984,7 +7300,7 @@ V6_vcombine(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<256 x u8>
     dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vcombine.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vcombine.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -7992,8 +7308,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vcombine.128B`.
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vcombine.128B"];
 }
 
 def HydrideHvx_v6_vdeltaOp : HydrideHvx_Op<"v6_vdelta"> {
@@ -8053,7 +7367,7 @@ V6_vdelta(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vdelta.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vdelta.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -8061,8 +7375,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vdelta.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vdelta.128B"];
 }
 
 def HydrideHvx_v6_vrdeltaOp : HydrideHvx_Op<"v6_vrdelta"> {
@@ -8122,7 +7434,7 @@ V6_vrdelta(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
     tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vrdelta.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vrdelta.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -8130,8 +7442,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vrdelta.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vrdelta.128B"];
 }
 
 def HydrideHvx_v6_vcl0wOp : HydrideHvx_Op<"v6_vcl0w"> {
@@ -8143,15 +7453,13 @@ V6_vcl0w(Vu: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := CountLeadingZeros(WrapAs((4294967295 - (4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1))), 32, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vcl0w.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vcl0w.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vcl0w.128B"];
 }
 
 def HydrideHvx_v6_vcl0hOp : HydrideHvx_Op<"v6_vcl0h"> {
@@ -8163,15 +7471,13 @@ V6_vcl0h(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1))), 16, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vcl0h.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vcl0h.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vcl0h.128B"];
 }
 
 def HydrideHvx_v6_vnormamtwOp : HydrideHvx_Op<"v6_vnormamtw"> {
@@ -8183,15 +7489,13 @@ V6_vnormamtw(Vu: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (((CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) 6 CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))) ? CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) : CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))) - 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vnormamtw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vnormamtw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vnormamtw.128B"];
 }
 
 def HydrideHvx_v6_vnormamthOp : HydrideHvx_Op<"v6_vnormamth"> {
@@ -8203,15 +7507,13 @@ V6_vnormamth(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (((CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) 6 CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))) ? CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) : CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))) - 1)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vnormamth.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vnormamth.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vnormamth.128B"];
 }
 
 def HydrideHvx_v6_vaddclbwOp : HydrideHvx_Op<"v6_vaddclbw"> {
@@ -8223,7 +7525,7 @@ V6_vaddclbw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) + ((CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) 6 CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))) ? CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) : CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddclbw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddclbw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vu,
@@ -8231,8 +7533,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddclbw.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddclbw.128B"];
 }
 
 def HydrideHvx_v6_vaddclbhOp : HydrideHvx_Op<"v6_vaddclbh"> {
@@ -8244,7 +7544,7 @@ V6_vaddclbh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) + ((CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) 6 CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))) ? CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) : CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddclbh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vaddclbh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -8252,8 +7552,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vaddclbh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vaddclbh.128B"];
 }
 
 def HydrideHvx_v6_vpopcounthOp : HydrideHvx_Op<"v6_vpopcounth"> {
@@ -8265,15 +7563,13 @@ V6_vpopcounth(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := PopCount(WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 16, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vpopcounth.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vpopcounth.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vpopcounth.128B"];
 }
 
 def HydrideHvx_v6_vlutvvbOp : HydrideHvx_Op<"v6_vlutvvb"> {
@@ -8288,7 +7584,7 @@ V6_vlutvvb(Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: ve
     dst[(7 + (8 * i)):(8 * i)] := (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvvb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvvb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -8297,8 +7593,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvvb.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlutvvb.128B"];
 }
 
 def HydrideHvx_v6_vlutvvb_oraccOp : HydrideHvx_Op<"v6_vlutvvb_oracc"> {
@@ -8314,7 +7608,7 @@ V6_vlutvvb_oracc(Vx: vec<128 x u8>, Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: sc
     dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 0) OR (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvvb.oracc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvvb.oracc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vx,
@@ -8324,8 +7618,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvvb.oracc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlutvvb.oracc.128B"];
 }
 
 def HydrideHvx_v6_vlutvwhOp : HydrideHvx_Op<"v6_vlutvwh"> {
@@ -8342,7 +7634,7 @@ V6_vlutvwh(Vu: vec<128 x u8>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: ve
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvwh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvwh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -8351,8 +7643,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvwh.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlutvwh.128B"];
 }
 
 def HydrideHvx_v6_vlutvwh_oraccOp : HydrideHvx_Op<"v6_vlutvwh_oracc"> {
@@ -8370,7 +7660,7 @@ V6_vlutvwh_oracc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<64 x u16>, Rt: 
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) OR (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvwh.oracc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvwh.oracc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -8380,8 +7670,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvwh.oracc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlutvwh.oracc.128B"];
 }
 
 def HydrideHvx_v6_vlutvvbiOp : HydrideHvx_Op<"v6_vlutvvbi"> {
@@ -8396,7 +7684,7 @@ V6_vlutvvbi(Vu: vec<128 x u8>, Vv: vec<128 x u8>, ui: imm<1 x u32> decodes 3 bit
     dst[(7 + (8 * i)):(8 * i)] := (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvvbi.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvvbi.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -8405,8 +7693,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvvbi.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlutvvbi.128B"];
 }
 
 def HydrideHvx_v6_vlutvvb_oracciOp : HydrideHvx_Op<"v6_vlutvvb_oracci"> {
@@ -8422,7 +7708,7 @@ V6_vlutvvb_oracci(Vx: vec<128 x u8>, Vu: vec<128 x u8>, Vv: vec<128 x u8>, ui: i
     dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 0) OR (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvvb.oracci.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvvb.oracci.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vx,
@@ -8432,8 +7718,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvvb.oracci.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlutvvb.oracci.128B"];
 }
 
 def HydrideHvx_v6_vlutvwhiOp : HydrideHvx_Op<"v6_vlutvwhi"> {
@@ -8450,7 +7734,7 @@ V6_vlutvwhi(Vu: vec<128 x u8>, Vv: vec<64 x u16>, ui: imm<1 x u32> decodes 3 bit
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvwhi.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvwhi.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -8459,8 +7743,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvwhi.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlutvwhi.128B"];
 }
 
 def HydrideHvx_v6_vlutvwh_oracciOp : HydrideHvx_Op<"v6_vlutvwh_oracci"> {
@@ -8478,7 +7760,7 @@ V6_vlutvwh_oracci(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<64 x u16>, ui:
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) OR (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvwh.oracci.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvwh.oracci.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I16]>:$vxx,
@@ -8488,8 +7770,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvwh.oracci.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlutvwh.oracci.128B"];
 }
 
 def HydrideHvx_v6_vlutvvb_nmOp : HydrideHvx_Op<"v6_vlutvvb_nm"> {
@@ -8505,7 +7785,7 @@ V6_vlutvvb_nm(Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst:
     dst[(7 + (8 * i)):(8 * i)] := (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvvb.nm.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvvb.nm.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -8514,8 +7794,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvvb.nm.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlutvvb.nm.128B"];
 }
 
 def HydrideHvx_v6_vlutvwh_nmOp : HydrideHvx_Op<"v6_vlutvwh_nm"> {
@@ -8534,7 +7812,7 @@ V6_vlutvwh_nm(Vu: vec<128 x u8>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst:
     dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvwh.nm.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvwh.nm.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$vu,
@@ -8543,8 +7821,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlutvwh.nm.128B`.
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlutvwh.nm.128B"];
 }
 
 def HydrideHvx_v6_vmpahhsatOp : HydrideHvx_Op<"v6_vmpahhsat"> {
@@ -8557,7 +7833,7 @@ V6_vmpahhsat(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> dst:
     dst[(15 + (16 * i)):(16 * i)] := SaturateAs(((((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) << 1) + (WrapAs((WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 14)))), 16, 0) << 15)) >> 16), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpahhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpahhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vx,
@@ -8566,8 +7842,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpahhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpahhsat.128B"];
 }
 
 def HydrideHvx_v6_vmpauhuhsatOp : HydrideHvx_Op<"v6_vmpauhuhsat"> {
@@ -8580,7 +7854,7 @@ V6_vmpauhuhsat(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> ds
     dst[(15 + (16 * i)):(16 * i)] := SaturateAs((((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) + (WrapAs((WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 14)))), 16, 1) << 15)) >> 16), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpauhuhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpauhuhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vx,
@@ -8589,8 +7863,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpauhuhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpauhuhsat.128B"];
 }
 
 def HydrideHvx_v6_vmpsuhuhsatOp : HydrideHvx_Op<"v6_vmpsuhuhsat"> {
@@ -8603,7 +7875,7 @@ V6_vmpsuhuhsat(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> ds
     dst[(15 + (16 * i)):(16 * i)] := SaturateAs((((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) - (WrapAs((WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 14)))), 16, 1) << 15)) >> 16), 16, 0)
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpsuhuhsat.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpsuhuhsat.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vx,
@@ -8612,8 +7884,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpsuhuhsat.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpsuhuhsat.128B"];
 }
 
 def HydrideHvx_v6_vlut4Op : HydrideHvx_Op<"v6_vlut4"> {
@@ -8625,7 +7895,7 @@ V6_vlut4(Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := (WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 14))))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vlut4.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vlut4.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -8633,8 +7903,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vlut4.128B`.
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vlut4.128B"];
 }
 
 def HydrideHvx_v6_vmpyuheOp : HydrideHvx_Op<"v6_vmpyuhe"> {
@@ -8646,7 +7914,7 @@ V6_vmpyuhe(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuhe.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuhe.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[64], [I16]>:$vu,
@@ -8654,8 +7922,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuhe.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyuhe.128B"];
 }
 
 def HydrideHvx_v6_vmpyuhe_accOp : HydrideHvx_Op<"v6_vmpyuhe_acc"> {
@@ -8668,7 +7934,7 @@ V6_vmpyuhe_acc(Vx: vec<32 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst
     dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)))
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuhe.acc.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuhe.acc.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[32], [I32]>:$vx,
@@ -8677,8 +7943,6 @@ Becomes the LLVM intrinsic `llvm.hexagon.V6.vmpyuhe.acc.128B`.
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vmpyuhe.acc.128B"];
 }
 
 def HydrideHvx_v6_vprefixqbOp : HydrideHvx_Op<"v6_vprefixqb"> {
@@ -8692,15 +7956,13 @@ V6_vprefixqb(Qv: mask<128 x u1>) -> dst: vec<128 x u8>
     dst[(7 + (8 * i)):(8 * i)] := acc
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vprefixqb.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vprefixqb.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vprefixqb.128B"];
 }
 
 def HydrideHvx_v6_vprefixqhOp : HydrideHvx_Op<"v6_vprefixqh"> {
@@ -8715,15 +7977,13 @@ V6_vprefixqh(Qv: mask<128 x u1>) -> dst: vec<64 x u16>
     dst[(15 + (16 * i)):(16 * i)] := acc
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vprefixqh.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vprefixqh.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vprefixqh.128B"];
 }
 
 def HydrideHvx_v6_vprefixqwOp : HydrideHvx_Op<"v6_vprefixqw"> {
@@ -8740,15 +8000,13 @@ V6_vprefixqw(Qv: mask<128 x u1>) -> dst: vec<32 x u32>
     dst[(31 + (32 * i)):(32 * i)] := acc
   ENDFOR
 ```
-Becomes the LLVM intrinsic `llvm.hexagon.V6.vprefixqw.128B`.
+Lowers to LLVM as a call of `llvm.hexagon.V6.vprefixqw.128B`; needs hvx.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I1]>:$qv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  // The LLVM intrinsics it becomes.
-  list<string> llvmIntrinsics = ["llvm.hexagon.V6.vprefixqw.128B"];
 }
 
 #endif // HYDRIDEHVX_OPS

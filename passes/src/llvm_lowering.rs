@@ -1,12 +1,14 @@
 //! What each op of a target dialect becomes in LLVM, the same description
-//! for every ISA: the intrinsic clang-22 emits for it (its arguments, a
-//! masked `select` after it, a generic intrinsic it stands for), one generic
-//! LLVM instruction, clang's whole IR for it (a snippet; per value of its
+//! for every ISA, read from the table the generator writes for it
+//! (`generated/<isa>/llvm-lowering.json`, [`dialectgen::llvm_lowering`]):
+//! the intrinsic clang-22 emits for it (its arguments, a masked `select`
+//! after it, a generic intrinsic it stands for), one generic LLVM
+//! instruction, clang's whole IR for it (a snippet; per value of its
 //! immediate, or with the immediate's value in its place), or a data
-//! movement by its immediate. Each ISA's folder (`targets/<isa>/`) reads its
-//! generated table into these; `convert-hydride-<isa>-to-llvm`
+//! movement by its immediate. `convert-hydride-<isa>-to-llvm`
 //! ([`crate::ir::to_llvm`]) lowers by them, and synthesis uses only
-//! instructions that have one.
+//! instructions that have one. Here the entries' types are parsed; an
+//! entry whose types synthesis does not model is no lowering.
 
 use crate::synth::types::Ty;
 use crate::table_error::TableError;
@@ -169,31 +171,21 @@ fn word_type(t: &Ty) -> Option<Ty> {
     (t.elem_bits > 1 && t.bits() % 32 == 0).then(|| Ty { dims: vec![t.bits() / 32], elem_bits: 32 })
 }
 
-/// An ISA's generated lowering table, as built into the plugin: its text
-/// (one entry per target op) and the reader of one entry.
-#[derive(Clone, Copy)]
-pub struct TableSource {
-    pub json: &'static str,
-    pub read: fn(&str) -> Option<OpLowering>,
-}
-
 /// Lowerings per target op name (`hydride_<isa>.<op>`), each read on
 /// first use.
 pub struct LoweringTable {
-    read: fn(&str) -> Option<OpLowering>,
     /// FNV-1a of the table's text (part of the grammar's version).
     pub version: u64,
     lowerings: HashMap<&'static str, (&'static str, OnceLock<Option<OpLowering>>)>,
 }
 
 impl LoweringTable {
-    /// The table of `isa` (its name, for errors).
-    pub fn parse(isa: &str, source: TableSource) -> Result<LoweringTable, TableError> {
-        let entries = crate::lines::index(source.json)
+    /// The table of `isa` (its name, for errors): its generated text.
+    pub fn parse(isa: &str, json: &'static str) -> Result<LoweringTable, TableError> {
+        let entries = crate::lines::index(json)
             .map_err(|e| TableError::LoweringTable { isa: isa.to_string(), why: e.to_string() })?;
         Ok(LoweringTable {
-            read: source.read,
-            version: crate::synth::cache::fnv(source.json),
+            version: crate::synth::cache::fnv(json),
             lowerings: entries.into_iter().map(|(op, v)| (op, (v, OnceLock::new()))).collect(),
         })
     }
@@ -201,8 +193,77 @@ impl LoweringTable {
     /// The lowering of `op`; `None` if it has none hydride emits.
     pub fn get(&self, op: &str) -> Option<&OpLowering> {
         let (raw, parsed) = self.lowerings.get(op)?;
-        parsed.get_or_init(|| (self.read)(raw)).as_ref()
+        parsed.get_or_init(|| read(raw)).as_ref()
     }
+}
+
+/// One entry of a table, its types parsed.
+fn read(raw: &str) -> Option<OpLowering> {
+    use dialectgen::llvm_lowering as table;
+    let entry: table::OpLowering = serde_json::from_str(raw).ok()?;
+    let ty = |t: &str| Ty::parse(t);
+    let types = |ts: &[String]| ts.iter().map(|t| ty(t)).collect::<Option<Vec<Ty>>>();
+    let snippet = |s: table::Snippet| Some((types(&s.params)?, ty(&s.result)?, s.text));
+    let immediate = |i: table::Immediate| match i {
+        table::Immediate::Named(name) => Immediate::Named(name),
+        table::Immediate::Only => Immediate::Only,
+    };
+    let body = match entry.body {
+        table::Body::Intrinsic { name, args, signature, generic } => Body::Intrinsic {
+            name,
+            args: args.map(|args| {
+                args.into_iter()
+                    .map(|a| match a {
+                        table::CallArg::Operand(k) => CallArg::Operand(k),
+                        table::CallArg::Immediate(name) => CallArg::Immediate(name),
+                    })
+                    .collect()
+            }),
+            signature: match signature {
+                table::Signature::Given { params, result } => {
+                    Signature::Given { params: types(&params)?, result: ty(&result)? }
+                }
+                table::Signature::Words => Signature::Words,
+            },
+            generic: generic.map(|g| GenericIntrinsic {
+                name: g.name,
+                poison_flag: g.poison_flag,
+                of_one_value: g.of_one_value,
+            }),
+        },
+        table::Body::Binary { op } => Body::Binary { op },
+        table::Body::Snippet(s) => {
+            let (params, result, text) = snippet(s)?;
+            Body::Snippet { params, result, text }
+        }
+        table::Body::SnippetPerImmediate { immediate: i, lowest, snippets, last_holds_up_to } => {
+            Body::SnippetPerImmediate {
+                immediate: immediate(i),
+                lowest,
+                snippets: snippets.into_iter().map(snippet).collect::<Option<_>>()?,
+                last_holds_up_to,
+            }
+        }
+        table::Body::SnippetOfImmediate { immediate: i, params, result, template } => Body::SnippetOfImmediate {
+            immediate: immediate(i),
+            params: types(&params)?,
+            result: ty(&result)?,
+            template,
+        },
+        table::Body::Movement { instruction, elem_bits, immediate, result } => {
+            Body::Movement { instruction, elem_bits, immediate, result: ty(&result)? }
+        }
+    };
+    let select = entry.select.map(|s| MaskSelect {
+        mask: s.mask,
+        elements: s.elements,
+        elem_width: s.elem_width,
+        otherwise: match s.otherwise {
+            table::Otherwise::Zero => Otherwise::Zero,
+            table::Otherwise::Operand(k) => Otherwise::Operand(k),
+        },
+    });
+    Some(OpLowering { body, features: entry.features, select, generic_ir: entry.generic_ir })
 }
 
 #[cfg(test)]
@@ -212,6 +273,57 @@ mod tests {
     fn intrinsic(signature: Signature) -> OpLowering {
         let body = Body::Intrinsic { name: "llvm.x".into(), args: None, signature, generic: None };
         OpLowering { body, features: Vec::new(), select: None, generic_ir: false }
+    }
+
+    impl OpLowering {
+        fn renamed(mut self, to: &str) -> OpLowering {
+            if let Body::Intrinsic { name, .. } = &mut self.body {
+                *name = to.into();
+            }
+            self
+        }
+    }
+
+    #[test]
+    fn entries_read_with_their_types_parsed() {
+        let words =
+            read(r#"{"body":{"intrinsic":{"name":"llvm.vendor.addb.wide","signature":"words"}},"features":["ext2"]}"#)
+                .unwrap();
+        assert_eq!(
+            words,
+            OpLowering { features: vec!["ext2".into()], ..intrinsic(Signature::Words) }
+                .renamed("llvm.vendor.addb.wide")
+        );
+        let call = read(r#"{"body":{"intrinsic":{"name":"llvm.x","args":[{"operand":1},{"immediate":"imm"}],"signature":{"given":{"params":["vector<16xi16>"],"result":"i32"}}}},"features":["ext1"],"select":{"mask":2,"elements":16,"elem_width":16,"otherwise":"zero"}}"#).unwrap();
+        let Body::Intrinsic { args, signature: Signature::Given { params, result }, .. } = &call.body else {
+            panic!("{call:?}")
+        };
+        assert_eq!(args.as_deref(), Some(&[CallArg::Operand(1), CallArg::Immediate("imm".into())][..]));
+        assert_eq!((params[0].to_string(), result.to_string()), ("vector<16xi16>".to_string(), "i32".to_string()));
+        assert_eq!(call.select.map(|s| s.otherwise), Some(Otherwise::Zero));
+        // A type synthesis does not model: no lowering.
+        assert_eq!(
+            read(r#"{"body":{"snippet":{"params":["vector<4xf32>"],"result":"i32","text":""}},"features":[]}"#),
+            None
+        );
+    }
+
+    #[test]
+    fn every_entry_of_every_table_reads() {
+        for isa in crate::targets::REGISTRY {
+            let json = isa.lowering();
+            let entries = crate::lines::index(json).unwrap();
+            assert!(!entries.is_empty(), "{}: an empty lowering table", isa.name());
+            let unread: Vec<&str> = entries.iter().filter(|(_, raw)| read(raw).is_none()).map(|(op, _)| *op).collect();
+            assert!(
+                unread.is_empty(),
+                "{}: {} of {} entries do not read: {:?}",
+                isa.name(),
+                unread.len(),
+                entries.len(),
+                &unread[..unread.len().min(8)]
+            );
+        }
     }
 
     #[test]

@@ -6,38 +6,13 @@
 //! an attribute that takes listed integers checks its value against them.
 
 use super::{AttrDesign, DialectDesign, OpDesign, ValueDesign};
+use crate::llvm_lowering::OpLowering;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// The LLVM intrinsics each target op becomes, by full op name
-/// (`hydride_<isa>.<op>`), as the ISA's lowering table gives them.
-pub type LlvmIntrinsics = BTreeMap<String, Vec<String>>;
-
-/// The intrinsics of a lowering table `hydride gen` writes (under
-/// `generated/<isa>/`): per op, a name, an object with `intrinsic`,
-/// or an object with a list `llvm_intrinsics`.
-pub fn llvm_intrinsics(table: &str) -> LlvmIntrinsics {
-    let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(table) else {
-        return LlvmIntrinsics::new();
-    };
-    map.into_iter()
-        .filter(|(op, _)| !op.starts_with('_'))
-        .filter_map(|(op, v)| {
-            let names: Vec<String> = match &v {
-                serde_json::Value::String(s) => vec![s.clone()],
-                serde_json::Value::Object(o) => match (o.get("intrinsic"), o.get("llvm_intrinsics")) {
-                    (Some(serde_json::Value::String(s)), _) => vec![s.clone()],
-                    (_, Some(serde_json::Value::Array(xs))) => {
-                        xs.iter().filter_map(|x| x.as_str().map(String::from)).collect()
-                    }
-                    _ => vec![],
-                },
-                _ => vec![],
-            };
-            (!names.is_empty()).then_some((op, names))
-        })
-        .collect()
-}
+/// What each target op becomes in LLVM, by full op name
+/// (`hydride_<isa>.<op>`), as its ISA's lowering table records it.
+pub type Lowerings = BTreeMap<String, OpLowering>;
 
 /// A dialect as the ODS template writes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -67,14 +42,13 @@ pub struct OdsOp {
     /// Traits beyond `Pure` (operand segment sizes where several operands
     /// are optional).
     pub traits: Vec<String>,
-    /// The LLVM intrinsics the op becomes (target ops with a lowering table entry).
-    pub llvm_intrinsics: Vec<String>,
 }
 
-/// The ODS form of `design`; target ops declare the LLVM intrinsics
-/// `intrinsics` gives them (`None` for a dialect that does not lower to LLVM
-/// directly, as autollvm).
-pub fn ods_dialect(design: &DialectDesign, intrinsics: Option<&LlvmIntrinsics>) -> OdsDialect {
+/// The ODS form of `design`; a target op's description says what it becomes
+/// in LLVM as `lowerings` records it (`None` for a dialect that does not
+/// lower to LLVM directly, as autollvm), which `mlir-tblgen
+/// -gen-dialect-doc` puts in the dialect's reference.
+pub fn ods_dialect(design: &DialectDesign, lowerings: Option<&Lowerings>) -> OdsDialect {
     let prefix: String = design
         .name
         .split('_')
@@ -94,27 +68,20 @@ pub fn ods_dialect(design: &DialectDesign, intrinsics: Option<&LlvmIntrinsics>) 
             .ops
             .iter()
             .map(|op| {
-                let lowered =
-                    intrinsics.map(|i| i.get(&format!("{}.{}", design.name, op.name)).cloned().unwrap_or_default());
+                let lowered = lowerings.map(|l| l.get(&format!("{}.{}", design.name, op.name)));
                 ods_op(&prefix, op, lowered)
             })
             .collect(),
     }
 }
 
-fn ods_op(prefix: &str, op: &OpDesign, intrinsics: Option<Vec<String>>) -> OdsOp {
+/// `lowered`: `None` for an op of a dialect without lowerings to LLVM, else its table entry, if any.
+fn ods_op(prefix: &str, op: &OpDesign, lowered: Option<Option<&OpLowering>>) -> OdsOp {
     let mut lines = op.description.clone();
-    match intrinsics.as_deref() {
+    match lowered {
         None => {}
-        Some([]) => lines.push("No single LLVM intrinsic: clang lowers it to generic LLVM IR.".into()),
-        Some(names) => {
-            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-            lines.push(format!(
-                "Becomes the LLVM intrinsic{} {}.",
-                if names.len() > 1 { "s" } else { "" },
-                names.join(", ")
-            ));
-        }
+        Some(None) => lines.push("No lowering to LLVM is recorded for it: synthesis does not use it.".into()),
+        Some(Some(lowering)) => lines.push(lowering.describe()),
     }
     let mut arguments: Vec<String> =
         op.operands.iter().map(|v| format!("{}:${}", value_constraint(v), v.name)).collect();
@@ -131,7 +98,6 @@ fn ods_op(prefix: &str, op: &OpDesign, intrinsics: Option<Vec<String>>) -> OdsOp
         } else {
             vec![]
         },
-        llvm_intrinsics: intrinsics.unwrap_or_default(),
     }
 }
 

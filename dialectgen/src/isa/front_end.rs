@@ -8,8 +8,9 @@
 use crate::classify::engine::{Numbers, SimilarityClass};
 use crate::classify::mask::MaskModel;
 use crate::gen_options::{GenError, GenOptions};
+use crate::llvm_lowering::OpLowering;
 use crate::sema::ir::Semantics;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// How an ISA's instructions are merged into classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +46,10 @@ pub struct Lowerings {
     pub database_fields: Vec<(&'static str, String)>,
     /// Each member's entry in the class database, by instruction name.
     pub per_member: HashMap<String, serde_json::Value>,
-    /// Its lowering table: the file's name under `generated/<isa>/` and its text.
-    pub table: (&'static str, String),
+    /// What each op of its target dialect (`hydride_<isa>.<op>`) becomes in
+    /// LLVM; ops hydride emits no lowering for are absent. Written as
+    /// `generated/<isa>/llvm-lowering.json`.
+    pub table: BTreeMap<String, OpLowering>,
     /// How many instructions have a lowering, of which form, for the report.
     pub coverage: Option<serde_json::Value>,
 }

@@ -31,6 +31,8 @@ pub struct IsaOutput {
     pub report: serde_json::Value,
     /// Files under the generated directory (relative path, contents).
     pub files: Vec<(String, String)>,
+    /// What each op of the target dialect becomes in LLVM (`<isa>/llvm-lowering.json`).
+    pub lowerings: std::collections::BTreeMap<String, crate::llvm_lowering::OpLowering>,
 }
 
 /// One instruction set.

@@ -1,8 +1,6 @@
 //! What an ISA's folder tells the passes: the [`IsaTarget`] trait and the
 //! types it speaks in.
 
-use crate::llvm_lowering::TableSource;
-
 /// The most targets one ISA may have (per-candidate answers are kept per target).
 pub const MAX_TARGETS: usize = 8;
 
@@ -23,8 +21,9 @@ pub trait IsaTarget: Sync {
     fn tuning(&self) -> Tuning;
     /// Its dialect's IRDL definition (generated).
     fn dialect_irdl(&self) -> &'static str;
-    /// How its ops reach LLVM: its generated lowering table and the reader of an entry.
-    fn lowering(&self) -> TableSource;
+    /// How its ops reach LLVM: its generated lowering table
+    /// (`generated/<isa>/llvm-lowering.json`), read as every ISA's is.
+    fn lowering(&self) -> &'static str;
     /// The offline rules made for it (`hydride-rules`), if any.
     fn offline_rules(&self) -> Option<OfflineRules> {
         None

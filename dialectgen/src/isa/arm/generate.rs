@@ -132,13 +132,16 @@ impl FrontEnd for ArmFrontEnd {
                 Ok((n.clone(), serde_json::to_value(named)?))
             })
             .collect::<Result<_, GenError>>()?;
-        let by_op: std::collections::BTreeMap<String, &super::lowering::ArmLowering> =
-            lowered.iter().map(|(k, v)| (format!("hydride_arm.{}", build::op_name(k)), v)).collect();
-        let table = crate::gen_tables::one_entry_per_line(by_op.iter().map(|(k, v)| (k.clone(), v)))?;
+        let table = lowered
+            .iter()
+            .filter_map(|(k, v)| {
+                Some((format!("hydride_arm.{}", build::op_name(k)), super::op_lowering::op_lowering(v)?))
+            })
+            .collect();
         Ok(Lowerings {
             database_fields: Vec::new(),
             per_member,
-            table: ("llvm-lowerings.json", table),
+            table,
             coverage: Some(serde_json::to_value(&coverage)?),
         })
     }

@@ -13,6 +13,7 @@ use crate::design::build;
 use crate::gen_options::{GenError, GenOptions};
 use crate::isa::front_end::{FrontEnd, Lowerings, Merging};
 use crate::isa::Progress;
+use crate::llvm_lowering::{Body, OpLowering, Signature};
 use crate::sema::ir::Semantics;
 use std::collections::BTreeMap;
 
@@ -128,14 +129,16 @@ impl FrontEnd for HvxFrontEnd {
             .filter_map(|(n, i)| Some((n, HvxLowering { llvm_intrinsic: i.clone(), cost: *self.costs.get(n)? })))
             .map(|(n, l)| Ok((n.clone(), serde_json::to_value(l)?)))
             .collect::<Result<_, GenError>>()?;
-        let calls: BTreeMap<String, String> =
-            intrinsics.iter().map(|(k, v)| (format!("hydride_hvx.{}", build::op_name(k)), v.clone())).collect();
-        let table = crate::gen_tables::one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?;
-        Ok(Lowerings {
-            database_fields: Vec::new(),
-            per_member,
-            table: ("llvm-intrinsics.json", table),
-            coverage: None,
-        })
+        // Every value passes as 32-bit words (`Signature::Words`).
+        let table = intrinsics
+            .iter()
+            .map(|(k, name)| {
+                let body =
+                    Body::Intrinsic { name: name.clone(), args: None, signature: Signature::Words, generic: None };
+                let lowering = OpLowering { body, features: vec!["hvx".into()], select: None, generic_ir: false };
+                (format!("hydride_hvx.{}", build::op_name(k)), lowering)
+            })
+            .collect();
+        Ok(Lowerings { database_fields: Vec::new(), per_member, table, coverage: None })
     }
 }

@@ -6,7 +6,6 @@ use super::survey::{survey, SurveyOptions};
 use crate::classify::engine::{Numbers, SimilarityClass};
 use crate::classify::mask::MaskModel;
 use crate::gen_options::{GenError, GenOptions};
-use crate::gen_tables::one_entry_per_line;
 use crate::isa::front_end::{FrontEnd, Lowerings, Merging};
 use crate::isa::x86::validate::record::Record;
 use crate::isa::x86::validate::ValidationConfig;
@@ -129,7 +128,7 @@ impl FrontEnd for X86FrontEnd {
         Ok(Lowerings {
             database_fields: vec![("cost_source", cost_source)],
             per_member,
-            table: ("llvm-calls.json", one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?),
+            table: calls.into_iter().map(|(op, call)| (op, super::op_lowering::op_lowering(call))).collect(),
             coverage: Some(serde_json::to_value(&coverage)?),
         })
     }

@@ -1,5 +1,6 @@
-//! How each target op becomes LLVM: what clang emits for its intrinsic. This
-//! is the table `convert-hydride-x86-to-llvm` reads.
+//! How each target op becomes LLVM: what clang emits for its intrinsic,
+//! which [`super::op_lowering`] writes as the op's entry of the lowering
+//! table (`crate::llvm_lowering`).
 //!
 //! - An instruction clang lowers to exactly one LLVM intrinsic (plus a
 //!   `select` for an AVX-512 mask form) is a call of that intrinsic; its
@@ -23,41 +24,14 @@ use crate::classify::engine::{ClassMember, SimilarityClass};
 use crate::classify::mask::Masking;
 use crate::design::build::{op_name, target_names};
 use crate::isa::x86::lowering::{Immediates, IntrinsicSignature, Lowering};
-use crate::movement::{self, Movement};
 use crate::llvm_ir::CallSource;
 use crate::llvm_snippet::Snippet;
+use crate::movement::{self, Movement};
 use crate::sema::ir::{ArgKind, Semantics};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// One argument of the intrinsic call.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CallArg {
-    /// Operand `k` of the target op.
-    Operand(usize),
-    /// The target op's immediate attribute of this name.
-    Immediate(String),
-}
-
-/// What a result element with a clear mask bit becomes.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Otherwise {
-    Zero,
-    /// Operand `k` of the target op (pass-through or the operation's own).
-    Operand(usize),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct MaskSelect {
-    /// The mask operand of the target op.
-    pub mask: usize,
-    /// Result elements under the mask and their width in bits.
-    pub elements: u32,
-    pub elem_width: u32,
-    pub otherwise: Otherwise,
-}
+pub use crate::llvm_lowering::{CallArg, MaskSelect, Otherwise};
 
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct LlvmCall {

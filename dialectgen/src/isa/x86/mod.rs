@@ -7,6 +7,7 @@ pub mod guide;
 pub mod host;
 pub mod lexer;
 pub mod llvm_call;
+pub mod op_lowering;
 pub mod lowering;
 pub mod pseudocode;
 pub mod report;

@@ -1,10 +1,6 @@
 //! AArch64 Advanced SIMD (NEON): its targets, tuning and lowering.
 
-mod features;
-mod lowering;
-
 use super::isa::{IsaTarget, TargetSpec, Tuning};
-use crate::llvm_lowering::TableSource;
 
 pub struct Arm;
 
@@ -70,7 +66,7 @@ impl IsaTarget for Arm {
         include_str!("../../../../generated/arm/hydride_arm.irdl.mlir")
     }
 
-    fn lowering(&self) -> TableSource {
-        TableSource { json: include_str!("../../../../generated/arm/llvm-lowerings.json"), read: lowering::arm_call }
+    fn lowering(&self) -> &'static str {
+        include_str!("../../../../generated/arm/llvm-lowering.json")
     }
 }

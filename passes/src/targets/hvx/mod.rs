@@ -1,7 +1,6 @@
 //! Hexagon HVX (v66, 128-byte vectors): its targets, tuning and lowering.
 
 use super::isa::{IsaTarget, TargetSpec, Tuning};
-use crate::llvm_lowering::{Body, OpLowering, Signature, TableSource};
 
 pub struct Hvx;
 
@@ -54,30 +53,7 @@ impl IsaTarget for Hvx {
         include_str!("../../../../generated/hvx/hydride_hvx.irdl.mlir")
     }
 
-    fn lowering(&self) -> TableSource {
-        TableSource { json: include_str!("../../../../generated/hvx/llvm-intrinsics.json"), read: hvx_call }
-    }
-}
-
-/// One entry of the table: the intrinsic's name (its values pass as 32-bit words).
-fn hvx_call(raw: &str) -> Option<OpLowering> {
-    let name: String = serde_json::from_str(raw).ok()?;
-    let body = Body::Intrinsic { name, args: None, signature: Signature::Words, generic: None };
-    Some(OpLowering { body, features: vec!["hvx".into()], select: None, generic_ir: false })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::synth::types::Ty;
-
-    #[test]
-    fn hvx_values_pass_as_words() {
-        let call = hvx_call(r#""llvm.hexagon.V6.vaddb.128B""#).unwrap();
-        let v = Ty::parse("vector<128xi8>").unwrap();
-        let (params, result) = call.signature(&[v.clone(), v.clone()], &v).unwrap();
-        assert_eq!(params[0].to_string(), "vector<32xi32>");
-        assert_eq!(result.to_string(), "vector<32xi32>");
-        assert!(call.signature(&[Ty::parse("vector<128xi1>").unwrap()], &v).is_none());
+    fn lowering(&self) -> &'static str {
+        include_str!("../../../../generated/hvx/llvm-lowering.json")
     }
 }

@@ -1,9 +1,6 @@
 //! x86 (SSE to AVX-512): its targets, tuning and lowering.
 
-mod lowering;
-
 use super::isa::{IsaTarget, OfflineRules, TargetSpec, Tuning};
-use crate::llvm_lowering::TableSource;
 use dialectgen::isa::x86::host::{x86_target_allows, Host};
 
 pub struct X86;
@@ -80,8 +77,8 @@ impl IsaTarget for X86 {
         include_str!("../../../../generated/x86/hydride_x86.irdl.mlir")
     }
 
-    fn lowering(&self) -> TableSource {
-        TableSource { json: include_str!("../../../../generated/x86/llvm-calls.json"), read: lowering::x86_lowering }
+    fn lowering(&self) -> &'static str {
+        include_str!("../../../../generated/x86/llvm-lowering.json")
     }
 
     /// Idioms at SSE's, AVX2's and AVX-512's widths, searched at both

@@ -1,4 +1,5 @@
-//! The AArch64 extensions an intrinsic of the lowering table needs.
+//! The AArch64 extensions an LLVM intrinsic needs, which the lowering
+//! table records per op (the passes' targets allow ops by them).
 
 /// The AArch64 extensions an `llvm.aarch64.neon.*` intrinsic needs beyond
 /// Advanced SIMD, from its name: the instructions LLVM guards by them.
