@@ -54,10 +54,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64, 128">]>:$a1_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_blend_narrow_in_lanesOp : Autollvm_Op<"blend_narrow_in_lanes"> {
+def Autollvm_blend_narrow_in_lanesOp : Autollvm_Op<"blend_narrow_in_lanes", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_permute2f128_si256, x86/_mm256_permute2x128_si256.
@@ -91,7 +91,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_permute_imm_binaryOp : Autollvm_Op<"permute_imm_binary", [AttrSizedOperandSegments]> {
@@ -131,7 +131,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64, 128">]>:$a2_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_and_not_cmp_eq_binaryOp : Autollvm_Op<"and_not_cmp_eq_binary"> {
@@ -160,7 +160,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_and_not_cmp_eq_binary_732bOp : Autollvm_Op<"and_not_cmp_eq_binary_732b"> {
@@ -189,7 +189,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_and_or_not_or_cmp_eqOp : Autollvm_Op<"and_or_not_or_cmp_eq"> {
@@ -222,7 +222,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_zeroOp : Autollvm_Op<"zero"> {
@@ -241,7 +241,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 128, 256, 512">]>:$result_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_move_binary_53abOp : Autollvm_Op<"move_binary_53ab"> {
@@ -268,7 +268,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_move_scalarOp : Autollvm_Op<"move_scalar"> {
@@ -288,10 +288,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_absOp : Autollvm_Op<"abs", [AttrSizedOperandSegments]> {
+def Autollvm_absOp : Autollvm_Op<"abs", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "46 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (46): x86/_mm256_abs_epi8, x86/_mm256_abs_epi16, x86/_mm256_abs_epi32, x86/_mm256_mask_abs_epi8 (merge masking), x86/_mm256_maskz_abs_epi8 (zero masking), x86/_mm512_abs_epi8, x86/_mm512_mask_abs_epi8 (merge masking), x86/_mm512_maskz_abs_epi8 (zero masking), x86/_mm_mask_abs_epi8 (merge masking), x86/_mm_maskz_abs_epi8 (zero masking), x86/_mm256_mask_abs_epi16 (merge masking), x86/_mm256_maskz_abs_epi16 (zero masking), x86/_mm512_abs_epi16, x86/_mm512_mask_abs_epi16 (merge masking), x86/_mm512_maskz_abs_epi16 (zero masking), x86/_mm_mask_abs_epi16 (merge masking), x86/_mm_maskz_abs_epi16 (zero masking), x86/_mm256_mask_abs_epi32 (merge masking), x86/_mm256_maskz_abs_epi32 (zero masking), x86/_mm_mask_abs_epi32 (merge masking), x86/_mm_maskz_abs_epi32 (zero masking), x86/_mm256_abs_epi64, x86/_mm256_mask_abs_epi64 (merge masking), x86/_mm256_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi64, x86/_mm_mask_abs_epi64 (merge masking), x86/_mm_maskz_abs_epi64 (zero masking), x86/_mm512_abs_epi32, x86/_mm512_mask_abs_epi32 (merge masking), x86/_mm512_maskz_abs_epi32 (zero masking), x86/_mm512_abs_epi64, x86/_mm512_mask_abs_epi64 (merge masking), x86/_mm512_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi8, x86/_mm_abs_epi16, x86/_mm_abs_epi32, arm/vabs_s8, arm/vabsq_s8, arm/vabs_s16, arm/vabsq_s16, arm/vabs_s32, arm/vabsq_s32, arm/vabsq_s64, hvx/V6_vabsb, hvx/V6_vabsh, hvx/V6_vabsw.
@@ -314,10 +314,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_addOp : Autollvm_Op<"add", [AttrSizedOperandSegments]> {
+def Autollvm_addOp : Autollvm_Op<"add", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "56 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (56): x86/_mm256_add_epi8, x86/_mm256_add_epi16, x86/_mm256_add_epi32, x86/_mm256_add_epi64, x86/_mm256_mask_add_epi8 (merge masking), x86/_mm256_maskz_add_epi8 (zero masking), x86/_mm512_add_epi8, x86/_mm512_mask_add_epi8 (merge masking), x86/_mm512_maskz_add_epi8 (zero masking), x86/_mm_mask_add_epi8 (merge masking), x86/_mm_maskz_add_epi8 (zero masking), x86/_mm256_mask_add_epi16 (merge masking), x86/_mm256_maskz_add_epi16 (zero masking), x86/_mm512_add_epi16, x86/_mm512_mask_add_epi16 (merge masking), x86/_mm512_maskz_add_epi16 (zero masking), x86/_mm_mask_add_epi16 (merge masking), x86/_mm_maskz_add_epi16 (zero masking), x86/_mm256_mask_add_epi32 (merge masking), x86/_mm256_maskz_add_epi32 (zero masking), x86/_mm_mask_add_epi32 (merge masking), x86/_mm_maskz_add_epi32 (zero masking), x86/_mm256_mask_add_epi64 (merge masking), x86/_mm256_maskz_add_epi64 (zero masking), x86/_mm_mask_add_epi64 (merge masking), x86/_mm_maskz_add_epi64 (zero masking), x86/_mm512_maskz_add_epi32 (zero masking), x86/_mm512_add_epi64, x86/_mm512_mask_add_epi64 (merge masking), x86/_mm512_maskz_add_epi64 (zero masking), x86/_mm512_add_epi32, x86/_mm512_mask_add_epi32 (merge masking), x86/_mm_add_epi8, x86/_mm_add_epi16, x86/_mm_add_epi32, x86/_mm_add_epi64, arm/vadd_s8, arm/vaddq_s8, arm/vadd_s16, arm/vaddq_s16, arm/vadd_s32, arm/vaddq_s32, arm/vaddq_s64, arm/vadd_u8, arm/vaddq_u8, arm/vadd_u16, arm/vaddq_u16, arm/vadd_u32, arm/vaddq_u32, arm/vaddq_u64, hvx/V6_vaddb, hvx/V6_vaddb_dv, hvx/V6_vaddh, hvx/V6_vaddh_dv, hvx/V6_vaddw, hvx/V6_vaddw_dv.
@@ -341,10 +341,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_add_sat_sOp : Autollvm_Op<"add_sat_s", [AttrSizedOperandSegments]> {
+def Autollvm_add_sat_sOp : Autollvm_Op<"add_sat_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "31 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (31): x86/_mm256_adds_epi8, x86/_mm256_adds_epi16, x86/_mm256_mask_adds_epi8 (merge masking), x86/_mm256_maskz_adds_epi8 (zero masking), x86/_mm512_adds_epi8, x86/_mm512_mask_adds_epi8 (merge masking), x86/_mm512_maskz_adds_epi8 (zero masking), x86/_mm_mask_adds_epi8 (merge masking), x86/_mm_maskz_adds_epi8 (zero masking), x86/_mm256_mask_adds_epi16 (merge masking), x86/_mm256_maskz_adds_epi16 (zero masking), x86/_mm512_adds_epi16, x86/_mm512_mask_adds_epi16 (merge masking), x86/_mm512_maskz_adds_epi16 (zero masking), x86/_mm_mask_adds_epi16 (merge masking), x86/_mm_maskz_adds_epi16 (zero masking), x86/_mm_adds_epi8, x86/_mm_adds_epi16, arm/vqadd_s8, arm/vqaddq_s8, arm/vqadd_s16, arm/vqaddq_s16, arm/vqadd_s32, arm/vqaddq_s32, arm/vqaddq_s64, hvx/V6_vaddbsat, hvx/V6_vaddbsat_dv, hvx/V6_vaddhsat, hvx/V6_vaddhsat_dv, hvx/V6_vaddwsat, hvx/V6_vaddwsat_dv.
@@ -368,10 +368,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_add_sat_uOp : Autollvm_Op<"add_sat_u", [AttrSizedOperandSegments]> {
+def Autollvm_add_sat_uOp : Autollvm_Op<"add_sat_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "31 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (31): x86/_mm256_adds_epu8, x86/_mm256_adds_epu16, x86/_mm256_mask_adds_epu8 (merge masking), x86/_mm256_maskz_adds_epu8 (zero masking), x86/_mm512_adds_epu8, x86/_mm512_mask_adds_epu8 (merge masking), x86/_mm512_maskz_adds_epu8 (zero masking), x86/_mm_mask_adds_epu8 (merge masking), x86/_mm_maskz_adds_epu8 (zero masking), x86/_mm256_mask_adds_epu16 (merge masking), x86/_mm256_maskz_adds_epu16 (zero masking), x86/_mm512_adds_epu16, x86/_mm512_mask_adds_epu16 (merge masking), x86/_mm512_maskz_adds_epu16 (zero masking), x86/_mm_mask_adds_epu16 (merge masking), x86/_mm_maskz_adds_epu16 (zero masking), x86/_mm_adds_epu8, x86/_mm_adds_epu16, arm/vqadd_u8, arm/vqaddq_u8, arm/vqadd_u16, arm/vqaddq_u16, arm/vqadd_u32, arm/vqaddq_u32, arm/vqaddq_u64, hvx/V6_vaddubsat, hvx/V6_vaddubsat_dv, hvx/V6_vadduhsat, hvx/V6_vadduhsat_dv, hvx/V6_vadduwsat, hvx/V6_vadduwsat_dv.
@@ -395,10 +395,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_funnel_shift_narrowOp : Autollvm_Op<"funnel_shift_narrow", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_narrowOp : Autollvm_Op<"funnel_shift_narrow", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): x86/_mm256_alignr_epi8, x86/_mm256_mask_alignr_epi8 (merge masking), x86/_mm256_maskz_alignr_epi8 (zero masking), x86/_mm512_alignr_epi8, x86/_mm512_mask_alignr_epi8 (merge masking), x86/_mm512_maskz_alignr_epi8 (zero masking).
@@ -431,10 +431,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 8">]>:$a2_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_andOp : Autollvm_Op<"and", [AttrSizedOperandSegments]> {
+def Autollvm_andOp : Autollvm_Op<"and", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "32 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (32): x86/_mm256_and_si256, x86/_mm256_mask_and_epi32 (merge masking), x86/_mm256_maskz_and_epi32 (zero masking), x86/_mm_mask_and_epi32 (merge masking), x86/_mm_maskz_and_epi32 (zero masking), x86/_mm256_mask_and_epi64 (merge masking), x86/_mm256_maskz_and_epi64 (zero masking), x86/_mm_mask_and_epi64 (merge masking), x86/_mm_maskz_and_epi64 (zero masking), x86/_mm512_maskz_and_epi32 (zero masking), x86/_mm512_maskz_and_epi64 (zero masking), x86/_mm512_and_epi32, x86/_mm512_and_si512, x86/_mm512_and_epi64, x86/_mm512_mask_and_epi64 (merge masking), x86/_mm512_mask_and_epi32 (merge masking), x86/_mm_and_si128, arm/vand_s8, arm/vandq_s8, arm/vand_s16, arm/vandq_s16, arm/vand_s32, arm/vandq_s32, arm/vandq_s64, arm/vand_u8, arm/vandq_u8, arm/vand_u16, arm/vandq_u16, arm/vand_u32, arm/vandq_u32, arm/vandq_u64, hvx/V6_vand.
@@ -460,10 +460,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_and_notOp : Autollvm_Op<"and_not", [AttrSizedOperandSegments]> {
+def Autollvm_and_notOp : Autollvm_Op<"and_not", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "31 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (31): x86/_mm256_andnot_si256, x86/_mm256_mask_andnot_epi32 (merge masking), x86/_mm256_maskz_andnot_epi32 (zero masking), x86/_mm_mask_andnot_epi32 (merge masking), x86/_mm_maskz_andnot_epi32 (zero masking), x86/_mm256_mask_andnot_epi64 (merge masking), x86/_mm256_maskz_andnot_epi64 (zero masking), x86/_mm_mask_andnot_epi64 (merge masking), x86/_mm_maskz_andnot_epi64 (zero masking), x86/_mm512_maskz_andnot_epi32 (zero masking), x86/_mm512_maskz_andnot_epi64 (zero masking), x86/_mm512_andnot_epi32, x86/_mm512_andnot_si512, x86/_mm512_mask_andnot_epi32 (merge masking), x86/_mm512_andnot_epi64, x86/_mm512_mask_andnot_epi64 (merge masking), x86/_mm_andnot_si128, arm/vbic_s8, arm/vbicq_s8, arm/vbic_s16, arm/vbicq_s16, arm/vbic_s32, arm/vbicq_s32, arm/vbicq_s64, arm/vbic_u8, arm/vbicq_u8, arm/vbic_u16, arm/vbicq_u16, arm/vbic_u32, arm/vbicq_u32, arm/vbicq_u64.
@@ -489,10 +489,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_avg_uOp : Autollvm_Op<"avg_u", [AttrSizedOperandSegments]> {
+def Autollvm_avg_uOp : Autollvm_Op<"avg_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): x86/_mm256_avg_epu8, x86/_mm256_avg_epu16, x86/_mm256_mask_avg_epu8 (merge masking), x86/_mm256_maskz_avg_epu8 (zero masking), x86/_mm512_avg_epu8, x86/_mm512_mask_avg_epu8 (merge masking), x86/_mm512_maskz_avg_epu8 (zero masking), x86/_mm_mask_avg_epu8 (merge masking), x86/_mm_maskz_avg_epu8 (zero masking), x86/_mm256_mask_avg_epu16 (merge masking), x86/_mm256_maskz_avg_epu16 (zero masking), x86/_mm512_avg_epu16, x86/_mm512_mask_avg_epu16 (merge masking), x86/_mm512_maskz_avg_epu16 (zero masking), x86/_mm_mask_avg_epu16 (merge masking), x86/_mm_maskz_avg_epu16 (zero masking), x86/_mm_avg_epu8, x86/_mm_avg_epu16, arm/vrhadd_u8, arm/vrhaddq_u8, arm/vrhadd_u16, arm/vrhaddq_u16, arm/vrhadd_u32, arm/vrhaddq_u32, hvx/V6_vavgubrnd, hvx/V6_vavguhrnd, hvx/V6_vavguwrnd.
@@ -516,10 +516,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_blendOp : Autollvm_Op<"blend"> {
+def Autollvm_blendOp : Autollvm_Op<"blend", [AllTypesMatch<["a1", "a2", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): x86/_mm256_blend_epi16, x86/_mm_blend_epi32, x86/_mm256_blend_epi32, x86/_mm_blend_epi16.
@@ -545,7 +545,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 8">]>:$a0_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
 }
 
 def Autollvm_select_ternaryOp : Autollvm_Op<"select_ternary"> {
@@ -573,7 +573,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 8">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_broadcastOp : Autollvm_Op<"broadcast", [AttrSizedOperandSegments]> {
@@ -601,10 +601,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_eq_binaryOp : Autollvm_Op<"cmp_eq_binary"> {
+def Autollvm_cmp_eq_binaryOp : Autollvm_Op<"cmp_eq_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): x86/_mm256_cmpeq_epi8, x86/_mm256_cmpeq_epi16, x86/_mm256_cmpeq_epi32, x86/_mm256_cmpeq_epi64.
@@ -624,10 +624,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_gt_s_binaryOp : Autollvm_Op<"cmp_gt_s_binary"> {
+def Autollvm_cmp_gt_s_binaryOp : Autollvm_Op<"cmp_gt_s_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): x86/_mm256_cmpgt_epi8, x86/_mm256_cmpgt_epi16, x86/_mm256_cmpgt_epi32, x86/_mm256_cmpgt_epi64.
@@ -647,7 +647,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_extend_sOp : Autollvm_Op<"extend_s", [AttrSizedOperandSegments]> {
@@ -673,7 +673,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_convert_sat_uOp : Autollvm_Op<"convert_sat_u", [AttrSizedOperandSegments]> {
@@ -699,10 +699,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_pairwise_in_lanesOp : Autollvm_Op<"add_pairwise_in_lanes"> {
+def Autollvm_add_pairwise_in_lanesOp : Autollvm_Op<"add_pairwise_in_lanes", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_hadd_epi16, x86/_mm256_hadd_epi32.
@@ -728,10 +728,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_pairwise_sat_s_in_lanesOp : Autollvm_Op<"add_pairwise_sat_s_in_lanes"> {
+def Autollvm_add_pairwise_sat_s_in_lanesOp : Autollvm_Op<"add_pairwise_sat_s_in_lanes", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_hadds_epi16, x86/_mm_hadds_epi16.
@@ -755,10 +755,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_sub_pairwise_in_lanesOp : Autollvm_Op<"sub_pairwise_in_lanes"> {
+def Autollvm_sub_pairwise_in_lanesOp : Autollvm_Op<"sub_pairwise_in_lanes", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): x86/_mm256_hsub_epi16, x86/_mm256_hsub_epi32, x86/_mm_hsub_epi16, x86/_mm_hsub_epi32.
@@ -785,10 +785,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_sub_pairwise_sat_s_in_lanesOp : Autollvm_Op<"sub_pairwise_sat_s_in_lanes"> {
+def Autollvm_sub_pairwise_sat_s_in_lanesOp : Autollvm_Op<"sub_pairwise_sat_s_in_lanes", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_hsubs_epi16, x86/_mm_hsubs_epi16.
@@ -812,7 +812,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_dot_sOp : Autollvm_Op<"dot_s", [AttrSizedOperandSegments]> {
@@ -839,7 +839,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_sat_su_widenOp : Autollvm_Op<"dot_sat_su_widen", [AttrSizedOperandSegments]> {
@@ -866,10 +866,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_max_sOp : Autollvm_Op<"max_s", [AttrSizedOperandSegments]> {
+def Autollvm_max_sOp : Autollvm_Op<"max_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "45 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (45): x86/_mm256_max_epi8, x86/_mm256_max_epi16, x86/_mm256_max_epi32, x86/_mm256_mask_max_epi8 (merge masking), x86/_mm256_maskz_max_epi8 (zero masking), x86/_mm512_mask_max_epi8 (merge masking), x86/_mm512_maskz_max_epi8 (zero masking), x86/_mm512_max_epi8, x86/_mm_mask_max_epi8 (merge masking), x86/_mm_maskz_max_epi8 (zero masking), x86/_mm256_mask_max_epi16 (merge masking), x86/_mm256_maskz_max_epi16 (zero masking), x86/_mm512_mask_max_epi16 (merge masking), x86/_mm512_maskz_max_epi16 (zero masking), x86/_mm512_max_epi16, x86/_mm_mask_max_epi16 (merge masking), x86/_mm_maskz_max_epi16 (zero masking), x86/_mm256_mask_max_epi32 (merge masking), x86/_mm256_maskz_max_epi32 (zero masking), x86/_mm_mask_max_epi32 (merge masking), x86/_mm_maskz_max_epi32 (zero masking), x86/_mm256_mask_max_epi64 (merge masking), x86/_mm256_maskz_max_epi64 (zero masking), x86/_mm256_max_epi64, x86/_mm_mask_max_epi64 (merge masking), x86/_mm_maskz_max_epi64 (zero masking), x86/_mm_max_epi64, x86/_mm512_maskz_max_epi32 (zero masking), x86/_mm512_mask_max_epi64 (merge masking), x86/_mm512_maskz_max_epi64 (zero masking), x86/_mm512_max_epi64, x86/_mm512_mask_max_epi32 (merge masking), x86/_mm512_max_epi32, x86/_mm_max_epi16, x86/_mm_max_epi8, x86/_mm_max_epi32, arm/vmax_s8, arm/vmaxq_s8, arm/vmax_s16, arm/vmaxq_s16, arm/vmax_s32, arm/vmaxq_s32, hvx/V6_vmaxb, hvx/V6_vmaxh, hvx/V6_vmaxw.
@@ -893,10 +893,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_max_uOp : Autollvm_Op<"max_u", [AttrSizedOperandSegments]> {
+def Autollvm_max_uOp : Autollvm_Op<"max_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "44 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (44): x86/_mm256_max_epu8, x86/_mm256_max_epu16, x86/_mm256_max_epu32, x86/_mm256_mask_max_epu8 (merge masking), x86/_mm256_maskz_max_epu8 (zero masking), x86/_mm512_mask_max_epu8 (merge masking), x86/_mm512_maskz_max_epu8 (zero masking), x86/_mm512_max_epu8, x86/_mm_mask_max_epu8 (merge masking), x86/_mm_maskz_max_epu8 (zero masking), x86/_mm256_mask_max_epu16 (merge masking), x86/_mm256_maskz_max_epu16 (zero masking), x86/_mm512_mask_max_epu16 (merge masking), x86/_mm512_maskz_max_epu16 (zero masking), x86/_mm512_max_epu16, x86/_mm_mask_max_epu16 (merge masking), x86/_mm_maskz_max_epu16 (zero masking), x86/_mm256_mask_max_epu32 (merge masking), x86/_mm256_maskz_max_epu32 (zero masking), x86/_mm_mask_max_epu32 (merge masking), x86/_mm_maskz_max_epu32 (zero masking), x86/_mm256_mask_max_epu64 (merge masking), x86/_mm256_maskz_max_epu64 (zero masking), x86/_mm256_max_epu64, x86/_mm_mask_max_epu64 (merge masking), x86/_mm_maskz_max_epu64 (zero masking), x86/_mm_max_epu64, x86/_mm512_maskz_max_epu32 (zero masking), x86/_mm512_mask_max_epu64 (merge masking), x86/_mm512_maskz_max_epu64 (zero masking), x86/_mm512_max_epu64, x86/_mm512_mask_max_epu32 (merge masking), x86/_mm512_max_epu32, x86/_mm_max_epu8, x86/_mm_max_epu32, x86/_mm_max_epu16, arm/vmax_u8, arm/vmaxq_u8, arm/vmax_u16, arm/vmaxq_u16, arm/vmax_u32, arm/vmaxq_u32, hvx/V6_vmaxub, hvx/V6_vmaxuh.
@@ -920,10 +920,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_min_sOp : Autollvm_Op<"min_s", [AttrSizedOperandSegments]> {
+def Autollvm_min_sOp : Autollvm_Op<"min_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "45 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (45): x86/_mm256_min_epi8, x86/_mm256_min_epi16, x86/_mm256_min_epi32, x86/_mm256_mask_min_epi8 (merge masking), x86/_mm256_maskz_min_epi8 (zero masking), x86/_mm512_mask_min_epi8 (merge masking), x86/_mm512_maskz_min_epi8 (zero masking), x86/_mm512_min_epi8, x86/_mm_mask_min_epi8 (merge masking), x86/_mm_maskz_min_epi8 (zero masking), x86/_mm256_mask_min_epi16 (merge masking), x86/_mm256_maskz_min_epi16 (zero masking), x86/_mm512_mask_min_epi16 (merge masking), x86/_mm512_maskz_min_epi16 (zero masking), x86/_mm512_min_epi16, x86/_mm_mask_min_epi16 (merge masking), x86/_mm_maskz_min_epi16 (zero masking), x86/_mm256_mask_min_epi32 (merge masking), x86/_mm256_maskz_min_epi32 (zero masking), x86/_mm_mask_min_epi32 (merge masking), x86/_mm_maskz_min_epi32 (zero masking), x86/_mm256_mask_min_epi64 (merge masking), x86/_mm256_maskz_min_epi64 (zero masking), x86/_mm256_min_epi64, x86/_mm_mask_min_epi64 (merge masking), x86/_mm_maskz_min_epi64 (zero masking), x86/_mm_min_epi64, x86/_mm512_maskz_min_epi32 (zero masking), x86/_mm512_mask_min_epi64 (merge masking), x86/_mm512_maskz_min_epi64 (zero masking), x86/_mm512_min_epi64, x86/_mm512_mask_min_epi32 (merge masking), x86/_mm512_min_epi32, x86/_mm_min_epi16, x86/_mm_min_epi8, x86/_mm_min_epi32, arm/vmin_s8, arm/vminq_s8, arm/vmin_s16, arm/vminq_s16, arm/vmin_s32, arm/vminq_s32, hvx/V6_vminb, hvx/V6_vminh, hvx/V6_vminw.
@@ -947,10 +947,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_min_uOp : Autollvm_Op<"min_u", [AttrSizedOperandSegments]> {
+def Autollvm_min_uOp : Autollvm_Op<"min_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "44 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (44): x86/_mm256_min_epu8, x86/_mm256_min_epu16, x86/_mm256_min_epu32, x86/_mm256_mask_min_epu8 (merge masking), x86/_mm256_maskz_min_epu8 (zero masking), x86/_mm512_mask_min_epu8 (merge masking), x86/_mm512_maskz_min_epu8 (zero masking), x86/_mm512_min_epu8, x86/_mm_mask_min_epu8 (merge masking), x86/_mm_maskz_min_epu8 (zero masking), x86/_mm256_mask_min_epu16 (merge masking), x86/_mm256_maskz_min_epu16 (zero masking), x86/_mm512_mask_min_epu16 (merge masking), x86/_mm512_maskz_min_epu16 (zero masking), x86/_mm512_min_epu16, x86/_mm_mask_min_epu16 (merge masking), x86/_mm_maskz_min_epu16 (zero masking), x86/_mm256_mask_min_epu32 (merge masking), x86/_mm256_maskz_min_epu32 (zero masking), x86/_mm_mask_min_epu32 (merge masking), x86/_mm_maskz_min_epu32 (zero masking), x86/_mm256_mask_min_epu64 (merge masking), x86/_mm256_maskz_min_epu64 (zero masking), x86/_mm256_min_epu64, x86/_mm_mask_min_epu64 (merge masking), x86/_mm_maskz_min_epu64 (zero masking), x86/_mm_min_epu64, x86/_mm512_maskz_min_epu32 (zero masking), x86/_mm512_mask_min_epu64 (merge masking), x86/_mm512_maskz_min_epu64 (zero masking), x86/_mm512_min_epu64, x86/_mm512_mask_min_epu32 (merge masking), x86/_mm512_min_epu32, x86/_mm_min_epu8, x86/_mm_min_epu32, x86/_mm_min_epu16, arm/vmin_u8, arm/vminq_u8, arm/vmin_u16, arm/vminq_u16, arm/vmin_u32, arm/vminq_u32, hvx/V6_vminub, hvx/V6_vminuh.
@@ -974,7 +974,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_move_unary_to_i1Op : Autollvm_Op<"move_unary_to_i1"> {
@@ -996,10 +996,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 32">]>:$result_elem_width
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_s_in_lanesOp : Autollvm_Op<"dot_acc_s_in_lanes"> {
+def Autollvm_dot_acc_s_in_lanesOp : Autollvm_Op<"dot_acc_s_in_lanes", [AllTypesMatch<["a1", "a2", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_mpsadbw_epu8, x86/_mm_mpsadbw_epu8.
@@ -1029,7 +1029,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
 }
 
 def Autollvm_mul_s_widenOp : Autollvm_Op<"mul_s_widen", [AttrSizedOperandSegments]> {
@@ -1056,7 +1056,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_u_widenOp : Autollvm_Op<"mul_u_widen", [AttrSizedOperandSegments]> {
@@ -1083,10 +1083,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_sOp : Autollvm_Op<"mul_s", [AttrSizedOperandSegments]> {
+def Autollvm_mul_sOp : Autollvm_Op<"mul_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "10 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (10): x86/_mm256_mulhi_epi16, x86/_mm256_mullo_epi16, x86/_mm256_mask_mulhi_epi16 (merge masking), x86/_mm256_maskz_mulhi_epi16 (zero masking), x86/_mm512_mask_mulhi_epi16 (merge masking), x86/_mm512_maskz_mulhi_epi16 (zero masking), x86/_mm512_mulhi_epi16, x86/_mm_mask_mulhi_epi16 (merge masking), x86/_mm_maskz_mulhi_epi16 (zero masking), x86/_mm_mulhi_epi16.
@@ -1112,10 +1112,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_mul_uOp : Autollvm_Op<"mul_u", [AttrSizedOperandSegments]> {
+def Autollvm_mul_uOp : Autollvm_Op<"mul_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "39 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (39): x86/_mm256_mulhi_epu16, x86/_mm256_mask_mulhi_epu16 (merge masking), x86/_mm256_maskz_mulhi_epu16 (zero masking), x86/_mm512_mask_mulhi_epu16 (merge masking), x86/_mm512_maskz_mulhi_epu16 (zero masking), x86/_mm512_mulhi_epu16, x86/_mm_mask_mulhi_epu16 (merge masking), x86/_mm_maskz_mulhi_epu16 (zero masking), x86/_mm256_mask_mullo_epi64 (merge masking), x86/_mm256_maskz_mullo_epi64 (zero masking), x86/_mm256_mullo_epi64, x86/_mm512_mask_mullo_epi64 (merge masking), x86/_mm512_maskz_mullo_epi64 (zero masking), x86/_mm512_mullo_epi64, x86/_mm_mask_mullo_epi64 (merge masking), x86/_mm_maskz_mullo_epi64 (zero masking), x86/_mm_mullo_epi64, x86/_mm256_mask_mullo_epi32 (merge masking), x86/_mm256_maskz_mullo_epi32 (zero masking), x86/_mm512_maskz_mullo_epi32 (zero masking), x86/_mm_mask_mullo_epi32 (merge masking), x86/_mm_maskz_mullo_epi32 (zero masking), x86/_mm512_mask_mullo_epi32 (merge masking), x86/_mm512_mullo_epi32, x86/_mm_mulhi_epu16, x86/_mm_mullo_epi32, arm/vmul_s8, arm/vmulq_s8, arm/vmul_s16, arm/vmulq_s16, arm/vmul_s32, arm/vmulq_s32, arm/vmul_u8, arm/vmulq_u8, arm/vmul_u16, arm/vmulq_u16, arm/vmul_u32, arm/vmulq_u32, hvx/V6_vmpyih.
@@ -1143,10 +1143,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 16">]>:$bit_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_mul_high_round_sOp : Autollvm_Op<"mul_high_round_s", [AttrSizedOperandSegments]> {
+def Autollvm_mul_high_round_sOp : Autollvm_Op<"mul_high_round_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_mulhrs_epi16, x86/_mm256_mask_mulhrs_epi16 (merge masking), x86/_mm256_maskz_mulhrs_epi16 (zero masking), x86/_mm512_mask_mulhrs_epi16 (merge masking), x86/_mm512_maskz_mulhrs_epi16 (zero masking), x86/_mm512_mulhrs_epi16, x86/_mm_mask_mulhrs_epi16 (merge masking), x86/_mm_maskz_mulhrs_epi16 (zero masking), x86/_mm_mulhrs_epi16.
@@ -1171,10 +1171,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_orOp : Autollvm_Op<"or", [AttrSizedOperandSegments]> {
+def Autollvm_orOp : Autollvm_Op<"or", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "36 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (36): x86/_mm256_or_si256, x86/_mm256_mask_or_epi32 (merge masking), x86/_mm256_maskz_or_epi32 (zero masking), x86/_mm_mask_or_epi32 (merge masking), x86/_mm_maskz_or_epi32 (zero masking), x86/_mm256_mask_or_epi64 (merge masking), x86/_mm256_maskz_or_epi64 (zero masking), x86/_mm_mask_or_epi64 (merge masking), x86/_mm_maskz_or_epi64 (zero masking), x86/_mm256_or_epi64, x86/_mm256_or_epi32, x86/_mm_or_epi64, x86/_mm_or_epi32, x86/_mm512_maskz_or_epi32 (zero masking), x86/_mm512_maskz_or_epi64 (zero masking), x86/_mm512_mask_or_epi32 (merge masking), x86/_mm512_or_epi32, x86/_mm512_or_si512, x86/_mm512_mask_or_epi64 (merge masking), x86/_mm512_or_epi64, x86/_mm_or_si128, arm/vorr_s8, arm/vorrq_s8, arm/vorr_s16, arm/vorrq_s16, arm/vorr_s32, arm/vorrq_s32, arm/vorrq_s64, arm/vorr_u8, arm/vorrq_u8, arm/vorr_u16, arm/vorrq_u16, arm/vorr_u32, arm/vorrq_u32, arm/vorrq_u64, hvx/V6_vor.
@@ -1200,7 +1200,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_pack_sat_s_in_lanesOp : Autollvm_Op<"pack_sat_s_in_lanes", [AttrSizedOperandSegments]> {
@@ -1234,7 +1234,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_pack_sat_u_in_lanesOp : Autollvm_Op<"pack_sat_u_in_lanes", [AttrSizedOperandSegments]> {
@@ -1268,10 +1268,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_imm_narrowOp : Autollvm_Op<"permute_imm_narrow", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_narrowOp : Autollvm_Op<"permute_imm_narrow", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "7 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (7): x86/_mm256_permute4x64_epi64, x86/_mm256_mask_permutex_epi64 (merge masking), x86/_mm256_maskz_permutex_epi64 (zero masking), x86/_mm256_permutex_epi64, x86/_mm_mask_shuffle_epi32 (merge masking), x86/_mm_maskz_shuffle_epi32 (zero masking), x86/_mm_shuffle_epi32.
@@ -1310,10 +1310,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit_4
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_permute_var_widen_binaryOp : Autollvm_Op<"permute_var_widen_binary", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_widen_binaryOp : Autollvm_Op<"permute_var_widen_binary", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "33 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (33): x86/_mm256_permutevar8x32_epi32, x86/_mm256_mask_permutexvar_epi16 (merge masking), x86/_mm256_maskz_permutexvar_epi16 (zero masking), x86/_mm256_permutexvar_epi16, x86/_mm512_mask_permutexvar_epi16 (merge masking), x86/_mm512_maskz_permutexvar_epi16 (zero masking), x86/_mm512_permutexvar_epi16, x86/_mm_mask_permutexvar_epi16 (merge masking), x86/_mm_maskz_permutexvar_epi16 (zero masking), x86/_mm_permutexvar_epi16, x86/_mm256_mask_permutexvar_epi32 (merge masking), x86/_mm256_maskz_permutexvar_epi32 (zero masking), x86/_mm256_permutexvar_epi32, x86/_mm256_mask_permutexvar_epi64 (merge masking), x86/_mm256_maskz_permutexvar_epi64 (zero masking), x86/_mm256_permutexvar_epi64, x86/_mm512_mask_permutexvar_epi32 (merge masking), x86/_mm512_maskz_permutexvar_epi32 (zero masking), x86/_mm512_permutexvar_epi32, x86/_mm512_mask_permutexvar_epi64 (merge masking), x86/_mm512_maskz_permutexvar_epi64 (zero masking), x86/_mm512_permutexvar_epi64, x86/_mm512_mask_permutevar_epi32 (merge masking), x86/_mm512_permutevar_epi32, x86/_mm512_permutexvar_epi8, x86/_mm512_mask_permutexvar_epi8 (merge masking), x86/_mm512_maskz_permutexvar_epi8 (zero masking), x86/_mm256_permutexvar_epi8, x86/_mm256_mask_permutexvar_epi8 (merge masking), x86/_mm256_maskz_permutexvar_epi8 (zero masking), x86/_mm_permutexvar_epi8, x86/_mm_mask_permutexvar_epi8 (merge masking), x86/_mm_maskz_permutexvar_epi8 (zero masking).
@@ -1339,7 +1339,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 5">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_sad_widenOp : Autollvm_Op<"sad_widen"> {
@@ -1368,10 +1368,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_imm_narrow_10dbOp : Autollvm_Op<"permute_imm_narrow_10db", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_narrow_10dbOp : Autollvm_Op<"permute_imm_narrow_10db", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "9 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_shuffle_epi32, x86/_mm256_mask_shuffle_epi32 (merge masking), x86/_mm256_maskz_shuffle_epi32 (zero masking), x86/_mm512_mask_permutex_epi64 (merge masking), x86/_mm512_maskz_permutex_epi64 (zero masking), x86/_mm512_permutex_epi64, x86/_mm512_maskz_shuffle_epi32 (zero masking), x86/_mm512_mask_shuffle_epi32 (merge masking), x86/_mm512_shuffle_epi32.
@@ -1415,10 +1415,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_permute_var_widen_binary_x2Op : Autollvm_Op<"permute_var_widen_binary_x2", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_widen_binary_x2Op : Autollvm_Op<"permute_var_widen_binary_x2", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "9 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_shuffle_epi8, x86/_mm256_mask_shuffle_epi8 (merge masking), x86/_mm256_maskz_shuffle_epi8 (zero masking), x86/_mm512_mask_shuffle_epi8 (merge masking), x86/_mm512_maskz_shuffle_epi8 (zero masking), x86/_mm512_shuffle_epi8, x86/_mm_mask_shuffle_epi8 (merge masking), x86/_mm_maskz_shuffle_epi8 (zero masking), x86/_mm_shuffle_epi8.
@@ -1448,10 +1448,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_shr_by_imm_u_narrow_in_lanesOp : Autollvm_Op<"shr_by_imm_u_narrow_in_lanes", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_u_narrow_in_lanesOp : Autollvm_Op<"shr_by_imm_u_narrow_in_lanes", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_shufflehi_epi16, x86/_mm256_mask_shufflehi_epi16 (merge masking), x86/_mm256_maskz_shufflehi_epi16 (zero masking), x86/_mm512_mask_shufflehi_epi16 (merge masking), x86/_mm512_maskz_shufflehi_epi16 (zero masking), x86/_mm512_shufflehi_epi16, x86/_mm_mask_shufflehi_epi16 (merge masking), x86/_mm_maskz_shufflehi_epi16 (zero masking), x86/_mm_shufflehi_epi16.
@@ -1479,10 +1479,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_shr_by_imm_u_narrow_in_lanes_9ca1Op : Autollvm_Op<"shr_by_imm_u_narrow_in_lanes_9ca1", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_u_narrow_in_lanes_9ca1Op : Autollvm_Op<"shr_by_imm_u_narrow_in_lanes_9ca1", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_shufflelo_epi16, x86/_mm256_mask_shufflelo_epi16 (merge masking), x86/_mm256_maskz_shufflelo_epi16 (zero masking), x86/_mm512_mask_shufflelo_epi16 (merge masking), x86/_mm512_maskz_shufflelo_epi16 (zero masking), x86/_mm512_shufflelo_epi16, x86/_mm_mask_shufflelo_epi16 (merge masking), x86/_mm_maskz_shufflelo_epi16 (zero masking), x86/_mm_shufflelo_epi16.
@@ -1510,10 +1510,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_negOp : Autollvm_Op<"neg"> {
+def Autollvm_negOp : Autollvm_Op<"neg", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): x86/_mm256_sign_epi8, x86/_mm256_sign_epi16, x86/_mm256_sign_epi32, x86/_mm_sign_epi8, x86/_mm_sign_epi16, x86/_mm_sign_epi32.
@@ -1540,10 +1540,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_shl_unaryOp : Autollvm_Op<"shl_unary"> {
+def Autollvm_shl_unaryOp : Autollvm_Op<"shl_unary", [AllTypesMatch<["a1", "result"]>]> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): x86/_mm256_slli_si256, x86/_mm256_bslli_epi128, x86/_mm512_bslli_epi128, x86/_mm_slli_si128, x86/_mm_bslli_si128.
@@ -1567,7 +1567,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_shl_by_scalarOp : Autollvm_Op<"shl_by_scalar", [AttrSizedOperandSegments]> {
@@ -1599,10 +1599,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shl_by_immOp : Autollvm_Op<"shl_by_imm", [AttrSizedOperandSegments]> {
+def Autollvm_shl_by_immOp : Autollvm_Op<"shl_by_imm", [AttrSizedOperandSegments, AllTypesMatch<["a1", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): x86/_mm256_slli_epi16, x86/_mm256_slli_epi32, x86/_mm256_slli_epi64, x86/_mm256_mask_slli_epi16 (merge masking), x86/_mm256_maskz_slli_epi16 (zero masking), x86/_mm512_mask_slli_epi16 (merge masking), x86/_mm512_maskz_slli_epi16 (zero masking), x86/_mm512_slli_epi16, x86/_mm_mask_slli_epi16 (merge masking), x86/_mm_maskz_slli_epi16 (zero masking), x86/_mm256_mask_slli_epi32 (merge masking), x86/_mm256_maskz_slli_epi32 (zero masking), x86/_mm_mask_slli_epi32 (merge masking), x86/_mm_maskz_slli_epi32 (zero masking), x86/_mm256_mask_slli_epi64 (merge masking), x86/_mm256_maskz_slli_epi64 (zero masking), x86/_mm_mask_slli_epi64 (merge masking), x86/_mm_maskz_slli_epi64 (zero masking), x86/_mm512_maskz_slli_epi32 (zero masking), x86/_mm512_mask_slli_epi64 (merge masking), x86/_mm512_maskz_slli_epi64 (zero masking), x86/_mm512_slli_epi64, x86/_mm512_mask_slli_epi32 (merge masking), x86/_mm512_slli_epi32, x86/_mm_slli_epi16, x86/_mm_slli_epi32, x86/_mm_slli_epi64.
@@ -1631,10 +1631,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_shl_binaryOp : Autollvm_Op<"shl_binary", [AttrSizedOperandSegments]> {
+def Autollvm_shl_binaryOp : Autollvm_Op<"shl_binary", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): x86/_mm_sllv_epi32, x86/_mm256_sllv_epi32, x86/_mm_sllv_epi64, x86/_mm256_sllv_epi64, x86/_mm256_mask_sllv_epi16 (merge masking), x86/_mm256_maskz_sllv_epi16 (zero masking), x86/_mm256_sllv_epi16, x86/_mm512_mask_sllv_epi16 (merge masking), x86/_mm512_maskz_sllv_epi16 (zero masking), x86/_mm512_sllv_epi16, x86/_mm_mask_sllv_epi16 (merge masking), x86/_mm_maskz_sllv_epi16 (zero masking), x86/_mm_sllv_epi16, x86/_mm256_mask_sllv_epi32 (merge masking), x86/_mm256_maskz_sllv_epi32 (zero masking), x86/_mm_mask_sllv_epi32 (merge masking), x86/_mm_maskz_sllv_epi32 (zero masking), x86/_mm256_mask_sllv_epi64 (merge masking), x86/_mm256_maskz_sllv_epi64 (zero masking), x86/_mm_mask_sllv_epi64 (merge masking), x86/_mm_maskz_sllv_epi64 (zero masking), x86/_mm512_maskz_sllv_epi32 (zero masking), x86/_mm512_mask_sllv_epi64 (merge masking), x86/_mm512_maskz_sllv_epi64 (zero masking), x86/_mm512_sllv_epi64, x86/_mm512_mask_sllv_epi32 (merge masking), x86/_mm512_sllv_epi32.
@@ -1662,7 +1662,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_shr_by_scalar_sOp : Autollvm_Op<"shr_by_scalar_s", [AttrSizedOperandSegments]> {
@@ -1695,10 +1695,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_by_imm_sOp : Autollvm_Op<"shr_by_imm_s", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_sOp : Autollvm_Op<"shr_by_imm_s", [AttrSizedOperandSegments, AllTypesMatch<["a1", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (27): x86/_mm256_srai_epi16, x86/_mm256_srai_epi32, x86/_mm256_mask_srai_epi16 (merge masking), x86/_mm256_maskz_srai_epi16 (zero masking), x86/_mm512_mask_srai_epi16 (merge masking), x86/_mm512_maskz_srai_epi16 (zero masking), x86/_mm512_srai_epi16, x86/_mm_mask_srai_epi16 (merge masking), x86/_mm_maskz_srai_epi16 (zero masking), x86/_mm256_mask_srai_epi32 (merge masking), x86/_mm256_maskz_srai_epi32 (zero masking), x86/_mm_mask_srai_epi32 (merge masking), x86/_mm_maskz_srai_epi32 (zero masking), x86/_mm256_mask_srai_epi64 (merge masking), x86/_mm256_maskz_srai_epi64 (zero masking), x86/_mm256_srai_epi64, x86/_mm_mask_srai_epi64 (merge masking), x86/_mm_maskz_srai_epi64 (zero masking), x86/_mm_srai_epi64, x86/_mm512_maskz_srai_epi32 (zero masking), x86/_mm512_mask_srai_epi64 (merge masking), x86/_mm512_maskz_srai_epi64 (zero masking), x86/_mm512_srai_epi64, x86/_mm512_mask_srai_epi32 (merge masking), x86/_mm512_srai_epi32, x86/_mm_srai_epi16, x86/_mm_srai_epi32.
@@ -1729,10 +1729,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 6, 7, 8">]>:$a0_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_shr_sOp : Autollvm_Op<"shr_s", [AttrSizedOperandSegments]> {
+def Autollvm_shr_sOp : Autollvm_Op<"shr_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (27): x86/_mm_srav_epi32, x86/_mm256_srav_epi32, x86/_mm256_mask_srav_epi16 (merge masking), x86/_mm256_maskz_srav_epi16 (zero masking), x86/_mm256_srav_epi16, x86/_mm512_mask_srav_epi16 (merge masking), x86/_mm512_maskz_srav_epi16 (zero masking), x86/_mm512_srav_epi16, x86/_mm_mask_srav_epi16 (merge masking), x86/_mm_maskz_srav_epi16 (zero masking), x86/_mm_srav_epi16, x86/_mm256_mask_srav_epi32 (merge masking), x86/_mm256_maskz_srav_epi32 (zero masking), x86/_mm_mask_srav_epi32 (merge masking), x86/_mm_maskz_srav_epi32 (zero masking), x86/_mm256_mask_srav_epi64 (merge masking), x86/_mm256_maskz_srav_epi64 (zero masking), x86/_mm256_srav_epi64, x86/_mm_mask_srav_epi64 (merge masking), x86/_mm_maskz_srav_epi64 (zero masking), x86/_mm_srav_epi64, x86/_mm512_maskz_srav_epi32 (zero masking), x86/_mm512_mask_srav_epi64 (merge masking), x86/_mm512_maskz_srav_epi64 (zero masking), x86/_mm512_srav_epi64, x86/_mm512_mask_srav_epi32 (merge masking), x86/_mm512_srav_epi32.
@@ -1761,10 +1761,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_shr_u_unaryOp : Autollvm_Op<"shr_u_unary"> {
+def Autollvm_shr_u_unaryOp : Autollvm_Op<"shr_u_unary", [AllTypesMatch<["a1", "result"]>]> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): x86/_mm256_srli_si256, x86/_mm256_bsrli_epi128, x86/_mm512_bsrli_epi128, x86/_mm_bsrli_si128, x86/_mm_srli_si128.
@@ -1788,7 +1788,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_shr_by_scalar_uOp : Autollvm_Op<"shr_by_scalar_u", [AttrSizedOperandSegments]> {
@@ -1820,10 +1820,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_by_imm_uOp : Autollvm_Op<"shr_by_imm_u", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_uOp : Autollvm_Op<"shr_by_imm_u", [AttrSizedOperandSegments, AllTypesMatch<["a1", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): x86/_mm256_srli_epi16, x86/_mm256_srli_epi32, x86/_mm256_srli_epi64, x86/_mm256_mask_srli_epi16 (merge masking), x86/_mm256_maskz_srli_epi16 (zero masking), x86/_mm512_mask_srli_epi16 (merge masking), x86/_mm512_maskz_srli_epi16 (zero masking), x86/_mm512_srli_epi16, x86/_mm_mask_srli_epi16 (merge masking), x86/_mm_maskz_srli_epi16 (zero masking), x86/_mm256_mask_srli_epi32 (merge masking), x86/_mm256_maskz_srli_epi32 (zero masking), x86/_mm_mask_srli_epi32 (merge masking), x86/_mm_maskz_srli_epi32 (zero masking), x86/_mm256_mask_srli_epi64 (merge masking), x86/_mm256_maskz_srli_epi64 (zero masking), x86/_mm_mask_srli_epi64 (merge masking), x86/_mm_maskz_srli_epi64 (zero masking), x86/_mm512_maskz_srli_epi32 (zero masking), x86/_mm512_mask_srli_epi64 (merge masking), x86/_mm512_maskz_srli_epi64 (zero masking), x86/_mm512_srli_epi64, x86/_mm512_mask_srli_epi32 (merge masking), x86/_mm512_srli_epi32, x86/_mm_srli_epi16, x86/_mm_srli_epi32, x86/_mm_srli_epi64.
@@ -1852,10 +1852,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_shr_u_binaryOp : Autollvm_Op<"shr_u_binary", [AttrSizedOperandSegments]> {
+def Autollvm_shr_u_binaryOp : Autollvm_Op<"shr_u_binary", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): x86/_mm_srlv_epi32, x86/_mm256_srlv_epi32, x86/_mm_srlv_epi64, x86/_mm256_srlv_epi64, x86/_mm256_mask_srlv_epi16 (merge masking), x86/_mm256_maskz_srlv_epi16 (zero masking), x86/_mm256_srlv_epi16, x86/_mm512_mask_srlv_epi16 (merge masking), x86/_mm512_maskz_srlv_epi16 (zero masking), x86/_mm512_srlv_epi16, x86/_mm_mask_srlv_epi16 (merge masking), x86/_mm_maskz_srlv_epi16 (zero masking), x86/_mm_srlv_epi16, x86/_mm256_mask_srlv_epi32 (merge masking), x86/_mm256_maskz_srlv_epi32 (zero masking), x86/_mm_mask_srlv_epi32 (merge masking), x86/_mm_maskz_srlv_epi32 (zero masking), x86/_mm256_mask_srlv_epi64 (merge masking), x86/_mm256_maskz_srlv_epi64 (zero masking), x86/_mm_mask_srlv_epi64 (merge masking), x86/_mm_maskz_srlv_epi64 (zero masking), x86/_mm512_maskz_srlv_epi32 (zero masking), x86/_mm512_mask_srlv_epi64 (merge masking), x86/_mm512_maskz_srlv_epi64 (zero masking), x86/_mm512_srlv_epi64, x86/_mm512_mask_srlv_epi32 (merge masking), x86/_mm512_srlv_epi32.
@@ -1883,10 +1883,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_subOp : Autollvm_Op<"sub", [AttrSizedOperandSegments]> {
+def Autollvm_subOp : Autollvm_Op<"sub", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "56 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (56): x86/_mm256_sub_epi8, x86/_mm256_sub_epi16, x86/_mm256_sub_epi32, x86/_mm256_sub_epi64, x86/_mm256_mask_sub_epi8 (merge masking), x86/_mm256_maskz_sub_epi8 (zero masking), x86/_mm512_mask_sub_epi8 (merge masking), x86/_mm512_maskz_sub_epi8 (zero masking), x86/_mm512_sub_epi8, x86/_mm_mask_sub_epi8 (merge masking), x86/_mm_maskz_sub_epi8 (zero masking), x86/_mm256_mask_sub_epi16 (merge masking), x86/_mm256_maskz_sub_epi16 (zero masking), x86/_mm512_mask_sub_epi16 (merge masking), x86/_mm512_maskz_sub_epi16 (zero masking), x86/_mm512_sub_epi16, x86/_mm_mask_sub_epi16 (merge masking), x86/_mm_maskz_sub_epi16 (zero masking), x86/_mm256_mask_sub_epi32 (merge masking), x86/_mm256_maskz_sub_epi32 (zero masking), x86/_mm_mask_sub_epi32 (merge masking), x86/_mm_maskz_sub_epi32 (zero masking), x86/_mm256_mask_sub_epi64 (merge masking), x86/_mm256_maskz_sub_epi64 (zero masking), x86/_mm_mask_sub_epi64 (merge masking), x86/_mm_maskz_sub_epi64 (zero masking), x86/_mm512_maskz_sub_epi32 (zero masking), x86/_mm512_mask_sub_epi64 (merge masking), x86/_mm512_maskz_sub_epi64 (zero masking), x86/_mm512_sub_epi64, x86/_mm512_mask_sub_epi32 (merge masking), x86/_mm512_sub_epi32, x86/_mm_sub_epi8, x86/_mm_sub_epi16, x86/_mm_sub_epi32, x86/_mm_sub_epi64, arm/vsub_s8, arm/vsubq_s8, arm/vsub_s16, arm/vsubq_s16, arm/vsub_s32, arm/vsubq_s32, arm/vsubq_s64, arm/vsub_u8, arm/vsubq_u8, arm/vsub_u16, arm/vsubq_u16, arm/vsub_u32, arm/vsubq_u32, arm/vsubq_u64, hvx/V6_vsubb, hvx/V6_vsubb_dv, hvx/V6_vsubh, hvx/V6_vsubh_dv, hvx/V6_vsubw, hvx/V6_vsubw_dv.
@@ -1910,10 +1910,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_sub_sat_sOp : Autollvm_Op<"sub_sat_s", [AttrSizedOperandSegments]> {
+def Autollvm_sub_sat_sOp : Autollvm_Op<"sub_sat_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "31 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (31): x86/_mm256_subs_epi8, x86/_mm256_subs_epi16, x86/_mm256_mask_subs_epi8 (merge masking), x86/_mm256_maskz_subs_epi8 (zero masking), x86/_mm512_mask_subs_epi8 (merge masking), x86/_mm512_maskz_subs_epi8 (zero masking), x86/_mm512_subs_epi8, x86/_mm_mask_subs_epi8 (merge masking), x86/_mm_maskz_subs_epi8 (zero masking), x86/_mm256_mask_subs_epi16 (merge masking), x86/_mm256_maskz_subs_epi16 (zero masking), x86/_mm512_mask_subs_epi16 (merge masking), x86/_mm512_maskz_subs_epi16 (zero masking), x86/_mm512_subs_epi16, x86/_mm_mask_subs_epi16 (merge masking), x86/_mm_maskz_subs_epi16 (zero masking), x86/_mm_subs_epi8, x86/_mm_subs_epi16, arm/vqsub_s8, arm/vqsubq_s8, arm/vqsub_s16, arm/vqsubq_s16, arm/vqsub_s32, arm/vqsubq_s32, arm/vqsubq_s64, hvx/V6_vsubbsat, hvx/V6_vsubbsat_dv, hvx/V6_vsubhsat, hvx/V6_vsubhsat_dv, hvx/V6_vsubwsat, hvx/V6_vsubwsat_dv.
@@ -1937,10 +1937,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_sub_sat_uOp : Autollvm_Op<"sub_sat_u", [AttrSizedOperandSegments]> {
+def Autollvm_sub_sat_uOp : Autollvm_Op<"sub_sat_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "31 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (31): x86/_mm256_subs_epu8, x86/_mm256_subs_epu16, x86/_mm256_mask_subs_epu8 (merge masking), x86/_mm256_maskz_subs_epu8 (zero masking), x86/_mm512_mask_subs_epu8 (merge masking), x86/_mm512_maskz_subs_epu8 (zero masking), x86/_mm512_subs_epu8, x86/_mm_mask_subs_epu8 (merge masking), x86/_mm_maskz_subs_epu8 (zero masking), x86/_mm256_mask_subs_epu16 (merge masking), x86/_mm256_maskz_subs_epu16 (zero masking), x86/_mm512_mask_subs_epu16 (merge masking), x86/_mm512_maskz_subs_epu16 (zero masking), x86/_mm512_subs_epu16, x86/_mm_mask_subs_epu16 (merge masking), x86/_mm_maskz_subs_epu16 (zero masking), x86/_mm_subs_epu8, x86/_mm_subs_epu16, arm/vqsub_u8, arm/vqsubq_u8, arm/vqsub_u16, arm/vqsubq_u16, arm/vqsub_u32, arm/vqsubq_u32, arm/vqsubq_u64, hvx/V6_vsububsat, hvx/V6_vsububsat_dv, hvx/V6_vsubuhsat, hvx/V6_vsubuhsat_dv, hvx/V6_vsubuwsat, hvx/V6_vsubuwsat_dv.
@@ -1964,10 +1964,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_xorOp : Autollvm_Op<"xor", [AttrSizedOperandSegments]> {
+def Autollvm_xorOp : Autollvm_Op<"xor", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "36 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (36): x86/_mm256_xor_si256, x86/_mm256_mask_xor_epi32 (merge masking), x86/_mm256_maskz_xor_epi32 (zero masking), x86/_mm_mask_xor_epi32 (merge masking), x86/_mm_maskz_xor_epi32 (zero masking), x86/_mm256_mask_xor_epi64 (merge masking), x86/_mm256_maskz_xor_epi64 (zero masking), x86/_mm_mask_xor_epi64 (merge masking), x86/_mm_maskz_xor_epi64 (zero masking), x86/_mm256_xor_epi64, x86/_mm256_xor_epi32, x86/_mm_xor_epi64, x86/_mm_xor_epi32, x86/_mm512_maskz_xor_epi32 (zero masking), x86/_mm512_maskz_xor_epi64 (zero masking), x86/_mm512_mask_xor_epi32 (merge masking), x86/_mm512_xor_epi32, x86/_mm512_xor_si512, x86/_mm512_mask_xor_epi64 (merge masking), x86/_mm512_xor_epi64, x86/_mm_xor_si128, arm/veor_s8, arm/veorq_s8, arm/veor_s16, arm/veorq_s16, arm/veor_s32, arm/veorq_s32, arm/veorq_s64, arm/veor_u8, arm/veorq_u8, arm/veor_u16, arm/veorq_u16, arm/veor_u32, arm/veorq_u32, arm/veorq_u64, hvx/V6_vxor.
@@ -1993,10 +1993,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_interleave_in_lanesOp : Autollvm_Op<"interleave_in_lanes", [AttrSizedOperandSegments]> {
+def Autollvm_interleave_in_lanesOp : Autollvm_Op<"interleave_in_lanes", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "36 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (36): x86/_mm256_unpackhi_epi8, x86/_mm256_unpackhi_epi16, x86/_mm256_unpackhi_epi32, x86/_mm256_unpacklo_epi8, x86/_mm256_unpacklo_epi16, x86/_mm256_unpacklo_epi32, x86/_mm256_mask_unpackhi_epi8 (merge masking), x86/_mm256_maskz_unpackhi_epi8 (zero masking), x86/_mm512_mask_unpackhi_epi8 (merge masking), x86/_mm512_maskz_unpackhi_epi8 (zero masking), x86/_mm512_unpackhi_epi8, x86/_mm256_mask_unpackhi_epi16 (merge masking), x86/_mm256_maskz_unpackhi_epi16 (zero masking), x86/_mm512_mask_unpackhi_epi16 (merge masking), x86/_mm512_maskz_unpackhi_epi16 (zero masking), x86/_mm512_unpackhi_epi16, x86/_mm256_mask_unpacklo_epi8 (merge masking), x86/_mm256_maskz_unpacklo_epi8 (zero masking), x86/_mm512_mask_unpacklo_epi8 (merge masking), x86/_mm512_maskz_unpacklo_epi8 (zero masking), x86/_mm512_unpacklo_epi8, x86/_mm256_mask_unpacklo_epi16 (merge masking), x86/_mm256_maskz_unpacklo_epi16 (zero masking), x86/_mm512_mask_unpacklo_epi16 (merge masking), x86/_mm512_maskz_unpacklo_epi16 (zero masking), x86/_mm512_unpacklo_epi16, x86/_mm256_mask_unpackhi_epi32 (merge masking), x86/_mm256_maskz_unpackhi_epi32 (zero masking), x86/_mm256_mask_unpacklo_epi32 (merge masking), x86/_mm256_maskz_unpacklo_epi32 (zero masking), x86/_mm512_mask_unpackhi_epi32 (merge masking), x86/_mm512_maskz_unpackhi_epi32 (zero masking), x86/_mm512_unpackhi_epi32, x86/_mm512_mask_unpacklo_epi32 (merge masking), x86/_mm512_maskz_unpacklo_epi32 (zero masking), x86/_mm512_unpacklo_epi32.
@@ -2033,10 +2033,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_move_in_lanesOp : Autollvm_Op<"move_in_lanes", [AttrSizedOperandSegments]> {
+def Autollvm_move_in_lanesOp : Autollvm_Op<"move_in_lanes", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "12 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (12): x86/_mm256_unpackhi_epi64, x86/_mm256_unpacklo_epi64, x86/_mm256_mask_unpackhi_epi64 (merge masking), x86/_mm256_maskz_unpackhi_epi64 (zero masking), x86/_mm256_mask_unpacklo_epi64 (merge masking), x86/_mm256_maskz_unpacklo_epi64 (zero masking), x86/_mm512_mask_unpackhi_epi64 (merge masking), x86/_mm512_maskz_unpackhi_epi64 (zero masking), x86/_mm512_unpackhi_epi64, x86/_mm512_mask_unpacklo_epi64 (merge masking), x86/_mm512_maskz_unpacklo_epi64 (zero masking), x86/_mm512_unpacklo_epi64.
@@ -2067,10 +2067,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_move_binaryOp : Autollvm_Op<"mask_move_binary"> {
+def Autollvm_mask_move_binaryOp : Autollvm_Op<"mask_move_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "3 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (3): x86/_mm512_kunpackd, x86/_mm512_kunpackw, x86/_mm512_kunpackb.
@@ -2089,7 +2089,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_sad_widen_in_lanesOp : Autollvm_Op<"sad_widen_in_lanes", [AttrSizedOperandSegments]> {
@@ -2133,10 +2133,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_shl_binary_imm_uOp : Autollvm_Op<"or_shl_binary_imm_u", [AttrSizedOperandSegments]> {
+def Autollvm_or_shl_binary_imm_uOp : Autollvm_Op<"or_shl_binary_imm_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "3 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (3): x86/_mm_mask_alignr_epi8 (merge masking), x86/_mm_maskz_alignr_epi8 (zero masking), x86/_mm_alignr_epi8.
@@ -2163,7 +2163,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 8">]>:$a2_imm_bits
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_broadcast_with_scalarOp : Autollvm_Op<"broadcast_with_scalar", [AttrSizedOperandSegments]> {
@@ -2192,7 +2192,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_cmp_s_to_maskOp : Autollvm_Op<"cmp_s_to_mask"> {
@@ -2237,7 +2237,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_cmp_eq_to_maskOp : Autollvm_Op<"cmp_eq_to_mask"> {
@@ -2263,7 +2263,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_cmp_ge_s_to_maskOp : Autollvm_Op<"cmp_ge_s_to_mask"> {
@@ -2289,7 +2289,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_cmp_gt_s_to_maskOp : Autollvm_Op<"cmp_gt_s_to_mask"> {
@@ -2315,7 +2315,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_cmp_ne_to_maskOp : Autollvm_Op<"cmp_ne_to_mask"> {
@@ -2341,7 +2341,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_cmp_u_to_maskOp : Autollvm_Op<"cmp_u_to_mask"> {
@@ -2386,7 +2386,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_cmp_ge_u_to_maskOp : Autollvm_Op<"cmp_ge_u_to_mask"> {
@@ -2412,7 +2412,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_cmp_gt_u_to_maskOp : Autollvm_Op<"cmp_gt_u_to_mask"> {
@@ -2438,10 +2438,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_widen_ternaryOp : Autollvm_Op<"permute_var_widen_ternary"> {
+def Autollvm_permute_var_widen_ternaryOp : Autollvm_Op<"permute_var_widen_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): x86/_mm256_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi16 (zero masking), x86/_mm256_permutex2var_epi16, x86/_mm512_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi16 (zero masking), x86/_mm512_permutex2var_epi16, x86/_mm_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi16 (zero masking), x86/_mm_permutex2var_epi16, x86/_mm512_permutex2var_epi8, x86/_mm512_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm512_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm512_maskz_permutex2var_epi8 (zero masking), x86/_mm256_permutex2var_epi8, x86/_mm256_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm256_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm256_maskz_permutex2var_epi8 (zero masking), x86/_mm_permutex2var_epi8, x86/_mm_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm_maskz_permutex2var_epi8 (zero masking).
@@ -2467,7 +2467,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 3, 4, 5">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_move_to_maskOp : Autollvm_Op<"move_to_mask"> {
@@ -2492,7 +2492,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_zero_3a43Op : Autollvm_Op<"zero_3a43"> {
@@ -2517,7 +2517,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "(`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_narrow_sat_sOp : Autollvm_Op<"narrow_sat_s", [AttrSizedOperandSegments]> {
@@ -2543,7 +2543,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_and_cmp_ne_to_maskOp : Autollvm_Op<"and_cmp_ne_to_mask"> {
@@ -2569,7 +2569,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_and_cmp_eq_to_maskOp : Autollvm_Op<"and_cmp_eq_to_mask"> {
@@ -2595,10 +2595,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_interleaveOp : Autollvm_Op<"interleave", [AttrSizedOperandSegments]> {
+def Autollvm_interleaveOp : Autollvm_Op<"interleave", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "18 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (18): x86/_mm_mask_unpackhi_epi8 (merge masking), x86/_mm_maskz_unpackhi_epi8 (zero masking), x86/_mm_mask_unpackhi_epi16 (merge masking), x86/_mm_maskz_unpackhi_epi16 (zero masking), x86/_mm_mask_unpacklo_epi8 (merge masking), x86/_mm_maskz_unpacklo_epi8 (zero masking), x86/_mm_mask_unpacklo_epi16 (merge masking), x86/_mm_maskz_unpacklo_epi16 (zero masking), x86/_mm_mask_unpackhi_epi32 (merge masking), x86/_mm_maskz_unpackhi_epi32 (zero masking), x86/_mm_mask_unpacklo_epi32 (merge masking), x86/_mm_maskz_unpacklo_epi32 (zero masking), x86/_mm_unpackhi_epi8, x86/_mm_unpackhi_epi16, x86/_mm_unpackhi_epi32, x86/_mm_unpacklo_epi8, x86/_mm_unpacklo_epi16, x86/_mm_unpacklo_epi32.
@@ -2630,10 +2630,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit_4
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_addOp : Autollvm_Op<"mask_add"> {
+def Autollvm_mask_addOp : Autollvm_Op<"mask_add", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): x86/_kadd_mask32, x86/_kadd_mask64, x86/_kadd_mask8, x86/_kadd_mask16.
@@ -2650,10 +2650,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_andOp : Autollvm_Op<"mask_and"> {
+def Autollvm_mask_andOp : Autollvm_Op<"mask_and", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_kand_mask32, x86/_kand_mask64, x86/_kand_mask8, x86/_kand_mask16, x86/_mm512_kand, hvx/V6_pred_and.
@@ -2670,10 +2670,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_and_notOp : Autollvm_Op<"mask_and_not"> {
+def Autollvm_mask_and_notOp : Autollvm_Op<"mask_and_not", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_kandn_mask32, x86/_kandn_mask64, x86/_kandn_mask8, x86/_kandn_mask16, x86/_mm512_kandn, hvx/V6_pred_and_n.
@@ -2690,10 +2690,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_notOp : Autollvm_Op<"mask_not"> {
+def Autollvm_mask_notOp : Autollvm_Op<"mask_not", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_knot_mask32, x86/_knot_mask64, x86/_knot_mask8, x86/_knot_mask16, x86/_mm512_knot, hvx/V6_pred_not.
@@ -2709,10 +2709,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_orOp : Autollvm_Op<"mask_or"> {
+def Autollvm_mask_orOp : Autollvm_Op<"mask_or", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_kor_mask32, x86/_kor_mask64, x86/_kor_mask8, x86/_kor_mask16, x86/_mm512_kor, hvx/V6_pred_or.
@@ -2729,10 +2729,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_xor_notOp : Autollvm_Op<"mask_xor_not"> {
+def Autollvm_mask_xor_notOp : Autollvm_Op<"mask_xor_not", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "5 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (5): x86/_kxnor_mask32, x86/_kxnor_mask64, x86/_kxnor_mask8, x86/_kxnor_mask16, x86/_mm512_kxnor.
@@ -2749,10 +2749,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_xorOp : Autollvm_Op<"mask_xor"> {
+def Autollvm_mask_xorOp : Autollvm_Op<"mask_xor", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_kxor_mask32, x86/_kxor_mask64, x86/_kxor_mask8, x86/_kxor_mask16, x86/_mm512_kxor, hvx/V6_pred_xor.
@@ -2769,10 +2769,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_shl_by_immOp : Autollvm_Op<"mask_shl_by_imm"> {
+def Autollvm_mask_shl_by_immOp : Autollvm_Op<"mask_shl_by_imm", [AllTypesMatch<["a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): x86/_kshiftli_mask32, x86/_kshiftli_mask64, x86/_kshiftli_mask8, x86/_kshiftli_mask16.
@@ -2792,10 +2792,10 @@ Semantics with the class parameters as named values:
     APIntAttr:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_shr_by_immOp : Autollvm_Op<"mask_shr_by_imm"> {
+def Autollvm_mask_shr_by_immOp : Autollvm_Op<"mask_shr_by_imm", [AllTypesMatch<["a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): x86/_kshiftri_mask32, x86/_kshiftri_mask64, x86/_kshiftri_mask8, x86/_kshiftri_mask16.
@@ -2815,7 +2815,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_or_cmp_eqOp : Autollvm_Op<"or_cmp_eq"> {
@@ -2841,7 +2841,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_and_cmp_eqOp : Autollvm_Op<"and_cmp_eq"> {
@@ -2866,7 +2866,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_and_not_cmp_eq_binary_with_maskOp : Autollvm_Op<"and_not_cmp_eq_binary_with_mask"> {
@@ -2891,7 +2891,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_extend_uOp : Autollvm_Op<"extend_u"> {
@@ -2910,7 +2910,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mask_extend_uOp : Autollvm_Op<"mask_extend_u"> {
@@ -2929,7 +2929,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I32, I64]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_extend_u_84ceOp : Autollvm_Op<"extend_u_84ce"> {
@@ -2950,10 +2950,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_eq_narrowOp : Autollvm_Op<"cmp_eq_narrow", [AttrSizedOperandSegments]> {
+def Autollvm_cmp_eq_narrowOp : Autollvm_Op<"cmp_eq_narrow", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_conflict_epi32, x86/_mm256_mask_conflict_epi32 (merge masking), x86/_mm256_maskz_conflict_epi32 (zero masking), x86/_mm_conflict_epi32, x86/_mm_mask_conflict_epi32 (merge masking), x86/_mm_maskz_conflict_epi32 (zero masking), x86/_mm256_conflict_epi64, x86/_mm256_mask_conflict_epi64 (merge masking), x86/_mm256_maskz_conflict_epi64 (zero masking), x86/_mm_conflict_epi64, x86/_mm_mask_conflict_epi64 (merge masking), x86/_mm_maskz_conflict_epi64 (zero masking), x86/_mm512_conflict_epi32, x86/_mm512_mask_conflict_epi32 (merge masking), x86/_mm512_maskz_conflict_epi32 (zero masking), x86/_mm512_conflict_epi64, x86/_mm512_mask_conflict_epi64 (merge masking), x86/_mm512_maskz_conflict_epi64 (zero masking).
@@ -2979,10 +2979,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_count_leadingOp : Autollvm_Op<"count_leading", [AttrSizedOperandSegments]> {
+def Autollvm_count_leadingOp : Autollvm_Op<"count_leading", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (14): x86/_mm256_lzcnt_epi32, x86/_mm256_mask_lzcnt_epi32 (merge masking), x86/_mm256_maskz_lzcnt_epi32 (zero masking), x86/_mm256_lzcnt_epi64, x86/_mm256_mask_lzcnt_epi64 (merge masking), x86/_mm256_maskz_lzcnt_epi64 (zero masking), x86/_mm512_lzcnt_epi32, x86/_mm512_mask_lzcnt_epi32 (merge masking), x86/_mm512_maskz_lzcnt_epi32 (zero masking), x86/_mm512_lzcnt_epi64, x86/_mm512_mask_lzcnt_epi64 (merge masking), x86/_mm512_maskz_lzcnt_epi64 (zero masking), hvx/V6_vcl0w, hvx/V6_vcl0h.
@@ -3011,10 +3011,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_clz_or_clsOp : Autollvm_Op<"clz_or_cls", [AttrSizedOperandSegments]> {
+def Autollvm_clz_or_clsOp : Autollvm_Op<"clz_or_cls", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "30 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (30): x86/_mm_lzcnt_epi32, x86/_mm_mask_lzcnt_epi32 (merge masking), x86/_mm_maskz_lzcnt_epi32 (zero masking), x86/_mm_lzcnt_epi64, x86/_mm_mask_lzcnt_epi64 (merge masking), x86/_mm_maskz_lzcnt_epi64 (zero masking), arm/vcls_s8, arm/vclsq_s8, arm/vcls_s16, arm/vclsq_s16, arm/vcls_s32, arm/vclsq_s32, arm/vcls_u8, arm/vclsq_u8, arm/vcls_u16, arm/vclsq_u16, arm/vcls_u32, arm/vclsq_u32, arm/vclz_s8, arm/vclzq_s8, arm/vclz_s16, arm/vclzq_s16, arm/vclz_s32, arm/vclzq_s32, arm/vclz_u8, arm/vclzq_u8, arm/vclz_u16, arm/vclzq_u16, arm/vclz_u32, arm/vclzq_u32.
@@ -3049,7 +3049,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_move_unaryOp : Autollvm_Op<"move_unary", [AttrSizedOperandSegments]> {
@@ -3077,7 +3077,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4, 8">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_permute_imm_unary_to_i128Op : Autollvm_Op<"permute_imm_unary_to_i128", [AttrSizedOperandSegments]> {
@@ -3111,10 +3111,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_by_immOp : Autollvm_Op<"shr_by_imm", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_immOp : Autollvm_Op<"shr_by_imm", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "32 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (32): x86/_mm256_alignr_epi32, x86/_mm256_mask_alignr_epi32 (merge masking), x86/_mm256_maskz_alignr_epi32 (zero masking), x86/_mm_alignr_epi32, x86/_mm_mask_alignr_epi32 (merge masking), x86/_mm_maskz_alignr_epi32 (zero masking), x86/_mm256_alignr_epi64, x86/_mm256_mask_alignr_epi64 (merge masking), x86/_mm256_maskz_alignr_epi64 (zero masking), x86/_mm_alignr_epi64, x86/_mm_mask_alignr_epi64 (merge masking), x86/_mm_maskz_alignr_epi64 (zero masking), x86/_mm512_maskz_alignr_epi32 (zero masking), x86/_mm512_alignr_epi64, x86/_mm512_mask_alignr_epi64 (merge masking), x86/_mm512_maskz_alignr_epi64 (zero masking), x86/_mm512_alignr_epi32, x86/_mm512_mask_alignr_epi32 (merge masking), arm/vext_s8, arm/vextq_s8, arm/vext_s16, arm/vextq_s16, arm/vext_s32, arm/vextq_s32, arm/vextq_s64, arm/vext_u8, arm/vextq_u8, arm/vext_u16, arm/vextq_u16, arm/vext_u32, arm/vextq_u32, arm/vextq_u64.
@@ -3143,7 +3143,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 8">]>:$a2_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_select_ternary_with_maskOp : Autollvm_Op<"select_ternary_with_mask"> {
@@ -3172,7 +3172,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255, 511">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_select_binaryOp : Autollvm_Op<"select_binary"> {
@@ -3200,10 +3200,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255, 511">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_widen_ternary_c3aaOp : Autollvm_Op<"permute_var_widen_ternary_c3aa"> {
+def Autollvm_permute_var_widen_ternary_c3aaOp : Autollvm_Op<"permute_var_widen_ternary_c3aa", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "20 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (20): x86/_mm256_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi32 (zero masking), x86/_mm256_permutex2var_epi32, x86/_mm_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi32 (zero masking), x86/_mm_permutex2var_epi32, x86/_mm256_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi64 (zero masking), x86/_mm256_permutex2var_epi64, x86/_mm512_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi32 (zero masking), x86/_mm512_permutex2var_epi32, x86/_mm512_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi64 (zero masking), x86/_mm512_permutex2var_epi64.
@@ -3229,10 +3229,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_permute_var_ternaryOp : Autollvm_Op<"permute_var_ternary"> {
+def Autollvm_permute_var_ternaryOp : Autollvm_Op<"permute_var_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (4): x86/_mm_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi64 (zero masking), x86/_mm_permutex2var_epi64.
@@ -3255,7 +3255,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a0\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a0, merge_a2">]>:$masking
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_select_ternary_with_mask_583bOp : Autollvm_Op<"select_ternary_with_mask_583b"> {
@@ -3284,7 +3284,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_select_binary_1a41Op : Autollvm_Op<"select_binary_1a41"> {
@@ -3312,10 +3312,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_rotateOp : Autollvm_Op<"rotate", [AttrSizedOperandSegments]> {
+def Autollvm_rotateOp : Autollvm_Op<"rotate", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_mask_rol_epi32 (merge masking), x86/_mm256_maskz_rol_epi32 (zero masking), x86/_mm256_rol_epi32, x86/_mm_mask_rol_epi32 (merge masking), x86/_mm_maskz_rol_epi32 (zero masking), x86/_mm_rol_epi32, x86/_mm256_mask_rol_epi64 (merge masking), x86/_mm256_maskz_rol_epi64 (zero masking), x86/_mm256_rol_epi64, x86/_mm_mask_rol_epi64 (merge masking), x86/_mm_maskz_rol_epi64 (zero masking), x86/_mm_rol_epi64, x86/_mm512_mask_rol_epi32 (merge masking), x86/_mm512_maskz_rol_epi32 (zero masking), x86/_mm512_rol_epi32, x86/_mm512_mask_rol_epi64 (merge masking), x86/_mm512_maskz_rol_epi64 (zero masking), x86/_mm512_rol_epi64.
@@ -3343,10 +3343,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_funnel_shift_binary_d6faOp : Autollvm_Op<"funnel_shift_binary_d6fa", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_binary_d6faOp : Autollvm_Op<"funnel_shift_binary_d6fa", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_mask_rolv_epi32 (merge masking), x86/_mm256_maskz_rolv_epi32 (zero masking), x86/_mm256_rolv_epi32, x86/_mm_mask_rolv_epi32 (merge masking), x86/_mm_maskz_rolv_epi32 (zero masking), x86/_mm_rolv_epi32, x86/_mm256_mask_rolv_epi64 (merge masking), x86/_mm256_maskz_rolv_epi64 (zero masking), x86/_mm256_rolv_epi64, x86/_mm_mask_rolv_epi64 (merge masking), x86/_mm_maskz_rolv_epi64 (zero masking), x86/_mm_rolv_epi64, x86/_mm512_mask_rolv_epi32 (merge masking), x86/_mm512_maskz_rolv_epi32 (zero masking), x86/_mm512_rolv_epi32, x86/_mm512_mask_rolv_epi64 (merge masking), x86/_mm512_maskz_rolv_epi64 (zero masking), x86/_mm512_rolv_epi64.
@@ -3374,10 +3374,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_rotate_60f6Op : Autollvm_Op<"rotate_60f6", [AttrSizedOperandSegments]> {
+def Autollvm_rotate_60f6Op : Autollvm_Op<"rotate_60f6", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_mask_ror_epi32 (merge masking), x86/_mm256_maskz_ror_epi32 (zero masking), x86/_mm256_ror_epi32, x86/_mm_mask_ror_epi32 (merge masking), x86/_mm_maskz_ror_epi32 (zero masking), x86/_mm_ror_epi32, x86/_mm256_mask_ror_epi64 (merge masking), x86/_mm256_maskz_ror_epi64 (zero masking), x86/_mm256_ror_epi64, x86/_mm_mask_ror_epi64 (merge masking), x86/_mm_maskz_ror_epi64 (zero masking), x86/_mm_ror_epi64, x86/_mm512_mask_ror_epi32 (merge masking), x86/_mm512_maskz_ror_epi32 (zero masking), x86/_mm512_ror_epi32, x86/_mm512_mask_ror_epi64 (merge masking), x86/_mm512_maskz_ror_epi64 (zero masking), x86/_mm512_ror_epi64.
@@ -3405,10 +3405,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_funnel_shift_binary_c69fOp : Autollvm_Op<"funnel_shift_binary_c69f", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_binary_c69fOp : Autollvm_Op<"funnel_shift_binary_c69f", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "19 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (19): x86/_mm256_mask_rorv_epi32 (merge masking), x86/_mm256_maskz_rorv_epi32 (zero masking), x86/_mm256_rorv_epi32, x86/_mm_mask_rorv_epi32 (merge masking), x86/_mm_maskz_rorv_epi32 (zero masking), x86/_mm_rorv_epi32, x86/_mm256_mask_rorv_epi64 (merge masking), x86/_mm256_maskz_rorv_epi64 (zero masking), x86/_mm256_rorv_epi64, x86/_mm_mask_rorv_epi64 (merge masking), x86/_mm_maskz_rorv_epi64 (zero masking), x86/_mm_rorv_epi64, x86/_mm512_mask_rorv_epi32 (merge masking), x86/_mm512_maskz_rorv_epi32 (zero masking), x86/_mm512_rorv_epi32, x86/_mm512_mask_rorv_epi64 (merge masking), x86/_mm512_maskz_rorv_epi64 (zero masking), x86/_mm512_rorv_epi64, hvx/V6_vrotr.
@@ -3436,10 +3436,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_permute_var_ternary_immOp : Autollvm_Op<"permute_var_ternary_imm"> {
+def Autollvm_permute_var_ternary_immOp : Autollvm_Op<"permute_var_ternary_imm", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm256_maskz_ternarylogic_epi32 (zero masking), x86/_mm256_ternarylogic_epi32, x86/_mm_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm_maskz_ternarylogic_epi32 (zero masking), x86/_mm_ternarylogic_epi32, x86/_mm256_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm256_maskz_ternarylogic_epi64 (zero masking), x86/_mm256_ternarylogic_epi64, x86/_mm_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm_maskz_ternarylogic_epi64 (zero masking), x86/_mm_ternarylogic_epi64, x86/_mm512_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm512_maskz_ternarylogic_epi32 (zero masking), x86/_mm512_ternarylogic_epi32, x86/_mm512_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm512_maskz_ternarylogic_epi64 (zero masking), x86/_mm512_ternarylogic_epi64.
@@ -3468,10 +3468,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_move_binary_b8afOp : Autollvm_Op<"move_binary_b8af", [AttrSizedOperandSegments]> {
+def Autollvm_move_binary_b8afOp : Autollvm_Op<"move_binary_b8af", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_mm_mask_unpackhi_epi64 (merge masking), x86/_mm_maskz_unpackhi_epi64 (zero masking), x86/_mm_mask_unpacklo_epi64 (merge masking), x86/_mm_maskz_unpacklo_epi64 (zero masking), x86/_mm_unpackhi_epi64, x86/_mm_unpacklo_epi64.
@@ -3497,10 +3497,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_move_binary_immOp : Autollvm_Op<"move_binary_imm", [AttrSizedOperandSegments]> {
+def Autollvm_move_binary_immOp : Autollvm_Op<"move_binary_imm", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a2", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_mm256_mask_shuffle_i32x4 (merge masking), x86/_mm256_maskz_shuffle_i32x4 (zero masking), x86/_mm256_shuffle_i32x4, x86/_mm256_mask_shuffle_i64x2 (merge masking), x86/_mm256_maskz_shuffle_i64x2 (zero masking), x86/_mm256_shuffle_i64x2.
@@ -3524,10 +3524,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_move_unaryOp : Autollvm_Op<"mask_move_unary"> {
+def Autollvm_mask_move_unaryOp : Autollvm_Op<"mask_move_unary", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): x86/_mm512_kmov.
@@ -3541,10 +3541,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[16], [I1]>:$a0
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_permute_imm_narrow_in_lanesOp : Autollvm_Op<"permute_imm_narrow_in_lanes", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_narrow_in_lanesOp : Autollvm_Op<"permute_imm_narrow_in_lanes", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a2", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): x86/_mm512_mask_shuffle_i32x4 (merge masking), x86/_mm512_maskz_shuffle_i32x4 (zero masking), x86/_mm512_shuffle_i32x4, x86/_mm512_mask_shuffle_i64x2 (merge masking), x86/_mm512_maskz_shuffle_i64x2 (zero masking), x86/_mm512_shuffle_i64x2.
@@ -3585,7 +3585,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_or_cmp_eq_9819Op : Autollvm_Op<"or_cmp_eq_9819"> {
@@ -3605,10 +3605,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 65535">]>:$constant
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_mul_u_widenOp : Autollvm_Op<"add_mul_u_widen"> {
+def Autollvm_add_mul_u_widenOp : Autollvm_Op<"add_mul_u_widen", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "19 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (19): x86/_mm512_madd52lo_epu64, x86/_mm512_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52lo_epu64 (zero masking), x86/_mm256_madd52lo_epu64, x86/_mm256_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52lo_epu64 (zero masking), x86/_mm_madd52lo_epu64, x86/_mm_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm_maskz_madd52lo_epu64 (zero masking), x86/_mm512_madd52hi_epu64, x86/_mm512_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52hi_epu64 (zero masking), x86/_mm256_madd52hi_epu64, x86/_mm256_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52hi_epu64 (zero masking), x86/_mm_madd52hi_epu64, x86/_mm_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm_maskz_madd52hi_epu64 (zero masking), hvx/V6_vmpyih_acc.
@@ -3634,10 +3634,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"51\", 10) || v == ::llvm::APInt(128, \"103\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 51, 103">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_add_shrOp : Autollvm_Op<"add_shr", [AttrSizedOperandSegments]> {
+def Autollvm_add_shrOp : Autollvm_Op<"add_shr", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
   let summary = "41 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (41): x86/_mm256_maskz_popcnt_epi64 (zero masking), x86/_mm256_mask_popcnt_epi64 (merge masking), x86/_mm256_popcnt_epi64, x86/_mm_maskz_popcnt_epi64 (zero masking), x86/_mm_mask_popcnt_epi64 (merge masking), x86/_mm_popcnt_epi64, x86/_mm256_popcnt_epi32, x86/_mm256_mask_popcnt_epi32 (merge masking), x86/_mm256_maskz_popcnt_epi32 (zero masking), x86/_mm_popcnt_epi32, x86/_mm_mask_popcnt_epi32 (merge masking), x86/_mm_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi32, x86/_mm512_mask_popcnt_epi32 (merge masking), x86/_mm512_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi64, x86/_mm512_mask_popcnt_epi64 (merge masking), x86/_mm512_maskz_popcnt_epi64 (zero masking), x86/_mm512_popcnt_epi16, x86/_mm512_mask_popcnt_epi16 (merge masking), x86/_mm512_maskz_popcnt_epi16 (zero masking), x86/_mm256_popcnt_epi16, x86/_mm256_mask_popcnt_epi16 (merge masking), x86/_mm256_maskz_popcnt_epi16 (zero masking), x86/_mm_popcnt_epi16, x86/_mm_mask_popcnt_epi16 (merge masking), x86/_mm_maskz_popcnt_epi16 (zero masking), x86/_mm512_popcnt_epi8, x86/_mm512_mask_popcnt_epi8 (merge masking), x86/_mm512_maskz_popcnt_epi8 (zero masking), x86/_mm256_popcnt_epi8, x86/_mm256_mask_popcnt_epi8 (merge masking), x86/_mm256_maskz_popcnt_epi8 (zero masking), x86/_mm_popcnt_epi8, x86/_mm_mask_popcnt_epi8 (merge masking), x86/_mm_maskz_popcnt_epi8 (zero masking), arm/vcnt_s8, arm/vcntq_s8, arm/vcnt_u8, arm/vcntq_u8, hvx/V6_vpopcounth.
@@ -3668,7 +3668,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_permute_var_to_maskOp : Autollvm_Op<"permute_var_to_mask"> {
@@ -3697,10 +3697,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_var_binaryOp : Autollvm_Op<"permute_var_binary", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_binaryOp : Autollvm_Op<"permute_var_binary", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm512_multishift_epi64_epi8, x86/_mm512_mask_multishift_epi64_epi8 (merge masking), x86/_mm512_maskz_multishift_epi64_epi8 (zero masking), x86/_mm256_multishift_epi64_epi8, x86/_mm256_mask_multishift_epi64_epi8 (merge masking), x86/_mm256_maskz_multishift_epi64_epi8 (zero masking), x86/_mm_multishift_epi64_epi8, x86/_mm_mask_multishift_epi64_epi8 (merge masking), x86/_mm_maskz_multishift_epi64_epi8 (zero masking).
@@ -3732,10 +3732,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_funnel_shift_ternaryOp : Autollvm_Op<"funnel_shift_ternary"> {
+def Autollvm_funnel_shift_ternaryOp : Autollvm_Op<"funnel_shift_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (27): x86/_mm512_maskz_shrdv_epi64 (zero masking), x86/_mm512_mask_shrdv_epi64 (merge_a1 masking), x86/_mm512_shrdv_epi64, x86/_mm256_maskz_shrdv_epi64 (zero masking), x86/_mm256_mask_shrdv_epi64 (merge_a1 masking), x86/_mm256_shrdv_epi64, x86/_mm_maskz_shrdv_epi64 (zero masking), x86/_mm_mask_shrdv_epi64 (merge_a1 masking), x86/_mm_shrdv_epi64, x86/_mm512_maskz_shrdv_epi32 (zero masking), x86/_mm512_mask_shrdv_epi32 (merge_a1 masking), x86/_mm512_shrdv_epi32, x86/_mm256_maskz_shrdv_epi32 (zero masking), x86/_mm256_mask_shrdv_epi32 (merge_a1 masking), x86/_mm256_shrdv_epi32, x86/_mm_maskz_shrdv_epi32 (zero masking), x86/_mm_mask_shrdv_epi32 (merge_a1 masking), x86/_mm_shrdv_epi32, x86/_mm512_maskz_shrdv_epi16 (zero masking), x86/_mm512_mask_shrdv_epi16 (merge_a1 masking), x86/_mm512_shrdv_epi16, x86/_mm256_maskz_shrdv_epi16 (zero masking), x86/_mm256_mask_shrdv_epi16 (merge_a1 masking), x86/_mm256_shrdv_epi16, x86/_mm_maskz_shrdv_epi16 (zero masking), x86/_mm_mask_shrdv_epi16 (merge_a1 masking), x86/_mm_shrdv_epi16.
@@ -3760,10 +3760,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_funnel_shift_binary_immOp : Autollvm_Op<"funnel_shift_binary_imm", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_binary_immOp : Autollvm_Op<"funnel_shift_binary_imm", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (27): x86/_mm512_maskz_shrdi_epi64 (zero masking), x86/_mm512_mask_shrdi_epi64 (merge masking), x86/_mm512_shrdi_epi64, x86/_mm256_maskz_shrdi_epi64 (zero masking), x86/_mm256_mask_shrdi_epi64 (merge masking), x86/_mm256_shrdi_epi64, x86/_mm_maskz_shrdi_epi64 (zero masking), x86/_mm_mask_shrdi_epi64 (merge masking), x86/_mm_shrdi_epi64, x86/_mm512_maskz_shrdi_epi32 (zero masking), x86/_mm512_mask_shrdi_epi32 (merge masking), x86/_mm512_shrdi_epi32, x86/_mm256_maskz_shrdi_epi32 (zero masking), x86/_mm256_mask_shrdi_epi32 (merge masking), x86/_mm256_shrdi_epi32, x86/_mm_maskz_shrdi_epi32 (zero masking), x86/_mm_mask_shrdi_epi32 (merge masking), x86/_mm_shrdi_epi32, x86/_mm512_maskz_shrdi_epi16 (zero masking), x86/_mm512_mask_shrdi_epi16 (merge masking), x86/_mm512_shrdi_epi16, x86/_mm256_maskz_shrdi_epi16 (zero masking), x86/_mm256_mask_shrdi_epi16 (merge masking), x86/_mm256_shrdi_epi16, x86/_mm_maskz_shrdi_epi16 (zero masking), x86/_mm_mask_shrdi_epi16 (merge masking), x86/_mm_shrdi_epi16.
@@ -3790,10 +3790,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_or_shl_ternaryOp : Autollvm_Op<"or_shl_ternary"> {
+def Autollvm_or_shl_ternaryOp : Autollvm_Op<"or_shl_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (27): x86/_mm512_maskz_shldv_epi64 (zero masking), x86/_mm512_mask_shldv_epi64 (merge_a0 masking), x86/_mm512_shldv_epi64, x86/_mm256_maskz_shldv_epi64 (zero masking), x86/_mm256_mask_shldv_epi64 (merge_a0 masking), x86/_mm256_shldv_epi64, x86/_mm_maskz_shldv_epi64 (zero masking), x86/_mm_mask_shldv_epi64 (merge_a0 masking), x86/_mm_shldv_epi64, x86/_mm512_maskz_shldv_epi32 (zero masking), x86/_mm512_mask_shldv_epi32 (merge_a0 masking), x86/_mm512_shldv_epi32, x86/_mm256_maskz_shldv_epi32 (zero masking), x86/_mm256_mask_shldv_epi32 (merge_a0 masking), x86/_mm256_shldv_epi32, x86/_mm_maskz_shldv_epi32 (zero masking), x86/_mm_mask_shldv_epi32 (merge_a0 masking), x86/_mm_shldv_epi32, x86/_mm512_maskz_shldv_epi16 (zero masking), x86/_mm512_mask_shldv_epi16 (merge_a0 masking), x86/_mm512_shldv_epi16, x86/_mm256_maskz_shldv_epi16 (zero masking), x86/_mm256_mask_shldv_epi16 (merge_a0 masking), x86/_mm256_shldv_epi16, x86/_mm_maskz_shldv_epi16 (zero masking), x86/_mm_mask_shldv_epi16 (merge_a0 masking), x86/_mm_shldv_epi16.
@@ -3819,10 +3819,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_or_shl_binary_immOp : Autollvm_Op<"or_shl_binary_imm", [AttrSizedOperandSegments]> {
+def Autollvm_or_shl_binary_immOp : Autollvm_Op<"or_shl_binary_imm", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "27 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (27): x86/_mm512_maskz_shldi_epi64 (zero masking), x86/_mm512_mask_shldi_epi64 (merge masking), x86/_mm512_shldi_epi64, x86/_mm256_maskz_shldi_epi64 (zero masking), x86/_mm256_mask_shldi_epi64 (merge masking), x86/_mm256_shldi_epi64, x86/_mm_maskz_shldi_epi64 (zero masking), x86/_mm_mask_shldi_epi64 (merge masking), x86/_mm_shldi_epi64, x86/_mm512_maskz_shldi_epi32 (zero masking), x86/_mm512_mask_shldi_epi32 (merge masking), x86/_mm512_shldi_epi32, x86/_mm256_maskz_shldi_epi32 (zero masking), x86/_mm256_mask_shldi_epi32 (merge masking), x86/_mm256_shldi_epi32, x86/_mm_maskz_shldi_epi32 (zero masking), x86/_mm_mask_shldi_epi32 (merge masking), x86/_mm_shldi_epi32, x86/_mm512_maskz_shldi_epi16 (zero masking), x86/_mm512_mask_shldi_epi16 (merge masking), x86/_mm512_shldi_epi16, x86/_mm256_maskz_shldi_epi16 (zero masking), x86/_mm256_mask_shldi_epi16 (merge masking), x86/_mm256_shldi_epi16, x86/_mm_maskz_shldi_epi16 (zero masking), x86/_mm_mask_shldi_epi16 (merge masking), x86/_mm_shldi_epi16.
@@ -3850,7 +3850,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
 def Autollvm_dot_acc_sat_s_widen_to_i32Op : Autollvm_Op<"dot_acc_sat_s_widen_to_i32"> {
@@ -3879,7 +3879,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_s_widenOp : Autollvm_Op<"dot_acc_s_widen"> {
@@ -3908,7 +3908,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_su_widenOp : Autollvm_Op<"dot_acc_sat_su_widen"> {
@@ -3939,7 +3939,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_su_widenOp : Autollvm_Op<"dot_acc_su_widen"> {
@@ -3970,10 +3970,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_xor_shlOp : Autollvm_Op<"xor_shl", [AttrSizedOperandSegments]> {
+def Autollvm_xor_shlOp : Autollvm_Op<"xor_shl", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm512_maskz_gf2p8mul_epi8 (zero masking), x86/_mm512_mask_gf2p8mul_epi8 (merge masking), x86/_mm512_gf2p8mul_epi8, x86/_mm256_maskz_gf2p8mul_epi8 (zero masking), x86/_mm256_mask_gf2p8mul_epi8 (merge masking), x86/_mm256_gf2p8mul_epi8, x86/_mm_maskz_gf2p8mul_epi8 (zero masking), x86/_mm_mask_gf2p8mul_epi8 (merge masking), x86/_mm_gf2p8mul_epi8.
@@ -4012,10 +4012,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_permute_var_binary_immOp : Autollvm_Op<"permute_var_binary_imm", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_binary_immOp : Autollvm_Op<"permute_var_binary_imm", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm512_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm512_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm512_gf2p8affine_epi64_epi8, x86/_mm256_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm256_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm256_gf2p8affine_epi64_epi8, x86/_mm_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm_gf2p8affine_epi64_epi8.
@@ -4055,10 +4055,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_permute_var_binary_imm_b3a9Op : Autollvm_Op<"permute_var_binary_imm_b3a9", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_binary_imm_b3a9Op : Autollvm_Op<"permute_var_binary_imm_b3a9", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm512_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm512_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm512_gf2p8affineinv_epi64_epi8, x86/_mm256_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm256_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm256_gf2p8affineinv_epi64_epi8, x86/_mm_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm_gf2p8affineinv_epi64_epi8.
@@ -4098,10 +4098,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_eqOp : Autollvm_Op<"cmp_eq"> {
+def Autollvm_cmp_eqOp : Autollvm_Op<"cmp_eq", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "32 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (32): x86/_mm_cmpeq_epi8, x86/_mm_cmpeq_epi16, x86/_mm_cmpeq_epi32, x86/_mm_cmpeq_epi64, arm/vceq_s8, arm/vceqq_s8, arm/vceq_s16, arm/vceqq_s16, arm/vceq_s32, arm/vceqq_s32, arm/vceq_u8, arm/vceqq_u8, arm/vceq_u16, arm/vceqq_u16, arm/vceq_u32, arm/vceqq_u32, arm/vceqq_s64, arm/vceqq_u64, arm/vtst_s8, arm/vtstq_s8, arm/vtst_s16, arm/vtstq_s16, arm/vtst_s32, arm/vtstq_s32, arm/vtst_u8, arm/vtstq_u8, arm/vtst_u16, arm/vtstq_u16, arm/vtst_u32, arm/vtstq_u32, arm/vtstq_s64, arm/vtstq_u64.
@@ -4138,10 +4138,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_gt_sOp : Autollvm_Op<"cmp_gt_s"> {
+def Autollvm_cmp_gt_sOp : Autollvm_Op<"cmp_gt_s", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "63 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (63): x86/_mm_cmpgt_epi8, x86/_mm_cmpgt_epi16, x86/_mm_cmpgt_epi32, x86/_mm_cmplt_epi8, x86/_mm_cmplt_epi16, x86/_mm_cmplt_epi32, x86/_mm_cmpgt_epi64, arm/vcge_s8, arm/vcgeq_s8, arm/vcge_s16, arm/vcgeq_s16, arm/vcge_s32, arm/vcgeq_s32, arm/vcge_u8, arm/vcgeq_u8, arm/vcge_u16, arm/vcgeq_u16, arm/vcge_u32, arm/vcgeq_u32, arm/vcgeq_s64, arm/vcgeq_u64, arm/vcle_s8, arm/vcleq_s8, arm/vcle_s16, arm/vcleq_s16, arm/vcle_s32, arm/vcleq_s32, arm/vcle_u8, arm/vcleq_u8, arm/vcle_u16, arm/vcleq_u16, arm/vcle_u32, arm/vcleq_u32, arm/vcleq_s64, arm/vcleq_u64, arm/vcgt_s8, arm/vcgtq_s8, arm/vcgt_s16, arm/vcgtq_s16, arm/vcgt_s32, arm/vcgtq_s32, arm/vcgt_u8, arm/vcgtq_u8, arm/vcgt_u16, arm/vcgtq_u16, arm/vcgt_u32, arm/vcgtq_u32, arm/vcgtq_s64, arm/vcgtq_u64, arm/vclt_s8, arm/vcltq_s8, arm/vclt_s16, arm/vcltq_s16, arm/vclt_s32, arm/vcltq_s32, arm/vclt_u8, arm/vcltq_u8, arm/vclt_u16, arm/vcltq_u16, arm/vclt_u32, arm/vcltq_u32, arm/vcltq_s64, arm/vcltq_u64.
@@ -4173,7 +4173,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_move_unary_with_scalarOp : Autollvm_Op<"move_unary_with_scalar"> {
@@ -4192,7 +4192,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_move_unary_to_i64Op : Autollvm_Op<"move_unary_to_i64"> {
@@ -4220,7 +4220,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_shr_by_imm_u_narrowOp : Autollvm_Op<"shr_by_imm_u_narrow"> {
@@ -4243,7 +4243,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_move_narrowOp : Autollvm_Op<"move_narrow"> {
@@ -4267,7 +4267,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_and_not_cmp_eq_unaryOp : Autollvm_Op<"and_not_cmp_eq_unary"> {
@@ -4292,10 +4292,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[2], [I64]>:$a0
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_narrowOp : Autollvm_Op<"select_narrow"> {
+def Autollvm_select_narrowOp : Autollvm_Op<"select_narrow", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): x86/_mm_minpos_epu16.
@@ -4319,10 +4319,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[8], [I16]>:$a0
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_or_shlOp : Autollvm_Op<"add_or_shl"> {
+def Autollvm_add_or_shlOp : Autollvm_Op<"add_or_shl", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "16 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (16): x86/_mm_hadd_epi16, x86/_mm_hadd_epi32, arm/vpadd_s8, arm/vpadd_s16, arm/vpadd_s32, arm/vpadd_u8, arm/vpadd_u16, arm/vpadd_u32, arm/vpaddq_s8, arm/vpaddq_s16, arm/vpaddq_s32, arm/vpaddq_s64, arm/vpaddq_u8, arm/vpaddq_u16, arm/vpaddq_u32, arm/vpaddq_u64.
@@ -4354,10 +4354,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64, 128">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_or_sub_scalarOp : Autollvm_Op<"add_or_sub_scalar"> {
+def Autollvm_add_or_sub_scalarOp : Autollvm_Op<"add_or_sub_scalar", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "8 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (8): arm/vadd_s64, arm/vadd_u64, arm/vaddd_s64, arm/vaddd_u64, arm/vsub_s64, arm/vsub_u64, arm/vsubd_s64, arm/vsubd_u64.
@@ -4389,7 +4389,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_add_or_sub_widenOp : Autollvm_Op<"add_or_sub_widen"> {
@@ -4429,10 +4429,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_binaryOp : Autollvm_Op<"add_binary"> {
+def Autollvm_add_binaryOp : Autollvm_Op<"add_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): arm/vhadd_s8, arm/vhaddq_s8, arm/vhadd_s16, arm/vhaddq_s16, arm/vhadd_s32, arm/vhaddq_s32, arm/vhadd_u8, arm/vhaddq_u8, arm/vhadd_u16, arm/vhaddq_u16, arm/vhadd_u32, arm/vhaddq_u32.
@@ -4462,10 +4462,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_binary_7f5aOp : Autollvm_Op<"add_binary_7f5a"> {
+def Autollvm_add_binary_7f5aOp : Autollvm_Op<"add_binary_7f5a", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): arm/vrhadd_s8, arm/vrhaddq_s8, arm/vrhadd_s16, arm/vrhaddq_s16, arm/vrhadd_s32, arm/vrhaddq_s32.
@@ -4493,10 +4493,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_sat_scalarOp : Autollvm_Op<"add_sat_scalar"> {
+def Autollvm_add_sat_scalarOp : Autollvm_Op<"add_sat_scalar", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "10 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (10): arm/vqadd_s64, arm/vqadd_u64, arm/vqaddb_s8, arm/vqaddh_s16, arm/vqadds_s32, arm/vqaddd_s64, arm/vqaddb_u8, arm/vqaddh_u16, arm/vqadds_u32, arm/vqaddd_u64.
@@ -4524,10 +4524,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_satOp : Autollvm_Op<"add_sat"> {
+def Autollvm_add_satOp : Autollvm_Op<"add_sat", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vuqadd_s8, arm/vuqaddq_s8, arm/vuqadd_s16, arm/vuqaddq_s16, arm/vuqadd_s32, arm/vuqaddq_s32, arm/vuqaddq_s64, arm/vsqadd_u8, arm/vsqaddq_u8, arm/vsqadd_u16, arm/vsqaddq_u16, arm/vsqadd_u32, arm/vsqaddq_u32, arm/vsqaddq_u64.
@@ -4557,10 +4557,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_sat_scalar_51d5Op : Autollvm_Op<"add_sat_scalar_51d5"> {
+def Autollvm_add_sat_scalar_51d5Op : Autollvm_Op<"add_sat_scalar_51d5", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "10 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (10): arm/vuqadd_s64, arm/vuqaddb_s8, arm/vuqaddh_s16, arm/vuqadds_s32, arm/vuqaddd_s64, arm/vsqadd_u64, arm/vsqaddb_u8, arm/vsqaddh_u16, arm/vsqadds_u32, arm/vsqaddd_u64.
@@ -4588,7 +4588,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_add_or_sub_narrowOp : Autollvm_Op<"add_or_sub_narrow"> {
@@ -4629,7 +4629,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 128, 32768, 2147483648">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_or_sub_narrow_highOp : Autollvm_Op<"add_or_sub_narrow_high"> {
@@ -4671,10 +4671,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 128, 32768, 2147483648">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_sub_or_mul_uOp : Autollvm_Op<"add_or_sub_or_mul_u"> {
+def Autollvm_add_or_sub_or_mul_uOp : Autollvm_Op<"add_or_sub_or_mul_u", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): arm/vmla_s8, arm/vmlaq_s8, arm/vmla_s16, arm/vmlaq_s16, arm/vmla_s32, arm/vmlaq_s32, arm/vmla_u8, arm/vmlaq_u8, arm/vmla_u16, arm/vmlaq_u16, arm/vmla_u32, arm/vmlaq_u32, arm/vmls_s8, arm/vmlsq_s8, arm/vmls_s16, arm/vmlsq_s16, arm/vmls_s32, arm/vmlsq_s32, arm/vmls_u8, arm/vmlsq_u8, arm/vmls_u16, arm/vmlsq_u16, arm/vmls_u32, arm/vmlsq_u32.
@@ -4713,7 +4713,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` type($result)";
 }
 
 def Autollvm_add_or_sub_or_mul_widenOp : Autollvm_Op<"add_or_sub_or_mul_widen"> {
@@ -4756,10 +4756,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_binaryOp : Autollvm_Op<"dot_acc_sat_s_binary"> {
+def Autollvm_dot_acc_sat_s_binaryOp : Autollvm_Op<"dot_acc_sat_s_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "8 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (8): arm/vqdmulh_s16, arm/vqdmulhq_s16, arm/vqdmulh_s32, arm/vqdmulhq_s32, arm/vqrdmulh_s16, arm/vqrdmulhq_s16, arm/vqrdmulh_s32, arm/vqrdmulhq_s32.
@@ -4789,10 +4789,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 32768, 2147483648">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_dot_sat_s_scalar_binaryOp : Autollvm_Op<"dot_sat_s_scalar_binary"> {
+def Autollvm_dot_sat_s_scalar_binaryOp : Autollvm_Op<"dot_sat_s_scalar_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (4): arm/vqdmulhh_s16, arm/vqdmulhs_s32, arm/vqrdmulhh_s16, arm/vqrdmulhs_s32.
@@ -4820,7 +4820,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 32768, 2147483648">]>:$constant
   );
   let results = (outs AnyTypeOf<[I16, I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_dot_acc_sat_s_widenOp : Autollvm_Op<"dot_acc_sat_s_widen"> {
@@ -4861,7 +4861,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_sat_s_scalar_ternary_2wayOp : Autollvm_Op<"dot_sat_s_scalar_ternary_2way"> {
@@ -4902,7 +4902,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_widenOp : Autollvm_Op<"mul_widen"> {
@@ -4934,7 +4934,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_sat_s_widenOp : Autollvm_Op<"mul_sat_s_widen"> {
@@ -4967,7 +4967,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_sat_s_scalarOp : Autollvm_Op<"mul_sat_s_scalar"> {
@@ -4999,10 +4999,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I16, I32]>:$a1
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_binaryOp : Autollvm_Op<"sub_binary"> {
+def Autollvm_sub_binaryOp : Autollvm_Op<"sub_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): arm/vhsub_s8, arm/vhsubq_s8, arm/vhsub_s16, arm/vhsubq_s16, arm/vhsub_s32, arm/vhsubq_s32, arm/vhsub_u8, arm/vhsubq_u8, arm/vhsub_u16, arm/vhsubq_u16, arm/vhsub_u32, arm/vhsubq_u32.
@@ -5032,10 +5032,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_sub_sat_scalarOp : Autollvm_Op<"sub_sat_scalar"> {
+def Autollvm_sub_sat_scalarOp : Autollvm_Op<"sub_sat_scalar", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "10 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (10): arm/vqsub_s64, arm/vqsub_u64, arm/vqsubb_s8, arm/vqsubh_s16, arm/vqsubs_s32, arm/vqsubd_s64, arm/vqsubb_u8, arm/vqsubh_u16, arm/vqsubs_u32, arm/vqsubd_u64.
@@ -5063,10 +5063,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_and_or_not_or_cmp_eq_scalarOp : Autollvm_Op<"and_or_not_or_cmp_eq_scalar"> {
+def Autollvm_and_or_not_or_cmp_eq_scalarOp : Autollvm_Op<"and_or_not_or_cmp_eq_scalar", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "8 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (8): arm/vceq_s64, arm/vceq_u64, arm/vceqd_s64, arm/vceqd_u64, arm/vtst_s64, arm/vtst_u64, arm/vtstd_s64, arm/vtstd_u64.
@@ -5099,10 +5099,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_eq_unaryOp : Autollvm_Op<"cmp_eq_unary"> {
+def Autollvm_cmp_eq_unaryOp : Autollvm_Op<"cmp_eq_unary", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (14): arm/vceqz_s8, arm/vceqzq_s8, arm/vceqz_s16, arm/vceqzq_s16, arm/vceqz_s32, arm/vceqzq_s32, arm/vceqz_u8, arm/vceqzq_u8, arm/vceqz_u16, arm/vceqzq_u16, arm/vceqz_u32, arm/vceqzq_u32, arm/vceqzq_s64, arm/vceqzq_u64.
@@ -5129,10 +5129,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_eq_scalarOp : Autollvm_Op<"cmp_eq_scalar"> {
+def Autollvm_cmp_eq_scalarOp : Autollvm_Op<"cmp_eq_scalar", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (4): arm/vceqz_s64, arm/vceqz_u64, arm/vceqzd_s64, arm/vceqzd_u64.
@@ -5155,10 +5155,10 @@ Semantics with the class parameters as named values:
     I64:$a0
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_scalarOp : Autollvm_Op<"cmp_scalar"> {
+def Autollvm_cmp_scalarOp : Autollvm_Op<"cmp_scalar", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "16 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (16): arm/vcge_s64, arm/vcge_u64, arm/vcged_s64, arm/vcged_u64, arm/vcle_s64, arm/vcle_u64, arm/vcled_s64, arm/vcled_u64, arm/vcgt_s64, arm/vcgt_u64, arm/vcgtd_s64, arm/vcgtd_u64, arm/vclt_s64, arm/vclt_u64, arm/vcltd_s64, arm/vcltd_u64.
@@ -5186,10 +5186,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_ge_sOp : Autollvm_Op<"cmp_ge_s"> {
+def Autollvm_cmp_ge_sOp : Autollvm_Op<"cmp_ge_s", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "7 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (7): arm/vcgez_s8, arm/vcgezq_s8, arm/vcgez_s16, arm/vcgezq_s16, arm/vcgez_s32, arm/vcgezq_s32, arm/vcgezq_s64.
@@ -5216,10 +5216,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_ge_s_scalarOp : Autollvm_Op<"cmp_ge_s_scalar"> {
+def Autollvm_cmp_ge_s_scalarOp : Autollvm_Op<"cmp_ge_s_scalar", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vcgez_s64, arm/vcgezd_s64.
@@ -5242,10 +5242,10 @@ Semantics with the class parameters as named values:
     I64:$a0
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_le_sOp : Autollvm_Op<"cmp_le_s"> {
+def Autollvm_cmp_le_sOp : Autollvm_Op<"cmp_le_s", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "7 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (7): arm/vclez_s8, arm/vclezq_s8, arm/vclez_s16, arm/vclezq_s16, arm/vclez_s32, arm/vclezq_s32, arm/vclezq_s64.
@@ -5272,10 +5272,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_le_s_scalarOp : Autollvm_Op<"cmp_le_s_scalar"> {
+def Autollvm_cmp_le_s_scalarOp : Autollvm_Op<"cmp_le_s_scalar", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vclez_s64, arm/vclezd_s64.
@@ -5298,10 +5298,10 @@ Semantics with the class parameters as named values:
     I64:$a0
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_gt_s_unaryOp : Autollvm_Op<"cmp_gt_s_unary"> {
+def Autollvm_cmp_gt_s_unaryOp : Autollvm_Op<"cmp_gt_s_unary", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "7 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (7): arm/vcgtz_s8, arm/vcgtzq_s8, arm/vcgtz_s16, arm/vcgtzq_s16, arm/vcgtz_s32, arm/vcgtzq_s32, arm/vcgtzq_s64.
@@ -5328,10 +5328,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_gt_s_scalarOp : Autollvm_Op<"cmp_gt_s_scalar"> {
+def Autollvm_cmp_gt_s_scalarOp : Autollvm_Op<"cmp_gt_s_scalar", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vcgtz_s64, arm/vcgtzd_s64.
@@ -5354,10 +5354,10 @@ Semantics with the class parameters as named values:
     I64:$a0
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_lt_sOp : Autollvm_Op<"cmp_lt_s"> {
+def Autollvm_cmp_lt_sOp : Autollvm_Op<"cmp_lt_s", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "7 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (7): arm/vcltz_s8, arm/vcltzq_s8, arm/vcltz_s16, arm/vcltzq_s16, arm/vcltz_s32, arm/vcltzq_s32, arm/vcltzq_s64.
@@ -5384,10 +5384,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_cmp_lt_s_scalarOp : Autollvm_Op<"cmp_lt_s_scalar"> {
+def Autollvm_cmp_lt_s_scalarOp : Autollvm_Op<"cmp_lt_s_scalar", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vcltz_s64, arm/vcltzd_s64.
@@ -5410,7 +5410,7 @@ Semantics with the class parameters as named values:
     I64:$a0
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
 def Autollvm_sad_binaryOp : Autollvm_Op<"sad_binary"> {
@@ -5446,7 +5446,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_sad_ternaryOp : Autollvm_Op<"sad_ternary"> {
@@ -5483,10 +5483,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_shift_satOp : Autollvm_Op<"add_or_shift_sat"> {
+def Autollvm_add_or_shift_satOp : Autollvm_Op<"add_or_shift_sat", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "28 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (28): arm/vshl_s8, arm/vshlq_s8, arm/vshl_s16, arm/vshlq_s16, arm/vshl_s32, arm/vshlq_s32, arm/vshlq_s64, arm/vshl_u8, arm/vshlq_u8, arm/vshl_u16, arm/vshlq_u16, arm/vshl_u32, arm/vshlq_u32, arm/vshlq_u64, arm/vqshl_s8, arm/vqshlq_s8, arm/vqshl_s16, arm/vqshlq_s16, arm/vqshl_s32, arm/vqshlq_s32, arm/vqshlq_s64, arm/vqshl_u8, arm/vqshlq_u8, arm/vqshl_u16, arm/vqshlq_u16, arm/vqshl_u32, arm/vqshlq_u32, arm/vqshlq_u64.
@@ -5520,10 +5520,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_or_shift_sat_scalarOp : Autollvm_Op<"add_or_shift_sat_scalar"> {
+def Autollvm_add_or_shift_sat_scalarOp : Autollvm_Op<"add_or_shift_sat_scalar", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (14): arm/vshl_s64, arm/vshl_u64, arm/vshld_s64, arm/vshld_u64, arm/vqshl_s64, arm/vqshl_u64, arm/vqshlb_s8, arm/vqshlh_s16, arm/vqshls_s32, arm/vqshld_s64, arm/vqshlb_u8, arm/vqshlh_u16, arm/vqshls_u32, arm/vqshld_u64.
@@ -5555,10 +5555,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_or_shift_sat_roundOp : Autollvm_Op<"add_or_shift_sat_round"> {
+def Autollvm_add_or_shift_sat_roundOp : Autollvm_Op<"add_or_shift_sat_round", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "28 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (28): arm/vrshl_s8, arm/vrshlq_s8, arm/vrshl_s16, arm/vrshlq_s16, arm/vrshl_s32, arm/vrshlq_s32, arm/vrshlq_s64, arm/vrshl_u8, arm/vrshlq_u8, arm/vrshl_u16, arm/vrshlq_u16, arm/vrshl_u32, arm/vrshlq_u32, arm/vrshlq_u64, arm/vqrshl_s8, arm/vqrshlq_s8, arm/vqrshl_s16, arm/vqrshlq_s16, arm/vqrshl_s32, arm/vqrshlq_s32, arm/vqrshlq_s64, arm/vqrshl_u8, arm/vqrshlq_u8, arm/vqrshl_u16, arm/vqrshlq_u16, arm/vqrshl_u32, arm/vqrshlq_u32, arm/vqrshlq_u64.
@@ -5594,10 +5594,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_or_shift_sat_scalar_roundOp : Autollvm_Op<"add_or_shift_sat_scalar_round"> {
+def Autollvm_add_or_shift_sat_scalar_roundOp : Autollvm_Op<"add_or_shift_sat_scalar_round", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (14): arm/vrshl_s64, arm/vrshl_u64, arm/vrshld_s64, arm/vrshld_u64, arm/vqrshl_s64, arm/vqrshl_u64, arm/vqrshlb_s8, arm/vqrshlh_s16, arm/vqrshls_s32, arm/vqrshld_s64, arm/vqrshlb_u8, arm/vqrshlh_u16, arm/vqrshls_u32, arm/vqrshld_u64.
@@ -5631,10 +5631,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_shr_by_imm_unaryOp : Autollvm_Op<"add_shr_by_imm_unary"> {
+def Autollvm_add_shr_by_imm_unaryOp : Autollvm_Op<"add_shr_by_imm_unary", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vshr_n_s8, arm/vshrq_n_s8, arm/vshr_n_s16, arm/vshrq_n_s16, arm/vshr_n_s32, arm/vshrq_n_s32, arm/vshrq_n_s64, arm/vshr_n_u8, arm/vshrq_n_u8, arm/vshr_n_u16, arm/vshrq_n_u16, arm/vshr_n_u32, arm/vshrq_n_u32, arm/vshrq_n_u64.
@@ -5662,10 +5662,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_shr_by_imm_scalar_unaryOp : Autollvm_Op<"add_shr_by_imm_scalar_unary"> {
+def Autollvm_add_shr_by_imm_scalar_unaryOp : Autollvm_Op<"add_shr_by_imm_scalar_unary", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vshr_n_s64, arm/vshr_n_u64, arm/vshrd_n_s64, arm/vshrd_n_u64.
@@ -5689,10 +5689,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_shift_by_imm_uOp : Autollvm_Op<"shift_by_imm_u"> {
+def Autollvm_shift_by_imm_uOp : Autollvm_Op<"shift_by_imm_u", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (14): arm/vshl_n_s8, arm/vshlq_n_s8, arm/vshl_n_s16, arm/vshlq_n_s16, arm/vshl_n_s32, arm/vshlq_n_s32, arm/vshlq_n_s64, arm/vshl_n_u8, arm/vshlq_n_u8, arm/vshl_n_u16, arm/vshlq_n_u16, arm/vshl_n_u32, arm/vshlq_n_u32, arm/vshlq_n_u64.
@@ -5718,10 +5718,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_shift_by_imm_u_scalarOp : Autollvm_Op<"shift_by_imm_u_scalar"> {
+def Autollvm_shift_by_imm_u_scalarOp : Autollvm_Op<"shift_by_imm_u_scalar", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (4): arm/vshl_n_s64, arm/vshl_n_u64, arm/vshld_n_s64, arm/vshld_n_u64.
@@ -5743,10 +5743,10 @@ Semantics with the class parameters as named values:
     APIntAttr:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_shr_by_imm_unary_roundOp : Autollvm_Op<"add_shr_by_imm_unary_round"> {
+def Autollvm_add_shr_by_imm_unary_roundOp : Autollvm_Op<"add_shr_by_imm_unary_round", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vrshr_n_s8, arm/vrshrq_n_s8, arm/vrshr_n_s16, arm/vrshrq_n_s16, arm/vrshr_n_s32, arm/vrshrq_n_s32, arm/vrshrq_n_s64, arm/vrshr_n_u8, arm/vrshrq_n_u8, arm/vrshr_n_u16, arm/vrshrq_n_u16, arm/vrshr_n_u32, arm/vrshrq_n_u32, arm/vrshrq_n_u64.
@@ -5776,10 +5776,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_shr_by_imm_scalar_unary_roundOp : Autollvm_Op<"add_shr_by_imm_scalar_unary_round"> {
+def Autollvm_add_shr_by_imm_scalar_unary_roundOp : Autollvm_Op<"add_shr_by_imm_scalar_unary_round", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vrshr_n_s64, arm/vrshr_n_u64, arm/vrshrd_n_s64, arm/vrshrd_n_u64.
@@ -5804,10 +5804,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_shr_by_imm_binaryOp : Autollvm_Op<"add_shr_by_imm_binary"> {
+def Autollvm_add_shr_by_imm_binaryOp : Autollvm_Op<"add_shr_by_imm_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vsra_n_s8, arm/vsraq_n_s8, arm/vsra_n_s16, arm/vsraq_n_s16, arm/vsra_n_s32, arm/vsraq_n_s32, arm/vsraq_n_s64, arm/vsra_n_u8, arm/vsraq_n_u8, arm/vsra_n_u16, arm/vsraq_n_u16, arm/vsra_n_u32, arm/vsraq_n_u32, arm/vsraq_n_u64.
@@ -5837,10 +5837,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_shr_by_imm_scalar_binaryOp : Autollvm_Op<"add_shr_by_imm_scalar_binary"> {
+def Autollvm_add_shr_by_imm_scalar_binaryOp : Autollvm_Op<"add_shr_by_imm_scalar_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vsra_n_s64, arm/vsra_n_u64, arm/vsrad_n_s64, arm/vsrad_n_u64.
@@ -5866,10 +5866,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_shr_by_imm_binary_roundOp : Autollvm_Op<"add_shr_by_imm_binary_round"> {
+def Autollvm_add_shr_by_imm_binary_roundOp : Autollvm_Op<"add_shr_by_imm_binary_round", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vrsra_n_s8, arm/vrsraq_n_s8, arm/vrsra_n_s16, arm/vrsraq_n_s16, arm/vrsra_n_s32, arm/vrsraq_n_s32, arm/vrsraq_n_s64, arm/vrsra_n_u8, arm/vrsraq_n_u8, arm/vrsra_n_u16, arm/vrsraq_n_u16, arm/vrsra_n_u32, arm/vrsraq_n_u32, arm/vrsraq_n_u64.
@@ -5901,10 +5901,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_shr_by_imm_scalar_binary_roundOp : Autollvm_Op<"add_shr_by_imm_scalar_binary_round"> {
+def Autollvm_add_shr_by_imm_scalar_binary_roundOp : Autollvm_Op<"add_shr_by_imm_scalar_binary_round", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vrsra_n_s64, arm/vrsra_n_u64, arm/vrsrad_n_s64, arm/vrsrad_n_u64.
@@ -5931,10 +5931,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_shift_sat_by_immOp : Autollvm_Op<"shift_sat_by_imm"> {
+def Autollvm_shift_sat_by_immOp : Autollvm_Op<"shift_sat_by_imm", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "21 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (21): arm/vqshl_n_s8, arm/vqshlq_n_s8, arm/vqshl_n_s16, arm/vqshlq_n_s16, arm/vqshl_n_s32, arm/vqshlq_n_s32, arm/vqshlq_n_s64, arm/vqshl_n_u8, arm/vqshlq_n_u8, arm/vqshl_n_u16, arm/vqshlq_n_u16, arm/vqshl_n_u32, arm/vqshlq_n_u32, arm/vqshlq_n_u64, arm/vqshlu_n_s8, arm/vqshluq_n_s8, arm/vqshlu_n_s16, arm/vqshluq_n_s16, arm/vqshlu_n_s32, arm/vqshluq_n_s32, arm/vqshluq_n_s64.
@@ -5963,10 +5963,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_shift_sat_by_imm_scalarOp : Autollvm_Op<"shift_sat_by_imm_scalar"> {
+def Autollvm_shift_sat_by_imm_scalarOp : Autollvm_Op<"shift_sat_by_imm_scalar", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "15 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (15): arm/vqshl_n_s64, arm/vqshl_n_u64, arm/vqshlb_n_s8, arm/vqshlh_n_s16, arm/vqshls_n_s32, arm/vqshld_n_s64, arm/vqshlb_n_u8, arm/vqshlh_n_u16, arm/vqshls_n_u32, arm/vqshld_n_u64, arm/vqshlu_n_s64, arm/vqshlub_n_s8, arm/vqshluh_n_s16, arm/vqshlus_n_s32, arm/vqshlud_n_s64.
@@ -5993,7 +5993,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
 def Autollvm_add_shr_by_imm_u_narrowOp : Autollvm_Op<"add_shr_by_imm_u_narrow"> {
@@ -6022,7 +6022,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_by_imm_u_narrow_highOp : Autollvm_Op<"add_shr_by_imm_u_narrow_high"> {
@@ -6052,7 +6052,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_su_narrowOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow"> {
@@ -6081,7 +6081,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_su_scalarOp : Autollvm_Op<"add_shr_sat_by_imm_su_scalar"> {
@@ -6111,7 +6111,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_su_narrow_highOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_high"> {
@@ -6141,7 +6141,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_su_narrow_roundOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_round"> {
@@ -6172,7 +6172,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_su_scalar_roundOp : Autollvm_Op<"add_shr_sat_by_imm_su_scalar_round"> {
@@ -6203,7 +6203,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_su_narrow_high_roundOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_high_round"> {
@@ -6235,7 +6235,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_narrowOp : Autollvm_Op<"add_shr_sat_by_imm_narrow"> {
@@ -6265,7 +6265,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_scalarOp : Autollvm_Op<"add_shr_sat_by_imm_scalar"> {
@@ -6296,7 +6296,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_narrow_highOp : Autollvm_Op<"add_shr_sat_by_imm_narrow_high"> {
@@ -6327,7 +6327,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_by_imm_u_narrow_roundOp : Autollvm_Op<"add_shr_by_imm_u_narrow_round"> {
@@ -6358,7 +6358,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_by_imm_u_narrow_high_roundOp : Autollvm_Op<"add_shr_by_imm_u_narrow_high_round"> {
@@ -6390,7 +6390,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_narrow_roundOp : Autollvm_Op<"add_shr_sat_by_imm_narrow_round"> {
@@ -6422,7 +6422,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_scalar_roundOp : Autollvm_Op<"add_shr_sat_by_imm_scalar_round"> {
@@ -6454,7 +6454,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_sat_by_imm_narrow_high_roundOp : Autollvm_Op<"add_shr_sat_by_imm_narrow_high_round"> {
@@ -6487,7 +6487,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_shift_by_imm_widenOp : Autollvm_Op<"shift_by_imm_widen"> {
@@ -6518,10 +6518,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_or_not_shr_by_imm_uOp : Autollvm_Op<"and_or_not_shr_by_imm_u"> {
+def Autollvm_and_or_not_shr_by_imm_uOp : Autollvm_Op<"and_or_not_shr_by_imm_u", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vsri_n_s8, arm/vsriq_n_s8, arm/vsri_n_s16, arm/vsriq_n_s16, arm/vsri_n_s32, arm/vsriq_n_s32, arm/vsriq_n_s64, arm/vsri_n_u8, arm/vsriq_n_u8, arm/vsri_n_u16, arm/vsriq_n_u16, arm/vsri_n_u32, arm/vsriq_n_u32, arm/vsriq_n_u64.
@@ -6553,10 +6553,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_and_or_not_shr_by_imm_u_scalarOp : Autollvm_Op<"and_or_not_shr_by_imm_u_scalar"> {
+def Autollvm_and_or_not_shr_by_imm_u_scalarOp : Autollvm_Op<"and_or_not_shr_by_imm_u_scalar", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (4): arm/vsri_n_s64, arm/vsri_n_u64, arm/vsrid_n_s64, arm/vsrid_n_u64.
@@ -6583,10 +6583,10 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_and_or_not_shift_by_imm_uOp : Autollvm_Op<"and_or_not_shift_by_imm_u"> {
+def Autollvm_and_or_not_shift_by_imm_uOp : Autollvm_Op<"and_or_not_shift_by_imm_u", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (14): arm/vsli_n_s8, arm/vsliq_n_s8, arm/vsli_n_s16, arm/vsliq_n_s16, arm/vsli_n_s32, arm/vsliq_n_s32, arm/vsliq_n_s64, arm/vsli_n_u8, arm/vsliq_n_u8, arm/vsli_n_u16, arm/vsliq_n_u16, arm/vsli_n_u32, arm/vsliq_n_u32, arm/vsliq_n_u64.
@@ -6618,10 +6618,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_and_or_not_shift_by_imm_u_scalarOp : Autollvm_Op<"and_or_not_shift_by_imm_u_scalar"> {
+def Autollvm_and_or_not_shift_by_imm_u_scalarOp : Autollvm_Op<"and_or_not_shift_by_imm_u_scalar", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (4): arm/vsli_n_s64, arm/vsli_n_u64, arm/vslid_n_s64, arm/vslid_n_u64.
@@ -6648,7 +6648,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_extend_u_highOp : Autollvm_Op<"extend_u_high"> {
@@ -6677,7 +6677,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_shl_widenOp : Autollvm_Op<"shl_widen"> {
@@ -6705,7 +6705,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_convert_sat_scalarOp : Autollvm_Op<"convert_sat_scalar"> {
@@ -6735,7 +6735,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_pack_sat_highOp : Autollvm_Op<"pack_sat_high"> {
@@ -6765,7 +6765,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_narrow_sat_uOp : Autollvm_Op<"narrow_sat_u"> {
@@ -6793,7 +6793,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_convert_sat_u_scalarOp : Autollvm_Op<"convert_sat_u_scalar"> {
@@ -6822,7 +6822,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_pack_sat_u_highOp : Autollvm_Op<"pack_sat_u_high"> {
@@ -6851,7 +6851,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_or_sub_or_mul_u_immOp : Autollvm_Op<"add_or_sub_or_mul_u_imm"> {
@@ -6894,7 +6894,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_or_sub_or_mul_widen_immOp : Autollvm_Op<"add_or_sub_or_mul_widen_imm"> {
@@ -6938,7 +6938,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_s_widen_immOp : Autollvm_Op<"dot_acc_sat_s_widen_imm"> {
@@ -6982,7 +6982,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_s_widen_scalarOp : Autollvm_Op<"dot_acc_sat_s_widen_scalar"> {
@@ -7026,7 +7026,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_u_by_elementOp : Autollvm_Op<"mul_u_by_element"> {
@@ -7059,7 +7059,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_u_immOp : Autollvm_Op<"mul_u_imm"> {
@@ -7095,7 +7095,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_widen_by_elementOp : Autollvm_Op<"mul_widen_by_element"> {
@@ -7130,7 +7130,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_widen_immOp : Autollvm_Op<"mul_widen_imm"> {
@@ -7167,7 +7167,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_sat_s_widen_by_elementOp : Autollvm_Op<"mul_sat_s_widen_by_element"> {
@@ -7201,7 +7201,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_sat_s_widen_immOp : Autollvm_Op<"mul_sat_s_widen_imm"> {
@@ -7237,7 +7237,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_sat_s_widen_scalarOp : Autollvm_Op<"mul_sat_s_widen_scalar"> {
@@ -7272,7 +7272,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_s_binary_by_elementOp : Autollvm_Op<"dot_acc_sat_s_binary_by_element"> {
@@ -7306,7 +7306,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 32768, 2147483648">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_s_binary_immOp : Autollvm_Op<"dot_acc_sat_s_binary_imm"> {
@@ -7342,7 +7342,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_s_scalar_binaryOp : Autollvm_Op<"dot_acc_sat_s_scalar_binary"> {
@@ -7376,7 +7376,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
   );
   let results = (outs AnyTypeOf<[I16, I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_or_sub_or_mul_u_by_elementOp : Autollvm_Op<"add_or_sub_or_mul_u_by_element"> {
@@ -7416,7 +7416,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_or_sub_or_mul_widen_by_elementOp : Autollvm_Op<"add_or_sub_or_mul_widen_by_element"> {
@@ -7458,7 +7458,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_s_widen_by_elementOp : Autollvm_Op<"dot_acc_sat_s_widen_by_element"> {
@@ -7500,10 +7500,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_abs_or_neg_scalarOp : Autollvm_Op<"abs_or_neg_scalar"> {
+def Autollvm_abs_or_neg_scalarOp : Autollvm_Op<"abs_or_neg_scalar", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): arm/vabs_s64, arm/vabsd_s64, arm/vneg_s64, arm/vnegd_s64.
@@ -7531,10 +7531,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_abs_or_neg_sat_sOp : Autollvm_Op<"abs_or_neg_sat_s"> {
+def Autollvm_abs_or_neg_sat_sOp : Autollvm_Op<"abs_or_neg_sat_s", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (14): arm/vqabs_s8, arm/vqabsq_s8, arm/vqabs_s16, arm/vqabsq_s16, arm/vqabs_s32, arm/vqabsq_s32, arm/vqabsq_s64, arm/vqneg_s8, arm/vqnegq_s8, arm/vqneg_s16, arm/vqnegq_s16, arm/vqneg_s32, arm/vqnegq_s32, arm/vqnegq_s64.
@@ -7565,10 +7565,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_abs_or_neg_sat_s_scalarOp : Autollvm_Op<"abs_or_neg_sat_s_scalar"> {
+def Autollvm_abs_or_neg_sat_s_scalarOp : Autollvm_Op<"abs_or_neg_sat_s_scalar", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "10 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (10): arm/vqabs_s64, arm/vqabsb_s8, arm/vqabsh_s16, arm/vqabss_s32, arm/vqabsd_s64, arm/vqneg_s64, arm/vqnegb_s8, arm/vqnegh_s16, arm/vqnegs_s32, arm/vqnegd_s64.
@@ -7597,10 +7597,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_abs_or_negOp : Autollvm_Op<"abs_or_neg"> {
+def Autollvm_abs_or_negOp : Autollvm_Op<"abs_or_neg", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "7 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (7): arm/vneg_s8, arm/vnegq_s8, arm/vneg_s16, arm/vnegq_s16, arm/vneg_s32, arm/vnegq_s32, arm/vnegq_s64.
@@ -7630,10 +7630,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_mul_high_round_uOp : Autollvm_Op<"mul_high_round_u"> {
+def Autollvm_mul_high_round_uOp : Autollvm_Op<"mul_high_round_u", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): arm/vrecpe_u32, arm/vrecpeq_u32.
@@ -7668,10 +7668,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_notOp : Autollvm_Op<"not"> {
+def Autollvm_notOp : Autollvm_Op<"not", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "12 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (12): arm/vmvn_s8, arm/vmvnq_s8, arm/vmvn_s16, arm/vmvnq_s16, arm/vmvn_s32, arm/vmvnq_s32, arm/vmvn_u8, arm/vmvnq_u8, arm/vmvn_u16, arm/vmvnq_u16, arm/vmvn_u32, arm/vmvnq_u32.
@@ -7698,10 +7698,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_and_with_scalarOp : Autollvm_Op<"and_with_scalar"> {
+def Autollvm_and_with_scalarOp : Autollvm_Op<"and_with_scalar", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): arm/vand_s64.
@@ -7722,7 +7722,7 @@ Semantics with the class parameters as named values:
     I64:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_and_708aOp : Autollvm_Op<"and_708a"> {
@@ -7746,7 +7746,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_or_3159Op : Autollvm_Op<"or_3159"> {
@@ -7770,7 +7770,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_and_xor_binaryOp : Autollvm_Op<"and_xor_binary"> {
@@ -7797,7 +7797,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_and_not_c4f3Op : Autollvm_Op<"and_not_c4f3"> {
@@ -7822,10 +7822,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_notOp : Autollvm_Op<"or_not"> {
+def Autollvm_or_notOp : Autollvm_Op<"or_not", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (14): arm/vorn_s8, arm/vornq_s8, arm/vorn_s16, arm/vornq_s16, arm/vorn_s32, arm/vornq_s32, arm/vornq_s64, arm/vorn_u8, arm/vornq_u8, arm/vorn_u16, arm/vornq_u16, arm/vorn_u32, arm/vornq_u32, arm/vornq_u64.
@@ -7850,7 +7850,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_or_not_20acOp : Autollvm_Op<"or_not_20ac"> {
@@ -7875,10 +7875,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_xor_ternaryOp : Autollvm_Op<"and_xor_ternary"> {
+def Autollvm_and_xor_ternaryOp : Autollvm_Op<"and_xor_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "14 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (14): arm/vbsl_s8, arm/vbslq_s8, arm/vbsl_s16, arm/vbslq_s16, arm/vbsl_s32, arm/vbslq_s32, arm/vbslq_s64, arm/vbsl_u8, arm/vbslq_u8, arm/vbsl_u16, arm/vbslq_u16, arm/vbsl_u32, arm/vbslq_u32, arm/vbslq_u64.
@@ -7905,7 +7905,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` type($result)";
 }
 
 def Autollvm_and_xor_ternary_of_i64Op : Autollvm_Op<"and_xor_ternary_of_i64"> {
@@ -7933,10 +7933,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a2
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_unary_to_i8Op : Autollvm_Op<"extend_u_unary_to_i8"> {
+def Autollvm_extend_u_unary_to_i8Op : Autollvm_Op<"extend_u_unary_to_i8", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (4): arm/vrbit_s8, arm/vrbitq_s8, arm/vrbit_u8, arm/vrbitq_u8.
@@ -7966,7 +7966,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
 def Autollvm_extend_u_unary_immOp : Autollvm_Op<"extend_u_unary_imm"> {
@@ -7996,7 +7996,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_extend_u_scalar_imm_to_i64Op : Autollvm_Op<"extend_u_scalar_imm_to_i64"> {
@@ -8022,7 +8022,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_extend_u_unary_imm_to_i64Op : Autollvm_Op<"extend_u_unary_imm_to_i64"> {
@@ -8048,7 +8048,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a1
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_extend_u_scalar_immOp : Autollvm_Op<"extend_u_scalar_imm"> {
@@ -8078,7 +8078,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_extend_u_scalarOp : Autollvm_Op<"extend_u_scalar"> {
@@ -8104,7 +8104,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_widen_unaryOp : Autollvm_Op<"add_widen_unary"> {
@@ -8141,7 +8141,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_widen_scalar_unaryOp : Autollvm_Op<"add_widen_scalar_unary"> {
@@ -8174,7 +8174,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_widen_binaryOp : Autollvm_Op<"add_widen_binary"> {
@@ -8213,7 +8213,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_widen_scalar_binaryOp : Autollvm_Op<"add_widen_scalar_binary"> {
@@ -8248,10 +8248,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_min_max_or_shlOp : Autollvm_Op<"min_max_or_shl"> {
+def Autollvm_min_max_or_shlOp : Autollvm_Op<"min_max_or_shl", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "24 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (24): arm/vpmax_s8, arm/vpmax_s16, arm/vpmax_s32, arm/vpmax_u8, arm/vpmax_u16, arm/vpmax_u32, arm/vpmaxq_s8, arm/vpmaxq_s16, arm/vpmaxq_s32, arm/vpmaxq_u8, arm/vpmaxq_u16, arm/vpmaxq_u32, arm/vpmin_s8, arm/vpmin_s16, arm/vpmin_s32, arm/vpmin_u8, arm/vpmin_u16, arm/vpmin_u32, arm/vpminq_s8, arm/vpminq_s16, arm/vpminq_s32, arm/vpminq_u8, arm/vpminq_u16, arm/vpminq_u32.
@@ -8285,7 +8285,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_add_unaryOp : Autollvm_Op<"add_unary"> {
@@ -8313,7 +8313,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_unary_2wayOp : Autollvm_Op<"add_unary_2way"> {
@@ -8343,7 +8343,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit_3
   );
   let results = (outs AnyTypeOf<[I16, I32, I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_min_max_unaryOp : Autollvm_Op<"min_max_unary"> {
@@ -8374,7 +8374,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_min_max_or_shl_scalarOp : Autollvm_Op<"min_max_or_shl_scalar"> {
@@ -8405,7 +8405,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_or_shl_immOp : Autollvm_Op<"or_shl_imm"> {
@@ -8429,10 +8429,10 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_unaryOp : Autollvm_Op<"extend_u_unary"> {
+def Autollvm_extend_u_unaryOp : Autollvm_Op<"extend_u_unary", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): arm/vrev64_s8, arm/vrev64q_s8, arm/vrev64_s16, arm/vrev64q_s16, arm/vrev64_s32, arm/vrev64q_s32, arm/vrev64_u8, arm/vrev64q_u8, arm/vrev64_u16, arm/vrev64q_u16, arm/vrev64_u32, arm/vrev64q_u32, arm/vrev32_s8, arm/vrev32q_s8, arm/vrev32_s16, arm/vrev32q_s16, arm/vrev32_u8, arm/vrev32q_u8, arm/vrev32_u16, arm/vrev32q_u16, arm/vrev16_s8, arm/vrev16q_s8, arm/vrev16_u8, arm/vrev16q_u8.
@@ -8464,10 +8464,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4, 8">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_extend_u_binaryOp : Autollvm_Op<"extend_u_binary"> {
+def Autollvm_extend_u_binaryOp : Autollvm_Op<"extend_u_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "56 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (56): arm/vzip1_s8, arm/vzip1q_s8, arm/vzip1_s16, arm/vzip1q_s16, arm/vzip1_s32, arm/vzip1q_s32, arm/vzip1q_s64, arm/vzip1_u8, arm/vzip1q_u8, arm/vzip1_u16, arm/vzip1q_u16, arm/vzip1_u32, arm/vzip1q_u32, arm/vzip1q_u64, arm/vzip2_s8, arm/vzip2q_s8, arm/vzip2_s16, arm/vzip2q_s16, arm/vzip2_s32, arm/vzip2q_s32, arm/vzip2q_s64, arm/vzip2_u8, arm/vzip2q_u8, arm/vzip2_u16, arm/vzip2q_u16, arm/vzip2_u32, arm/vzip2q_u32, arm/vzip2q_u64, arm/vtrn1_s8, arm/vtrn1q_s8, arm/vtrn1_s16, arm/vtrn1q_s16, arm/vtrn1_s32, arm/vtrn1q_s32, arm/vtrn1q_s64, arm/vtrn1_u8, arm/vtrn1q_u8, arm/vtrn1_u16, arm/vtrn1q_u16, arm/vtrn1_u32, arm/vtrn1q_u32, arm/vtrn1q_u64, arm/vtrn2_s8, arm/vtrn2q_s8, arm/vtrn2_s16, arm/vtrn2q_s16, arm/vtrn2_s32, arm/vtrn2q_s32, arm/vtrn2q_s64, arm/vtrn2_u8, arm/vtrn2q_u8, arm/vtrn2_u16, arm/vtrn2q_u16, arm/vtrn2_u32, arm/vtrn2q_u32, arm/vtrn2q_u64.
@@ -8498,10 +8498,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16, 32, 64">]>:$bit_6
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_or_shlOp : Autollvm_Op<"or_shl"> {
+def Autollvm_or_shlOp : Autollvm_Op<"or_shl", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "28 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (28): arm/vuzp1_s8, arm/vuzp1q_s8, arm/vuzp1_s16, arm/vuzp1q_s16, arm/vuzp1_s32, arm/vuzp1q_s32, arm/vuzp1q_s64, arm/vuzp1_u8, arm/vuzp1q_u8, arm/vuzp1_u16, arm/vuzp1q_u16, arm/vuzp1_u32, arm/vuzp1q_u32, arm/vuzp1q_u64, arm/vuzp2_s8, arm/vuzp2q_s8, arm/vuzp2_s16, arm/vuzp2q_s16, arm/vuzp2_s32, arm/vuzp2q_s32, arm/vuzp2q_s64, arm/vuzp2_u8, arm/vuzp2q_u8, arm/vuzp2_u16, arm/vuzp2q_u16, arm/vuzp2_u32, arm/vuzp2q_u32, arm/vuzp2q_u64.
@@ -8531,7 +8531,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16, 32, 64">]>:$bit_4
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_extend_var_index_u_binaryOp : Autollvm_Op<"extend_var_index_u_binary"> {
@@ -8565,7 +8565,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_extend_var_index_u_ternaryOp : Autollvm_Op<"extend_var_index_u_ternary"> {
@@ -8600,10 +8600,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sat_s_ternaryOp : Autollvm_Op<"dot_acc_sat_s_ternary"> {
+def Autollvm_dot_acc_sat_s_ternaryOp : Autollvm_Op<"dot_acc_sat_s_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "8 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (8): arm/vqrdmlah_s16, arm/vqrdmlah_s32, arm/vqrdmlahq_s16, arm/vqrdmlahq_s32, arm/vqrdmlsh_s16, arm/vqrdmlsh_s32, arm/vqrdmlshq_s16, arm/vqrdmlshq_s32.
@@ -8641,7 +8641,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32768, 2147483648">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` type($result)";
 }
 
 def Autollvm_dot_acc_sat_s_ternary_immOp : Autollvm_Op<"dot_acc_sat_s_ternary_imm"> {
@@ -8685,10 +8685,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_sat_s_scalar_ternary_4wayOp : Autollvm_Op<"dot_sat_s_scalar_ternary_4way"> {
+def Autollvm_dot_sat_s_scalar_ternary_4wayOp : Autollvm_Op<"dot_sat_s_scalar_ternary_4way", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): arm/vqrdmlahh_s16, arm/vqrdmlahs_s32, arm/vqrdmlshh_s16, arm/vqrdmlshs_s32.
@@ -8724,7 +8724,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32768, 2147483648">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[I16, I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` type($result)";
 }
 
 def Autollvm_dot_acc_sat_s_scalar_ternaryOp : Autollvm_Op<"dot_acc_sat_s_scalar_ternary"> {
@@ -8766,7 +8766,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
   );
   let results = (outs AnyTypeOf<[I16, I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_s_widen_x4Op : Autollvm_Op<"dot_acc_s_widen_x4"> {
@@ -8809,7 +8809,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_s_widen_immOp : Autollvm_Op<"dot_acc_s_widen_imm"> {
@@ -8853,10 +8853,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2">]>:$a3_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_xor_ternaryOp : Autollvm_Op<"xor_ternary"> {
+def Autollvm_xor_ternaryOp : Autollvm_Op<"xor_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "8 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (8): arm/veor3q_u8, arm/veor3q_u16, arm/veor3q_u32, arm/veor3q_u64, arm/veor3q_s8, arm/veor3q_s16, arm/veor3q_s32, arm/veor3q_s64.
@@ -8879,10 +8879,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` type($result)";
 }
 
-def Autollvm_funnel_shiftOp : Autollvm_Op<"funnel_shift"> {
+def Autollvm_funnel_shiftOp : Autollvm_Op<"funnel_shift", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): arm/vrax1q_u64.
@@ -8901,10 +8901,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[2], [I64]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_funnel_shift_immOp : Autollvm_Op<"funnel_shift_imm"> {
+def Autollvm_funnel_shift_immOp : Autollvm_Op<"funnel_shift_imm", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): arm/vxarq_u64.
@@ -8925,10 +8925,10 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_and_xor_notOp : Autollvm_Op<"and_xor_not"> {
+def Autollvm_and_xor_notOp : Autollvm_Op<"and_xor_not", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
   let summary = "8 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (8): arm/vbcaxq_u8, arm/vbcaxq_u16, arm/vbcaxq_u32, arm/vbcaxq_u64, arm/vbcaxq_s8, arm/vbcaxq_s16, arm/vbcaxq_s32, arm/vbcaxq_s64.
@@ -8951,7 +8951,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` type($result)";
 }
 
 def Autollvm_add_mul_widenOp : Autollvm_Op<"add_mul_widen"> {
@@ -8989,7 +8989,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_mul_widen_immOp : Autollvm_Op<"add_mul_widen_imm"> {
@@ -9030,7 +9030,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2">]>:$a3_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_move_ternaryOp : Autollvm_Op<"move_ternary"> {
@@ -9052,7 +9052,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_move_ternary_ef2cOp : Autollvm_Op<"move_ternary_ef2c"> {
@@ -9074,10 +9074,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_binary_imm_ca12Op : Autollvm_Op<"move_binary_imm_ca12"> {
+def Autollvm_move_binary_imm_ca12Op : Autollvm_Op<"move_binary_imm_ca12", [AllTypesMatch<["a1", "a2", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_valignbi.
@@ -9095,10 +9095,10 @@ Semantics with the class parameters as named values:
     APIntAttr:$a0
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
 }
 
-def Autollvm_move_binary_imm_8c20Op : Autollvm_Op<"move_binary_imm_8c20"> {
+def Autollvm_move_binary_imm_8c20Op : Autollvm_Op<"move_binary_imm_8c20", [AllTypesMatch<["a1", "a2", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlalignbi.
@@ -9117,7 +9117,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a0
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
 }
 
 def Autollvm_move_binary_uOp : Autollvm_Op<"move_binary_u"> {
@@ -9137,7 +9137,7 @@ Semantics with the class parameters as named values:
     I32:$a1
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_or_shl_widenOp : Autollvm_Op<"or_shl_widen"> {
@@ -9162,7 +9162,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_pack_satOp : Autollvm_Op<"pack_sat"> {
@@ -9186,7 +9186,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_unaryOp : Autollvm_Op<"dot_acc_unary"> {
@@ -9211,7 +9211,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_with_scalarOp : Autollvm_Op<"dot_with_scalar"> {
@@ -9235,7 +9235,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_ternary_with_scalar_6wayOp : Autollvm_Op<"dot_acc_ternary_with_scalar_6way"> {
@@ -9262,7 +9262,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_round_with_scalar_12wayOp : Autollvm_Op<"dot_round_with_scalar_12way"> {
@@ -9290,7 +9290,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-16\", 10) || v == ::llvm::APInt(128, \"-8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -16, -8">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_ternary_with_scalar_12wayOp : Autollvm_Op<"dot_acc_ternary_with_scalar_12way"> {
@@ -9322,7 +9322,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-16\", 10) || v == ::llvm::APInt(128, \"-8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -16, -8">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_sat_sOp : Autollvm_Op<"dot_sat_s"> {
@@ -9344,7 +9344,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_sOp : Autollvm_Op<"dot_acc_sat_s"> {
@@ -9368,7 +9368,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_satOp : Autollvm_Op<"dot_sat"> {
@@ -9394,7 +9394,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 16">]>:$shift_2
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_satOp : Autollvm_Op<"mul_high_sat"> {
@@ -9421,7 +9421,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_5wayOp : Autollvm_Op<"dot_acc_sat_5way"> {
@@ -9448,7 +9448,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_round_with_scalar_14wayOp : Autollvm_Op<"dot_round_with_scalar_14way"> {
@@ -9477,7 +9477,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-16\", 10) || v == ::llvm::APInt(128, \"-8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -16, -8">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_ternary_with_scalar_12way_f78bOp : Autollvm_Op<"dot_acc_ternary_with_scalar_12way_f78b"> {
@@ -9511,7 +9511,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-16\", 10) || v == ::llvm::APInt(128, \"-8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -16, -8">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_round_with_scalar_6wayOp : Autollvm_Op<"dot_round_with_scalar_6way"> {
@@ -9535,7 +9535,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_ternary_with_scalar_to_i32Op : Autollvm_Op<"mul_high_ternary_with_scalar_to_i32"> {
@@ -9560,7 +9560,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_roundOp : Autollvm_Op<"dot_round"> {
@@ -9585,7 +9585,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_ternary_to_i32Op : Autollvm_Op<"mul_high_ternary_to_i32"> {
@@ -9610,7 +9610,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_round_immOp : Autollvm_Op<"dot_round_imm"> {
@@ -9639,7 +9639,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_round_immOp : Autollvm_Op<"dot_acc_round_imm"> {
@@ -9670,7 +9670,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a3 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_round_su_binaryOp : Autollvm_Op<"dot_acc_round_su_binary"> {
@@ -9693,7 +9693,7 @@ Semantics with the class parameters as named values:
     I32:$a1
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_round_su_ternaryOp : Autollvm_Op<"dot_acc_round_su_ternary"> {
@@ -9720,7 +9720,7 @@ Semantics with the class parameters as named values:
     I32:$a2
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_round_su_binary_immOp : Autollvm_Op<"dot_acc_round_su_binary_imm"> {
@@ -9748,7 +9748,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a1
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_round_su_ternary_immOp : Autollvm_Op<"dot_acc_round_su_ternary_imm"> {
@@ -9778,7 +9778,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a3 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_and_shiftOp : Autollvm_Op<"add_and_shift"> {
@@ -9802,7 +9802,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_shl_binary_with_scalarOp : Autollvm_Op<"shl_binary_with_scalar"> {
@@ -9824,10 +9824,10 @@ Semantics with the class parameters as named values:
     I32:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_neg_sub_and_xorOp : Autollvm_Op<"neg_sub_and_xor"> {
+def Autollvm_neg_sub_and_xorOp : Autollvm_Op<"neg_sub_and_xor", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vasrwv, hvx/V6_vlsrwv, hvx/V6_vasrhv, hvx/V6_vlsrhv.
@@ -9849,10 +9849,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_shl_shr_sOp : Autollvm_Op<"shl_shr_s"> {
+def Autollvm_shl_shr_sOp : Autollvm_Op<"shl_shr_s", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vaslwv, hvx/V6_vaslhv.
@@ -9872,7 +9872,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_shr_s_with_scalar_to_i8Op : Autollvm_Op<"shr_s_with_scalar_to_i8"> {
@@ -9892,7 +9892,7 @@ Semantics with the class parameters as named values:
     I32:$a1
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_funnel_shift_round_ternaryOp : Autollvm_Op<"funnel_shift_round_ternary"> {
@@ -9920,7 +9920,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_funnel_shift_ternary_with_scalarOp : Autollvm_Op<"funnel_shift_ternary_with_scalar"> {
@@ -9943,7 +9943,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_funnel_shift_sat_roundOp : Autollvm_Op<"funnel_shift_sat_round"> {
@@ -9973,7 +9973,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_funnel_shift_sat_round_6aceOp : Autollvm_Op<"funnel_shift_sat_round_6ace"> {
@@ -10002,7 +10002,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_funnel_shift_satOp : Autollvm_Op<"funnel_shift_sat"> {
@@ -10029,7 +10029,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_and_shift_sOp : Autollvm_Op<"add_and_shift_s"> {
@@ -10053,7 +10053,7 @@ Semantics with the class parameters as named values:
     I32:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shr_s_with_scalarOp : Autollvm_Op<"add_shr_s_with_scalar"> {
@@ -10077,10 +10077,10 @@ Semantics with the class parameters as named values:
     I32:$a2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_add_or_sub_shiftOp : Autollvm_Op<"add_add_or_sub_shift"> {
+def Autollvm_add_add_or_sub_shiftOp : Autollvm_Op<"add_add_or_sub_shift", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): hvx/V6_vavgub, hvx/V6_vavguh, hvx/V6_vavguw, hvx/V6_vavgb, hvx/V6_vavgh, hvx/V6_vavgw.
@@ -10100,10 +10100,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_avg_sOp : Autollvm_Op<"avg_s"> {
+def Autollvm_avg_sOp : Autollvm_Op<"avg_s", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "3 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vavgbrnd, hvx/V6_vavghrnd, hvx/V6_vavgwrnd.
@@ -10122,10 +10122,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_sub_shrOp : Autollvm_Op<"sub_shr"> {
+def Autollvm_sub_shrOp : Autollvm_Op<"sub_shr", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vnavgb, hvx/V6_vnavgh, hvx/V6_vnavgw, hvx/V6_vnavgub.
@@ -10145,10 +10145,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_sub_binary_d49dOp : Autollvm_Op<"sub_binary_d49d"> {
+def Autollvm_sub_binary_d49dOp : Autollvm_Op<"sub_binary_d49d", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vabsdiffub, hvx/V6_vabsdiffuh, hvx/V6_vabsdiffh, hvx/V6_vabsdiffw.
@@ -10168,7 +10168,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_mul_high_sat_s_ternary_with_maskOp : Autollvm_Op<"mul_high_sat_s_ternary_with_mask"> {
@@ -10189,7 +10189,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I1]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_suOp : Autollvm_Op<"dot_acc_su"> {
@@ -10214,7 +10214,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_funnel_shift_ternary_with_maskOp : Autollvm_Op<"funnel_shift_ternary_with_mask"> {
@@ -10239,7 +10239,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_suOp : Autollvm_Op<"mul_high_su"> {
@@ -10262,7 +10262,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_round_suOp : Autollvm_Op<"mul_high_round_su"> {
@@ -10285,10 +10285,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_or_shl_sat_sOp : Autollvm_Op<"and_or_shl_sat_s"> {
+def Autollvm_and_or_shl_sat_sOp : Autollvm_Op<"and_or_shl_sat_s", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vsatdw.
@@ -10305,10 +10305,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_or_sub_satOp : Autollvm_Op<"add_or_sub_sat"> {
+def Autollvm_add_or_sub_satOp : Autollvm_Op<"add_or_sub_sat", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vaddububb_sat.
@@ -10325,10 +10325,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_sub_sat_u_to_i8Op : Autollvm_Op<"sub_sat_u_to_i8"> {
+def Autollvm_sub_sat_u_to_i8Op : Autollvm_Op<"sub_sat_u_to_i8", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vsubububb_sat.
@@ -10345,7 +10345,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_dot_acc_binaryOp : Autollvm_Op<"dot_acc_binary"> {
@@ -10371,7 +10371,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_sub_shr_07d3Op : Autollvm_Op<"sub_shr_07d3"> {
@@ -10397,7 +10397,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_ternary_4wayOp : Autollvm_Op<"dot_acc_ternary_4way"> {
@@ -10425,7 +10425,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sOp : Autollvm_Op<"dot_acc_s"> {
@@ -10453,7 +10453,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_s_ternary_with_maskOp : Autollvm_Op<"mul_high_s_ternary_with_mask"> {
@@ -10481,7 +10481,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_s_56e5Op : Autollvm_Op<"dot_acc_s_56e5"> {
@@ -10509,7 +10509,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 4">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_s_ternary_with_mask_661cOp : Autollvm_Op<"mul_high_s_ternary_with_mask_661c"> {
@@ -10537,10 +10537,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 4">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_neg_sat_sOp : Autollvm_Op<"neg_sat_s"> {
+def Autollvm_neg_sat_sOp : Autollvm_Op<"neg_sat_s", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "3 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vabsb_sat, hvx/V6_vabsh_sat, hvx/V6_vabsw_sat.
@@ -10558,7 +10558,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
 def Autollvm_dot_5wayOp : Autollvm_Op<"dot_5way"> {
@@ -10585,7 +10585,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_ternary_5wayOp : Autollvm_Op<"dot_acc_ternary_5way"> {
@@ -10615,7 +10615,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_10wayOp : Autollvm_Op<"dot_10way"> {
@@ -10638,10 +10638,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_sat_round_sOp : Autollvm_Op<"mul_high_sat_round_s"> {
+def Autollvm_mul_high_sat_round_sOp : Autollvm_Op<"mul_high_sat_round_s", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpyhvsrs.
@@ -10658,7 +10658,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_mul_high_su_binaryOp : Autollvm_Op<"mul_high_su_binary"> {
@@ -10678,7 +10678,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_sat_s_binaryOp : Autollvm_Op<"mul_high_sat_s_binary"> {
@@ -10699,7 +10699,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_su_b62dOp : Autollvm_Op<"mul_high_su_b62d"> {
@@ -10721,7 +10721,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_s_ternaryOp : Autollvm_Op<"mul_high_s_ternary"> {
@@ -10746,7 +10746,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_sat_s_ternaryOp : Autollvm_Op<"mul_high_sat_s_ternary"> {
@@ -10769,7 +10769,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_s_binaryOp : Autollvm_Op<"mul_high_s_binary"> {
@@ -10789,7 +10789,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_binaryOp : Autollvm_Op<"mul_high_binary"> {
@@ -10811,7 +10811,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_ternaryOp : Autollvm_Op<"mul_high_ternary"> {
@@ -10834,7 +10834,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_with_scalar_6wayOp : Autollvm_Op<"dot_with_scalar_6way"> {
@@ -10857,7 +10857,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_ternary_with_scalar_to_i16Op : Autollvm_Op<"mul_high_ternary_with_scalar_to_i16"> {
@@ -10882,7 +10882,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_round_with_scalar_10wayOp : Autollvm_Op<"dot_round_with_scalar_10way"> {
@@ -10910,7 +10910,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_roundOp : Autollvm_Op<"dot_acc_round"> {
@@ -10940,7 +10940,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_with_scalar_5wayOp : Autollvm_Op<"dot_with_scalar_5way"> {
@@ -10963,7 +10963,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_5way_8ebbOp : Autollvm_Op<"dot_acc_sat_5way_8ebb"> {
@@ -10988,7 +10988,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_sat_s_ternary_with_scalar_to_i32Op : Autollvm_Op<"mul_high_sat_s_ternary_with_scalar_to_i32"> {
@@ -11012,7 +11012,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_sat_s_binary_with_scalarOp : Autollvm_Op<"mul_high_sat_s_binary_with_scalar"> {
@@ -11034,7 +11034,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_sat_s_with_scalarOp : Autollvm_Op<"dot_sat_s_with_scalar"> {
@@ -11056,7 +11056,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_with_scalar_3wayOp : Autollvm_Op<"dot_with_scalar_3way"> {
@@ -11081,7 +11081,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_ternary_with_scalar_3wayOp : Autollvm_Op<"dot_acc_ternary_with_scalar_3way"> {
@@ -11108,10 +11108,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_subOp : Autollvm_Op<"add_or_sub"> {
+def Autollvm_add_or_subOp : Autollvm_Op<"add_or_sub", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vnot.
@@ -11127,7 +11127,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a0
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
 def Autollvm_shr_s_with_scalar_with_maskOp : Autollvm_Op<"shr_s_with_scalar_with_mask"> {
@@ -11148,7 +11148,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 4">]>:$predicate
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_s_with_scalarOp : Autollvm_Op<"dot_acc_s_with_scalar"> {
@@ -11171,7 +11171,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 4">]>:$predicate
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_su_to_mask_binaryOp : Autollvm_Op<"dot_acc_su_to_mask_binary"> {
@@ -11193,7 +11193,7 @@ Semantics with the class parameters as named values:
     I32:$a1
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_su_to_mask_ternaryOp : Autollvm_Op<"dot_acc_su_to_mask_ternary"> {
@@ -11217,7 +11217,7 @@ Semantics with the class parameters as named values:
     I32:$a2
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_select_binary_with_maskOp : Autollvm_Op<"select_binary_with_mask"> {
@@ -11238,7 +11238,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 4">]>:$predicate
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_sub_mul_and_to_maskOp : Autollvm_Op<"add_sub_mul_and_to_mask"> {
@@ -11267,7 +11267,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 15">]>:$constant
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_to_maskOp : Autollvm_Op<"dot_acc_to_mask"> {
@@ -11298,7 +11298,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_funnel_shift_to_maskOp : Autollvm_Op<"funnel_shift_to_mask"> {
@@ -11329,7 +11329,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_funnel_shift_to_mask_c671Op : Autollvm_Op<"funnel_shift_to_mask_c671"> {
@@ -11360,7 +11360,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mask_dot_uOp : Autollvm_Op<"mask_dot_u"> {
@@ -11381,7 +11381,7 @@ Semantics with the class parameters as named values:
     I32:$a0
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mask_dot_su_unary_with_scalarOp : Autollvm_Op<"mask_dot_su_unary_with_scalar"> {
@@ -11402,10 +11402,10 @@ Semantics with the class parameters as named values:
     I32:$a0
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mask_dot_su_binaryOp : Autollvm_Op<"mask_dot_su_binary"> {
+def Autollvm_mask_dot_su_binaryOp : Autollvm_Op<"mask_dot_su_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): hvx/V6_shuffeqw, hvx/V6_shuffeqh.
@@ -11426,10 +11426,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-2\", 10) || v == ::llvm::APInt(128, \"-1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -2, -1">]>:$bit
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_mask_dot_su_binary_53efOp : Autollvm_Op<"mask_dot_su_binary_53ef"> {
+def Autollvm_mask_dot_su_binary_53efOp : Autollvm_Op<"mask_dot_su_binary_53ef", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_pred_or_n.
@@ -11448,7 +11448,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I1]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_select_ternary_a91aOp : Autollvm_Op<"select_ternary_a91a"> {
@@ -11469,7 +11469,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_select_ternary_19adOp : Autollvm_Op<"select_ternary_19ad"> {
@@ -11492,7 +11492,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_sub_and_or_shl_satOp : Autollvm_Op<"sub_and_or_shl_sat"> {
@@ -11519,10 +11519,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_binaryOp : Autollvm_Op<"funnel_shift_binary"> {
+def Autollvm_funnel_shift_binaryOp : Autollvm_Op<"funnel_shift_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vshuffeb, hvx/V6_vshuffob, hvx/V6_vshufeh, hvx/V6_vshufoh.
@@ -11546,7 +11546,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_blend_narrowOp : Autollvm_Op<"blend_narrow"> {
@@ -11609,7 +11609,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 64">]>:$constant_7
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_uOp : Autollvm_Op<"dot_acc_u"> {
@@ -11637,10 +11637,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_u_narrowOp : Autollvm_Op<"shr_u_narrow"> {
+def Autollvm_shr_u_narrowOp : Autollvm_Op<"shr_u_narrow", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdealh, hvx/V6_vdealb.
@@ -11661,10 +11661,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_dot_acc_u_narrowOp : Autollvm_Op<"dot_acc_u_narrow"> {
+def Autollvm_dot_acc_u_narrowOp : Autollvm_Op<"dot_acc_u_narrow", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vdealb4w.
@@ -11685,10 +11685,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_sub_and_or_shl_widenOp : Autollvm_Op<"sub_and_or_shl_widen"> {
+def Autollvm_sub_and_or_shl_widenOp : Autollvm_Op<"sub_and_or_shl_widen", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vshuffh, hvx/V6_vshuffb.
@@ -11710,7 +11710,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
 def Autollvm_move_scalar_binaryOp : Autollvm_Op<"move_scalar_binary"> {
@@ -11728,7 +11728,7 @@ Semantics with the class parameters as named values:
     I32:$a1
   );
   let results = (outs VectorOfLengthAndType<[4], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_move_binaryOp : Autollvm_Op<"move_binary"> {
@@ -11747,7 +11747,7 @@ Semantics with the class parameters as named values:
     I32:$a1
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_shr_uOp : Autollvm_Op<"shr_u"> {
@@ -11766,10 +11766,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_binary_uOp : Autollvm_Op<"select_binary_u"> {
+def Autollvm_select_binary_uOp : Autollvm_Op<"select_binary_u", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vdelta, hvx/V6_vrdelta.
@@ -11819,10 +11819,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 64">]>:$constant_7
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_sub_clzOp : Autollvm_Op<"sub_clz"> {
+def Autollvm_sub_clzOp : Autollvm_Op<"sub_clz", [AllTypesMatch<["a0", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vnormamtw, hvx/V6_vnormamth.
@@ -11841,10 +11841,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-1\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -1, 4294967295">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_sub_clzOp : Autollvm_Op<"add_sub_clz"> {
+def Autollvm_add_sub_clzOp : Autollvm_Op<"add_sub_clz", [AllTypesMatch<["a0", "a1", "result"]>]> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vaddclbw, hvx/V6_vaddclbh.
@@ -11864,7 +11864,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-1\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -1, 4294967295">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
 def Autollvm_mul_high_var_index_s_ternary_to_i8Op : Autollvm_Op<"mul_high_var_index_s_ternary_to_i8"> {
@@ -11888,7 +11888,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_var_index_s_4aryOp : Autollvm_Op<"mul_high_var_index_s_4ary"> {
@@ -11914,7 +11914,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a3
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 `,` $a3 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_var_index_s_ternary_to_i16Op : Autollvm_Op<"mul_high_var_index_s_ternary_to_i16"> {
@@ -11940,7 +11940,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_var_index_suOp : Autollvm_Op<"mul_high_var_index_su"> {
@@ -11968,10 +11968,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a3
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 `,` $a3 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_var_index_s_binary_to_i8Op : Autollvm_Op<"mul_high_var_index_s_binary_to_i8"> {
+def Autollvm_mul_high_var_index_s_binary_to_i8Op : Autollvm_Op<"mul_high_var_index_s_binary_to_i8", [AllTypesMatch<["a1", "a2", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvvbi.
@@ -11992,10 +11992,10 @@ Semantics with the class parameters as named values:
     APIntAttr:$a0
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
 }
 
-def Autollvm_mul_high_var_index_s_ternary_imm_to_i8Op : Autollvm_Op<"mul_high_var_index_s_ternary_imm_to_i8"> {
+def Autollvm_mul_high_var_index_s_ternary_imm_to_i8Op : Autollvm_Op<"mul_high_var_index_s_ternary_imm_to_i8", [AllTypesMatch<["a0", "a2", "a3", "result"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vlutvvb_oracci.
@@ -12018,7 +12018,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a1
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 `,` $a3 attr-dict `:` type($result)";
 }
 
 def Autollvm_mul_high_var_index_s_binary_to_i16Op : Autollvm_Op<"mul_high_var_index_s_binary_to_i16"> {
@@ -12044,7 +12044,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a0
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_var_index_s_ternary_imm_to_i16Op : Autollvm_Op<"mul_high_var_index_s_ternary_imm_to_i16"> {
@@ -12072,7 +12072,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a1
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 `,` $a3 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_var_index_s_ternary_to_i8_bc79Op : Autollvm_Op<"mul_high_var_index_s_ternary_to_i8_bc79"> {
@@ -12097,7 +12097,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_var_index_s_ternary_to_i16_7e67Op : Autollvm_Op<"mul_high_var_index_s_ternary_to_i16_7e67"> {
@@ -12124,7 +12124,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_2wayOp : Autollvm_Op<"dot_acc_sat_2way"> {
@@ -12146,7 +12146,7 @@ Semantics with the class parameters as named values:
     I64:$a2
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_sat_suOp : Autollvm_Op<"mul_high_sat_su"> {
@@ -12168,7 +12168,7 @@ Semantics with the class parameters as named values:
     I64:$a2
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_sat_su_161dOp : Autollvm_Op<"mul_high_sat_su_161d"> {
@@ -12190,7 +12190,7 @@ Semantics with the class parameters as named values:
     I64:$a2
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_s_binary_with_scalarOp : Autollvm_Op<"mul_high_s_binary_with_scalar"> {
@@ -12210,7 +12210,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_su_binary_with_scalarOp : Autollvm_Op<"mul_high_su_binary_with_scalar"> {
@@ -12230,7 +12230,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_mul_high_su_ternaryOp : Autollvm_Op<"mul_high_su_ternary"> {
@@ -12252,7 +12252,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a2
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_round_suOp : Autollvm_Op<"dot_round_su"> {
@@ -12278,7 +12278,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
 }
 
 #endif // AUTOLLVM_OPS

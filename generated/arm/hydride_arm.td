@@ -26,7 +26,7 @@ class HydrideArm_Op<string mnemonic, list<Trait> traits = []>
   }];
 }
 
-def HydrideArm_vadd_s8Op : HydrideArm_Op<"vadd_s8"> {
+def HydrideArm_vadd_s8Op : HydrideArm_Op<"vadd_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vadd_s8";
   let description = [{
 ```
@@ -56,10 +56,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddq_s8Op : HydrideArm_Op<"vaddq_s8"> {
+def HydrideArm_vaddq_s8Op : HydrideArm_Op<"vaddq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaddq_s8";
   let description = [{
 ```
@@ -89,10 +89,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vadd_s16Op : HydrideArm_Op<"vadd_s16"> {
+def HydrideArm_vadd_s16Op : HydrideArm_Op<"vadd_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vadd_s16";
   let description = [{
 ```
@@ -122,10 +122,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddq_s16Op : HydrideArm_Op<"vaddq_s16"> {
+def HydrideArm_vaddq_s16Op : HydrideArm_Op<"vaddq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaddq_s16";
   let description = [{
 ```
@@ -155,10 +155,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vadd_s32Op : HydrideArm_Op<"vadd_s32"> {
+def HydrideArm_vadd_s32Op : HydrideArm_Op<"vadd_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vadd_s32";
   let description = [{
 ```
@@ -188,10 +188,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddq_s32Op : HydrideArm_Op<"vaddq_s32"> {
+def HydrideArm_vaddq_s32Op : HydrideArm_Op<"vaddq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaddq_s32";
   let description = [{
 ```
@@ -221,10 +221,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vadd_s64Op : HydrideArm_Op<"vadd_s64"> {
+def HydrideArm_vadd_s64Op : HydrideArm_Op<"vadd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vadd_s64";
   let description = [{
 ```
@@ -254,10 +254,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddq_s64Op : HydrideArm_Op<"vaddq_s64"> {
+def HydrideArm_vaddq_s64Op : HydrideArm_Op<"vaddq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaddq_s64";
   let description = [{
 ```
@@ -287,10 +287,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vadd_u8Op : HydrideArm_Op<"vadd_u8"> {
+def HydrideArm_vadd_u8Op : HydrideArm_Op<"vadd_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vadd_u8";
   let description = [{
 ```
@@ -320,10 +320,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddq_u8Op : HydrideArm_Op<"vaddq_u8"> {
+def HydrideArm_vaddq_u8Op : HydrideArm_Op<"vaddq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaddq_u8";
   let description = [{
 ```
@@ -353,10 +353,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vadd_u16Op : HydrideArm_Op<"vadd_u16"> {
+def HydrideArm_vadd_u16Op : HydrideArm_Op<"vadd_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vadd_u16";
   let description = [{
 ```
@@ -386,10 +386,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddq_u16Op : HydrideArm_Op<"vaddq_u16"> {
+def HydrideArm_vaddq_u16Op : HydrideArm_Op<"vaddq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaddq_u16";
   let description = [{
 ```
@@ -419,10 +419,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vadd_u32Op : HydrideArm_Op<"vadd_u32"> {
+def HydrideArm_vadd_u32Op : HydrideArm_Op<"vadd_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vadd_u32";
   let description = [{
 ```
@@ -452,10 +452,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddq_u32Op : HydrideArm_Op<"vaddq_u32"> {
+def HydrideArm_vaddq_u32Op : HydrideArm_Op<"vaddq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaddq_u32";
   let description = [{
 ```
@@ -485,10 +485,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vadd_u64Op : HydrideArm_Op<"vadd_u64"> {
+def HydrideArm_vadd_u64Op : HydrideArm_Op<"vadd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vadd_u64";
   let description = [{
 ```
@@ -518,10 +518,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddq_u64Op : HydrideArm_Op<"vaddq_u64"> {
+def HydrideArm_vaddq_u64Op : HydrideArm_Op<"vaddq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaddq_u64";
   let description = [{
 ```
@@ -551,10 +551,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddd_s64Op : HydrideArm_Op<"vaddd_s64"> {
+def HydrideArm_vaddd_s64Op : HydrideArm_Op<"vaddd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaddd_s64";
   let description = [{
 ```
@@ -584,10 +584,10 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddd_u64Op : HydrideArm_Op<"vaddd_u64"> {
+def HydrideArm_vaddd_u64Op : HydrideArm_Op<"vaddd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaddd_u64";
   let description = [{
 ```
@@ -617,7 +617,7 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vaddl_s8Op : HydrideArm_Op<"vaddl_s8"> {
@@ -649,7 +649,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_s16Op : HydrideArm_Op<"vaddl_s16"> {
@@ -681,7 +681,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_s32Op : HydrideArm_Op<"vaddl_s32"> {
@@ -713,7 +713,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_u8Op : HydrideArm_Op<"vaddl_u8"> {
@@ -745,7 +745,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_u16Op : HydrideArm_Op<"vaddl_u16"> {
@@ -777,7 +777,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_u32Op : HydrideArm_Op<"vaddl_u32"> {
@@ -809,7 +809,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_high_s8Op : HydrideArm_Op<"vaddl_high_s8"> {
@@ -841,7 +841,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_high_s16Op : HydrideArm_Op<"vaddl_high_s16"> {
@@ -873,7 +873,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_high_s32Op : HydrideArm_Op<"vaddl_high_s32"> {
@@ -905,7 +905,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_high_u8Op : HydrideArm_Op<"vaddl_high_u8"> {
@@ -937,7 +937,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_high_u16Op : HydrideArm_Op<"vaddl_high_u16"> {
@@ -969,7 +969,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddl_high_u32Op : HydrideArm_Op<"vaddl_high_u32"> {
@@ -1001,7 +1001,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_s8Op : HydrideArm_Op<"vaddw_s8"> {
@@ -1033,7 +1033,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_s16Op : HydrideArm_Op<"vaddw_s16"> {
@@ -1065,7 +1065,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_s32Op : HydrideArm_Op<"vaddw_s32"> {
@@ -1097,7 +1097,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_u8Op : HydrideArm_Op<"vaddw_u8"> {
@@ -1129,7 +1129,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_u16Op : HydrideArm_Op<"vaddw_u16"> {
@@ -1161,7 +1161,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_u32Op : HydrideArm_Op<"vaddw_u32"> {
@@ -1193,7 +1193,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_high_s8Op : HydrideArm_Op<"vaddw_high_s8"> {
@@ -1225,7 +1225,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_high_s16Op : HydrideArm_Op<"vaddw_high_s16"> {
@@ -1257,7 +1257,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_high_s32Op : HydrideArm_Op<"vaddw_high_s32"> {
@@ -1289,7 +1289,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_high_u8Op : HydrideArm_Op<"vaddw_high_u8"> {
@@ -1321,7 +1321,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_high_u16Op : HydrideArm_Op<"vaddw_high_u16"> {
@@ -1353,7 +1353,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddw_high_u32Op : HydrideArm_Op<"vaddw_high_u32"> {
@@ -1385,10 +1385,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vhadd_s8Op : HydrideArm_Op<"vhadd_s8"> {
+def HydrideArm_vhadd_s8Op : HydrideArm_Op<"vhadd_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhadd_s8";
   let description = [{
 ```
@@ -1413,10 +1413,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shadd.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhaddq_s8Op : HydrideArm_Op<"vhaddq_s8"> {
+def HydrideArm_vhaddq_s8Op : HydrideArm_Op<"vhaddq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhaddq_s8";
   let description = [{
 ```
@@ -1441,10 +1441,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shadd.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhadd_s16Op : HydrideArm_Op<"vhadd_s16"> {
+def HydrideArm_vhadd_s16Op : HydrideArm_Op<"vhadd_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhadd_s16";
   let description = [{
 ```
@@ -1469,10 +1469,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shadd.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhaddq_s16Op : HydrideArm_Op<"vhaddq_s16"> {
+def HydrideArm_vhaddq_s16Op : HydrideArm_Op<"vhaddq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhaddq_s16";
   let description = [{
 ```
@@ -1497,10 +1497,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shadd.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhadd_s32Op : HydrideArm_Op<"vhadd_s32"> {
+def HydrideArm_vhadd_s32Op : HydrideArm_Op<"vhadd_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhadd_s32";
   let description = [{
 ```
@@ -1525,10 +1525,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shadd.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhaddq_s32Op : HydrideArm_Op<"vhaddq_s32"> {
+def HydrideArm_vhaddq_s32Op : HydrideArm_Op<"vhaddq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhaddq_s32";
   let description = [{
 ```
@@ -1553,10 +1553,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shadd.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhadd_u8Op : HydrideArm_Op<"vhadd_u8"> {
+def HydrideArm_vhadd_u8Op : HydrideArm_Op<"vhadd_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhadd_u8";
   let description = [{
 ```
@@ -1581,10 +1581,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhadd.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhaddq_u8Op : HydrideArm_Op<"vhaddq_u8"> {
+def HydrideArm_vhaddq_u8Op : HydrideArm_Op<"vhaddq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhaddq_u8";
   let description = [{
 ```
@@ -1609,10 +1609,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhadd.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhadd_u16Op : HydrideArm_Op<"vhadd_u16"> {
+def HydrideArm_vhadd_u16Op : HydrideArm_Op<"vhadd_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhadd_u16";
   let description = [{
 ```
@@ -1637,10 +1637,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhadd.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhaddq_u16Op : HydrideArm_Op<"vhaddq_u16"> {
+def HydrideArm_vhaddq_u16Op : HydrideArm_Op<"vhaddq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhaddq_u16";
   let description = [{
 ```
@@ -1665,10 +1665,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhadd.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhadd_u32Op : HydrideArm_Op<"vhadd_u32"> {
+def HydrideArm_vhadd_u32Op : HydrideArm_Op<"vhadd_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhadd_u32";
   let description = [{
 ```
@@ -1693,10 +1693,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhadd.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhaddq_u32Op : HydrideArm_Op<"vhaddq_u32"> {
+def HydrideArm_vhaddq_u32Op : HydrideArm_Op<"vhaddq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhaddq_u32";
   let description = [{
 ```
@@ -1721,10 +1721,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhadd.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhadd_s8Op : HydrideArm_Op<"vrhadd_s8"> {
+def HydrideArm_vrhadd_s8Op : HydrideArm_Op<"vrhadd_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhadd_s8";
   let description = [{
 ```
@@ -1748,10 +1748,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srhadd.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhaddq_s8Op : HydrideArm_Op<"vrhaddq_s8"> {
+def HydrideArm_vrhaddq_s8Op : HydrideArm_Op<"vrhaddq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhaddq_s8";
   let description = [{
 ```
@@ -1775,10 +1775,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srhadd.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhadd_s16Op : HydrideArm_Op<"vrhadd_s16"> {
+def HydrideArm_vrhadd_s16Op : HydrideArm_Op<"vrhadd_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhadd_s16";
   let description = [{
 ```
@@ -1802,10 +1802,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srhadd.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhaddq_s16Op : HydrideArm_Op<"vrhaddq_s16"> {
+def HydrideArm_vrhaddq_s16Op : HydrideArm_Op<"vrhaddq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhaddq_s16";
   let description = [{
 ```
@@ -1829,10 +1829,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srhadd.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhadd_s32Op : HydrideArm_Op<"vrhadd_s32"> {
+def HydrideArm_vrhadd_s32Op : HydrideArm_Op<"vrhadd_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhadd_s32";
   let description = [{
 ```
@@ -1856,10 +1856,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srhadd.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhaddq_s32Op : HydrideArm_Op<"vrhaddq_s32"> {
+def HydrideArm_vrhaddq_s32Op : HydrideArm_Op<"vrhaddq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhaddq_s32";
   let description = [{
 ```
@@ -1883,10 +1883,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srhadd.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhadd_u8Op : HydrideArm_Op<"vrhadd_u8"> {
+def HydrideArm_vrhadd_u8Op : HydrideArm_Op<"vrhadd_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhadd_u8";
   let description = [{
 ```
@@ -1910,10 +1910,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urhadd.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhaddq_u8Op : HydrideArm_Op<"vrhaddq_u8"> {
+def HydrideArm_vrhaddq_u8Op : HydrideArm_Op<"vrhaddq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhaddq_u8";
   let description = [{
 ```
@@ -1937,10 +1937,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urhadd.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhadd_u16Op : HydrideArm_Op<"vrhadd_u16"> {
+def HydrideArm_vrhadd_u16Op : HydrideArm_Op<"vrhadd_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhadd_u16";
   let description = [{
 ```
@@ -1964,10 +1964,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urhadd.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhaddq_u16Op : HydrideArm_Op<"vrhaddq_u16"> {
+def HydrideArm_vrhaddq_u16Op : HydrideArm_Op<"vrhaddq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhaddq_u16";
   let description = [{
 ```
@@ -1991,10 +1991,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urhadd.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhadd_u32Op : HydrideArm_Op<"vrhadd_u32"> {
+def HydrideArm_vrhadd_u32Op : HydrideArm_Op<"vrhadd_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhadd_u32";
   let description = [{
 ```
@@ -2018,10 +2018,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urhadd.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrhaddq_u32Op : HydrideArm_Op<"vrhaddq_u32"> {
+def HydrideArm_vrhaddq_u32Op : HydrideArm_Op<"vrhaddq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrhaddq_u32";
   let description = [{
 ```
@@ -2045,10 +2045,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urhadd.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqadd_s8Op : HydrideArm_Op<"vqadd_s8"> {
+def HydrideArm_vqadd_s8Op : HydrideArm_Op<"vqadd_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqadd_s8";
   let description = [{
 ```
@@ -2073,10 +2073,10 @@ Lowers to LLVM as a call of `llvm.sadd.sat.v8i8` (LLVM's generic form of `llvm.a
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddq_s8Op : HydrideArm_Op<"vqaddq_s8"> {
+def HydrideArm_vqaddq_s8Op : HydrideArm_Op<"vqaddq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddq_s8";
   let description = [{
 ```
@@ -2101,10 +2101,10 @@ Lowers to LLVM as a call of `llvm.sadd.sat.v16i8` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqadd_s16Op : HydrideArm_Op<"vqadd_s16"> {
+def HydrideArm_vqadd_s16Op : HydrideArm_Op<"vqadd_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqadd_s16";
   let description = [{
 ```
@@ -2129,10 +2129,10 @@ Lowers to LLVM as a call of `llvm.sadd.sat.v4i16` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddq_s16Op : HydrideArm_Op<"vqaddq_s16"> {
+def HydrideArm_vqaddq_s16Op : HydrideArm_Op<"vqaddq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddq_s16";
   let description = [{
 ```
@@ -2157,10 +2157,10 @@ Lowers to LLVM as a call of `llvm.sadd.sat.v8i16` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqadd_s32Op : HydrideArm_Op<"vqadd_s32"> {
+def HydrideArm_vqadd_s32Op : HydrideArm_Op<"vqadd_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqadd_s32";
   let description = [{
 ```
@@ -2185,10 +2185,10 @@ Lowers to LLVM as a call of `llvm.sadd.sat.v2i32` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddq_s32Op : HydrideArm_Op<"vqaddq_s32"> {
+def HydrideArm_vqaddq_s32Op : HydrideArm_Op<"vqaddq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddq_s32";
   let description = [{
 ```
@@ -2213,10 +2213,10 @@ Lowers to LLVM as a call of `llvm.sadd.sat.v4i32` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqadd_s64Op : HydrideArm_Op<"vqadd_s64"> {
+def HydrideArm_vqadd_s64Op : HydrideArm_Op<"vqadd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqadd_s64";
   let description = [{
 ```
@@ -2241,10 +2241,10 @@ Lowers to LLVM as a call of `llvm.sadd.sat.v1i64` (LLVM's generic form of `llvm.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddq_s64Op : HydrideArm_Op<"vqaddq_s64"> {
+def HydrideArm_vqaddq_s64Op : HydrideArm_Op<"vqaddq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddq_s64";
   let description = [{
 ```
@@ -2269,10 +2269,10 @@ Lowers to LLVM as a call of `llvm.sadd.sat.v2i64` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqadd_u8Op : HydrideArm_Op<"vqadd_u8"> {
+def HydrideArm_vqadd_u8Op : HydrideArm_Op<"vqadd_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqadd_u8";
   let description = [{
 ```
@@ -2297,10 +2297,10 @@ Lowers to LLVM as a call of `llvm.uadd.sat.v8i8` (LLVM's generic form of `llvm.a
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddq_u8Op : HydrideArm_Op<"vqaddq_u8"> {
+def HydrideArm_vqaddq_u8Op : HydrideArm_Op<"vqaddq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddq_u8";
   let description = [{
 ```
@@ -2325,10 +2325,10 @@ Lowers to LLVM as a call of `llvm.uadd.sat.v16i8` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqadd_u16Op : HydrideArm_Op<"vqadd_u16"> {
+def HydrideArm_vqadd_u16Op : HydrideArm_Op<"vqadd_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqadd_u16";
   let description = [{
 ```
@@ -2353,10 +2353,10 @@ Lowers to LLVM as a call of `llvm.uadd.sat.v4i16` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddq_u16Op : HydrideArm_Op<"vqaddq_u16"> {
+def HydrideArm_vqaddq_u16Op : HydrideArm_Op<"vqaddq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddq_u16";
   let description = [{
 ```
@@ -2381,10 +2381,10 @@ Lowers to LLVM as a call of `llvm.uadd.sat.v8i16` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqadd_u32Op : HydrideArm_Op<"vqadd_u32"> {
+def HydrideArm_vqadd_u32Op : HydrideArm_Op<"vqadd_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqadd_u32";
   let description = [{
 ```
@@ -2409,10 +2409,10 @@ Lowers to LLVM as a call of `llvm.uadd.sat.v2i32` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddq_u32Op : HydrideArm_Op<"vqaddq_u32"> {
+def HydrideArm_vqaddq_u32Op : HydrideArm_Op<"vqaddq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddq_u32";
   let description = [{
 ```
@@ -2437,10 +2437,10 @@ Lowers to LLVM as a call of `llvm.uadd.sat.v4i32` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqadd_u64Op : HydrideArm_Op<"vqadd_u64"> {
+def HydrideArm_vqadd_u64Op : HydrideArm_Op<"vqadd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqadd_u64";
   let description = [{
 ```
@@ -2465,10 +2465,10 @@ Lowers to LLVM as a call of `llvm.uadd.sat.v1i64` (LLVM's generic form of `llvm.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddq_u64Op : HydrideArm_Op<"vqaddq_u64"> {
+def HydrideArm_vqaddq_u64Op : HydrideArm_Op<"vqaddq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddq_u64";
   let description = [{
 ```
@@ -2493,10 +2493,10 @@ Lowers to LLVM as a call of `llvm.uadd.sat.v2i64` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddb_s8Op : HydrideArm_Op<"vqaddb_s8"> {
+def HydrideArm_vqaddb_s8Op : HydrideArm_Op<"vqaddb_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddb_s8";
   let description = [{
 ```
@@ -2521,10 +2521,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqadd.v8i8`; needs n
     I8:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddh_s16Op : HydrideArm_Op<"vqaddh_s16"> {
+def HydrideArm_vqaddh_s16Op : HydrideArm_Op<"vqaddh_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddh_s16";
   let description = [{
 ```
@@ -2549,10 +2549,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqadd.v4i16`; needs 
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqadds_s32Op : HydrideArm_Op<"vqadds_s32"> {
+def HydrideArm_vqadds_s32Op : HydrideArm_Op<"vqadds_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqadds_s32";
   let description = [{
 ```
@@ -2577,10 +2577,10 @@ Lowers to LLVM as a call of `llvm.sadd.sat.i32` (LLVM's generic form of `llvm.aa
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddd_s64Op : HydrideArm_Op<"vqaddd_s64"> {
+def HydrideArm_vqaddd_s64Op : HydrideArm_Op<"vqaddd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddd_s64";
   let description = [{
 ```
@@ -2605,10 +2605,10 @@ Lowers to LLVM as a call of `llvm.sadd.sat.i64` (LLVM's generic form of `llvm.aa
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddb_u8Op : HydrideArm_Op<"vqaddb_u8"> {
+def HydrideArm_vqaddb_u8Op : HydrideArm_Op<"vqaddb_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddb_u8";
   let description = [{
 ```
@@ -2633,10 +2633,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqadd.v8i8`; needs n
     I8:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddh_u16Op : HydrideArm_Op<"vqaddh_u16"> {
+def HydrideArm_vqaddh_u16Op : HydrideArm_Op<"vqaddh_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddh_u16";
   let description = [{
 ```
@@ -2661,10 +2661,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqadd.v4i16`; needs 
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqadds_u32Op : HydrideArm_Op<"vqadds_u32"> {
+def HydrideArm_vqadds_u32Op : HydrideArm_Op<"vqadds_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqadds_u32";
   let description = [{
 ```
@@ -2689,10 +2689,10 @@ Lowers to LLVM as a call of `llvm.uadd.sat.i32` (LLVM's generic form of `llvm.aa
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqaddd_u64Op : HydrideArm_Op<"vqaddd_u64"> {
+def HydrideArm_vqaddd_u64Op : HydrideArm_Op<"vqaddd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqaddd_u64";
   let description = [{
 ```
@@ -2717,10 +2717,10 @@ Lowers to LLVM as a call of `llvm.uadd.sat.i64` (LLVM's generic form of `llvm.aa
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqadd_s8Op : HydrideArm_Op<"vuqadd_s8"> {
+def HydrideArm_vuqadd_s8Op : HydrideArm_Op<"vuqadd_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqadd_s8";
   let description = [{
 ```
@@ -2744,10 +2744,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.suqadd.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqaddq_s8Op : HydrideArm_Op<"vuqaddq_s8"> {
+def HydrideArm_vuqaddq_s8Op : HydrideArm_Op<"vuqaddq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqaddq_s8";
   let description = [{
 ```
@@ -2771,10 +2771,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.suqadd.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqadd_s16Op : HydrideArm_Op<"vuqadd_s16"> {
+def HydrideArm_vuqadd_s16Op : HydrideArm_Op<"vuqadd_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqadd_s16";
   let description = [{
 ```
@@ -2798,10 +2798,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.suqadd.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqaddq_s16Op : HydrideArm_Op<"vuqaddq_s16"> {
+def HydrideArm_vuqaddq_s16Op : HydrideArm_Op<"vuqaddq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqaddq_s16";
   let description = [{
 ```
@@ -2825,10 +2825,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.suqadd.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqadd_s32Op : HydrideArm_Op<"vuqadd_s32"> {
+def HydrideArm_vuqadd_s32Op : HydrideArm_Op<"vuqadd_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqadd_s32";
   let description = [{
 ```
@@ -2852,10 +2852,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.suqadd.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqaddq_s32Op : HydrideArm_Op<"vuqaddq_s32"> {
+def HydrideArm_vuqaddq_s32Op : HydrideArm_Op<"vuqaddq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqaddq_s32";
   let description = [{
 ```
@@ -2879,10 +2879,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.suqadd.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqadd_s64Op : HydrideArm_Op<"vuqadd_s64"> {
+def HydrideArm_vuqadd_s64Op : HydrideArm_Op<"vuqadd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqadd_s64";
   let description = [{
 ```
@@ -2906,10 +2906,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.suqadd.v1i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqaddq_s64Op : HydrideArm_Op<"vuqaddq_s64"> {
+def HydrideArm_vuqaddq_s64Op : HydrideArm_Op<"vuqaddq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqaddq_s64";
   let description = [{
 ```
@@ -2933,10 +2933,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.suqadd.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqaddb_s8Op : HydrideArm_Op<"vuqaddb_s8"> {
+def HydrideArm_vuqaddb_s8Op : HydrideArm_Op<"vuqaddb_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqaddb_s8";
   let description = [{
 ```
@@ -2960,10 +2960,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.suqadd.v8i8`; needs 
     I8:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqaddh_s16Op : HydrideArm_Op<"vuqaddh_s16"> {
+def HydrideArm_vuqaddh_s16Op : HydrideArm_Op<"vuqaddh_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqaddh_s16";
   let description = [{
 ```
@@ -2987,10 +2987,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.suqadd.v4i16`; needs
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqadds_s32Op : HydrideArm_Op<"vuqadds_s32"> {
+def HydrideArm_vuqadds_s32Op : HydrideArm_Op<"vuqadds_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqadds_s32";
   let description = [{
 ```
@@ -3014,10 +3014,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.suqadd.i32`; needs neon.
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuqaddd_s64Op : HydrideArm_Op<"vuqaddd_s64"> {
+def HydrideArm_vuqaddd_s64Op : HydrideArm_Op<"vuqaddd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuqaddd_s64";
   let description = [{
 ```
@@ -3041,10 +3041,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.suqadd.i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqadd_u8Op : HydrideArm_Op<"vsqadd_u8"> {
+def HydrideArm_vsqadd_u8Op : HydrideArm_Op<"vsqadd_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqadd_u8";
   let description = [{
 ```
@@ -3068,10 +3068,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqaddq_u8Op : HydrideArm_Op<"vsqaddq_u8"> {
+def HydrideArm_vsqaddq_u8Op : HydrideArm_Op<"vsqaddq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqaddq_u8";
   let description = [{
 ```
@@ -3095,10 +3095,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqadd_u16Op : HydrideArm_Op<"vsqadd_u16"> {
+def HydrideArm_vsqadd_u16Op : HydrideArm_Op<"vsqadd_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqadd_u16";
   let description = [{
 ```
@@ -3122,10 +3122,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqaddq_u16Op : HydrideArm_Op<"vsqaddq_u16"> {
+def HydrideArm_vsqaddq_u16Op : HydrideArm_Op<"vsqaddq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqaddq_u16";
   let description = [{
 ```
@@ -3149,10 +3149,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqadd_u32Op : HydrideArm_Op<"vsqadd_u32"> {
+def HydrideArm_vsqadd_u32Op : HydrideArm_Op<"vsqadd_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqadd_u32";
   let description = [{
 ```
@@ -3176,10 +3176,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqaddq_u32Op : HydrideArm_Op<"vsqaddq_u32"> {
+def HydrideArm_vsqaddq_u32Op : HydrideArm_Op<"vsqaddq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqaddq_u32";
   let description = [{
 ```
@@ -3203,10 +3203,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqadd_u64Op : HydrideArm_Op<"vsqadd_u64"> {
+def HydrideArm_vsqadd_u64Op : HydrideArm_Op<"vsqadd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqadd_u64";
   let description = [{
 ```
@@ -3230,10 +3230,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.v1i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqaddq_u64Op : HydrideArm_Op<"vsqaddq_u64"> {
+def HydrideArm_vsqaddq_u64Op : HydrideArm_Op<"vsqaddq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqaddq_u64";
   let description = [{
 ```
@@ -3257,10 +3257,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqaddb_u8Op : HydrideArm_Op<"vsqaddb_u8"> {
+def HydrideArm_vsqaddb_u8Op : HydrideArm_Op<"vsqaddb_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqaddb_u8";
   let description = [{
 ```
@@ -3284,10 +3284,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.usqadd.v8i8`; needs 
     I8:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqaddh_u16Op : HydrideArm_Op<"vsqaddh_u16"> {
+def HydrideArm_vsqaddh_u16Op : HydrideArm_Op<"vsqaddh_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqaddh_u16";
   let description = [{
 ```
@@ -3311,10 +3311,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.usqadd.v4i16`; needs
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqadds_u32Op : HydrideArm_Op<"vsqadds_u32"> {
+def HydrideArm_vsqadds_u32Op : HydrideArm_Op<"vsqadds_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqadds_u32";
   let description = [{
 ```
@@ -3338,10 +3338,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.i32`; needs neon.
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsqaddd_u64Op : HydrideArm_Op<"vsqaddd_u64"> {
+def HydrideArm_vsqaddd_u64Op : HydrideArm_Op<"vsqaddd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsqaddd_u64";
   let description = [{
 ```
@@ -3365,7 +3365,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vaddhn_s16Op : HydrideArm_Op<"vaddhn_s16"> {
@@ -3401,7 +3401,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_s32Op : HydrideArm_Op<"vaddhn_s32"> {
@@ -3437,7 +3437,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_s64Op : HydrideArm_Op<"vaddhn_s64"> {
@@ -3473,7 +3473,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_u16Op : HydrideArm_Op<"vaddhn_u16"> {
@@ -3509,7 +3509,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_u32Op : HydrideArm_Op<"vaddhn_u32"> {
@@ -3545,7 +3545,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_u64Op : HydrideArm_Op<"vaddhn_u64"> {
@@ -3581,7 +3581,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_high_s16Op : HydrideArm_Op<"vaddhn_high_s16"> {
@@ -3618,7 +3618,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_high_s32Op : HydrideArm_Op<"vaddhn_high_s32"> {
@@ -3655,7 +3655,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_high_s64Op : HydrideArm_Op<"vaddhn_high_s64"> {
@@ -3692,7 +3692,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_high_u16Op : HydrideArm_Op<"vaddhn_high_u16"> {
@@ -3729,7 +3729,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_high_u32Op : HydrideArm_Op<"vaddhn_high_u32"> {
@@ -3766,7 +3766,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddhn_high_u64Op : HydrideArm_Op<"vaddhn_high_u64"> {
@@ -3803,7 +3803,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_s16Op : HydrideArm_Op<"vraddhn_s16"> {
@@ -3839,7 +3839,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_s32Op : HydrideArm_Op<"vraddhn_s32"> {
@@ -3875,7 +3875,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_s64Op : HydrideArm_Op<"vraddhn_s64"> {
@@ -3911,7 +3911,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_u16Op : HydrideArm_Op<"vraddhn_u16"> {
@@ -3947,7 +3947,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_u32Op : HydrideArm_Op<"vraddhn_u32"> {
@@ -3983,7 +3983,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_u64Op : HydrideArm_Op<"vraddhn_u64"> {
@@ -4019,7 +4019,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_high_s16Op : HydrideArm_Op<"vraddhn_high_s16"> {
@@ -4056,7 +4056,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.raddhn.v8i8`; needs 
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_high_s32Op : HydrideArm_Op<"vraddhn_high_s32"> {
@@ -4093,7 +4093,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.raddhn.v4i16`; needs
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_high_s64Op : HydrideArm_Op<"vraddhn_high_s64"> {
@@ -4130,7 +4130,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.raddhn.v2i32`; needs
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_high_u16Op : HydrideArm_Op<"vraddhn_high_u16"> {
@@ -4167,7 +4167,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.raddhn.v8i8`; needs 
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_high_u32Op : HydrideArm_Op<"vraddhn_high_u32"> {
@@ -4204,7 +4204,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.raddhn.v4i16`; needs
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vraddhn_high_u64Op : HydrideArm_Op<"vraddhn_high_u64"> {
@@ -4241,10 +4241,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.raddhn.v2i32`; needs
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmul_s8Op : HydrideArm_Op<"vmul_s8"> {
+def HydrideArm_vmul_s8Op : HydrideArm_Op<"vmul_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmul_s8";
   let description = [{
 ```
@@ -4283,10 +4283,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmulq_s8Op : HydrideArm_Op<"vmulq_s8"> {
+def HydrideArm_vmulq_s8Op : HydrideArm_Op<"vmulq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmulq_s8";
   let description = [{
 ```
@@ -4325,10 +4325,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmul_s16Op : HydrideArm_Op<"vmul_s16"> {
+def HydrideArm_vmul_s16Op : HydrideArm_Op<"vmul_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmul_s16";
   let description = [{
 ```
@@ -4367,10 +4367,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmulq_s16Op : HydrideArm_Op<"vmulq_s16"> {
+def HydrideArm_vmulq_s16Op : HydrideArm_Op<"vmulq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmulq_s16";
   let description = [{
 ```
@@ -4409,10 +4409,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmul_s32Op : HydrideArm_Op<"vmul_s32"> {
+def HydrideArm_vmul_s32Op : HydrideArm_Op<"vmul_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmul_s32";
   let description = [{
 ```
@@ -4451,10 +4451,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmulq_s32Op : HydrideArm_Op<"vmulq_s32"> {
+def HydrideArm_vmulq_s32Op : HydrideArm_Op<"vmulq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmulq_s32";
   let description = [{
 ```
@@ -4493,10 +4493,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmul_u8Op : HydrideArm_Op<"vmul_u8"> {
+def HydrideArm_vmul_u8Op : HydrideArm_Op<"vmul_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmul_u8";
   let description = [{
 ```
@@ -4535,10 +4535,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmulq_u8Op : HydrideArm_Op<"vmulq_u8"> {
+def HydrideArm_vmulq_u8Op : HydrideArm_Op<"vmulq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmulq_u8";
   let description = [{
 ```
@@ -4577,10 +4577,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmul_u16Op : HydrideArm_Op<"vmul_u16"> {
+def HydrideArm_vmul_u16Op : HydrideArm_Op<"vmul_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmul_u16";
   let description = [{
 ```
@@ -4619,10 +4619,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmulq_u16Op : HydrideArm_Op<"vmulq_u16"> {
+def HydrideArm_vmulq_u16Op : HydrideArm_Op<"vmulq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmulq_u16";
   let description = [{
 ```
@@ -4661,10 +4661,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmul_u32Op : HydrideArm_Op<"vmul_u32"> {
+def HydrideArm_vmul_u32Op : HydrideArm_Op<"vmul_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmul_u32";
   let description = [{
 ```
@@ -4703,10 +4703,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmulq_u32Op : HydrideArm_Op<"vmulq_u32"> {
+def HydrideArm_vmulq_u32Op : HydrideArm_Op<"vmulq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmulq_u32";
   let description = [{
 ```
@@ -4745,10 +4745,10 @@ Lowers to LLVM as one `llvm.mul` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmla_s8Op : HydrideArm_Op<"vmla_s8"> {
+def HydrideArm_vmla_s8Op : HydrideArm_Op<"vmla_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmla_s8";
   let description = [{
 ```
@@ -4782,10 +4782,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlaq_s8Op : HydrideArm_Op<"vmlaq_s8"> {
+def HydrideArm_vmlaq_s8Op : HydrideArm_Op<"vmlaq_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlaq_s8";
   let description = [{
 ```
@@ -4819,10 +4819,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmla_s16Op : HydrideArm_Op<"vmla_s16"> {
+def HydrideArm_vmla_s16Op : HydrideArm_Op<"vmla_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmla_s16";
   let description = [{
 ```
@@ -4856,10 +4856,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlaq_s16Op : HydrideArm_Op<"vmlaq_s16"> {
+def HydrideArm_vmlaq_s16Op : HydrideArm_Op<"vmlaq_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlaq_s16";
   let description = [{
 ```
@@ -4893,10 +4893,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmla_s32Op : HydrideArm_Op<"vmla_s32"> {
+def HydrideArm_vmla_s32Op : HydrideArm_Op<"vmla_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmla_s32";
   let description = [{
 ```
@@ -4930,10 +4930,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlaq_s32Op : HydrideArm_Op<"vmlaq_s32"> {
+def HydrideArm_vmlaq_s32Op : HydrideArm_Op<"vmlaq_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlaq_s32";
   let description = [{
 ```
@@ -4967,10 +4967,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmla_u8Op : HydrideArm_Op<"vmla_u8"> {
+def HydrideArm_vmla_u8Op : HydrideArm_Op<"vmla_u8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmla_u8";
   let description = [{
 ```
@@ -5004,10 +5004,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlaq_u8Op : HydrideArm_Op<"vmlaq_u8"> {
+def HydrideArm_vmlaq_u8Op : HydrideArm_Op<"vmlaq_u8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlaq_u8";
   let description = [{
 ```
@@ -5041,10 +5041,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmla_u16Op : HydrideArm_Op<"vmla_u16"> {
+def HydrideArm_vmla_u16Op : HydrideArm_Op<"vmla_u16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmla_u16";
   let description = [{
 ```
@@ -5078,10 +5078,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlaq_u16Op : HydrideArm_Op<"vmlaq_u16"> {
+def HydrideArm_vmlaq_u16Op : HydrideArm_Op<"vmlaq_u16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlaq_u16";
   let description = [{
 ```
@@ -5115,10 +5115,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmla_u32Op : HydrideArm_Op<"vmla_u32"> {
+def HydrideArm_vmla_u32Op : HydrideArm_Op<"vmla_u32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmla_u32";
   let description = [{
 ```
@@ -5152,10 +5152,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlaq_u32Op : HydrideArm_Op<"vmlaq_u32"> {
+def HydrideArm_vmlaq_u32Op : HydrideArm_Op<"vmlaq_u32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlaq_u32";
   let description = [{
 ```
@@ -5189,7 +5189,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlal_s8Op : HydrideArm_Op<"vmlal_s8"> {
@@ -5226,7 +5226,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v8i16`; needs 
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_s16Op : HydrideArm_Op<"vmlal_s16"> {
@@ -5263,7 +5263,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_s32Op : HydrideArm_Op<"vmlal_s32"> {
@@ -5300,7 +5300,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_u8Op : HydrideArm_Op<"vmlal_u8"> {
@@ -5337,7 +5337,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v8i16`; needs 
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_u16Op : HydrideArm_Op<"vmlal_u16"> {
@@ -5374,7 +5374,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_u32Op : HydrideArm_Op<"vmlal_u32"> {
@@ -5411,7 +5411,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_s8Op : HydrideArm_Op<"vmlal_high_s8"> {
@@ -5448,7 +5448,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v8i16`; needs 
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_s16Op : HydrideArm_Op<"vmlal_high_s16"> {
@@ -5485,7 +5485,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_s32Op : HydrideArm_Op<"vmlal_high_s32"> {
@@ -5522,7 +5522,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_u8Op : HydrideArm_Op<"vmlal_high_u8"> {
@@ -5559,7 +5559,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v8i16`; needs 
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_u16Op : HydrideArm_Op<"vmlal_high_u16"> {
@@ -5596,7 +5596,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_u32Op : HydrideArm_Op<"vmlal_high_u32"> {
@@ -5633,10 +5633,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmls_s8Op : HydrideArm_Op<"vmls_s8"> {
+def HydrideArm_vmls_s8Op : HydrideArm_Op<"vmls_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmls_s8";
   let description = [{
 ```
@@ -5670,10 +5670,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlsq_s8Op : HydrideArm_Op<"vmlsq_s8"> {
+def HydrideArm_vmlsq_s8Op : HydrideArm_Op<"vmlsq_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlsq_s8";
   let description = [{
 ```
@@ -5707,10 +5707,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmls_s16Op : HydrideArm_Op<"vmls_s16"> {
+def HydrideArm_vmls_s16Op : HydrideArm_Op<"vmls_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmls_s16";
   let description = [{
 ```
@@ -5744,10 +5744,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlsq_s16Op : HydrideArm_Op<"vmlsq_s16"> {
+def HydrideArm_vmlsq_s16Op : HydrideArm_Op<"vmlsq_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlsq_s16";
   let description = [{
 ```
@@ -5781,10 +5781,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmls_s32Op : HydrideArm_Op<"vmls_s32"> {
+def HydrideArm_vmls_s32Op : HydrideArm_Op<"vmls_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmls_s32";
   let description = [{
 ```
@@ -5818,10 +5818,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlsq_s32Op : HydrideArm_Op<"vmlsq_s32"> {
+def HydrideArm_vmlsq_s32Op : HydrideArm_Op<"vmlsq_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlsq_s32";
   let description = [{
 ```
@@ -5855,10 +5855,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmls_u8Op : HydrideArm_Op<"vmls_u8"> {
+def HydrideArm_vmls_u8Op : HydrideArm_Op<"vmls_u8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmls_u8";
   let description = [{
 ```
@@ -5892,10 +5892,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlsq_u8Op : HydrideArm_Op<"vmlsq_u8"> {
+def HydrideArm_vmlsq_u8Op : HydrideArm_Op<"vmlsq_u8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlsq_u8";
   let description = [{
 ```
@@ -5929,10 +5929,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmls_u16Op : HydrideArm_Op<"vmls_u16"> {
+def HydrideArm_vmls_u16Op : HydrideArm_Op<"vmls_u16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmls_u16";
   let description = [{
 ```
@@ -5966,10 +5966,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlsq_u16Op : HydrideArm_Op<"vmlsq_u16"> {
+def HydrideArm_vmlsq_u16Op : HydrideArm_Op<"vmlsq_u16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlsq_u16";
   let description = [{
 ```
@@ -6003,10 +6003,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmls_u32Op : HydrideArm_Op<"vmls_u32"> {
+def HydrideArm_vmls_u32Op : HydrideArm_Op<"vmls_u32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmls_u32";
   let description = [{
 ```
@@ -6040,10 +6040,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmlsq_u32Op : HydrideArm_Op<"vmlsq_u32"> {
+def HydrideArm_vmlsq_u32Op : HydrideArm_Op<"vmlsq_u32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlsq_u32";
   let description = [{
 ```
@@ -6077,7 +6077,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlsl_s8Op : HydrideArm_Op<"vmlsl_s8"> {
@@ -6114,7 +6114,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v8i16`; needs 
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_s16Op : HydrideArm_Op<"vmlsl_s16"> {
@@ -6151,7 +6151,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_s32Op : HydrideArm_Op<"vmlsl_s32"> {
@@ -6188,7 +6188,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_u8Op : HydrideArm_Op<"vmlsl_u8"> {
@@ -6225,7 +6225,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v8i16`; needs 
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_u16Op : HydrideArm_Op<"vmlsl_u16"> {
@@ -6262,7 +6262,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_u32Op : HydrideArm_Op<"vmlsl_u32"> {
@@ -6299,7 +6299,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_s8Op : HydrideArm_Op<"vmlsl_high_s8"> {
@@ -6336,7 +6336,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v8i16`; needs 
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_s16Op : HydrideArm_Op<"vmlsl_high_s16"> {
@@ -6373,7 +6373,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_s32Op : HydrideArm_Op<"vmlsl_high_s32"> {
@@ -6410,7 +6410,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_u8Op : HydrideArm_Op<"vmlsl_high_u8"> {
@@ -6447,7 +6447,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v8i16`; needs 
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_u16Op : HydrideArm_Op<"vmlsl_high_u16"> {
@@ -6484,7 +6484,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_u32Op : HydrideArm_Op<"vmlsl_high_u32"> {
@@ -6521,10 +6521,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqdmulh_s16Op : HydrideArm_Op<"vqdmulh_s16"> {
+def HydrideArm_vqdmulh_s16Op : HydrideArm_Op<"vqdmulh_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulh_s16";
   let description = [{
 ```
@@ -6549,10 +6549,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqdmulhq_s16Op : HydrideArm_Op<"vqdmulhq_s16"> {
+def HydrideArm_vqdmulhq_s16Op : HydrideArm_Op<"vqdmulhq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulhq_s16";
   let description = [{
 ```
@@ -6577,10 +6577,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqdmulh_s32Op : HydrideArm_Op<"vqdmulh_s32"> {
+def HydrideArm_vqdmulh_s32Op : HydrideArm_Op<"vqdmulh_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulh_s32";
   let description = [{
 ```
@@ -6605,10 +6605,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqdmulhq_s32Op : HydrideArm_Op<"vqdmulhq_s32"> {
+def HydrideArm_vqdmulhq_s32Op : HydrideArm_Op<"vqdmulhq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulhq_s32";
   let description = [{
 ```
@@ -6633,10 +6633,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqdmulhh_s16Op : HydrideArm_Op<"vqdmulhh_s16"> {
+def HydrideArm_vqdmulhh_s16Op : HydrideArm_Op<"vqdmulhh_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulhh_s16";
   let description = [{
 ```
@@ -6661,10 +6661,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmulh.v4i16`; need
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqdmulhs_s32Op : HydrideArm_Op<"vqdmulhs_s32"> {
+def HydrideArm_vqdmulhs_s32Op : HydrideArm_Op<"vqdmulhs_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulhs_s32";
   let description = [{
 ```
@@ -6689,10 +6689,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.i32`; needs neon.
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmulh_s16Op : HydrideArm_Op<"vqrdmulh_s16"> {
+def HydrideArm_vqrdmulh_s16Op : HydrideArm_Op<"vqrdmulh_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmulh_s16";
   let description = [{
 ```
@@ -6717,10 +6717,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmulhq_s16Op : HydrideArm_Op<"vqrdmulhq_s16"> {
+def HydrideArm_vqrdmulhq_s16Op : HydrideArm_Op<"vqrdmulhq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmulhq_s16";
   let description = [{
 ```
@@ -6745,10 +6745,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmulh_s32Op : HydrideArm_Op<"vqrdmulh_s32"> {
+def HydrideArm_vqrdmulh_s32Op : HydrideArm_Op<"vqrdmulh_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmulh_s32";
   let description = [{
 ```
@@ -6773,10 +6773,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmulhq_s32Op : HydrideArm_Op<"vqrdmulhq_s32"> {
+def HydrideArm_vqrdmulhq_s32Op : HydrideArm_Op<"vqrdmulhq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmulhq_s32";
   let description = [{
 ```
@@ -6801,10 +6801,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmulhh_s16Op : HydrideArm_Op<"vqrdmulhh_s16"> {
+def HydrideArm_vqrdmulhh_s16Op : HydrideArm_Op<"vqrdmulhh_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmulhh_s16";
   let description = [{
 ```
@@ -6829,10 +6829,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqrdmulh.v4i16`; nee
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmulhs_s32Op : HydrideArm_Op<"vqrdmulhs_s32"> {
+def HydrideArm_vqrdmulhs_s32Op : HydrideArm_Op<"vqrdmulhs_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmulhs_s32";
   let description = [{
 ```
@@ -6857,7 +6857,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.i32`; needs neon.
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqdmlal_s16Op : HydrideArm_Op<"vqdmlal_s16"> {
@@ -6893,7 +6893,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`, `llv
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_s32Op : HydrideArm_Op<"vqdmlal_s32"> {
@@ -6929,7 +6929,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`, `llv
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlalh_s16Op : HydrideArm_Op<"vqdmlalh_s16"> {
@@ -6965,7 +6965,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`, `llv
     I16:$c
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlals_s32Op : HydrideArm_Op<"vqdmlals_s32"> {
@@ -7001,7 +7001,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmulls.scalar`, `l
     I32:$c
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_high_s16Op : HydrideArm_Op<"vqdmlal_high_s16"> {
@@ -7037,7 +7037,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`, `llv
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_high_s32Op : HydrideArm_Op<"vqdmlal_high_s32"> {
@@ -7073,7 +7073,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`, `llv
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_s16Op : HydrideArm_Op<"vqdmlsl_s16"> {
@@ -7109,7 +7109,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`, `llv
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_s32Op : HydrideArm_Op<"vqdmlsl_s32"> {
@@ -7145,7 +7145,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`, `llv
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlslh_s16Op : HydrideArm_Op<"vqdmlslh_s16"> {
@@ -7181,7 +7181,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`, `llv
     I16:$c
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsls_s32Op : HydrideArm_Op<"vqdmlsls_s32"> {
@@ -7217,7 +7217,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmulls.scalar`, `l
     I32:$c
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_high_s16Op : HydrideArm_Op<"vqdmlsl_high_s16"> {
@@ -7253,7 +7253,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`, `llv
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_high_s32Op : HydrideArm_Op<"vqdmlsl_high_s32"> {
@@ -7289,7 +7289,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`, `llv
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_s8Op : HydrideArm_Op<"vmull_s8"> {
@@ -7316,7 +7316,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smull.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_s16Op : HydrideArm_Op<"vmull_s16"> {
@@ -7343,7 +7343,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smull.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_s32Op : HydrideArm_Op<"vmull_s32"> {
@@ -7370,7 +7370,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smull.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_u8Op : HydrideArm_Op<"vmull_u8"> {
@@ -7397,7 +7397,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umull.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_u16Op : HydrideArm_Op<"vmull_u16"> {
@@ -7424,7 +7424,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umull.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_u32Op : HydrideArm_Op<"vmull_u32"> {
@@ -7451,7 +7451,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umull.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_s8Op : HydrideArm_Op<"vmull_high_s8"> {
@@ -7478,7 +7478,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v8i16`; needs 
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_s16Op : HydrideArm_Op<"vmull_high_s16"> {
@@ -7505,7 +7505,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_s32Op : HydrideArm_Op<"vmull_high_s32"> {
@@ -7532,7 +7532,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_u8Op : HydrideArm_Op<"vmull_high_u8"> {
@@ -7559,7 +7559,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v8i16`; needs 
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_u16Op : HydrideArm_Op<"vmull_high_u16"> {
@@ -7586,7 +7586,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_u32Op : HydrideArm_Op<"vmull_high_u32"> {
@@ -7613,7 +7613,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_s16Op : HydrideArm_Op<"vqdmull_s16"> {
@@ -7642,7 +7642,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmull.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_s32Op : HydrideArm_Op<"vqdmull_s32"> {
@@ -7671,7 +7671,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmull.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmullh_s16Op : HydrideArm_Op<"vqdmullh_s16"> {
@@ -7700,7 +7700,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`; need
     I16:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulls_s32Op : HydrideArm_Op<"vqdmulls_s32"> {
@@ -7729,7 +7729,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulls.scalar`; needs neon.
     I32:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_high_s16Op : HydrideArm_Op<"vqdmull_high_s16"> {
@@ -7758,7 +7758,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`; need
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_high_s32Op : HydrideArm_Op<"vqdmull_high_s32"> {
@@ -7787,10 +7787,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`; need
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vsub_s8Op : HydrideArm_Op<"vsub_s8"> {
+def HydrideArm_vsub_s8Op : HydrideArm_Op<"vsub_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsub_s8";
   let description = [{
 ```
@@ -7820,10 +7820,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubq_s8Op : HydrideArm_Op<"vsubq_s8"> {
+def HydrideArm_vsubq_s8Op : HydrideArm_Op<"vsubq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsubq_s8";
   let description = [{
 ```
@@ -7853,10 +7853,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsub_s16Op : HydrideArm_Op<"vsub_s16"> {
+def HydrideArm_vsub_s16Op : HydrideArm_Op<"vsub_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsub_s16";
   let description = [{
 ```
@@ -7886,10 +7886,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubq_s16Op : HydrideArm_Op<"vsubq_s16"> {
+def HydrideArm_vsubq_s16Op : HydrideArm_Op<"vsubq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsubq_s16";
   let description = [{
 ```
@@ -7919,10 +7919,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsub_s32Op : HydrideArm_Op<"vsub_s32"> {
+def HydrideArm_vsub_s32Op : HydrideArm_Op<"vsub_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsub_s32";
   let description = [{
 ```
@@ -7952,10 +7952,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubq_s32Op : HydrideArm_Op<"vsubq_s32"> {
+def HydrideArm_vsubq_s32Op : HydrideArm_Op<"vsubq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsubq_s32";
   let description = [{
 ```
@@ -7985,10 +7985,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsub_s64Op : HydrideArm_Op<"vsub_s64"> {
+def HydrideArm_vsub_s64Op : HydrideArm_Op<"vsub_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsub_s64";
   let description = [{
 ```
@@ -8018,10 +8018,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubq_s64Op : HydrideArm_Op<"vsubq_s64"> {
+def HydrideArm_vsubq_s64Op : HydrideArm_Op<"vsubq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsubq_s64";
   let description = [{
 ```
@@ -8051,10 +8051,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsub_u8Op : HydrideArm_Op<"vsub_u8"> {
+def HydrideArm_vsub_u8Op : HydrideArm_Op<"vsub_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsub_u8";
   let description = [{
 ```
@@ -8084,10 +8084,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubq_u8Op : HydrideArm_Op<"vsubq_u8"> {
+def HydrideArm_vsubq_u8Op : HydrideArm_Op<"vsubq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsubq_u8";
   let description = [{
 ```
@@ -8117,10 +8117,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsub_u16Op : HydrideArm_Op<"vsub_u16"> {
+def HydrideArm_vsub_u16Op : HydrideArm_Op<"vsub_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsub_u16";
   let description = [{
 ```
@@ -8150,10 +8150,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubq_u16Op : HydrideArm_Op<"vsubq_u16"> {
+def HydrideArm_vsubq_u16Op : HydrideArm_Op<"vsubq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsubq_u16";
   let description = [{
 ```
@@ -8183,10 +8183,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsub_u32Op : HydrideArm_Op<"vsub_u32"> {
+def HydrideArm_vsub_u32Op : HydrideArm_Op<"vsub_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsub_u32";
   let description = [{
 ```
@@ -8216,10 +8216,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubq_u32Op : HydrideArm_Op<"vsubq_u32"> {
+def HydrideArm_vsubq_u32Op : HydrideArm_Op<"vsubq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsubq_u32";
   let description = [{
 ```
@@ -8249,10 +8249,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsub_u64Op : HydrideArm_Op<"vsub_u64"> {
+def HydrideArm_vsub_u64Op : HydrideArm_Op<"vsub_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsub_u64";
   let description = [{
 ```
@@ -8282,10 +8282,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubq_u64Op : HydrideArm_Op<"vsubq_u64"> {
+def HydrideArm_vsubq_u64Op : HydrideArm_Op<"vsubq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsubq_u64";
   let description = [{
 ```
@@ -8315,10 +8315,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubd_s64Op : HydrideArm_Op<"vsubd_s64"> {
+def HydrideArm_vsubd_s64Op : HydrideArm_Op<"vsubd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsubd_s64";
   let description = [{
 ```
@@ -8348,10 +8348,10 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubd_u64Op : HydrideArm_Op<"vsubd_u64"> {
+def HydrideArm_vsubd_u64Op : HydrideArm_Op<"vsubd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsubd_u64";
   let description = [{
 ```
@@ -8381,7 +8381,7 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vsubl_s8Op : HydrideArm_Op<"vsubl_s8"> {
@@ -8413,7 +8413,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_s16Op : HydrideArm_Op<"vsubl_s16"> {
@@ -8445,7 +8445,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_s32Op : HydrideArm_Op<"vsubl_s32"> {
@@ -8477,7 +8477,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_u8Op : HydrideArm_Op<"vsubl_u8"> {
@@ -8509,7 +8509,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_u16Op : HydrideArm_Op<"vsubl_u16"> {
@@ -8541,7 +8541,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_u32Op : HydrideArm_Op<"vsubl_u32"> {
@@ -8573,7 +8573,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_high_s8Op : HydrideArm_Op<"vsubl_high_s8"> {
@@ -8605,7 +8605,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_high_s16Op : HydrideArm_Op<"vsubl_high_s16"> {
@@ -8637,7 +8637,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_high_s32Op : HydrideArm_Op<"vsubl_high_s32"> {
@@ -8669,7 +8669,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_high_u8Op : HydrideArm_Op<"vsubl_high_u8"> {
@@ -8701,7 +8701,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_high_u16Op : HydrideArm_Op<"vsubl_high_u16"> {
@@ -8733,7 +8733,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubl_high_u32Op : HydrideArm_Op<"vsubl_high_u32"> {
@@ -8765,7 +8765,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_s8Op : HydrideArm_Op<"vsubw_s8"> {
@@ -8797,7 +8797,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_s16Op : HydrideArm_Op<"vsubw_s16"> {
@@ -8829,7 +8829,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_s32Op : HydrideArm_Op<"vsubw_s32"> {
@@ -8861,7 +8861,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_u8Op : HydrideArm_Op<"vsubw_u8"> {
@@ -8893,7 +8893,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_u16Op : HydrideArm_Op<"vsubw_u16"> {
@@ -8925,7 +8925,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_u32Op : HydrideArm_Op<"vsubw_u32"> {
@@ -8957,7 +8957,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_high_s8Op : HydrideArm_Op<"vsubw_high_s8"> {
@@ -8989,7 +8989,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_high_s16Op : HydrideArm_Op<"vsubw_high_s16"> {
@@ -9021,7 +9021,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_high_s32Op : HydrideArm_Op<"vsubw_high_s32"> {
@@ -9053,7 +9053,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_high_u8Op : HydrideArm_Op<"vsubw_high_u8"> {
@@ -9085,7 +9085,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_high_u16Op : HydrideArm_Op<"vsubw_high_u16"> {
@@ -9117,7 +9117,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubw_high_u32Op : HydrideArm_Op<"vsubw_high_u32"> {
@@ -9149,10 +9149,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vhsub_s8Op : HydrideArm_Op<"vhsub_s8"> {
+def HydrideArm_vhsub_s8Op : HydrideArm_Op<"vhsub_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsub_s8";
   let description = [{
 ```
@@ -9177,10 +9177,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shsub.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsubq_s8Op : HydrideArm_Op<"vhsubq_s8"> {
+def HydrideArm_vhsubq_s8Op : HydrideArm_Op<"vhsubq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsubq_s8";
   let description = [{
 ```
@@ -9205,10 +9205,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shsub.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsub_s16Op : HydrideArm_Op<"vhsub_s16"> {
+def HydrideArm_vhsub_s16Op : HydrideArm_Op<"vhsub_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsub_s16";
   let description = [{
 ```
@@ -9233,10 +9233,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shsub.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsubq_s16Op : HydrideArm_Op<"vhsubq_s16"> {
+def HydrideArm_vhsubq_s16Op : HydrideArm_Op<"vhsubq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsubq_s16";
   let description = [{
 ```
@@ -9261,10 +9261,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shsub.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsub_s32Op : HydrideArm_Op<"vhsub_s32"> {
+def HydrideArm_vhsub_s32Op : HydrideArm_Op<"vhsub_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsub_s32";
   let description = [{
 ```
@@ -9289,10 +9289,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shsub.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsubq_s32Op : HydrideArm_Op<"vhsubq_s32"> {
+def HydrideArm_vhsubq_s32Op : HydrideArm_Op<"vhsubq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsubq_s32";
   let description = [{
 ```
@@ -9317,10 +9317,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.shsub.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsub_u8Op : HydrideArm_Op<"vhsub_u8"> {
+def HydrideArm_vhsub_u8Op : HydrideArm_Op<"vhsub_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsub_u8";
   let description = [{
 ```
@@ -9345,10 +9345,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhsub.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsubq_u8Op : HydrideArm_Op<"vhsubq_u8"> {
+def HydrideArm_vhsubq_u8Op : HydrideArm_Op<"vhsubq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsubq_u8";
   let description = [{
 ```
@@ -9373,10 +9373,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhsub.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsub_u16Op : HydrideArm_Op<"vhsub_u16"> {
+def HydrideArm_vhsub_u16Op : HydrideArm_Op<"vhsub_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsub_u16";
   let description = [{
 ```
@@ -9401,10 +9401,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhsub.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsubq_u16Op : HydrideArm_Op<"vhsubq_u16"> {
+def HydrideArm_vhsubq_u16Op : HydrideArm_Op<"vhsubq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsubq_u16";
   let description = [{
 ```
@@ -9429,10 +9429,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhsub.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsub_u32Op : HydrideArm_Op<"vhsub_u32"> {
+def HydrideArm_vhsub_u32Op : HydrideArm_Op<"vhsub_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsub_u32";
   let description = [{
 ```
@@ -9457,10 +9457,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhsub.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vhsubq_u32Op : HydrideArm_Op<"vhsubq_u32"> {
+def HydrideArm_vhsubq_u32Op : HydrideArm_Op<"vhsubq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vhsubq_u32";
   let description = [{
 ```
@@ -9485,10 +9485,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uhsub.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsub_s8Op : HydrideArm_Op<"vqsub_s8"> {
+def HydrideArm_vqsub_s8Op : HydrideArm_Op<"vqsub_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsub_s8";
   let description = [{
 ```
@@ -9513,10 +9513,10 @@ Lowers to LLVM as a call of `llvm.ssub.sat.v8i8` (LLVM's generic form of `llvm.a
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubq_s8Op : HydrideArm_Op<"vqsubq_s8"> {
+def HydrideArm_vqsubq_s8Op : HydrideArm_Op<"vqsubq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubq_s8";
   let description = [{
 ```
@@ -9541,10 +9541,10 @@ Lowers to LLVM as a call of `llvm.ssub.sat.v16i8` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsub_s16Op : HydrideArm_Op<"vqsub_s16"> {
+def HydrideArm_vqsub_s16Op : HydrideArm_Op<"vqsub_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsub_s16";
   let description = [{
 ```
@@ -9569,10 +9569,10 @@ Lowers to LLVM as a call of `llvm.ssub.sat.v4i16` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubq_s16Op : HydrideArm_Op<"vqsubq_s16"> {
+def HydrideArm_vqsubq_s16Op : HydrideArm_Op<"vqsubq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubq_s16";
   let description = [{
 ```
@@ -9597,10 +9597,10 @@ Lowers to LLVM as a call of `llvm.ssub.sat.v8i16` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsub_s32Op : HydrideArm_Op<"vqsub_s32"> {
+def HydrideArm_vqsub_s32Op : HydrideArm_Op<"vqsub_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsub_s32";
   let description = [{
 ```
@@ -9625,10 +9625,10 @@ Lowers to LLVM as a call of `llvm.ssub.sat.v2i32` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubq_s32Op : HydrideArm_Op<"vqsubq_s32"> {
+def HydrideArm_vqsubq_s32Op : HydrideArm_Op<"vqsubq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubq_s32";
   let description = [{
 ```
@@ -9653,10 +9653,10 @@ Lowers to LLVM as a call of `llvm.ssub.sat.v4i32` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsub_s64Op : HydrideArm_Op<"vqsub_s64"> {
+def HydrideArm_vqsub_s64Op : HydrideArm_Op<"vqsub_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsub_s64";
   let description = [{
 ```
@@ -9681,10 +9681,10 @@ Lowers to LLVM as a call of `llvm.ssub.sat.v1i64` (LLVM's generic form of `llvm.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubq_s64Op : HydrideArm_Op<"vqsubq_s64"> {
+def HydrideArm_vqsubq_s64Op : HydrideArm_Op<"vqsubq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubq_s64";
   let description = [{
 ```
@@ -9709,10 +9709,10 @@ Lowers to LLVM as a call of `llvm.ssub.sat.v2i64` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsub_u8Op : HydrideArm_Op<"vqsub_u8"> {
+def HydrideArm_vqsub_u8Op : HydrideArm_Op<"vqsub_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsub_u8";
   let description = [{
 ```
@@ -9737,10 +9737,10 @@ Lowers to LLVM as a call of `llvm.usub.sat.v8i8` (LLVM's generic form of `llvm.a
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubq_u8Op : HydrideArm_Op<"vqsubq_u8"> {
+def HydrideArm_vqsubq_u8Op : HydrideArm_Op<"vqsubq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubq_u8";
   let description = [{
 ```
@@ -9765,10 +9765,10 @@ Lowers to LLVM as a call of `llvm.usub.sat.v16i8` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsub_u16Op : HydrideArm_Op<"vqsub_u16"> {
+def HydrideArm_vqsub_u16Op : HydrideArm_Op<"vqsub_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsub_u16";
   let description = [{
 ```
@@ -9793,10 +9793,10 @@ Lowers to LLVM as a call of `llvm.usub.sat.v4i16` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubq_u16Op : HydrideArm_Op<"vqsubq_u16"> {
+def HydrideArm_vqsubq_u16Op : HydrideArm_Op<"vqsubq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubq_u16";
   let description = [{
 ```
@@ -9821,10 +9821,10 @@ Lowers to LLVM as a call of `llvm.usub.sat.v8i16` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsub_u32Op : HydrideArm_Op<"vqsub_u32"> {
+def HydrideArm_vqsub_u32Op : HydrideArm_Op<"vqsub_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsub_u32";
   let description = [{
 ```
@@ -9849,10 +9849,10 @@ Lowers to LLVM as a call of `llvm.usub.sat.v2i32` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubq_u32Op : HydrideArm_Op<"vqsubq_u32"> {
+def HydrideArm_vqsubq_u32Op : HydrideArm_Op<"vqsubq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubq_u32";
   let description = [{
 ```
@@ -9877,10 +9877,10 @@ Lowers to LLVM as a call of `llvm.usub.sat.v4i32` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsub_u64Op : HydrideArm_Op<"vqsub_u64"> {
+def HydrideArm_vqsub_u64Op : HydrideArm_Op<"vqsub_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsub_u64";
   let description = [{
 ```
@@ -9905,10 +9905,10 @@ Lowers to LLVM as a call of `llvm.usub.sat.v1i64` (LLVM's generic form of `llvm.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubq_u64Op : HydrideArm_Op<"vqsubq_u64"> {
+def HydrideArm_vqsubq_u64Op : HydrideArm_Op<"vqsubq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubq_u64";
   let description = [{
 ```
@@ -9933,10 +9933,10 @@ Lowers to LLVM as a call of `llvm.usub.sat.v2i64` (LLVM's generic form of `llvm.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubb_s8Op : HydrideArm_Op<"vqsubb_s8"> {
+def HydrideArm_vqsubb_s8Op : HydrideArm_Op<"vqsubb_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubb_s8";
   let description = [{
 ```
@@ -9961,10 +9961,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqsub.v8i8`; needs n
     I8:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubh_s16Op : HydrideArm_Op<"vqsubh_s16"> {
+def HydrideArm_vqsubh_s16Op : HydrideArm_Op<"vqsubh_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubh_s16";
   let description = [{
 ```
@@ -9989,10 +9989,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqsub.v4i16`; needs 
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubs_s32Op : HydrideArm_Op<"vqsubs_s32"> {
+def HydrideArm_vqsubs_s32Op : HydrideArm_Op<"vqsubs_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubs_s32";
   let description = [{
 ```
@@ -10017,10 +10017,10 @@ Lowers to LLVM as a call of `llvm.ssub.sat.i32` (LLVM's generic form of `llvm.aa
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubd_s64Op : HydrideArm_Op<"vqsubd_s64"> {
+def HydrideArm_vqsubd_s64Op : HydrideArm_Op<"vqsubd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubd_s64";
   let description = [{
 ```
@@ -10045,10 +10045,10 @@ Lowers to LLVM as a call of `llvm.ssub.sat.i64` (LLVM's generic form of `llvm.aa
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubb_u8Op : HydrideArm_Op<"vqsubb_u8"> {
+def HydrideArm_vqsubb_u8Op : HydrideArm_Op<"vqsubb_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubb_u8";
   let description = [{
 ```
@@ -10073,10 +10073,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqsub.v8i8`; needs n
     I8:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubh_u16Op : HydrideArm_Op<"vqsubh_u16"> {
+def HydrideArm_vqsubh_u16Op : HydrideArm_Op<"vqsubh_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubh_u16";
   let description = [{
 ```
@@ -10101,10 +10101,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqsub.v4i16`; needs 
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubs_u32Op : HydrideArm_Op<"vqsubs_u32"> {
+def HydrideArm_vqsubs_u32Op : HydrideArm_Op<"vqsubs_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubs_u32";
   let description = [{
 ```
@@ -10129,10 +10129,10 @@ Lowers to LLVM as a call of `llvm.usub.sat.i32` (LLVM's generic form of `llvm.aa
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqsubd_u64Op : HydrideArm_Op<"vqsubd_u64"> {
+def HydrideArm_vqsubd_u64Op : HydrideArm_Op<"vqsubd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqsubd_u64";
   let description = [{
 ```
@@ -10157,7 +10157,7 @@ Lowers to LLVM as a call of `llvm.usub.sat.i64` (LLVM's generic form of `llvm.aa
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vsubhn_s16Op : HydrideArm_Op<"vsubhn_s16"> {
@@ -10193,7 +10193,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_s32Op : HydrideArm_Op<"vsubhn_s32"> {
@@ -10229,7 +10229,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_s64Op : HydrideArm_Op<"vsubhn_s64"> {
@@ -10265,7 +10265,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_u16Op : HydrideArm_Op<"vsubhn_u16"> {
@@ -10301,7 +10301,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_u32Op : HydrideArm_Op<"vsubhn_u32"> {
@@ -10337,7 +10337,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_u64Op : HydrideArm_Op<"vsubhn_u64"> {
@@ -10373,7 +10373,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_high_s16Op : HydrideArm_Op<"vsubhn_high_s16"> {
@@ -10410,7 +10410,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_high_s32Op : HydrideArm_Op<"vsubhn_high_s32"> {
@@ -10447,7 +10447,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_high_s64Op : HydrideArm_Op<"vsubhn_high_s64"> {
@@ -10484,7 +10484,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_high_u16Op : HydrideArm_Op<"vsubhn_high_u16"> {
@@ -10521,7 +10521,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_high_u32Op : HydrideArm_Op<"vsubhn_high_u32"> {
@@ -10558,7 +10558,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsubhn_high_u64Op : HydrideArm_Op<"vsubhn_high_u64"> {
@@ -10595,7 +10595,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_s16Op : HydrideArm_Op<"vrsubhn_s16"> {
@@ -10631,7 +10631,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_s32Op : HydrideArm_Op<"vrsubhn_s32"> {
@@ -10667,7 +10667,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_s64Op : HydrideArm_Op<"vrsubhn_s64"> {
@@ -10703,7 +10703,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_u16Op : HydrideArm_Op<"vrsubhn_u16"> {
@@ -10739,7 +10739,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_u32Op : HydrideArm_Op<"vrsubhn_u32"> {
@@ -10775,7 +10775,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_u64Op : HydrideArm_Op<"vrsubhn_u64"> {
@@ -10811,7 +10811,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_high_s16Op : HydrideArm_Op<"vrsubhn_high_s16"> {
@@ -10848,7 +10848,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.rsubhn.v8i8`; needs 
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_high_s32Op : HydrideArm_Op<"vrsubhn_high_s32"> {
@@ -10885,7 +10885,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.rsubhn.v4i16`; needs
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_high_s64Op : HydrideArm_Op<"vrsubhn_high_s64"> {
@@ -10922,7 +10922,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.rsubhn.v2i32`; needs
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_high_u16Op : HydrideArm_Op<"vrsubhn_high_u16"> {
@@ -10959,7 +10959,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.rsubhn.v8i8`; needs 
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_high_u32Op : HydrideArm_Op<"vrsubhn_high_u32"> {
@@ -10996,7 +10996,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.rsubhn.v4i16`; needs
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrsubhn_high_u64Op : HydrideArm_Op<"vrsubhn_high_u64"> {
@@ -11033,10 +11033,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.rsubhn.v2i32`; needs
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vceq_s8Op : HydrideArm_Op<"vceq_s8"> {
+def HydrideArm_vceq_s8Op : HydrideArm_Op<"vceq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceq_s8";
   let description = [{
 ```
@@ -11067,10 +11067,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqq_s8Op : HydrideArm_Op<"vceqq_s8"> {
+def HydrideArm_vceqq_s8Op : HydrideArm_Op<"vceqq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqq_s8";
   let description = [{
 ```
@@ -11101,10 +11101,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceq_s16Op : HydrideArm_Op<"vceq_s16"> {
+def HydrideArm_vceq_s16Op : HydrideArm_Op<"vceq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceq_s16";
   let description = [{
 ```
@@ -11135,10 +11135,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqq_s16Op : HydrideArm_Op<"vceqq_s16"> {
+def HydrideArm_vceqq_s16Op : HydrideArm_Op<"vceqq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqq_s16";
   let description = [{
 ```
@@ -11169,10 +11169,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceq_s32Op : HydrideArm_Op<"vceq_s32"> {
+def HydrideArm_vceq_s32Op : HydrideArm_Op<"vceq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceq_s32";
   let description = [{
 ```
@@ -11203,10 +11203,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqq_s32Op : HydrideArm_Op<"vceqq_s32"> {
+def HydrideArm_vceqq_s32Op : HydrideArm_Op<"vceqq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqq_s32";
   let description = [{
 ```
@@ -11237,10 +11237,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceq_u8Op : HydrideArm_Op<"vceq_u8"> {
+def HydrideArm_vceq_u8Op : HydrideArm_Op<"vceq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceq_u8";
   let description = [{
 ```
@@ -11271,10 +11271,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqq_u8Op : HydrideArm_Op<"vceqq_u8"> {
+def HydrideArm_vceqq_u8Op : HydrideArm_Op<"vceqq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqq_u8";
   let description = [{
 ```
@@ -11305,10 +11305,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceq_u16Op : HydrideArm_Op<"vceq_u16"> {
+def HydrideArm_vceq_u16Op : HydrideArm_Op<"vceq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceq_u16";
   let description = [{
 ```
@@ -11339,10 +11339,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqq_u16Op : HydrideArm_Op<"vceqq_u16"> {
+def HydrideArm_vceqq_u16Op : HydrideArm_Op<"vceqq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqq_u16";
   let description = [{
 ```
@@ -11373,10 +11373,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceq_u32Op : HydrideArm_Op<"vceq_u32"> {
+def HydrideArm_vceq_u32Op : HydrideArm_Op<"vceq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceq_u32";
   let description = [{
 ```
@@ -11407,10 +11407,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqq_u32Op : HydrideArm_Op<"vceqq_u32"> {
+def HydrideArm_vceqq_u32Op : HydrideArm_Op<"vceqq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqq_u32";
   let description = [{
 ```
@@ -11441,10 +11441,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceq_s64Op : HydrideArm_Op<"vceq_s64"> {
+def HydrideArm_vceq_s64Op : HydrideArm_Op<"vceq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceq_s64";
   let description = [{
 ```
@@ -11475,10 +11475,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqq_s64Op : HydrideArm_Op<"vceqq_s64"> {
+def HydrideArm_vceqq_s64Op : HydrideArm_Op<"vceqq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqq_s64";
   let description = [{
 ```
@@ -11509,10 +11509,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceq_u64Op : HydrideArm_Op<"vceq_u64"> {
+def HydrideArm_vceq_u64Op : HydrideArm_Op<"vceq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceq_u64";
   let description = [{
 ```
@@ -11543,10 +11543,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqq_u64Op : HydrideArm_Op<"vceqq_u64"> {
+def HydrideArm_vceqq_u64Op : HydrideArm_Op<"vceqq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqq_u64";
   let description = [{
 ```
@@ -11577,10 +11577,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqd_s64Op : HydrideArm_Op<"vceqd_s64"> {
+def HydrideArm_vceqd_s64Op : HydrideArm_Op<"vceqd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqd_s64";
   let description = [{
 ```
@@ -11611,10 +11611,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqd_u64Op : HydrideArm_Op<"vceqd_u64"> {
+def HydrideArm_vceqd_u64Op : HydrideArm_Op<"vceqd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqd_u64";
   let description = [{
 ```
@@ -11645,10 +11645,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqz_s8Op : HydrideArm_Op<"vceqz_s8"> {
+def HydrideArm_vceqz_s8Op : HydrideArm_Op<"vceqz_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqz_s8";
   let description = [{
 ```
@@ -11670,10 +11670,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqzq_s8Op : HydrideArm_Op<"vceqzq_s8"> {
+def HydrideArm_vceqzq_s8Op : HydrideArm_Op<"vceqzq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqzq_s8";
   let description = [{
 ```
@@ -11695,10 +11695,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqz_s16Op : HydrideArm_Op<"vceqz_s16"> {
+def HydrideArm_vceqz_s16Op : HydrideArm_Op<"vceqz_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqz_s16";
   let description = [{
 ```
@@ -11720,10 +11720,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqzq_s16Op : HydrideArm_Op<"vceqzq_s16"> {
+def HydrideArm_vceqzq_s16Op : HydrideArm_Op<"vceqzq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqzq_s16";
   let description = [{
 ```
@@ -11745,10 +11745,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqz_s32Op : HydrideArm_Op<"vceqz_s32"> {
+def HydrideArm_vceqz_s32Op : HydrideArm_Op<"vceqz_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqz_s32";
   let description = [{
 ```
@@ -11770,10 +11770,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqzq_s32Op : HydrideArm_Op<"vceqzq_s32"> {
+def HydrideArm_vceqzq_s32Op : HydrideArm_Op<"vceqzq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqzq_s32";
   let description = [{
 ```
@@ -11795,10 +11795,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqz_u8Op : HydrideArm_Op<"vceqz_u8"> {
+def HydrideArm_vceqz_u8Op : HydrideArm_Op<"vceqz_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqz_u8";
   let description = [{
 ```
@@ -11820,10 +11820,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqzq_u8Op : HydrideArm_Op<"vceqzq_u8"> {
+def HydrideArm_vceqzq_u8Op : HydrideArm_Op<"vceqzq_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqzq_u8";
   let description = [{
 ```
@@ -11845,10 +11845,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqz_u16Op : HydrideArm_Op<"vceqz_u16"> {
+def HydrideArm_vceqz_u16Op : HydrideArm_Op<"vceqz_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqz_u16";
   let description = [{
 ```
@@ -11870,10 +11870,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqzq_u16Op : HydrideArm_Op<"vceqzq_u16"> {
+def HydrideArm_vceqzq_u16Op : HydrideArm_Op<"vceqzq_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqzq_u16";
   let description = [{
 ```
@@ -11895,10 +11895,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqz_u32Op : HydrideArm_Op<"vceqz_u32"> {
+def HydrideArm_vceqz_u32Op : HydrideArm_Op<"vceqz_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqz_u32";
   let description = [{
 ```
@@ -11920,10 +11920,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqzq_u32Op : HydrideArm_Op<"vceqzq_u32"> {
+def HydrideArm_vceqzq_u32Op : HydrideArm_Op<"vceqzq_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqzq_u32";
   let description = [{
 ```
@@ -11945,10 +11945,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqz_s64Op : HydrideArm_Op<"vceqz_s64"> {
+def HydrideArm_vceqz_s64Op : HydrideArm_Op<"vceqz_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqz_s64";
   let description = [{
 ```
@@ -11970,10 +11970,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqzq_s64Op : HydrideArm_Op<"vceqzq_s64"> {
+def HydrideArm_vceqzq_s64Op : HydrideArm_Op<"vceqzq_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqzq_s64";
   let description = [{
 ```
@@ -11995,10 +11995,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqz_u64Op : HydrideArm_Op<"vceqz_u64"> {
+def HydrideArm_vceqz_u64Op : HydrideArm_Op<"vceqz_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqz_u64";
   let description = [{
 ```
@@ -12020,10 +12020,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqzq_u64Op : HydrideArm_Op<"vceqzq_u64"> {
+def HydrideArm_vceqzq_u64Op : HydrideArm_Op<"vceqzq_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqzq_u64";
   let description = [{
 ```
@@ -12045,10 +12045,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqzd_s64Op : HydrideArm_Op<"vceqzd_s64"> {
+def HydrideArm_vceqzd_s64Op : HydrideArm_Op<"vceqzd_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqzd_s64";
   let description = [{
 ```
@@ -12070,10 +12070,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vceqzd_u64Op : HydrideArm_Op<"vceqzd_u64"> {
+def HydrideArm_vceqzd_u64Op : HydrideArm_Op<"vceqzd_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vceqzd_u64";
   let description = [{
 ```
@@ -12095,10 +12095,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcge_s8Op : HydrideArm_Op<"vcge_s8"> {
+def HydrideArm_vcge_s8Op : HydrideArm_Op<"vcge_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcge_s8";
   let description = [{
 ```
@@ -12123,10 +12123,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgeq_s8Op : HydrideArm_Op<"vcgeq_s8"> {
+def HydrideArm_vcgeq_s8Op : HydrideArm_Op<"vcgeq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgeq_s8";
   let description = [{
 ```
@@ -12151,10 +12151,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcge_s16Op : HydrideArm_Op<"vcge_s16"> {
+def HydrideArm_vcge_s16Op : HydrideArm_Op<"vcge_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcge_s16";
   let description = [{
 ```
@@ -12179,10 +12179,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgeq_s16Op : HydrideArm_Op<"vcgeq_s16"> {
+def HydrideArm_vcgeq_s16Op : HydrideArm_Op<"vcgeq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgeq_s16";
   let description = [{
 ```
@@ -12207,10 +12207,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcge_s32Op : HydrideArm_Op<"vcge_s32"> {
+def HydrideArm_vcge_s32Op : HydrideArm_Op<"vcge_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcge_s32";
   let description = [{
 ```
@@ -12235,10 +12235,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgeq_s32Op : HydrideArm_Op<"vcgeq_s32"> {
+def HydrideArm_vcgeq_s32Op : HydrideArm_Op<"vcgeq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgeq_s32";
   let description = [{
 ```
@@ -12263,10 +12263,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcge_u8Op : HydrideArm_Op<"vcge_u8"> {
+def HydrideArm_vcge_u8Op : HydrideArm_Op<"vcge_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcge_u8";
   let description = [{
 ```
@@ -12291,10 +12291,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgeq_u8Op : HydrideArm_Op<"vcgeq_u8"> {
+def HydrideArm_vcgeq_u8Op : HydrideArm_Op<"vcgeq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgeq_u8";
   let description = [{
 ```
@@ -12319,10 +12319,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcge_u16Op : HydrideArm_Op<"vcge_u16"> {
+def HydrideArm_vcge_u16Op : HydrideArm_Op<"vcge_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcge_u16";
   let description = [{
 ```
@@ -12347,10 +12347,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgeq_u16Op : HydrideArm_Op<"vcgeq_u16"> {
+def HydrideArm_vcgeq_u16Op : HydrideArm_Op<"vcgeq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgeq_u16";
   let description = [{
 ```
@@ -12375,10 +12375,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcge_u32Op : HydrideArm_Op<"vcge_u32"> {
+def HydrideArm_vcge_u32Op : HydrideArm_Op<"vcge_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcge_u32";
   let description = [{
 ```
@@ -12403,10 +12403,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgeq_u32Op : HydrideArm_Op<"vcgeq_u32"> {
+def HydrideArm_vcgeq_u32Op : HydrideArm_Op<"vcgeq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgeq_u32";
   let description = [{
 ```
@@ -12431,10 +12431,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcge_s64Op : HydrideArm_Op<"vcge_s64"> {
+def HydrideArm_vcge_s64Op : HydrideArm_Op<"vcge_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcge_s64";
   let description = [{
 ```
@@ -12459,10 +12459,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgeq_s64Op : HydrideArm_Op<"vcgeq_s64"> {
+def HydrideArm_vcgeq_s64Op : HydrideArm_Op<"vcgeq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgeq_s64";
   let description = [{
 ```
@@ -12487,10 +12487,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcge_u64Op : HydrideArm_Op<"vcge_u64"> {
+def HydrideArm_vcge_u64Op : HydrideArm_Op<"vcge_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcge_u64";
   let description = [{
 ```
@@ -12515,10 +12515,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgeq_u64Op : HydrideArm_Op<"vcgeq_u64"> {
+def HydrideArm_vcgeq_u64Op : HydrideArm_Op<"vcgeq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgeq_u64";
   let description = [{
 ```
@@ -12543,10 +12543,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcged_s64Op : HydrideArm_Op<"vcged_s64"> {
+def HydrideArm_vcged_s64Op : HydrideArm_Op<"vcged_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcged_s64";
   let description = [{
 ```
@@ -12571,10 +12571,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcged_u64Op : HydrideArm_Op<"vcged_u64"> {
+def HydrideArm_vcged_u64Op : HydrideArm_Op<"vcged_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcged_u64";
   let description = [{
 ```
@@ -12599,10 +12599,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgez_s8Op : HydrideArm_Op<"vcgez_s8"> {
+def HydrideArm_vcgez_s8Op : HydrideArm_Op<"vcgez_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgez_s8";
   let description = [{
 ```
@@ -12624,10 +12624,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgezq_s8Op : HydrideArm_Op<"vcgezq_s8"> {
+def HydrideArm_vcgezq_s8Op : HydrideArm_Op<"vcgezq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgezq_s8";
   let description = [{
 ```
@@ -12649,10 +12649,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgez_s16Op : HydrideArm_Op<"vcgez_s16"> {
+def HydrideArm_vcgez_s16Op : HydrideArm_Op<"vcgez_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgez_s16";
   let description = [{
 ```
@@ -12674,10 +12674,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgezq_s16Op : HydrideArm_Op<"vcgezq_s16"> {
+def HydrideArm_vcgezq_s16Op : HydrideArm_Op<"vcgezq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgezq_s16";
   let description = [{
 ```
@@ -12699,10 +12699,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgez_s32Op : HydrideArm_Op<"vcgez_s32"> {
+def HydrideArm_vcgez_s32Op : HydrideArm_Op<"vcgez_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgez_s32";
   let description = [{
 ```
@@ -12724,10 +12724,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgezq_s32Op : HydrideArm_Op<"vcgezq_s32"> {
+def HydrideArm_vcgezq_s32Op : HydrideArm_Op<"vcgezq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgezq_s32";
   let description = [{
 ```
@@ -12749,10 +12749,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgez_s64Op : HydrideArm_Op<"vcgez_s64"> {
+def HydrideArm_vcgez_s64Op : HydrideArm_Op<"vcgez_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgez_s64";
   let description = [{
 ```
@@ -12774,10 +12774,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgezq_s64Op : HydrideArm_Op<"vcgezq_s64"> {
+def HydrideArm_vcgezq_s64Op : HydrideArm_Op<"vcgezq_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgezq_s64";
   let description = [{
 ```
@@ -12799,10 +12799,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgezd_s64Op : HydrideArm_Op<"vcgezd_s64"> {
+def HydrideArm_vcgezd_s64Op : HydrideArm_Op<"vcgezd_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgezd_s64";
   let description = [{
 ```
@@ -12824,10 +12824,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcle_s8Op : HydrideArm_Op<"vcle_s8"> {
+def HydrideArm_vcle_s8Op : HydrideArm_Op<"vcle_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcle_s8";
   let description = [{
 ```
@@ -12852,10 +12852,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcleq_s8Op : HydrideArm_Op<"vcleq_s8"> {
+def HydrideArm_vcleq_s8Op : HydrideArm_Op<"vcleq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcleq_s8";
   let description = [{
 ```
@@ -12880,10 +12880,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcle_s16Op : HydrideArm_Op<"vcle_s16"> {
+def HydrideArm_vcle_s16Op : HydrideArm_Op<"vcle_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcle_s16";
   let description = [{
 ```
@@ -12908,10 +12908,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcleq_s16Op : HydrideArm_Op<"vcleq_s16"> {
+def HydrideArm_vcleq_s16Op : HydrideArm_Op<"vcleq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcleq_s16";
   let description = [{
 ```
@@ -12936,10 +12936,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcle_s32Op : HydrideArm_Op<"vcle_s32"> {
+def HydrideArm_vcle_s32Op : HydrideArm_Op<"vcle_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcle_s32";
   let description = [{
 ```
@@ -12964,10 +12964,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcleq_s32Op : HydrideArm_Op<"vcleq_s32"> {
+def HydrideArm_vcleq_s32Op : HydrideArm_Op<"vcleq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcleq_s32";
   let description = [{
 ```
@@ -12992,10 +12992,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcle_u8Op : HydrideArm_Op<"vcle_u8"> {
+def HydrideArm_vcle_u8Op : HydrideArm_Op<"vcle_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcle_u8";
   let description = [{
 ```
@@ -13020,10 +13020,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcleq_u8Op : HydrideArm_Op<"vcleq_u8"> {
+def HydrideArm_vcleq_u8Op : HydrideArm_Op<"vcleq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcleq_u8";
   let description = [{
 ```
@@ -13048,10 +13048,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcle_u16Op : HydrideArm_Op<"vcle_u16"> {
+def HydrideArm_vcle_u16Op : HydrideArm_Op<"vcle_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcle_u16";
   let description = [{
 ```
@@ -13076,10 +13076,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcleq_u16Op : HydrideArm_Op<"vcleq_u16"> {
+def HydrideArm_vcleq_u16Op : HydrideArm_Op<"vcleq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcleq_u16";
   let description = [{
 ```
@@ -13104,10 +13104,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcle_u32Op : HydrideArm_Op<"vcle_u32"> {
+def HydrideArm_vcle_u32Op : HydrideArm_Op<"vcle_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcle_u32";
   let description = [{
 ```
@@ -13132,10 +13132,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcleq_u32Op : HydrideArm_Op<"vcleq_u32"> {
+def HydrideArm_vcleq_u32Op : HydrideArm_Op<"vcleq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcleq_u32";
   let description = [{
 ```
@@ -13160,10 +13160,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcle_s64Op : HydrideArm_Op<"vcle_s64"> {
+def HydrideArm_vcle_s64Op : HydrideArm_Op<"vcle_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcle_s64";
   let description = [{
 ```
@@ -13188,10 +13188,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcleq_s64Op : HydrideArm_Op<"vcleq_s64"> {
+def HydrideArm_vcleq_s64Op : HydrideArm_Op<"vcleq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcleq_s64";
   let description = [{
 ```
@@ -13216,10 +13216,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcle_u64Op : HydrideArm_Op<"vcle_u64"> {
+def HydrideArm_vcle_u64Op : HydrideArm_Op<"vcle_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcle_u64";
   let description = [{
 ```
@@ -13244,10 +13244,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcleq_u64Op : HydrideArm_Op<"vcleq_u64"> {
+def HydrideArm_vcleq_u64Op : HydrideArm_Op<"vcleq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcleq_u64";
   let description = [{
 ```
@@ -13272,10 +13272,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcled_s64Op : HydrideArm_Op<"vcled_s64"> {
+def HydrideArm_vcled_s64Op : HydrideArm_Op<"vcled_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcled_s64";
   let description = [{
 ```
@@ -13300,10 +13300,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcled_u64Op : HydrideArm_Op<"vcled_u64"> {
+def HydrideArm_vcled_u64Op : HydrideArm_Op<"vcled_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcled_u64";
   let description = [{
 ```
@@ -13328,10 +13328,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclez_s8Op : HydrideArm_Op<"vclez_s8"> {
+def HydrideArm_vclez_s8Op : HydrideArm_Op<"vclez_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclez_s8";
   let description = [{
 ```
@@ -13353,10 +13353,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclezq_s8Op : HydrideArm_Op<"vclezq_s8"> {
+def HydrideArm_vclezq_s8Op : HydrideArm_Op<"vclezq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclezq_s8";
   let description = [{
 ```
@@ -13378,10 +13378,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclez_s16Op : HydrideArm_Op<"vclez_s16"> {
+def HydrideArm_vclez_s16Op : HydrideArm_Op<"vclez_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclez_s16";
   let description = [{
 ```
@@ -13403,10 +13403,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclezq_s16Op : HydrideArm_Op<"vclezq_s16"> {
+def HydrideArm_vclezq_s16Op : HydrideArm_Op<"vclezq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclezq_s16";
   let description = [{
 ```
@@ -13428,10 +13428,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclez_s32Op : HydrideArm_Op<"vclez_s32"> {
+def HydrideArm_vclez_s32Op : HydrideArm_Op<"vclez_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclez_s32";
   let description = [{
 ```
@@ -13453,10 +13453,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclezq_s32Op : HydrideArm_Op<"vclezq_s32"> {
+def HydrideArm_vclezq_s32Op : HydrideArm_Op<"vclezq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclezq_s32";
   let description = [{
 ```
@@ -13478,10 +13478,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclez_s64Op : HydrideArm_Op<"vclez_s64"> {
+def HydrideArm_vclez_s64Op : HydrideArm_Op<"vclez_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclez_s64";
   let description = [{
 ```
@@ -13503,10 +13503,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclezq_s64Op : HydrideArm_Op<"vclezq_s64"> {
+def HydrideArm_vclezq_s64Op : HydrideArm_Op<"vclezq_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclezq_s64";
   let description = [{
 ```
@@ -13528,10 +13528,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclezd_s64Op : HydrideArm_Op<"vclezd_s64"> {
+def HydrideArm_vclezd_s64Op : HydrideArm_Op<"vclezd_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclezd_s64";
   let description = [{
 ```
@@ -13553,10 +13553,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgt_s8Op : HydrideArm_Op<"vcgt_s8"> {
+def HydrideArm_vcgt_s8Op : HydrideArm_Op<"vcgt_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgt_s8";
   let description = [{
 ```
@@ -13581,10 +13581,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtq_s8Op : HydrideArm_Op<"vcgtq_s8"> {
+def HydrideArm_vcgtq_s8Op : HydrideArm_Op<"vcgtq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtq_s8";
   let description = [{
 ```
@@ -13609,10 +13609,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgt_s16Op : HydrideArm_Op<"vcgt_s16"> {
+def HydrideArm_vcgt_s16Op : HydrideArm_Op<"vcgt_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgt_s16";
   let description = [{
 ```
@@ -13637,10 +13637,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtq_s16Op : HydrideArm_Op<"vcgtq_s16"> {
+def HydrideArm_vcgtq_s16Op : HydrideArm_Op<"vcgtq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtq_s16";
   let description = [{
 ```
@@ -13665,10 +13665,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgt_s32Op : HydrideArm_Op<"vcgt_s32"> {
+def HydrideArm_vcgt_s32Op : HydrideArm_Op<"vcgt_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgt_s32";
   let description = [{
 ```
@@ -13693,10 +13693,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtq_s32Op : HydrideArm_Op<"vcgtq_s32"> {
+def HydrideArm_vcgtq_s32Op : HydrideArm_Op<"vcgtq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtq_s32";
   let description = [{
 ```
@@ -13721,10 +13721,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgt_u8Op : HydrideArm_Op<"vcgt_u8"> {
+def HydrideArm_vcgt_u8Op : HydrideArm_Op<"vcgt_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgt_u8";
   let description = [{
 ```
@@ -13749,10 +13749,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtq_u8Op : HydrideArm_Op<"vcgtq_u8"> {
+def HydrideArm_vcgtq_u8Op : HydrideArm_Op<"vcgtq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtq_u8";
   let description = [{
 ```
@@ -13777,10 +13777,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgt_u16Op : HydrideArm_Op<"vcgt_u16"> {
+def HydrideArm_vcgt_u16Op : HydrideArm_Op<"vcgt_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgt_u16";
   let description = [{
 ```
@@ -13805,10 +13805,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtq_u16Op : HydrideArm_Op<"vcgtq_u16"> {
+def HydrideArm_vcgtq_u16Op : HydrideArm_Op<"vcgtq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtq_u16";
   let description = [{
 ```
@@ -13833,10 +13833,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgt_u32Op : HydrideArm_Op<"vcgt_u32"> {
+def HydrideArm_vcgt_u32Op : HydrideArm_Op<"vcgt_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgt_u32";
   let description = [{
 ```
@@ -13861,10 +13861,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtq_u32Op : HydrideArm_Op<"vcgtq_u32"> {
+def HydrideArm_vcgtq_u32Op : HydrideArm_Op<"vcgtq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtq_u32";
   let description = [{
 ```
@@ -13889,10 +13889,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgt_s64Op : HydrideArm_Op<"vcgt_s64"> {
+def HydrideArm_vcgt_s64Op : HydrideArm_Op<"vcgt_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgt_s64";
   let description = [{
 ```
@@ -13917,10 +13917,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtq_s64Op : HydrideArm_Op<"vcgtq_s64"> {
+def HydrideArm_vcgtq_s64Op : HydrideArm_Op<"vcgtq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtq_s64";
   let description = [{
 ```
@@ -13945,10 +13945,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgt_u64Op : HydrideArm_Op<"vcgt_u64"> {
+def HydrideArm_vcgt_u64Op : HydrideArm_Op<"vcgt_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgt_u64";
   let description = [{
 ```
@@ -13973,10 +13973,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtq_u64Op : HydrideArm_Op<"vcgtq_u64"> {
+def HydrideArm_vcgtq_u64Op : HydrideArm_Op<"vcgtq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtq_u64";
   let description = [{
 ```
@@ -14001,10 +14001,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtd_s64Op : HydrideArm_Op<"vcgtd_s64"> {
+def HydrideArm_vcgtd_s64Op : HydrideArm_Op<"vcgtd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtd_s64";
   let description = [{
 ```
@@ -14029,10 +14029,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtd_u64Op : HydrideArm_Op<"vcgtd_u64"> {
+def HydrideArm_vcgtd_u64Op : HydrideArm_Op<"vcgtd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtd_u64";
   let description = [{
 ```
@@ -14057,10 +14057,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtz_s8Op : HydrideArm_Op<"vcgtz_s8"> {
+def HydrideArm_vcgtz_s8Op : HydrideArm_Op<"vcgtz_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtz_s8";
   let description = [{
 ```
@@ -14082,10 +14082,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtzq_s8Op : HydrideArm_Op<"vcgtzq_s8"> {
+def HydrideArm_vcgtzq_s8Op : HydrideArm_Op<"vcgtzq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtzq_s8";
   let description = [{
 ```
@@ -14107,10 +14107,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtz_s16Op : HydrideArm_Op<"vcgtz_s16"> {
+def HydrideArm_vcgtz_s16Op : HydrideArm_Op<"vcgtz_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtz_s16";
   let description = [{
 ```
@@ -14132,10 +14132,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtzq_s16Op : HydrideArm_Op<"vcgtzq_s16"> {
+def HydrideArm_vcgtzq_s16Op : HydrideArm_Op<"vcgtzq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtzq_s16";
   let description = [{
 ```
@@ -14157,10 +14157,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtz_s32Op : HydrideArm_Op<"vcgtz_s32"> {
+def HydrideArm_vcgtz_s32Op : HydrideArm_Op<"vcgtz_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtz_s32";
   let description = [{
 ```
@@ -14182,10 +14182,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtzq_s32Op : HydrideArm_Op<"vcgtzq_s32"> {
+def HydrideArm_vcgtzq_s32Op : HydrideArm_Op<"vcgtzq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtzq_s32";
   let description = [{
 ```
@@ -14207,10 +14207,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtz_s64Op : HydrideArm_Op<"vcgtz_s64"> {
+def HydrideArm_vcgtz_s64Op : HydrideArm_Op<"vcgtz_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtz_s64";
   let description = [{
 ```
@@ -14232,10 +14232,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtzq_s64Op : HydrideArm_Op<"vcgtzq_s64"> {
+def HydrideArm_vcgtzq_s64Op : HydrideArm_Op<"vcgtzq_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtzq_s64";
   let description = [{
 ```
@@ -14257,10 +14257,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcgtzd_s64Op : HydrideArm_Op<"vcgtzd_s64"> {
+def HydrideArm_vcgtzd_s64Op : HydrideArm_Op<"vcgtzd_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcgtzd_s64";
   let description = [{
 ```
@@ -14282,10 +14282,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclt_s8Op : HydrideArm_Op<"vclt_s8"> {
+def HydrideArm_vclt_s8Op : HydrideArm_Op<"vclt_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclt_s8";
   let description = [{
 ```
@@ -14310,10 +14310,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltq_s8Op : HydrideArm_Op<"vcltq_s8"> {
+def HydrideArm_vcltq_s8Op : HydrideArm_Op<"vcltq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltq_s8";
   let description = [{
 ```
@@ -14338,10 +14338,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclt_s16Op : HydrideArm_Op<"vclt_s16"> {
+def HydrideArm_vclt_s16Op : HydrideArm_Op<"vclt_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclt_s16";
   let description = [{
 ```
@@ -14366,10 +14366,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltq_s16Op : HydrideArm_Op<"vcltq_s16"> {
+def HydrideArm_vcltq_s16Op : HydrideArm_Op<"vcltq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltq_s16";
   let description = [{
 ```
@@ -14394,10 +14394,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclt_s32Op : HydrideArm_Op<"vclt_s32"> {
+def HydrideArm_vclt_s32Op : HydrideArm_Op<"vclt_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclt_s32";
   let description = [{
 ```
@@ -14422,10 +14422,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltq_s32Op : HydrideArm_Op<"vcltq_s32"> {
+def HydrideArm_vcltq_s32Op : HydrideArm_Op<"vcltq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltq_s32";
   let description = [{
 ```
@@ -14450,10 +14450,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclt_u8Op : HydrideArm_Op<"vclt_u8"> {
+def HydrideArm_vclt_u8Op : HydrideArm_Op<"vclt_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclt_u8";
   let description = [{
 ```
@@ -14478,10 +14478,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltq_u8Op : HydrideArm_Op<"vcltq_u8"> {
+def HydrideArm_vcltq_u8Op : HydrideArm_Op<"vcltq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltq_u8";
   let description = [{
 ```
@@ -14506,10 +14506,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclt_u16Op : HydrideArm_Op<"vclt_u16"> {
+def HydrideArm_vclt_u16Op : HydrideArm_Op<"vclt_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclt_u16";
   let description = [{
 ```
@@ -14534,10 +14534,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltq_u16Op : HydrideArm_Op<"vcltq_u16"> {
+def HydrideArm_vcltq_u16Op : HydrideArm_Op<"vcltq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltq_u16";
   let description = [{
 ```
@@ -14562,10 +14562,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclt_u32Op : HydrideArm_Op<"vclt_u32"> {
+def HydrideArm_vclt_u32Op : HydrideArm_Op<"vclt_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclt_u32";
   let description = [{
 ```
@@ -14590,10 +14590,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltq_u32Op : HydrideArm_Op<"vcltq_u32"> {
+def HydrideArm_vcltq_u32Op : HydrideArm_Op<"vcltq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltq_u32";
   let description = [{
 ```
@@ -14618,10 +14618,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclt_s64Op : HydrideArm_Op<"vclt_s64"> {
+def HydrideArm_vclt_s64Op : HydrideArm_Op<"vclt_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclt_s64";
   let description = [{
 ```
@@ -14646,10 +14646,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltq_s64Op : HydrideArm_Op<"vcltq_s64"> {
+def HydrideArm_vcltq_s64Op : HydrideArm_Op<"vcltq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltq_s64";
   let description = [{
 ```
@@ -14674,10 +14674,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclt_u64Op : HydrideArm_Op<"vclt_u64"> {
+def HydrideArm_vclt_u64Op : HydrideArm_Op<"vclt_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclt_u64";
   let description = [{
 ```
@@ -14702,10 +14702,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltq_u64Op : HydrideArm_Op<"vcltq_u64"> {
+def HydrideArm_vcltq_u64Op : HydrideArm_Op<"vcltq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltq_u64";
   let description = [{
 ```
@@ -14730,10 +14730,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltd_s64Op : HydrideArm_Op<"vcltd_s64"> {
+def HydrideArm_vcltd_s64Op : HydrideArm_Op<"vcltd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltd_s64";
   let description = [{
 ```
@@ -14758,10 +14758,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltd_u64Op : HydrideArm_Op<"vcltd_u64"> {
+def HydrideArm_vcltd_u64Op : HydrideArm_Op<"vcltd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltd_u64";
   let description = [{
 ```
@@ -14786,10 +14786,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltz_s8Op : HydrideArm_Op<"vcltz_s8"> {
+def HydrideArm_vcltz_s8Op : HydrideArm_Op<"vcltz_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltz_s8";
   let description = [{
 ```
@@ -14811,10 +14811,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltzq_s8Op : HydrideArm_Op<"vcltzq_s8"> {
+def HydrideArm_vcltzq_s8Op : HydrideArm_Op<"vcltzq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltzq_s8";
   let description = [{
 ```
@@ -14836,10 +14836,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltz_s16Op : HydrideArm_Op<"vcltz_s16"> {
+def HydrideArm_vcltz_s16Op : HydrideArm_Op<"vcltz_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltz_s16";
   let description = [{
 ```
@@ -14861,10 +14861,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltzq_s16Op : HydrideArm_Op<"vcltzq_s16"> {
+def HydrideArm_vcltzq_s16Op : HydrideArm_Op<"vcltzq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltzq_s16";
   let description = [{
 ```
@@ -14886,10 +14886,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltz_s32Op : HydrideArm_Op<"vcltz_s32"> {
+def HydrideArm_vcltz_s32Op : HydrideArm_Op<"vcltz_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltz_s32";
   let description = [{
 ```
@@ -14911,10 +14911,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltzq_s32Op : HydrideArm_Op<"vcltzq_s32"> {
+def HydrideArm_vcltzq_s32Op : HydrideArm_Op<"vcltzq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltzq_s32";
   let description = [{
 ```
@@ -14936,10 +14936,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltz_s64Op : HydrideArm_Op<"vcltz_s64"> {
+def HydrideArm_vcltz_s64Op : HydrideArm_Op<"vcltz_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltz_s64";
   let description = [{
 ```
@@ -14961,10 +14961,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltzq_s64Op : HydrideArm_Op<"vcltzq_s64"> {
+def HydrideArm_vcltzq_s64Op : HydrideArm_Op<"vcltzq_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltzq_s64";
   let description = [{
 ```
@@ -14986,10 +14986,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcltzd_s64Op : HydrideArm_Op<"vcltzd_s64"> {
+def HydrideArm_vcltzd_s64Op : HydrideArm_Op<"vcltzd_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcltzd_s64";
   let description = [{
 ```
@@ -15011,10 +15011,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtst_s8Op : HydrideArm_Op<"vtst_s8"> {
+def HydrideArm_vtst_s8Op : HydrideArm_Op<"vtst_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtst_s8";
   let description = [{
 ```
@@ -15045,10 +15045,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtstq_s8Op : HydrideArm_Op<"vtstq_s8"> {
+def HydrideArm_vtstq_s8Op : HydrideArm_Op<"vtstq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtstq_s8";
   let description = [{
 ```
@@ -15079,10 +15079,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtst_s16Op : HydrideArm_Op<"vtst_s16"> {
+def HydrideArm_vtst_s16Op : HydrideArm_Op<"vtst_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtst_s16";
   let description = [{
 ```
@@ -15113,10 +15113,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtstq_s16Op : HydrideArm_Op<"vtstq_s16"> {
+def HydrideArm_vtstq_s16Op : HydrideArm_Op<"vtstq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtstq_s16";
   let description = [{
 ```
@@ -15147,10 +15147,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtst_s32Op : HydrideArm_Op<"vtst_s32"> {
+def HydrideArm_vtst_s32Op : HydrideArm_Op<"vtst_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtst_s32";
   let description = [{
 ```
@@ -15181,10 +15181,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtstq_s32Op : HydrideArm_Op<"vtstq_s32"> {
+def HydrideArm_vtstq_s32Op : HydrideArm_Op<"vtstq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtstq_s32";
   let description = [{
 ```
@@ -15215,10 +15215,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtst_u8Op : HydrideArm_Op<"vtst_u8"> {
+def HydrideArm_vtst_u8Op : HydrideArm_Op<"vtst_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtst_u8";
   let description = [{
 ```
@@ -15249,10 +15249,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtstq_u8Op : HydrideArm_Op<"vtstq_u8"> {
+def HydrideArm_vtstq_u8Op : HydrideArm_Op<"vtstq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtstq_u8";
   let description = [{
 ```
@@ -15283,10 +15283,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtst_u16Op : HydrideArm_Op<"vtst_u16"> {
+def HydrideArm_vtst_u16Op : HydrideArm_Op<"vtst_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtst_u16";
   let description = [{
 ```
@@ -15317,10 +15317,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtstq_u16Op : HydrideArm_Op<"vtstq_u16"> {
+def HydrideArm_vtstq_u16Op : HydrideArm_Op<"vtstq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtstq_u16";
   let description = [{
 ```
@@ -15351,10 +15351,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtst_u32Op : HydrideArm_Op<"vtst_u32"> {
+def HydrideArm_vtst_u32Op : HydrideArm_Op<"vtst_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtst_u32";
   let description = [{
 ```
@@ -15385,10 +15385,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtstq_u32Op : HydrideArm_Op<"vtstq_u32"> {
+def HydrideArm_vtstq_u32Op : HydrideArm_Op<"vtstq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtstq_u32";
   let description = [{
 ```
@@ -15419,10 +15419,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtst_s64Op : HydrideArm_Op<"vtst_s64"> {
+def HydrideArm_vtst_s64Op : HydrideArm_Op<"vtst_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtst_s64";
   let description = [{
 ```
@@ -15453,10 +15453,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtstq_s64Op : HydrideArm_Op<"vtstq_s64"> {
+def HydrideArm_vtstq_s64Op : HydrideArm_Op<"vtstq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtstq_s64";
   let description = [{
 ```
@@ -15487,10 +15487,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtst_u64Op : HydrideArm_Op<"vtst_u64"> {
+def HydrideArm_vtst_u64Op : HydrideArm_Op<"vtst_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtst_u64";
   let description = [{
 ```
@@ -15521,10 +15521,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtstq_u64Op : HydrideArm_Op<"vtstq_u64"> {
+def HydrideArm_vtstq_u64Op : HydrideArm_Op<"vtstq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtstq_u64";
   let description = [{
 ```
@@ -15555,10 +15555,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtstd_s64Op : HydrideArm_Op<"vtstd_s64"> {
+def HydrideArm_vtstd_s64Op : HydrideArm_Op<"vtstd_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtstd_s64";
   let description = [{
 ```
@@ -15589,10 +15589,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtstd_u64Op : HydrideArm_Op<"vtstd_u64"> {
+def HydrideArm_vtstd_u64Op : HydrideArm_Op<"vtstd_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtstd_u64";
   let description = [{
 ```
@@ -15623,10 +15623,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabd_s8Op : HydrideArm_Op<"vabd_s8"> {
+def HydrideArm_vabd_s8Op : HydrideArm_Op<"vabd_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabd_s8";
   let description = [{
 ```
@@ -15653,10 +15653,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sabd.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabdq_s8Op : HydrideArm_Op<"vabdq_s8"> {
+def HydrideArm_vabdq_s8Op : HydrideArm_Op<"vabdq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabdq_s8";
   let description = [{
 ```
@@ -15683,10 +15683,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sabd.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabd_s16Op : HydrideArm_Op<"vabd_s16"> {
+def HydrideArm_vabd_s16Op : HydrideArm_Op<"vabd_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabd_s16";
   let description = [{
 ```
@@ -15713,10 +15713,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sabd.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabdq_s16Op : HydrideArm_Op<"vabdq_s16"> {
+def HydrideArm_vabdq_s16Op : HydrideArm_Op<"vabdq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabdq_s16";
   let description = [{
 ```
@@ -15743,10 +15743,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sabd.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabd_s32Op : HydrideArm_Op<"vabd_s32"> {
+def HydrideArm_vabd_s32Op : HydrideArm_Op<"vabd_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabd_s32";
   let description = [{
 ```
@@ -15773,10 +15773,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sabd.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabdq_s32Op : HydrideArm_Op<"vabdq_s32"> {
+def HydrideArm_vabdq_s32Op : HydrideArm_Op<"vabdq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabdq_s32";
   let description = [{
 ```
@@ -15803,10 +15803,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sabd.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabd_u8Op : HydrideArm_Op<"vabd_u8"> {
+def HydrideArm_vabd_u8Op : HydrideArm_Op<"vabd_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabd_u8";
   let description = [{
 ```
@@ -15833,10 +15833,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uabd.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabdq_u8Op : HydrideArm_Op<"vabdq_u8"> {
+def HydrideArm_vabdq_u8Op : HydrideArm_Op<"vabdq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabdq_u8";
   let description = [{
 ```
@@ -15863,10 +15863,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uabd.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabd_u16Op : HydrideArm_Op<"vabd_u16"> {
+def HydrideArm_vabd_u16Op : HydrideArm_Op<"vabd_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabd_u16";
   let description = [{
 ```
@@ -15893,10 +15893,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uabd.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabdq_u16Op : HydrideArm_Op<"vabdq_u16"> {
+def HydrideArm_vabdq_u16Op : HydrideArm_Op<"vabdq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabdq_u16";
   let description = [{
 ```
@@ -15923,10 +15923,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uabd.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabd_u32Op : HydrideArm_Op<"vabd_u32"> {
+def HydrideArm_vabd_u32Op : HydrideArm_Op<"vabd_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabd_u32";
   let description = [{
 ```
@@ -15953,10 +15953,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uabd.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabdq_u32Op : HydrideArm_Op<"vabdq_u32"> {
+def HydrideArm_vabdq_u32Op : HydrideArm_Op<"vabdq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabdq_u32";
   let description = [{
 ```
@@ -15983,7 +15983,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uabd.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vabdl_s8Op : HydrideArm_Op<"vabdl_s8"> {
@@ -16013,7 +16013,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v8i8`; needs ne
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_s16Op : HydrideArm_Op<"vabdl_s16"> {
@@ -16043,7 +16043,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v4i16`; needs n
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_s32Op : HydrideArm_Op<"vabdl_s32"> {
@@ -16073,7 +16073,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v2i32`; needs n
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_u8Op : HydrideArm_Op<"vabdl_u8"> {
@@ -16103,7 +16103,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v8i8`; needs ne
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_u16Op : HydrideArm_Op<"vabdl_u16"> {
@@ -16133,7 +16133,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v4i16`; needs n
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_u32Op : HydrideArm_Op<"vabdl_u32"> {
@@ -16163,7 +16163,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v2i32`; needs n
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_high_s8Op : HydrideArm_Op<"vabdl_high_s8"> {
@@ -16193,7 +16193,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v8i8`; needs ne
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_high_s16Op : HydrideArm_Op<"vabdl_high_s16"> {
@@ -16223,7 +16223,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v4i16`; needs n
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_high_s32Op : HydrideArm_Op<"vabdl_high_s32"> {
@@ -16253,7 +16253,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v2i32`; needs n
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_high_u8Op : HydrideArm_Op<"vabdl_high_u8"> {
@@ -16283,7 +16283,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v8i8`; needs ne
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_high_u16Op : HydrideArm_Op<"vabdl_high_u16"> {
@@ -16313,7 +16313,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v4i16`; needs n
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabdl_high_u32Op : HydrideArm_Op<"vabdl_high_u32"> {
@@ -16343,10 +16343,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v2i32`; needs n
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vaba_s8Op : HydrideArm_Op<"vaba_s8"> {
+def HydrideArm_vaba_s8Op : HydrideArm_Op<"vaba_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaba_s8";
   let description = [{
 ```
@@ -16374,10 +16374,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v8i8`; needs ne
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabaq_s8Op : HydrideArm_Op<"vabaq_s8"> {
+def HydrideArm_vabaq_s8Op : HydrideArm_Op<"vabaq_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabaq_s8";
   let description = [{
 ```
@@ -16405,10 +16405,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v16i8`; needs n
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaba_s16Op : HydrideArm_Op<"vaba_s16"> {
+def HydrideArm_vaba_s16Op : HydrideArm_Op<"vaba_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaba_s16";
   let description = [{
 ```
@@ -16436,10 +16436,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v4i16`; needs n
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabaq_s16Op : HydrideArm_Op<"vabaq_s16"> {
+def HydrideArm_vabaq_s16Op : HydrideArm_Op<"vabaq_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabaq_s16";
   let description = [{
 ```
@@ -16467,10 +16467,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v8i16`; needs n
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaba_s32Op : HydrideArm_Op<"vaba_s32"> {
+def HydrideArm_vaba_s32Op : HydrideArm_Op<"vaba_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaba_s32";
   let description = [{
 ```
@@ -16498,10 +16498,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v2i32`; needs n
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabaq_s32Op : HydrideArm_Op<"vabaq_s32"> {
+def HydrideArm_vabaq_s32Op : HydrideArm_Op<"vabaq_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabaq_s32";
   let description = [{
 ```
@@ -16529,10 +16529,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v4i32`; needs n
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaba_u8Op : HydrideArm_Op<"vaba_u8"> {
+def HydrideArm_vaba_u8Op : HydrideArm_Op<"vaba_u8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaba_u8";
   let description = [{
 ```
@@ -16560,10 +16560,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v8i8`; needs ne
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabaq_u8Op : HydrideArm_Op<"vabaq_u8"> {
+def HydrideArm_vabaq_u8Op : HydrideArm_Op<"vabaq_u8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabaq_u8";
   let description = [{
 ```
@@ -16591,10 +16591,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v16i8`; needs n
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaba_u16Op : HydrideArm_Op<"vaba_u16"> {
+def HydrideArm_vaba_u16Op : HydrideArm_Op<"vaba_u16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaba_u16";
   let description = [{
 ```
@@ -16622,10 +16622,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v4i16`; needs n
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabaq_u16Op : HydrideArm_Op<"vabaq_u16"> {
+def HydrideArm_vabaq_u16Op : HydrideArm_Op<"vabaq_u16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabaq_u16";
   let description = [{
 ```
@@ -16653,10 +16653,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v8i16`; needs n
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaba_u32Op : HydrideArm_Op<"vaba_u32"> {
+def HydrideArm_vaba_u32Op : HydrideArm_Op<"vaba_u32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vaba_u32";
   let description = [{
 ```
@@ -16684,10 +16684,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v2i32`; needs n
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabaq_u32Op : HydrideArm_Op<"vabaq_u32"> {
+def HydrideArm_vabaq_u32Op : HydrideArm_Op<"vabaq_u32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabaq_u32";
   let description = [{
 ```
@@ -16715,7 +16715,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v4i32`; needs n
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
 def HydrideArm_vabal_s8Op : HydrideArm_Op<"vabal_s8"> {
@@ -16746,7 +16746,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v8i8`; needs ne
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_s16Op : HydrideArm_Op<"vabal_s16"> {
@@ -16777,7 +16777,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v4i16`; needs n
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_s32Op : HydrideArm_Op<"vabal_s32"> {
@@ -16808,7 +16808,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v2i32`; needs n
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_u8Op : HydrideArm_Op<"vabal_u8"> {
@@ -16839,7 +16839,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v8i8`; needs ne
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_u16Op : HydrideArm_Op<"vabal_u16"> {
@@ -16870,7 +16870,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v4i16`; needs n
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_u32Op : HydrideArm_Op<"vabal_u32"> {
@@ -16901,7 +16901,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v2i32`; needs n
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_high_s8Op : HydrideArm_Op<"vabal_high_s8"> {
@@ -16932,7 +16932,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v8i8`; needs ne
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_high_s16Op : HydrideArm_Op<"vabal_high_s16"> {
@@ -16963,7 +16963,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v4i16`; needs n
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_high_s32Op : HydrideArm_Op<"vabal_high_s32"> {
@@ -16994,7 +16994,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v2i32`; needs n
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_high_u8Op : HydrideArm_Op<"vabal_high_u8"> {
@@ -17025,7 +17025,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v8i8`; needs ne
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_high_u16Op : HydrideArm_Op<"vabal_high_u16"> {
@@ -17056,7 +17056,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v4i16`; needs n
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vabal_high_u32Op : HydrideArm_Op<"vabal_high_u32"> {
@@ -17087,10 +17087,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v2i32`; needs n
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmax_s8Op : HydrideArm_Op<"vmax_s8"> {
+def HydrideArm_vmax_s8Op : HydrideArm_Op<"vmax_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmax_s8";
   let description = [{
 ```
@@ -17115,10 +17115,10 @@ Lowers to LLVM as a call of `llvm.smax.v8i8` (LLVM's generic form of `llvm.aarch
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmaxq_s8Op : HydrideArm_Op<"vmaxq_s8"> {
+def HydrideArm_vmaxq_s8Op : HydrideArm_Op<"vmaxq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmaxq_s8";
   let description = [{
 ```
@@ -17143,10 +17143,10 @@ Lowers to LLVM as a call of `llvm.smax.v16i8` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmax_s16Op : HydrideArm_Op<"vmax_s16"> {
+def HydrideArm_vmax_s16Op : HydrideArm_Op<"vmax_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmax_s16";
   let description = [{
 ```
@@ -17171,10 +17171,10 @@ Lowers to LLVM as a call of `llvm.smax.v4i16` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmaxq_s16Op : HydrideArm_Op<"vmaxq_s16"> {
+def HydrideArm_vmaxq_s16Op : HydrideArm_Op<"vmaxq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmaxq_s16";
   let description = [{
 ```
@@ -17199,10 +17199,10 @@ Lowers to LLVM as a call of `llvm.smax.v8i16` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmax_s32Op : HydrideArm_Op<"vmax_s32"> {
+def HydrideArm_vmax_s32Op : HydrideArm_Op<"vmax_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmax_s32";
   let description = [{
 ```
@@ -17227,10 +17227,10 @@ Lowers to LLVM as a call of `llvm.smax.v2i32` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmaxq_s32Op : HydrideArm_Op<"vmaxq_s32"> {
+def HydrideArm_vmaxq_s32Op : HydrideArm_Op<"vmaxq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmaxq_s32";
   let description = [{
 ```
@@ -17255,10 +17255,10 @@ Lowers to LLVM as a call of `llvm.smax.v4i32` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmax_u8Op : HydrideArm_Op<"vmax_u8"> {
+def HydrideArm_vmax_u8Op : HydrideArm_Op<"vmax_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmax_u8";
   let description = [{
 ```
@@ -17283,10 +17283,10 @@ Lowers to LLVM as a call of `llvm.umax.v8i8` (LLVM's generic form of `llvm.aarch
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmaxq_u8Op : HydrideArm_Op<"vmaxq_u8"> {
+def HydrideArm_vmaxq_u8Op : HydrideArm_Op<"vmaxq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmaxq_u8";
   let description = [{
 ```
@@ -17311,10 +17311,10 @@ Lowers to LLVM as a call of `llvm.umax.v16i8` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmax_u16Op : HydrideArm_Op<"vmax_u16"> {
+def HydrideArm_vmax_u16Op : HydrideArm_Op<"vmax_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmax_u16";
   let description = [{
 ```
@@ -17339,10 +17339,10 @@ Lowers to LLVM as a call of `llvm.umax.v4i16` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmaxq_u16Op : HydrideArm_Op<"vmaxq_u16"> {
+def HydrideArm_vmaxq_u16Op : HydrideArm_Op<"vmaxq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmaxq_u16";
   let description = [{
 ```
@@ -17367,10 +17367,10 @@ Lowers to LLVM as a call of `llvm.umax.v8i16` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmax_u32Op : HydrideArm_Op<"vmax_u32"> {
+def HydrideArm_vmax_u32Op : HydrideArm_Op<"vmax_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmax_u32";
   let description = [{
 ```
@@ -17395,10 +17395,10 @@ Lowers to LLVM as a call of `llvm.umax.v2i32` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmaxq_u32Op : HydrideArm_Op<"vmaxq_u32"> {
+def HydrideArm_vmaxq_u32Op : HydrideArm_Op<"vmaxq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmaxq_u32";
   let description = [{
 ```
@@ -17423,10 +17423,10 @@ Lowers to LLVM as a call of `llvm.umax.v4i32` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmin_s8Op : HydrideArm_Op<"vmin_s8"> {
+def HydrideArm_vmin_s8Op : HydrideArm_Op<"vmin_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmin_s8";
   let description = [{
 ```
@@ -17451,10 +17451,10 @@ Lowers to LLVM as a call of `llvm.smin.v8i8` (LLVM's generic form of `llvm.aarch
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vminq_s8Op : HydrideArm_Op<"vminq_s8"> {
+def HydrideArm_vminq_s8Op : HydrideArm_Op<"vminq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vminq_s8";
   let description = [{
 ```
@@ -17479,10 +17479,10 @@ Lowers to LLVM as a call of `llvm.smin.v16i8` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmin_s16Op : HydrideArm_Op<"vmin_s16"> {
+def HydrideArm_vmin_s16Op : HydrideArm_Op<"vmin_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmin_s16";
   let description = [{
 ```
@@ -17507,10 +17507,10 @@ Lowers to LLVM as a call of `llvm.smin.v4i16` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vminq_s16Op : HydrideArm_Op<"vminq_s16"> {
+def HydrideArm_vminq_s16Op : HydrideArm_Op<"vminq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vminq_s16";
   let description = [{
 ```
@@ -17535,10 +17535,10 @@ Lowers to LLVM as a call of `llvm.smin.v8i16` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmin_s32Op : HydrideArm_Op<"vmin_s32"> {
+def HydrideArm_vmin_s32Op : HydrideArm_Op<"vmin_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmin_s32";
   let description = [{
 ```
@@ -17563,10 +17563,10 @@ Lowers to LLVM as a call of `llvm.smin.v2i32` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vminq_s32Op : HydrideArm_Op<"vminq_s32"> {
+def HydrideArm_vminq_s32Op : HydrideArm_Op<"vminq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vminq_s32";
   let description = [{
 ```
@@ -17591,10 +17591,10 @@ Lowers to LLVM as a call of `llvm.smin.v4i32` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmin_u8Op : HydrideArm_Op<"vmin_u8"> {
+def HydrideArm_vmin_u8Op : HydrideArm_Op<"vmin_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmin_u8";
   let description = [{
 ```
@@ -17619,10 +17619,10 @@ Lowers to LLVM as a call of `llvm.umin.v8i8` (LLVM's generic form of `llvm.aarch
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vminq_u8Op : HydrideArm_Op<"vminq_u8"> {
+def HydrideArm_vminq_u8Op : HydrideArm_Op<"vminq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vminq_u8";
   let description = [{
 ```
@@ -17647,10 +17647,10 @@ Lowers to LLVM as a call of `llvm.umin.v16i8` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmin_u16Op : HydrideArm_Op<"vmin_u16"> {
+def HydrideArm_vmin_u16Op : HydrideArm_Op<"vmin_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmin_u16";
   let description = [{
 ```
@@ -17675,10 +17675,10 @@ Lowers to LLVM as a call of `llvm.umin.v4i16` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vminq_u16Op : HydrideArm_Op<"vminq_u16"> {
+def HydrideArm_vminq_u16Op : HydrideArm_Op<"vminq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vminq_u16";
   let description = [{
 ```
@@ -17703,10 +17703,10 @@ Lowers to LLVM as a call of `llvm.umin.v8i16` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmin_u32Op : HydrideArm_Op<"vmin_u32"> {
+def HydrideArm_vmin_u32Op : HydrideArm_Op<"vmin_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmin_u32";
   let description = [{
 ```
@@ -17731,10 +17731,10 @@ Lowers to LLVM as a call of `llvm.umin.v2i32` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vminq_u32Op : HydrideArm_Op<"vminq_u32"> {
+def HydrideArm_vminq_u32Op : HydrideArm_Op<"vminq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vminq_u32";
   let description = [{
 ```
@@ -17759,10 +17759,10 @@ Lowers to LLVM as a call of `llvm.umin.v4i32` (LLVM's generic form of `llvm.aarc
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_s8Op : HydrideArm_Op<"vshl_s8"> {
+def HydrideArm_vshl_s8Op : HydrideArm_Op<"vshl_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_s8";
   let description = [{
 ```
@@ -17791,10 +17791,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sshl.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_s8Op : HydrideArm_Op<"vshlq_s8"> {
+def HydrideArm_vshlq_s8Op : HydrideArm_Op<"vshlq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_s8";
   let description = [{
 ```
@@ -17823,10 +17823,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sshl.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_s16Op : HydrideArm_Op<"vshl_s16"> {
+def HydrideArm_vshl_s16Op : HydrideArm_Op<"vshl_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_s16";
   let description = [{
 ```
@@ -17855,10 +17855,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sshl.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_s16Op : HydrideArm_Op<"vshlq_s16"> {
+def HydrideArm_vshlq_s16Op : HydrideArm_Op<"vshlq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_s16";
   let description = [{
 ```
@@ -17887,10 +17887,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sshl.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_s32Op : HydrideArm_Op<"vshl_s32"> {
+def HydrideArm_vshl_s32Op : HydrideArm_Op<"vshl_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_s32";
   let description = [{
 ```
@@ -17919,10 +17919,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sshl.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_s32Op : HydrideArm_Op<"vshlq_s32"> {
+def HydrideArm_vshlq_s32Op : HydrideArm_Op<"vshlq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_s32";
   let description = [{
 ```
@@ -17951,10 +17951,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sshl.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_s64Op : HydrideArm_Op<"vshl_s64"> {
+def HydrideArm_vshl_s64Op : HydrideArm_Op<"vshl_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_s64";
   let description = [{
 ```
@@ -17983,10 +17983,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sshl.v1i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_s64Op : HydrideArm_Op<"vshlq_s64"> {
+def HydrideArm_vshlq_s64Op : HydrideArm_Op<"vshlq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_s64";
   let description = [{
 ```
@@ -18015,10 +18015,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sshl.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_u8Op : HydrideArm_Op<"vshl_u8"> {
+def HydrideArm_vshl_u8Op : HydrideArm_Op<"vshl_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_u8";
   let description = [{
 ```
@@ -18047,10 +18047,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.ushl.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_u8Op : HydrideArm_Op<"vshlq_u8"> {
+def HydrideArm_vshlq_u8Op : HydrideArm_Op<"vshlq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_u8";
   let description = [{
 ```
@@ -18079,10 +18079,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.ushl.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_u16Op : HydrideArm_Op<"vshl_u16"> {
+def HydrideArm_vshl_u16Op : HydrideArm_Op<"vshl_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_u16";
   let description = [{
 ```
@@ -18111,10 +18111,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.ushl.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_u16Op : HydrideArm_Op<"vshlq_u16"> {
+def HydrideArm_vshlq_u16Op : HydrideArm_Op<"vshlq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_u16";
   let description = [{
 ```
@@ -18143,10 +18143,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.ushl.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_u32Op : HydrideArm_Op<"vshl_u32"> {
+def HydrideArm_vshl_u32Op : HydrideArm_Op<"vshl_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_u32";
   let description = [{
 ```
@@ -18175,10 +18175,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.ushl.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_u32Op : HydrideArm_Op<"vshlq_u32"> {
+def HydrideArm_vshlq_u32Op : HydrideArm_Op<"vshlq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_u32";
   let description = [{
 ```
@@ -18207,10 +18207,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.ushl.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_u64Op : HydrideArm_Op<"vshl_u64"> {
+def HydrideArm_vshl_u64Op : HydrideArm_Op<"vshl_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_u64";
   let description = [{
 ```
@@ -18239,10 +18239,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.ushl.v1i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_u64Op : HydrideArm_Op<"vshlq_u64"> {
+def HydrideArm_vshlq_u64Op : HydrideArm_Op<"vshlq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_u64";
   let description = [{
 ```
@@ -18271,10 +18271,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.ushl.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshld_s64Op : HydrideArm_Op<"vshld_s64"> {
+def HydrideArm_vshld_s64Op : HydrideArm_Op<"vshld_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshld_s64";
   let description = [{
 ```
@@ -18303,10 +18303,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sshl.i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshld_u64Op : HydrideArm_Op<"vshld_u64"> {
+def HydrideArm_vshld_u64Op : HydrideArm_Op<"vshld_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshld_u64";
   let description = [{
 ```
@@ -18335,10 +18335,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.ushl.i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_s8Op : HydrideArm_Op<"vqshl_s8"> {
+def HydrideArm_vqshl_s8Op : HydrideArm_Op<"vqshl_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_s8";
   let description = [{
 ```
@@ -18367,10 +18367,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_s8Op : HydrideArm_Op<"vqshlq_s8"> {
+def HydrideArm_vqshlq_s8Op : HydrideArm_Op<"vqshlq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_s8";
   let description = [{
 ```
@@ -18399,10 +18399,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_s16Op : HydrideArm_Op<"vqshl_s16"> {
+def HydrideArm_vqshl_s16Op : HydrideArm_Op<"vqshl_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_s16";
   let description = [{
 ```
@@ -18431,10 +18431,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_s16Op : HydrideArm_Op<"vqshlq_s16"> {
+def HydrideArm_vqshlq_s16Op : HydrideArm_Op<"vqshlq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_s16";
   let description = [{
 ```
@@ -18463,10 +18463,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_s32Op : HydrideArm_Op<"vqshl_s32"> {
+def HydrideArm_vqshl_s32Op : HydrideArm_Op<"vqshl_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_s32";
   let description = [{
 ```
@@ -18495,10 +18495,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_s32Op : HydrideArm_Op<"vqshlq_s32"> {
+def HydrideArm_vqshlq_s32Op : HydrideArm_Op<"vqshlq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_s32";
   let description = [{
 ```
@@ -18527,10 +18527,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_s64Op : HydrideArm_Op<"vqshl_s64"> {
+def HydrideArm_vqshl_s64Op : HydrideArm_Op<"vqshl_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_s64";
   let description = [{
 ```
@@ -18559,10 +18559,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v1i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_s64Op : HydrideArm_Op<"vqshlq_s64"> {
+def HydrideArm_vqshlq_s64Op : HydrideArm_Op<"vqshlq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_s64";
   let description = [{
 ```
@@ -18591,10 +18591,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_u8Op : HydrideArm_Op<"vqshl_u8"> {
+def HydrideArm_vqshl_u8Op : HydrideArm_Op<"vqshl_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_u8";
   let description = [{
 ```
@@ -18623,10 +18623,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_u8Op : HydrideArm_Op<"vqshlq_u8"> {
+def HydrideArm_vqshlq_u8Op : HydrideArm_Op<"vqshlq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_u8";
   let description = [{
 ```
@@ -18655,10 +18655,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_u16Op : HydrideArm_Op<"vqshl_u16"> {
+def HydrideArm_vqshl_u16Op : HydrideArm_Op<"vqshl_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_u16";
   let description = [{
 ```
@@ -18687,10 +18687,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_u16Op : HydrideArm_Op<"vqshlq_u16"> {
+def HydrideArm_vqshlq_u16Op : HydrideArm_Op<"vqshlq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_u16";
   let description = [{
 ```
@@ -18719,10 +18719,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_u32Op : HydrideArm_Op<"vqshl_u32"> {
+def HydrideArm_vqshl_u32Op : HydrideArm_Op<"vqshl_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_u32";
   let description = [{
 ```
@@ -18751,10 +18751,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_u32Op : HydrideArm_Op<"vqshlq_u32"> {
+def HydrideArm_vqshlq_u32Op : HydrideArm_Op<"vqshlq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_u32";
   let description = [{
 ```
@@ -18783,10 +18783,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_u64Op : HydrideArm_Op<"vqshl_u64"> {
+def HydrideArm_vqshl_u64Op : HydrideArm_Op<"vqshl_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_u64";
   let description = [{
 ```
@@ -18815,10 +18815,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v1i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_u64Op : HydrideArm_Op<"vqshlq_u64"> {
+def HydrideArm_vqshlq_u64Op : HydrideArm_Op<"vqshlq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_u64";
   let description = [{
 ```
@@ -18847,10 +18847,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlb_s8Op : HydrideArm_Op<"vqshlb_s8"> {
+def HydrideArm_vqshlb_s8Op : HydrideArm_Op<"vqshlb_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlb_s8";
   let description = [{
 ```
@@ -18879,10 +18879,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqshl.v8i8`; needs n
     I8:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlh_s16Op : HydrideArm_Op<"vqshlh_s16"> {
+def HydrideArm_vqshlh_s16Op : HydrideArm_Op<"vqshlh_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlh_s16";
   let description = [{
 ```
@@ -18911,10 +18911,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqshl.v4i16`; needs 
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshls_s32Op : HydrideArm_Op<"vqshls_s32"> {
+def HydrideArm_vqshls_s32Op : HydrideArm_Op<"vqshls_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshls_s32";
   let description = [{
 ```
@@ -18943,10 +18943,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.i32`; needs neon.
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshld_s64Op : HydrideArm_Op<"vqshld_s64"> {
+def HydrideArm_vqshld_s64Op : HydrideArm_Op<"vqshld_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshld_s64";
   let description = [{
 ```
@@ -18975,10 +18975,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlb_u8Op : HydrideArm_Op<"vqshlb_u8"> {
+def HydrideArm_vqshlb_u8Op : HydrideArm_Op<"vqshlb_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlb_u8";
   let description = [{
 ```
@@ -19007,10 +19007,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqshl.v8i8`; needs n
     I8:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlh_u16Op : HydrideArm_Op<"vqshlh_u16"> {
+def HydrideArm_vqshlh_u16Op : HydrideArm_Op<"vqshlh_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlh_u16";
   let description = [{
 ```
@@ -19039,10 +19039,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqshl.v4i16`; needs 
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshls_u32Op : HydrideArm_Op<"vqshls_u32"> {
+def HydrideArm_vqshls_u32Op : HydrideArm_Op<"vqshls_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshls_u32";
   let description = [{
 ```
@@ -19071,10 +19071,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.i32`; needs neon.
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshld_u64Op : HydrideArm_Op<"vqshld_u64"> {
+def HydrideArm_vqshld_u64Op : HydrideArm_Op<"vqshld_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshld_u64";
   let description = [{
 ```
@@ -19103,10 +19103,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshl_s8Op : HydrideArm_Op<"vrshl_s8"> {
+def HydrideArm_vrshl_s8Op : HydrideArm_Op<"vrshl_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshl_s8";
   let description = [{
 ```
@@ -19136,10 +19136,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshlq_s8Op : HydrideArm_Op<"vrshlq_s8"> {
+def HydrideArm_vrshlq_s8Op : HydrideArm_Op<"vrshlq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshlq_s8";
   let description = [{
 ```
@@ -19169,10 +19169,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshl_s16Op : HydrideArm_Op<"vrshl_s16"> {
+def HydrideArm_vrshl_s16Op : HydrideArm_Op<"vrshl_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshl_s16";
   let description = [{
 ```
@@ -19202,10 +19202,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshlq_s16Op : HydrideArm_Op<"vrshlq_s16"> {
+def HydrideArm_vrshlq_s16Op : HydrideArm_Op<"vrshlq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshlq_s16";
   let description = [{
 ```
@@ -19235,10 +19235,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshl_s32Op : HydrideArm_Op<"vrshl_s32"> {
+def HydrideArm_vrshl_s32Op : HydrideArm_Op<"vrshl_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshl_s32";
   let description = [{
 ```
@@ -19268,10 +19268,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshlq_s32Op : HydrideArm_Op<"vrshlq_s32"> {
+def HydrideArm_vrshlq_s32Op : HydrideArm_Op<"vrshlq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshlq_s32";
   let description = [{
 ```
@@ -19301,10 +19301,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshl_s64Op : HydrideArm_Op<"vrshl_s64"> {
+def HydrideArm_vrshl_s64Op : HydrideArm_Op<"vrshl_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshl_s64";
   let description = [{
 ```
@@ -19334,10 +19334,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v1i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshlq_s64Op : HydrideArm_Op<"vrshlq_s64"> {
+def HydrideArm_vrshlq_s64Op : HydrideArm_Op<"vrshlq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshlq_s64";
   let description = [{
 ```
@@ -19367,10 +19367,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshl_u8Op : HydrideArm_Op<"vrshl_u8"> {
+def HydrideArm_vrshl_u8Op : HydrideArm_Op<"vrshl_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshl_u8";
   let description = [{
 ```
@@ -19400,10 +19400,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshlq_u8Op : HydrideArm_Op<"vrshlq_u8"> {
+def HydrideArm_vrshlq_u8Op : HydrideArm_Op<"vrshlq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshlq_u8";
   let description = [{
 ```
@@ -19433,10 +19433,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshl_u16Op : HydrideArm_Op<"vrshl_u16"> {
+def HydrideArm_vrshl_u16Op : HydrideArm_Op<"vrshl_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshl_u16";
   let description = [{
 ```
@@ -19466,10 +19466,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshlq_u16Op : HydrideArm_Op<"vrshlq_u16"> {
+def HydrideArm_vrshlq_u16Op : HydrideArm_Op<"vrshlq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshlq_u16";
   let description = [{
 ```
@@ -19499,10 +19499,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshl_u32Op : HydrideArm_Op<"vrshl_u32"> {
+def HydrideArm_vrshl_u32Op : HydrideArm_Op<"vrshl_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshl_u32";
   let description = [{
 ```
@@ -19532,10 +19532,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshlq_u32Op : HydrideArm_Op<"vrshlq_u32"> {
+def HydrideArm_vrshlq_u32Op : HydrideArm_Op<"vrshlq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshlq_u32";
   let description = [{
 ```
@@ -19565,10 +19565,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshl_u64Op : HydrideArm_Op<"vrshl_u64"> {
+def HydrideArm_vrshl_u64Op : HydrideArm_Op<"vrshl_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshl_u64";
   let description = [{
 ```
@@ -19598,10 +19598,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v1i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshlq_u64Op : HydrideArm_Op<"vrshlq_u64"> {
+def HydrideArm_vrshlq_u64Op : HydrideArm_Op<"vrshlq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshlq_u64";
   let description = [{
 ```
@@ -19631,10 +19631,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshld_s64Op : HydrideArm_Op<"vrshld_s64"> {
+def HydrideArm_vrshld_s64Op : HydrideArm_Op<"vrshld_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshld_s64";
   let description = [{
 ```
@@ -19664,10 +19664,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshld_u64Op : HydrideArm_Op<"vrshld_u64"> {
+def HydrideArm_vrshld_u64Op : HydrideArm_Op<"vrshld_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshld_u64";
   let description = [{
 ```
@@ -19697,10 +19697,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshl_s8Op : HydrideArm_Op<"vqrshl_s8"> {
+def HydrideArm_vqrshl_s8Op : HydrideArm_Op<"vqrshl_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshl_s8";
   let description = [{
 ```
@@ -19730,10 +19730,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshl.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlq_s8Op : HydrideArm_Op<"vqrshlq_s8"> {
+def HydrideArm_vqrshlq_s8Op : HydrideArm_Op<"vqrshlq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlq_s8";
   let description = [{
 ```
@@ -19763,10 +19763,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshl.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshl_s16Op : HydrideArm_Op<"vqrshl_s16"> {
+def HydrideArm_vqrshl_s16Op : HydrideArm_Op<"vqrshl_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshl_s16";
   let description = [{
 ```
@@ -19796,10 +19796,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshl.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlq_s16Op : HydrideArm_Op<"vqrshlq_s16"> {
+def HydrideArm_vqrshlq_s16Op : HydrideArm_Op<"vqrshlq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlq_s16";
   let description = [{
 ```
@@ -19829,10 +19829,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshl.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshl_s32Op : HydrideArm_Op<"vqrshl_s32"> {
+def HydrideArm_vqrshl_s32Op : HydrideArm_Op<"vqrshl_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshl_s32";
   let description = [{
 ```
@@ -19862,10 +19862,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshl.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlq_s32Op : HydrideArm_Op<"vqrshlq_s32"> {
+def HydrideArm_vqrshlq_s32Op : HydrideArm_Op<"vqrshlq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlq_s32";
   let description = [{
 ```
@@ -19895,10 +19895,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshl.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshl_s64Op : HydrideArm_Op<"vqrshl_s64"> {
+def HydrideArm_vqrshl_s64Op : HydrideArm_Op<"vqrshl_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshl_s64";
   let description = [{
 ```
@@ -19928,10 +19928,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshl.v1i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlq_s64Op : HydrideArm_Op<"vqrshlq_s64"> {
+def HydrideArm_vqrshlq_s64Op : HydrideArm_Op<"vqrshlq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlq_s64";
   let description = [{
 ```
@@ -19961,10 +19961,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshl.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshl_u8Op : HydrideArm_Op<"vqrshl_u8"> {
+def HydrideArm_vqrshl_u8Op : HydrideArm_Op<"vqrshl_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshl_u8";
   let description = [{
 ```
@@ -19994,10 +19994,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshl.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlq_u8Op : HydrideArm_Op<"vqrshlq_u8"> {
+def HydrideArm_vqrshlq_u8Op : HydrideArm_Op<"vqrshlq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlq_u8";
   let description = [{
 ```
@@ -20027,10 +20027,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshl.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshl_u16Op : HydrideArm_Op<"vqrshl_u16"> {
+def HydrideArm_vqrshl_u16Op : HydrideArm_Op<"vqrshl_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshl_u16";
   let description = [{
 ```
@@ -20060,10 +20060,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshl.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlq_u16Op : HydrideArm_Op<"vqrshlq_u16"> {
+def HydrideArm_vqrshlq_u16Op : HydrideArm_Op<"vqrshlq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlq_u16";
   let description = [{
 ```
@@ -20093,10 +20093,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshl.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshl_u32Op : HydrideArm_Op<"vqrshl_u32"> {
+def HydrideArm_vqrshl_u32Op : HydrideArm_Op<"vqrshl_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshl_u32";
   let description = [{
 ```
@@ -20126,10 +20126,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshl.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlq_u32Op : HydrideArm_Op<"vqrshlq_u32"> {
+def HydrideArm_vqrshlq_u32Op : HydrideArm_Op<"vqrshlq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlq_u32";
   let description = [{
 ```
@@ -20159,10 +20159,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshl.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshl_u64Op : HydrideArm_Op<"vqrshl_u64"> {
+def HydrideArm_vqrshl_u64Op : HydrideArm_Op<"vqrshl_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshl_u64";
   let description = [{
 ```
@@ -20192,10 +20192,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshl.v1i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlq_u64Op : HydrideArm_Op<"vqrshlq_u64"> {
+def HydrideArm_vqrshlq_u64Op : HydrideArm_Op<"vqrshlq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlq_u64";
   let description = [{
 ```
@@ -20225,10 +20225,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshl.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlb_s8Op : HydrideArm_Op<"vqrshlb_s8"> {
+def HydrideArm_vqrshlb_s8Op : HydrideArm_Op<"vqrshlb_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlb_s8";
   let description = [{
 ```
@@ -20258,10 +20258,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqrshl.v8i8`; needs 
     I8:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlh_s16Op : HydrideArm_Op<"vqrshlh_s16"> {
+def HydrideArm_vqrshlh_s16Op : HydrideArm_Op<"vqrshlh_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlh_s16";
   let description = [{
 ```
@@ -20291,10 +20291,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqrshl.v4i16`; needs
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshls_s32Op : HydrideArm_Op<"vqrshls_s32"> {
+def HydrideArm_vqrshls_s32Op : HydrideArm_Op<"vqrshls_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshls_s32";
   let description = [{
 ```
@@ -20324,10 +20324,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshl.i32`; needs neon.
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshld_s64Op : HydrideArm_Op<"vqrshld_s64"> {
+def HydrideArm_vqrshld_s64Op : HydrideArm_Op<"vqrshld_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshld_s64";
   let description = [{
 ```
@@ -20357,10 +20357,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshl.i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlb_u8Op : HydrideArm_Op<"vqrshlb_u8"> {
+def HydrideArm_vqrshlb_u8Op : HydrideArm_Op<"vqrshlb_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlb_u8";
   let description = [{
 ```
@@ -20390,10 +20390,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqrshl.v8i8`; needs 
     I8:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshlh_u16Op : HydrideArm_Op<"vqrshlh_u16"> {
+def HydrideArm_vqrshlh_u16Op : HydrideArm_Op<"vqrshlh_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshlh_u16";
   let description = [{
 ```
@@ -20423,10 +20423,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqrshl.v4i16`; needs
     I16:$b
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshls_u32Op : HydrideArm_Op<"vqrshls_u32"> {
+def HydrideArm_vqrshls_u32Op : HydrideArm_Op<"vqrshls_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshls_u32";
   let description = [{
 ```
@@ -20456,10 +20456,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshl.i32`; needs neon.
     I32:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrshld_u64Op : HydrideArm_Op<"vqrshld_u64"> {
+def HydrideArm_vqrshld_u64Op : HydrideArm_Op<"vqrshld_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrshld_u64";
   let description = [{
 ```
@@ -20489,10 +20489,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshl.i64`; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshr_n_s8Op : HydrideArm_Op<"vshr_n_s8"> {
+def HydrideArm_vshr_n_s8Op : HydrideArm_Op<"vshr_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshr_n_s8";
   let description = [{
 ```
@@ -20514,10 +20514,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshrq_n_s8Op : HydrideArm_Op<"vshrq_n_s8"> {
+def HydrideArm_vshrq_n_s8Op : HydrideArm_Op<"vshrq_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshrq_n_s8";
   let description = [{
 ```
@@ -20539,10 +20539,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshr_n_s16Op : HydrideArm_Op<"vshr_n_s16"> {
+def HydrideArm_vshr_n_s16Op : HydrideArm_Op<"vshr_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshr_n_s16";
   let description = [{
 ```
@@ -20564,10 +20564,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshrq_n_s16Op : HydrideArm_Op<"vshrq_n_s16"> {
+def HydrideArm_vshrq_n_s16Op : HydrideArm_Op<"vshrq_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshrq_n_s16";
   let description = [{
 ```
@@ -20589,10 +20589,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshr_n_s32Op : HydrideArm_Op<"vshr_n_s32"> {
+def HydrideArm_vshr_n_s32Op : HydrideArm_Op<"vshr_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshr_n_s32";
   let description = [{
 ```
@@ -20614,10 +20614,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshrq_n_s32Op : HydrideArm_Op<"vshrq_n_s32"> {
+def HydrideArm_vshrq_n_s32Op : HydrideArm_Op<"vshrq_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshrq_n_s32";
   let description = [{
 ```
@@ -20639,10 +20639,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshr_n_s64Op : HydrideArm_Op<"vshr_n_s64"> {
+def HydrideArm_vshr_n_s64Op : HydrideArm_Op<"vshr_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshr_n_s64";
   let description = [{
 ```
@@ -20664,10 +20664,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshrq_n_s64Op : HydrideArm_Op<"vshrq_n_s64"> {
+def HydrideArm_vshrq_n_s64Op : HydrideArm_Op<"vshrq_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshrq_n_s64";
   let description = [{
 ```
@@ -20689,10 +20689,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshr_n_u8Op : HydrideArm_Op<"vshr_n_u8"> {
+def HydrideArm_vshr_n_u8Op : HydrideArm_Op<"vshr_n_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshr_n_u8";
   let description = [{
 ```
@@ -20714,10 +20714,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshrq_n_u8Op : HydrideArm_Op<"vshrq_n_u8"> {
+def HydrideArm_vshrq_n_u8Op : HydrideArm_Op<"vshrq_n_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshrq_n_u8";
   let description = [{
 ```
@@ -20739,10 +20739,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshr_n_u16Op : HydrideArm_Op<"vshr_n_u16"> {
+def HydrideArm_vshr_n_u16Op : HydrideArm_Op<"vshr_n_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshr_n_u16";
   let description = [{
 ```
@@ -20764,10 +20764,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshrq_n_u16Op : HydrideArm_Op<"vshrq_n_u16"> {
+def HydrideArm_vshrq_n_u16Op : HydrideArm_Op<"vshrq_n_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshrq_n_u16";
   let description = [{
 ```
@@ -20789,10 +20789,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshr_n_u32Op : HydrideArm_Op<"vshr_n_u32"> {
+def HydrideArm_vshr_n_u32Op : HydrideArm_Op<"vshr_n_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshr_n_u32";
   let description = [{
 ```
@@ -20814,10 +20814,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshrq_n_u32Op : HydrideArm_Op<"vshrq_n_u32"> {
+def HydrideArm_vshrq_n_u32Op : HydrideArm_Op<"vshrq_n_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshrq_n_u32";
   let description = [{
 ```
@@ -20839,10 +20839,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshr_n_u64Op : HydrideArm_Op<"vshr_n_u64"> {
+def HydrideArm_vshr_n_u64Op : HydrideArm_Op<"vshr_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshr_n_u64";
   let description = [{
 ```
@@ -20864,10 +20864,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshrq_n_u64Op : HydrideArm_Op<"vshrq_n_u64"> {
+def HydrideArm_vshrq_n_u64Op : HydrideArm_Op<"vshrq_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshrq_n_u64";
   let description = [{
 ```
@@ -20889,10 +20889,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshrd_n_s64Op : HydrideArm_Op<"vshrd_n_s64"> {
+def HydrideArm_vshrd_n_s64Op : HydrideArm_Op<"vshrd_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshrd_n_s64";
   let description = [{
 ```
@@ -20914,10 +20914,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshrd_n_u64Op : HydrideArm_Op<"vshrd_n_u64"> {
+def HydrideArm_vshrd_n_u64Op : HydrideArm_Op<"vshrd_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshrd_n_u64";
   let description = [{
 ```
@@ -20939,10 +20939,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_n_s8Op : HydrideArm_Op<"vshl_n_s8"> {
+def HydrideArm_vshl_n_s8Op : HydrideArm_Op<"vshl_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_n_s8";
   let description = [{
 ```
@@ -20963,10 +20963,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_n_s8Op : HydrideArm_Op<"vshlq_n_s8"> {
+def HydrideArm_vshlq_n_s8Op : HydrideArm_Op<"vshlq_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_n_s8";
   let description = [{
 ```
@@ -20987,10 +20987,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_n_s16Op : HydrideArm_Op<"vshl_n_s16"> {
+def HydrideArm_vshl_n_s16Op : HydrideArm_Op<"vshl_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_n_s16";
   let description = [{
 ```
@@ -21011,10 +21011,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_n_s16Op : HydrideArm_Op<"vshlq_n_s16"> {
+def HydrideArm_vshlq_n_s16Op : HydrideArm_Op<"vshlq_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_n_s16";
   let description = [{
 ```
@@ -21035,10 +21035,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_n_s32Op : HydrideArm_Op<"vshl_n_s32"> {
+def HydrideArm_vshl_n_s32Op : HydrideArm_Op<"vshl_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_n_s32";
   let description = [{
 ```
@@ -21059,10 +21059,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_n_s32Op : HydrideArm_Op<"vshlq_n_s32"> {
+def HydrideArm_vshlq_n_s32Op : HydrideArm_Op<"vshlq_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_n_s32";
   let description = [{
 ```
@@ -21083,10 +21083,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_n_s64Op : HydrideArm_Op<"vshl_n_s64"> {
+def HydrideArm_vshl_n_s64Op : HydrideArm_Op<"vshl_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_n_s64";
   let description = [{
 ```
@@ -21107,10 +21107,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_n_s64Op : HydrideArm_Op<"vshlq_n_s64"> {
+def HydrideArm_vshlq_n_s64Op : HydrideArm_Op<"vshlq_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_n_s64";
   let description = [{
 ```
@@ -21131,10 +21131,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_n_u8Op : HydrideArm_Op<"vshl_n_u8"> {
+def HydrideArm_vshl_n_u8Op : HydrideArm_Op<"vshl_n_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_n_u8";
   let description = [{
 ```
@@ -21155,10 +21155,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_n_u8Op : HydrideArm_Op<"vshlq_n_u8"> {
+def HydrideArm_vshlq_n_u8Op : HydrideArm_Op<"vshlq_n_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_n_u8";
   let description = [{
 ```
@@ -21179,10 +21179,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_n_u16Op : HydrideArm_Op<"vshl_n_u16"> {
+def HydrideArm_vshl_n_u16Op : HydrideArm_Op<"vshl_n_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_n_u16";
   let description = [{
 ```
@@ -21203,10 +21203,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_n_u16Op : HydrideArm_Op<"vshlq_n_u16"> {
+def HydrideArm_vshlq_n_u16Op : HydrideArm_Op<"vshlq_n_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_n_u16";
   let description = [{
 ```
@@ -21227,10 +21227,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_n_u32Op : HydrideArm_Op<"vshl_n_u32"> {
+def HydrideArm_vshl_n_u32Op : HydrideArm_Op<"vshl_n_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_n_u32";
   let description = [{
 ```
@@ -21251,10 +21251,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_n_u32Op : HydrideArm_Op<"vshlq_n_u32"> {
+def HydrideArm_vshlq_n_u32Op : HydrideArm_Op<"vshlq_n_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_n_u32";
   let description = [{
 ```
@@ -21275,10 +21275,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshl_n_u64Op : HydrideArm_Op<"vshl_n_u64"> {
+def HydrideArm_vshl_n_u64Op : HydrideArm_Op<"vshl_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshl_n_u64";
   let description = [{
 ```
@@ -21299,10 +21299,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshlq_n_u64Op : HydrideArm_Op<"vshlq_n_u64"> {
+def HydrideArm_vshlq_n_u64Op : HydrideArm_Op<"vshlq_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshlq_n_u64";
   let description = [{
 ```
@@ -21323,10 +21323,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshld_n_s64Op : HydrideArm_Op<"vshld_n_s64"> {
+def HydrideArm_vshld_n_s64Op : HydrideArm_Op<"vshld_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshld_n_s64";
   let description = [{
 ```
@@ -21347,10 +21347,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vshld_n_u64Op : HydrideArm_Op<"vshld_n_u64"> {
+def HydrideArm_vshld_n_u64Op : HydrideArm_Op<"vshld_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vshld_n_u64";
   let description = [{
 ```
@@ -21371,10 +21371,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshr_n_s8Op : HydrideArm_Op<"vrshr_n_s8"> {
+def HydrideArm_vrshr_n_s8Op : HydrideArm_Op<"vrshr_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshr_n_s8";
   let description = [{
 ```
@@ -21397,10 +21397,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshrq_n_s8Op : HydrideArm_Op<"vrshrq_n_s8"> {
+def HydrideArm_vrshrq_n_s8Op : HydrideArm_Op<"vrshrq_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshrq_n_s8";
   let description = [{
 ```
@@ -21423,10 +21423,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v16i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshr_n_s16Op : HydrideArm_Op<"vrshr_n_s16"> {
+def HydrideArm_vrshr_n_s16Op : HydrideArm_Op<"vrshr_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshr_n_s16";
   let description = [{
 ```
@@ -21449,10 +21449,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshrq_n_s16Op : HydrideArm_Op<"vrshrq_n_s16"> {
+def HydrideArm_vrshrq_n_s16Op : HydrideArm_Op<"vrshrq_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshrq_n_s16";
   let description = [{
 ```
@@ -21475,10 +21475,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v8i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshr_n_s32Op : HydrideArm_Op<"vrshr_n_s32"> {
+def HydrideArm_vrshr_n_s32Op : HydrideArm_Op<"vrshr_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshr_n_s32";
   let description = [{
 ```
@@ -21501,10 +21501,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshrq_n_s32Op : HydrideArm_Op<"vrshrq_n_s32"> {
+def HydrideArm_vrshrq_n_s32Op : HydrideArm_Op<"vrshrq_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshrq_n_s32";
   let description = [{
 ```
@@ -21527,10 +21527,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v4i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshr_n_s64Op : HydrideArm_Op<"vrshr_n_s64"> {
+def HydrideArm_vrshr_n_s64Op : HydrideArm_Op<"vrshr_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshr_n_s64";
   let description = [{
 ```
@@ -21553,10 +21553,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v1i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshrq_n_s64Op : HydrideArm_Op<"vrshrq_n_s64"> {
+def HydrideArm_vrshrq_n_s64Op : HydrideArm_Op<"vrshrq_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshrq_n_s64";
   let description = [{
 ```
@@ -21579,10 +21579,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v2i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshr_n_u8Op : HydrideArm_Op<"vrshr_n_u8"> {
+def HydrideArm_vrshr_n_u8Op : HydrideArm_Op<"vrshr_n_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshr_n_u8";
   let description = [{
 ```
@@ -21605,10 +21605,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshrq_n_u8Op : HydrideArm_Op<"vrshrq_n_u8"> {
+def HydrideArm_vrshrq_n_u8Op : HydrideArm_Op<"vrshrq_n_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshrq_n_u8";
   let description = [{
 ```
@@ -21631,10 +21631,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v16i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshr_n_u16Op : HydrideArm_Op<"vrshr_n_u16"> {
+def HydrideArm_vrshr_n_u16Op : HydrideArm_Op<"vrshr_n_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshr_n_u16";
   let description = [{
 ```
@@ -21657,10 +21657,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshrq_n_u16Op : HydrideArm_Op<"vrshrq_n_u16"> {
+def HydrideArm_vrshrq_n_u16Op : HydrideArm_Op<"vrshrq_n_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshrq_n_u16";
   let description = [{
 ```
@@ -21683,10 +21683,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v8i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshr_n_u32Op : HydrideArm_Op<"vrshr_n_u32"> {
+def HydrideArm_vrshr_n_u32Op : HydrideArm_Op<"vrshr_n_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshr_n_u32";
   let description = [{
 ```
@@ -21709,10 +21709,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshrq_n_u32Op : HydrideArm_Op<"vrshrq_n_u32"> {
+def HydrideArm_vrshrq_n_u32Op : HydrideArm_Op<"vrshrq_n_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshrq_n_u32";
   let description = [{
 ```
@@ -21735,10 +21735,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v4i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshr_n_u64Op : HydrideArm_Op<"vrshr_n_u64"> {
+def HydrideArm_vrshr_n_u64Op : HydrideArm_Op<"vrshr_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshr_n_u64";
   let description = [{
 ```
@@ -21761,10 +21761,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v1i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshrq_n_u64Op : HydrideArm_Op<"vrshrq_n_u64"> {
+def HydrideArm_vrshrq_n_u64Op : HydrideArm_Op<"vrshrq_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshrq_n_u64";
   let description = [{
 ```
@@ -21787,10 +21787,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v2i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshrd_n_s64Op : HydrideArm_Op<"vrshrd_n_s64"> {
+def HydrideArm_vrshrd_n_s64Op : HydrideArm_Op<"vrshrd_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshrd_n_s64";
   let description = [{
 ```
@@ -21813,10 +21813,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrshrd_n_u64Op : HydrideArm_Op<"vrshrd_n_u64"> {
+def HydrideArm_vrshrd_n_u64Op : HydrideArm_Op<"vrshrd_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrshrd_n_u64";
   let description = [{
 ```
@@ -21839,10 +21839,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsra_n_s8Op : HydrideArm_Op<"vsra_n_s8"> {
+def HydrideArm_vsra_n_s8Op : HydrideArm_Op<"vsra_n_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsra_n_s8";
   let description = [{
 ```
@@ -21866,10 +21866,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsraq_n_s8Op : HydrideArm_Op<"vsraq_n_s8"> {
+def HydrideArm_vsraq_n_s8Op : HydrideArm_Op<"vsraq_n_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsraq_n_s8";
   let description = [{
 ```
@@ -21893,10 +21893,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsra_n_s16Op : HydrideArm_Op<"vsra_n_s16"> {
+def HydrideArm_vsra_n_s16Op : HydrideArm_Op<"vsra_n_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsra_n_s16";
   let description = [{
 ```
@@ -21920,10 +21920,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsraq_n_s16Op : HydrideArm_Op<"vsraq_n_s16"> {
+def HydrideArm_vsraq_n_s16Op : HydrideArm_Op<"vsraq_n_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsraq_n_s16";
   let description = [{
 ```
@@ -21947,10 +21947,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsra_n_s32Op : HydrideArm_Op<"vsra_n_s32"> {
+def HydrideArm_vsra_n_s32Op : HydrideArm_Op<"vsra_n_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsra_n_s32";
   let description = [{
 ```
@@ -21974,10 +21974,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsraq_n_s32Op : HydrideArm_Op<"vsraq_n_s32"> {
+def HydrideArm_vsraq_n_s32Op : HydrideArm_Op<"vsraq_n_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsraq_n_s32";
   let description = [{
 ```
@@ -22001,10 +22001,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsra_n_s64Op : HydrideArm_Op<"vsra_n_s64"> {
+def HydrideArm_vsra_n_s64Op : HydrideArm_Op<"vsra_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsra_n_s64";
   let description = [{
 ```
@@ -22028,10 +22028,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsraq_n_s64Op : HydrideArm_Op<"vsraq_n_s64"> {
+def HydrideArm_vsraq_n_s64Op : HydrideArm_Op<"vsraq_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsraq_n_s64";
   let description = [{
 ```
@@ -22055,10 +22055,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsra_n_u8Op : HydrideArm_Op<"vsra_n_u8"> {
+def HydrideArm_vsra_n_u8Op : HydrideArm_Op<"vsra_n_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsra_n_u8";
   let description = [{
 ```
@@ -22082,10 +22082,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsraq_n_u8Op : HydrideArm_Op<"vsraq_n_u8"> {
+def HydrideArm_vsraq_n_u8Op : HydrideArm_Op<"vsraq_n_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsraq_n_u8";
   let description = [{
 ```
@@ -22109,10 +22109,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsra_n_u16Op : HydrideArm_Op<"vsra_n_u16"> {
+def HydrideArm_vsra_n_u16Op : HydrideArm_Op<"vsra_n_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsra_n_u16";
   let description = [{
 ```
@@ -22136,10 +22136,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsraq_n_u16Op : HydrideArm_Op<"vsraq_n_u16"> {
+def HydrideArm_vsraq_n_u16Op : HydrideArm_Op<"vsraq_n_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsraq_n_u16";
   let description = [{
 ```
@@ -22163,10 +22163,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsra_n_u32Op : HydrideArm_Op<"vsra_n_u32"> {
+def HydrideArm_vsra_n_u32Op : HydrideArm_Op<"vsra_n_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsra_n_u32";
   let description = [{
 ```
@@ -22190,10 +22190,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsraq_n_u32Op : HydrideArm_Op<"vsraq_n_u32"> {
+def HydrideArm_vsraq_n_u32Op : HydrideArm_Op<"vsraq_n_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsraq_n_u32";
   let description = [{
 ```
@@ -22217,10 +22217,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsra_n_u64Op : HydrideArm_Op<"vsra_n_u64"> {
+def HydrideArm_vsra_n_u64Op : HydrideArm_Op<"vsra_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsra_n_u64";
   let description = [{
 ```
@@ -22244,10 +22244,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsraq_n_u64Op : HydrideArm_Op<"vsraq_n_u64"> {
+def HydrideArm_vsraq_n_u64Op : HydrideArm_Op<"vsraq_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsraq_n_u64";
   let description = [{
 ```
@@ -22271,10 +22271,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsrad_n_s64Op : HydrideArm_Op<"vsrad_n_s64"> {
+def HydrideArm_vsrad_n_s64Op : HydrideArm_Op<"vsrad_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsrad_n_s64";
   let description = [{
 ```
@@ -22298,10 +22298,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsrad_n_u64Op : HydrideArm_Op<"vsrad_n_u64"> {
+def HydrideArm_vsrad_n_u64Op : HydrideArm_Op<"vsrad_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsrad_n_u64";
   let description = [{
 ```
@@ -22325,10 +22325,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsra_n_s8Op : HydrideArm_Op<"vrsra_n_s8"> {
+def HydrideArm_vrsra_n_s8Op : HydrideArm_Op<"vrsra_n_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsra_n_s8";
   let description = [{
 ```
@@ -22353,10 +22353,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsraq_n_s8Op : HydrideArm_Op<"vrsraq_n_s8"> {
+def HydrideArm_vrsraq_n_s8Op : HydrideArm_Op<"vrsraq_n_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsraq_n_s8";
   let description = [{
 ```
@@ -22381,10 +22381,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsra_n_s16Op : HydrideArm_Op<"vrsra_n_s16"> {
+def HydrideArm_vrsra_n_s16Op : HydrideArm_Op<"vrsra_n_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsra_n_s16";
   let description = [{
 ```
@@ -22409,10 +22409,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsraq_n_s16Op : HydrideArm_Op<"vrsraq_n_s16"> {
+def HydrideArm_vrsraq_n_s16Op : HydrideArm_Op<"vrsraq_n_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsraq_n_s16";
   let description = [{
 ```
@@ -22437,10 +22437,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsra_n_s32Op : HydrideArm_Op<"vrsra_n_s32"> {
+def HydrideArm_vrsra_n_s32Op : HydrideArm_Op<"vrsra_n_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsra_n_s32";
   let description = [{
 ```
@@ -22465,10 +22465,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsraq_n_s32Op : HydrideArm_Op<"vrsraq_n_s32"> {
+def HydrideArm_vrsraq_n_s32Op : HydrideArm_Op<"vrsraq_n_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsraq_n_s32";
   let description = [{
 ```
@@ -22493,10 +22493,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsra_n_s64Op : HydrideArm_Op<"vrsra_n_s64"> {
+def HydrideArm_vrsra_n_s64Op : HydrideArm_Op<"vrsra_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsra_n_s64";
   let description = [{
 ```
@@ -22521,10 +22521,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsraq_n_s64Op : HydrideArm_Op<"vrsraq_n_s64"> {
+def HydrideArm_vrsraq_n_s64Op : HydrideArm_Op<"vrsraq_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsraq_n_s64";
   let description = [{
 ```
@@ -22549,10 +22549,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsra_n_u8Op : HydrideArm_Op<"vrsra_n_u8"> {
+def HydrideArm_vrsra_n_u8Op : HydrideArm_Op<"vrsra_n_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsra_n_u8";
   let description = [{
 ```
@@ -22577,10 +22577,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsraq_n_u8Op : HydrideArm_Op<"vrsraq_n_u8"> {
+def HydrideArm_vrsraq_n_u8Op : HydrideArm_Op<"vrsraq_n_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsraq_n_u8";
   let description = [{
 ```
@@ -22605,10 +22605,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsra_n_u16Op : HydrideArm_Op<"vrsra_n_u16"> {
+def HydrideArm_vrsra_n_u16Op : HydrideArm_Op<"vrsra_n_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsra_n_u16";
   let description = [{
 ```
@@ -22633,10 +22633,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsraq_n_u16Op : HydrideArm_Op<"vrsraq_n_u16"> {
+def HydrideArm_vrsraq_n_u16Op : HydrideArm_Op<"vrsraq_n_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsraq_n_u16";
   let description = [{
 ```
@@ -22661,10 +22661,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsra_n_u32Op : HydrideArm_Op<"vrsra_n_u32"> {
+def HydrideArm_vrsra_n_u32Op : HydrideArm_Op<"vrsra_n_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsra_n_u32";
   let description = [{
 ```
@@ -22689,10 +22689,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsraq_n_u32Op : HydrideArm_Op<"vrsraq_n_u32"> {
+def HydrideArm_vrsraq_n_u32Op : HydrideArm_Op<"vrsraq_n_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsraq_n_u32";
   let description = [{
 ```
@@ -22717,10 +22717,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsra_n_u64Op : HydrideArm_Op<"vrsra_n_u64"> {
+def HydrideArm_vrsra_n_u64Op : HydrideArm_Op<"vrsra_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsra_n_u64";
   let description = [{
 ```
@@ -22745,10 +22745,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsraq_n_u64Op : HydrideArm_Op<"vrsraq_n_u64"> {
+def HydrideArm_vrsraq_n_u64Op : HydrideArm_Op<"vrsraq_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsraq_n_u64";
   let description = [{
 ```
@@ -22773,10 +22773,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsrad_n_s64Op : HydrideArm_Op<"vrsrad_n_s64"> {
+def HydrideArm_vrsrad_n_s64Op : HydrideArm_Op<"vrsrad_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsrad_n_s64";
   let description = [{
 ```
@@ -22801,10 +22801,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrsrad_n_u64Op : HydrideArm_Op<"vrsrad_n_u64"> {
+def HydrideArm_vrsrad_n_u64Op : HydrideArm_Op<"vrsrad_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrsrad_n_u64";
   let description = [{
 ```
@@ -22829,10 +22829,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_n_s8Op : HydrideArm_Op<"vqshl_n_s8"> {
+def HydrideArm_vqshl_n_s8Op : HydrideArm_Op<"vqshl_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_n_s8";
   let description = [{
 ```
@@ -22854,10 +22854,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_n_s8Op : HydrideArm_Op<"vqshlq_n_s8"> {
+def HydrideArm_vqshlq_n_s8Op : HydrideArm_Op<"vqshlq_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_n_s8";
   let description = [{
 ```
@@ -22879,10 +22879,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v16i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_n_s16Op : HydrideArm_Op<"vqshl_n_s16"> {
+def HydrideArm_vqshl_n_s16Op : HydrideArm_Op<"vqshl_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_n_s16";
   let description = [{
 ```
@@ -22904,10 +22904,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_n_s16Op : HydrideArm_Op<"vqshlq_n_s16"> {
+def HydrideArm_vqshlq_n_s16Op : HydrideArm_Op<"vqshlq_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_n_s16";
   let description = [{
 ```
@@ -22929,10 +22929,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v8i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_n_s32Op : HydrideArm_Op<"vqshl_n_s32"> {
+def HydrideArm_vqshl_n_s32Op : HydrideArm_Op<"vqshl_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_n_s32";
   let description = [{
 ```
@@ -22954,10 +22954,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_n_s32Op : HydrideArm_Op<"vqshlq_n_s32"> {
+def HydrideArm_vqshlq_n_s32Op : HydrideArm_Op<"vqshlq_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_n_s32";
   let description = [{
 ```
@@ -22979,10 +22979,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v4i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_n_s64Op : HydrideArm_Op<"vqshl_n_s64"> {
+def HydrideArm_vqshl_n_s64Op : HydrideArm_Op<"vqshl_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_n_s64";
   let description = [{
 ```
@@ -23004,10 +23004,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v1i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_n_s64Op : HydrideArm_Op<"vqshlq_n_s64"> {
+def HydrideArm_vqshlq_n_s64Op : HydrideArm_Op<"vqshlq_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_n_s64";
   let description = [{
 ```
@@ -23029,10 +23029,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v2i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_n_u8Op : HydrideArm_Op<"vqshl_n_u8"> {
+def HydrideArm_vqshl_n_u8Op : HydrideArm_Op<"vqshl_n_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_n_u8";
   let description = [{
 ```
@@ -23054,10 +23054,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_n_u8Op : HydrideArm_Op<"vqshlq_n_u8"> {
+def HydrideArm_vqshlq_n_u8Op : HydrideArm_Op<"vqshlq_n_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_n_u8";
   let description = [{
 ```
@@ -23079,10 +23079,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v16i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_n_u16Op : HydrideArm_Op<"vqshl_n_u16"> {
+def HydrideArm_vqshl_n_u16Op : HydrideArm_Op<"vqshl_n_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_n_u16";
   let description = [{
 ```
@@ -23104,10 +23104,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_n_u16Op : HydrideArm_Op<"vqshlq_n_u16"> {
+def HydrideArm_vqshlq_n_u16Op : HydrideArm_Op<"vqshlq_n_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_n_u16";
   let description = [{
 ```
@@ -23129,10 +23129,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v8i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_n_u32Op : HydrideArm_Op<"vqshl_n_u32"> {
+def HydrideArm_vqshl_n_u32Op : HydrideArm_Op<"vqshl_n_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_n_u32";
   let description = [{
 ```
@@ -23154,10 +23154,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_n_u32Op : HydrideArm_Op<"vqshlq_n_u32"> {
+def HydrideArm_vqshlq_n_u32Op : HydrideArm_Op<"vqshlq_n_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_n_u32";
   let description = [{
 ```
@@ -23179,10 +23179,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v4i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshl_n_u64Op : HydrideArm_Op<"vqshl_n_u64"> {
+def HydrideArm_vqshl_n_u64Op : HydrideArm_Op<"vqshl_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshl_n_u64";
   let description = [{
 ```
@@ -23204,10 +23204,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v1i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlq_n_u64Op : HydrideArm_Op<"vqshlq_n_u64"> {
+def HydrideArm_vqshlq_n_u64Op : HydrideArm_Op<"vqshlq_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlq_n_u64";
   let description = [{
 ```
@@ -23229,10 +23229,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v2i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlb_n_s8Op : HydrideArm_Op<"vqshlb_n_s8"> {
+def HydrideArm_vqshlb_n_s8Op : HydrideArm_Op<"vqshlb_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlb_n_s8";
   let description = [{
 ```
@@ -23254,10 +23254,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlh_n_s16Op : HydrideArm_Op<"vqshlh_n_s16"> {
+def HydrideArm_vqshlh_n_s16Op : HydrideArm_Op<"vqshlh_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlh_n_s16";
   let description = [{
 ```
@@ -23279,10 +23279,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshls_n_s32Op : HydrideArm_Op<"vqshls_n_s32"> {
+def HydrideArm_vqshls_n_s32Op : HydrideArm_Op<"vqshls_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshls_n_s32";
   let description = [{
 ```
@@ -23304,10 +23304,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshld_n_s64Op : HydrideArm_Op<"vqshld_n_s64"> {
+def HydrideArm_vqshld_n_s64Op : HydrideArm_Op<"vqshld_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshld_n_s64";
   let description = [{
 ```
@@ -23329,10 +23329,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlb_n_u8Op : HydrideArm_Op<"vqshlb_n_u8"> {
+def HydrideArm_vqshlb_n_u8Op : HydrideArm_Op<"vqshlb_n_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlb_n_u8";
   let description = [{
 ```
@@ -23354,10 +23354,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlh_n_u16Op : HydrideArm_Op<"vqshlh_n_u16"> {
+def HydrideArm_vqshlh_n_u16Op : HydrideArm_Op<"vqshlh_n_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlh_n_u16";
   let description = [{
 ```
@@ -23379,10 +23379,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshls_n_u32Op : HydrideArm_Op<"vqshls_n_u32"> {
+def HydrideArm_vqshls_n_u32Op : HydrideArm_Op<"vqshls_n_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshls_n_u32";
   let description = [{
 ```
@@ -23404,10 +23404,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshld_n_u64Op : HydrideArm_Op<"vqshld_n_u64"> {
+def HydrideArm_vqshld_n_u64Op : HydrideArm_Op<"vqshld_n_u64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshld_n_u64";
   let description = [{
 ```
@@ -23429,10 +23429,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlu_n_s8Op : HydrideArm_Op<"vqshlu_n_s8"> {
+def HydrideArm_vqshlu_n_s8Op : HydrideArm_Op<"vqshlu_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlu_n_s8";
   let description = [{
 ```
@@ -23454,10 +23454,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshluq_n_s8Op : HydrideArm_Op<"vqshluq_n_s8"> {
+def HydrideArm_vqshluq_n_s8Op : HydrideArm_Op<"vqshluq_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshluq_n_s8";
   let description = [{
 ```
@@ -23479,10 +23479,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v16i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlu_n_s16Op : HydrideArm_Op<"vqshlu_n_s16"> {
+def HydrideArm_vqshlu_n_s16Op : HydrideArm_Op<"vqshlu_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlu_n_s16";
   let description = [{
 ```
@@ -23504,10 +23504,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshluq_n_s16Op : HydrideArm_Op<"vqshluq_n_s16"> {
+def HydrideArm_vqshluq_n_s16Op : HydrideArm_Op<"vqshluq_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshluq_n_s16";
   let description = [{
 ```
@@ -23529,10 +23529,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v8i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlu_n_s32Op : HydrideArm_Op<"vqshlu_n_s32"> {
+def HydrideArm_vqshlu_n_s32Op : HydrideArm_Op<"vqshlu_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlu_n_s32";
   let description = [{
 ```
@@ -23554,10 +23554,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshluq_n_s32Op : HydrideArm_Op<"vqshluq_n_s32"> {
+def HydrideArm_vqshluq_n_s32Op : HydrideArm_Op<"vqshluq_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshluq_n_s32";
   let description = [{
 ```
@@ -23579,10 +23579,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v4i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlu_n_s64Op : HydrideArm_Op<"vqshlu_n_s64"> {
+def HydrideArm_vqshlu_n_s64Op : HydrideArm_Op<"vqshlu_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlu_n_s64";
   let description = [{
 ```
@@ -23604,10 +23604,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v1i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshluq_n_s64Op : HydrideArm_Op<"vqshluq_n_s64"> {
+def HydrideArm_vqshluq_n_s64Op : HydrideArm_Op<"vqshluq_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshluq_n_s64";
   let description = [{
 ```
@@ -23629,10 +23629,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v2i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlub_n_s8Op : HydrideArm_Op<"vqshlub_n_s8"> {
+def HydrideArm_vqshlub_n_s8Op : HydrideArm_Op<"vqshlub_n_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlub_n_s8";
   let description = [{
 ```
@@ -23654,10 +23654,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshluh_n_s16Op : HydrideArm_Op<"vqshluh_n_s16"> {
+def HydrideArm_vqshluh_n_s16Op : HydrideArm_Op<"vqshluh_n_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshluh_n_s16";
   let description = [{
 ```
@@ -23679,10 +23679,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlus_n_s32Op : HydrideArm_Op<"vqshlus_n_s32"> {
+def HydrideArm_vqshlus_n_s32Op : HydrideArm_Op<"vqshlus_n_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlus_n_s32";
   let description = [{
 ```
@@ -23704,10 +23704,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqshlud_n_s64Op : HydrideArm_Op<"vqshlud_n_s64"> {
+def HydrideArm_vqshlud_n_s64Op : HydrideArm_Op<"vqshlud_n_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqshlud_n_s64";
   let description = [{
 ```
@@ -23729,7 +23729,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
 def HydrideArm_vshrn_n_s16Op : HydrideArm_Op<"vshrn_n_s16"> {
@@ -23754,7 +23754,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_n_s32Op : HydrideArm_Op<"vshrn_n_s32"> {
@@ -23779,7 +23779,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_n_s64Op : HydrideArm_Op<"vshrn_n_s64"> {
@@ -23804,7 +23804,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_n_u16Op : HydrideArm_Op<"vshrn_n_u16"> {
@@ -23829,7 +23829,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_n_u32Op : HydrideArm_Op<"vshrn_n_u32"> {
@@ -23854,7 +23854,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_n_u64Op : HydrideArm_Op<"vshrn_n_u64"> {
@@ -23879,7 +23879,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_high_n_s16Op : HydrideArm_Op<"vshrn_high_n_s16"> {
@@ -23905,7 +23905,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_high_n_s32Op : HydrideArm_Op<"vshrn_high_n_s32"> {
@@ -23931,7 +23931,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_high_n_s64Op : HydrideArm_Op<"vshrn_high_n_s64"> {
@@ -23957,7 +23957,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_high_n_u16Op : HydrideArm_Op<"vshrn_high_n_u16"> {
@@ -23983,7 +23983,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_high_n_u32Op : HydrideArm_Op<"vshrn_high_n_u32"> {
@@ -24009,7 +24009,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshrn_high_n_u64Op : HydrideArm_Op<"vshrn_high_n_u64"> {
@@ -24035,7 +24035,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrun_n_s16Op : HydrideArm_Op<"vqshrun_n_s16"> {
@@ -24060,7 +24060,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrun.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrun_n_s32Op : HydrideArm_Op<"vqshrun_n_s32"> {
@@ -24085,7 +24085,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrun.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrun_n_s64Op : HydrideArm_Op<"vqshrun_n_s64"> {
@@ -24110,7 +24110,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrun.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrunh_n_s16Op : HydrideArm_Op<"vqshrunh_n_s16"> {
@@ -24135,7 +24135,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshruns_n_s32Op : HydrideArm_Op<"vqshruns_n_s32"> {
@@ -24160,7 +24160,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrund_n_s64Op : HydrideArm_Op<"vqshrund_n_s64"> {
@@ -24185,7 +24185,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrun.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrun_high_n_s16Op : HydrideArm_Op<"vqshrun_high_n_s16"> {
@@ -24211,7 +24211,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrun_high_n_s32Op : HydrideArm_Op<"vqshrun_high_n_s32"> {
@@ -24237,7 +24237,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrun_high_n_s64Op : HydrideArm_Op<"vqshrun_high_n_s64"> {
@@ -24263,7 +24263,7 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrun_n_s16Op : HydrideArm_Op<"vqrshrun_n_s16"> {
@@ -24289,7 +24289,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrun.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrun_n_s32Op : HydrideArm_Op<"vqrshrun_n_s32"> {
@@ -24315,7 +24315,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrun.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrun_n_s64Op : HydrideArm_Op<"vqrshrun_n_s64"> {
@@ -24341,7 +24341,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrun.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrunh_n_s16Op : HydrideArm_Op<"vqrshrunh_n_s16"> {
@@ -24367,7 +24367,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshruns_n_s32Op : HydrideArm_Op<"vqrshruns_n_s32"> {
@@ -24393,7 +24393,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrund_n_s64Op : HydrideArm_Op<"vqrshrund_n_s64"> {
@@ -24419,7 +24419,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrun.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrun_high_n_s16Op : HydrideArm_Op<"vqrshrun_high_n_s16"> {
@@ -24446,7 +24446,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrun_high_n_s32Op : HydrideArm_Op<"vqrshrun_high_n_s32"> {
@@ -24473,7 +24473,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrun_high_n_s64Op : HydrideArm_Op<"vqrshrun_high_n_s64"> {
@@ -24500,7 +24500,7 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_n_s16Op : HydrideArm_Op<"vqshrn_n_s16"> {
@@ -24525,7 +24525,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_n_s32Op : HydrideArm_Op<"vqshrn_n_s32"> {
@@ -24550,7 +24550,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_n_s64Op : HydrideArm_Op<"vqshrn_n_s64"> {
@@ -24575,7 +24575,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_n_u16Op : HydrideArm_Op<"vqshrn_n_u16"> {
@@ -24600,7 +24600,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_n_u32Op : HydrideArm_Op<"vqshrn_n_u32"> {
@@ -24625,7 +24625,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_n_u64Op : HydrideArm_Op<"vqshrn_n_u64"> {
@@ -24650,7 +24650,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrnh_n_s16Op : HydrideArm_Op<"vqshrnh_n_s16"> {
@@ -24675,7 +24675,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrns_n_s32Op : HydrideArm_Op<"vqshrns_n_s32"> {
@@ -24700,7 +24700,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrnd_n_s64Op : HydrideArm_Op<"vqshrnd_n_s64"> {
@@ -24725,7 +24725,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrn.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrnh_n_u16Op : HydrideArm_Op<"vqshrnh_n_u16"> {
@@ -24750,7 +24750,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrns_n_u32Op : HydrideArm_Op<"vqshrns_n_u32"> {
@@ -24775,7 +24775,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrnd_n_u64Op : HydrideArm_Op<"vqshrnd_n_u64"> {
@@ -24800,7 +24800,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshrn.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_high_n_s16Op : HydrideArm_Op<"vqshrn_high_n_s16"> {
@@ -24826,7 +24826,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_high_n_s32Op : HydrideArm_Op<"vqshrn_high_n_s32"> {
@@ -24852,7 +24852,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_high_n_s64Op : HydrideArm_Op<"vqshrn_high_n_s64"> {
@@ -24878,7 +24878,7 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_high_n_u16Op : HydrideArm_Op<"vqshrn_high_n_u16"> {
@@ -24904,7 +24904,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_high_n_u32Op : HydrideArm_Op<"vqshrn_high_n_u32"> {
@@ -24930,7 +24930,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqshrn_high_n_u64Op : HydrideArm_Op<"vqshrn_high_n_u64"> {
@@ -24956,7 +24956,7 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_n_s16Op : HydrideArm_Op<"vrshrn_n_s16"> {
@@ -24982,7 +24982,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_n_s32Op : HydrideArm_Op<"vrshrn_n_s32"> {
@@ -25008,7 +25008,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_n_s64Op : HydrideArm_Op<"vrshrn_n_s64"> {
@@ -25034,7 +25034,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_n_u16Op : HydrideArm_Op<"vrshrn_n_u16"> {
@@ -25060,7 +25060,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_n_u32Op : HydrideArm_Op<"vrshrn_n_u32"> {
@@ -25086,7 +25086,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_n_u64Op : HydrideArm_Op<"vrshrn_n_u64"> {
@@ -25112,7 +25112,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_high_n_s16Op : HydrideArm_Op<"vrshrn_high_n_s16"> {
@@ -25139,7 +25139,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_high_n_s32Op : HydrideArm_Op<"vrshrn_high_n_s32"> {
@@ -25166,7 +25166,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_high_n_s64Op : HydrideArm_Op<"vrshrn_high_n_s64"> {
@@ -25193,7 +25193,7 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_high_n_u16Op : HydrideArm_Op<"vrshrn_high_n_u16"> {
@@ -25220,7 +25220,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vrshrn_high_n_u32Op : HydrideArm_Op<"vrshrn_high_n_u32"> {
@@ -25247,7 +25247,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_n_s16Op : HydrideArm_Op<"vqrshrn_n_s16"> {
@@ -25273,7 +25273,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_n_s32Op : HydrideArm_Op<"vqrshrn_n_s32"> {
@@ -25299,7 +25299,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_n_s64Op : HydrideArm_Op<"vqrshrn_n_s64"> {
@@ -25325,7 +25325,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_n_u16Op : HydrideArm_Op<"vqrshrn_n_u16"> {
@@ -25351,7 +25351,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_n_u32Op : HydrideArm_Op<"vqrshrn_n_u32"> {
@@ -25377,7 +25377,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_n_u64Op : HydrideArm_Op<"vqrshrn_n_u64"> {
@@ -25403,7 +25403,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrnh_n_s16Op : HydrideArm_Op<"vqrshrnh_n_s16"> {
@@ -25429,7 +25429,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrns_n_s32Op : HydrideArm_Op<"vqrshrns_n_s32"> {
@@ -25455,7 +25455,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrnd_n_s64Op : HydrideArm_Op<"vqrshrnd_n_s64"> {
@@ -25481,7 +25481,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrn.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrnh_n_u16Op : HydrideArm_Op<"vqrshrnh_n_u16"> {
@@ -25507,7 +25507,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrns_n_u32Op : HydrideArm_Op<"vqrshrns_n_u32"> {
@@ -25533,7 +25533,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrnd_n_u64Op : HydrideArm_Op<"vqrshrnd_n_u64"> {
@@ -25559,7 +25559,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshrn.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_high_n_s16Op : HydrideArm_Op<"vqrshrn_high_n_s16"> {
@@ -25586,7 +25586,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_high_n_s32Op : HydrideArm_Op<"vqrshrn_high_n_s32"> {
@@ -25613,7 +25613,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_high_n_s64Op : HydrideArm_Op<"vqrshrn_high_n_s64"> {
@@ -25640,7 +25640,7 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_high_n_u16Op : HydrideArm_Op<"vqrshrn_high_n_u16"> {
@@ -25667,7 +25667,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_high_n_u32Op : HydrideArm_Op<"vqrshrn_high_n_u32"> {
@@ -25694,7 +25694,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrshrn_high_n_u64Op : HydrideArm_Op<"vqrshrn_high_n_u64"> {
@@ -25721,7 +25721,7 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_n_s8Op : HydrideArm_Op<"vshll_n_s8"> {
@@ -25746,7 +25746,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_n_s16Op : HydrideArm_Op<"vshll_n_s16"> {
@@ -25771,7 +25771,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_n_s32Op : HydrideArm_Op<"vshll_n_s32"> {
@@ -25796,7 +25796,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_n_u8Op : HydrideArm_Op<"vshll_n_u8"> {
@@ -25821,7 +25821,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_n_u16Op : HydrideArm_Op<"vshll_n_u16"> {
@@ -25846,7 +25846,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_n_u32Op : HydrideArm_Op<"vshll_n_u32"> {
@@ -25871,7 +25871,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_high_n_s8Op : HydrideArm_Op<"vshll_high_n_s8"> {
@@ -25896,7 +25896,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_high_n_s16Op : HydrideArm_Op<"vshll_high_n_s16"> {
@@ -25921,7 +25921,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_high_n_s32Op : HydrideArm_Op<"vshll_high_n_s32"> {
@@ -25946,7 +25946,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_high_n_u8Op : HydrideArm_Op<"vshll_high_n_u8"> {
@@ -25971,7 +25971,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_high_n_u16Op : HydrideArm_Op<"vshll_high_n_u16"> {
@@ -25996,7 +25996,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vshll_high_n_u32Op : HydrideArm_Op<"vshll_high_n_u32"> {
@@ -26021,10 +26021,10 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vsri_n_s8Op : HydrideArm_Op<"vsri_n_s8"> {
+def HydrideArm_vsri_n_s8Op : HydrideArm_Op<"vsri_n_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsri_n_s8";
   let description = [{
 ```
@@ -26050,10 +26050,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsriq_n_s8Op : HydrideArm_Op<"vsriq_n_s8"> {
+def HydrideArm_vsriq_n_s8Op : HydrideArm_Op<"vsriq_n_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsriq_n_s8";
   let description = [{
 ```
@@ -26079,10 +26079,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v16i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsri_n_s16Op : HydrideArm_Op<"vsri_n_s16"> {
+def HydrideArm_vsri_n_s16Op : HydrideArm_Op<"vsri_n_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsri_n_s16";
   let description = [{
 ```
@@ -26108,10 +26108,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsriq_n_s16Op : HydrideArm_Op<"vsriq_n_s16"> {
+def HydrideArm_vsriq_n_s16Op : HydrideArm_Op<"vsriq_n_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsriq_n_s16";
   let description = [{
 ```
@@ -26137,10 +26137,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v8i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsri_n_s32Op : HydrideArm_Op<"vsri_n_s32"> {
+def HydrideArm_vsri_n_s32Op : HydrideArm_Op<"vsri_n_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsri_n_s32";
   let description = [{
 ```
@@ -26166,10 +26166,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsriq_n_s32Op : HydrideArm_Op<"vsriq_n_s32"> {
+def HydrideArm_vsriq_n_s32Op : HydrideArm_Op<"vsriq_n_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsriq_n_s32";
   let description = [{
 ```
@@ -26195,10 +26195,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v4i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsri_n_s64Op : HydrideArm_Op<"vsri_n_s64"> {
+def HydrideArm_vsri_n_s64Op : HydrideArm_Op<"vsri_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsri_n_s64";
   let description = [{
 ```
@@ -26224,10 +26224,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v1i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsriq_n_s64Op : HydrideArm_Op<"vsriq_n_s64"> {
+def HydrideArm_vsriq_n_s64Op : HydrideArm_Op<"vsriq_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsriq_n_s64";
   let description = [{
 ```
@@ -26253,10 +26253,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v2i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsri_n_u8Op : HydrideArm_Op<"vsri_n_u8"> {
+def HydrideArm_vsri_n_u8Op : HydrideArm_Op<"vsri_n_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsri_n_u8";
   let description = [{
 ```
@@ -26282,10 +26282,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsriq_n_u8Op : HydrideArm_Op<"vsriq_n_u8"> {
+def HydrideArm_vsriq_n_u8Op : HydrideArm_Op<"vsriq_n_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsriq_n_u8";
   let description = [{
 ```
@@ -26311,10 +26311,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v16i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsri_n_u16Op : HydrideArm_Op<"vsri_n_u16"> {
+def HydrideArm_vsri_n_u16Op : HydrideArm_Op<"vsri_n_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsri_n_u16";
   let description = [{
 ```
@@ -26340,10 +26340,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsriq_n_u16Op : HydrideArm_Op<"vsriq_n_u16"> {
+def HydrideArm_vsriq_n_u16Op : HydrideArm_Op<"vsriq_n_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsriq_n_u16";
   let description = [{
 ```
@@ -26369,10 +26369,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v8i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsri_n_u32Op : HydrideArm_Op<"vsri_n_u32"> {
+def HydrideArm_vsri_n_u32Op : HydrideArm_Op<"vsri_n_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsri_n_u32";
   let description = [{
 ```
@@ -26398,10 +26398,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsriq_n_u32Op : HydrideArm_Op<"vsriq_n_u32"> {
+def HydrideArm_vsriq_n_u32Op : HydrideArm_Op<"vsriq_n_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsriq_n_u32";
   let description = [{
 ```
@@ -26427,10 +26427,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v4i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsri_n_u64Op : HydrideArm_Op<"vsri_n_u64"> {
+def HydrideArm_vsri_n_u64Op : HydrideArm_Op<"vsri_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsri_n_u64";
   let description = [{
 ```
@@ -26456,10 +26456,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v1i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsriq_n_u64Op : HydrideArm_Op<"vsriq_n_u64"> {
+def HydrideArm_vsriq_n_u64Op : HydrideArm_Op<"vsriq_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsriq_n_u64";
   let description = [{
 ```
@@ -26485,10 +26485,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsri.v2i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsrid_n_s64Op : HydrideArm_Op<"vsrid_n_s64"> {
+def HydrideArm_vsrid_n_s64Op : HydrideArm_Op<"vsrid_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsrid_n_s64";
   let description = [{
 ```
@@ -26514,10 +26514,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsrid_n_u64Op : HydrideArm_Op<"vsrid_n_u64"> {
+def HydrideArm_vsrid_n_u64Op : HydrideArm_Op<"vsrid_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsrid_n_u64";
   let description = [{
 ```
@@ -26543,10 +26543,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsli_n_s8Op : HydrideArm_Op<"vsli_n_s8"> {
+def HydrideArm_vsli_n_s8Op : HydrideArm_Op<"vsli_n_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsli_n_s8";
   let description = [{
 ```
@@ -26572,10 +26572,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsliq_n_s8Op : HydrideArm_Op<"vsliq_n_s8"> {
+def HydrideArm_vsliq_n_s8Op : HydrideArm_Op<"vsliq_n_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsliq_n_s8";
   let description = [{
 ```
@@ -26601,10 +26601,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v16i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsli_n_s16Op : HydrideArm_Op<"vsli_n_s16"> {
+def HydrideArm_vsli_n_s16Op : HydrideArm_Op<"vsli_n_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsli_n_s16";
   let description = [{
 ```
@@ -26630,10 +26630,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsliq_n_s16Op : HydrideArm_Op<"vsliq_n_s16"> {
+def HydrideArm_vsliq_n_s16Op : HydrideArm_Op<"vsliq_n_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsliq_n_s16";
   let description = [{
 ```
@@ -26659,10 +26659,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v8i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsli_n_s32Op : HydrideArm_Op<"vsli_n_s32"> {
+def HydrideArm_vsli_n_s32Op : HydrideArm_Op<"vsli_n_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsli_n_s32";
   let description = [{
 ```
@@ -26688,10 +26688,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsliq_n_s32Op : HydrideArm_Op<"vsliq_n_s32"> {
+def HydrideArm_vsliq_n_s32Op : HydrideArm_Op<"vsliq_n_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsliq_n_s32";
   let description = [{
 ```
@@ -26717,10 +26717,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v4i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsli_n_s64Op : HydrideArm_Op<"vsli_n_s64"> {
+def HydrideArm_vsli_n_s64Op : HydrideArm_Op<"vsli_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsli_n_s64";
   let description = [{
 ```
@@ -26746,10 +26746,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v1i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsliq_n_s64Op : HydrideArm_Op<"vsliq_n_s64"> {
+def HydrideArm_vsliq_n_s64Op : HydrideArm_Op<"vsliq_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsliq_n_s64";
   let description = [{
 ```
@@ -26775,10 +26775,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v2i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsli_n_u8Op : HydrideArm_Op<"vsli_n_u8"> {
+def HydrideArm_vsli_n_u8Op : HydrideArm_Op<"vsli_n_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsli_n_u8";
   let description = [{
 ```
@@ -26804,10 +26804,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsliq_n_u8Op : HydrideArm_Op<"vsliq_n_u8"> {
+def HydrideArm_vsliq_n_u8Op : HydrideArm_Op<"vsliq_n_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsliq_n_u8";
   let description = [{
 ```
@@ -26833,10 +26833,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v16i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsli_n_u16Op : HydrideArm_Op<"vsli_n_u16"> {
+def HydrideArm_vsli_n_u16Op : HydrideArm_Op<"vsli_n_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsli_n_u16";
   let description = [{
 ```
@@ -26862,10 +26862,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsliq_n_u16Op : HydrideArm_Op<"vsliq_n_u16"> {
+def HydrideArm_vsliq_n_u16Op : HydrideArm_Op<"vsliq_n_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsliq_n_u16";
   let description = [{
 ```
@@ -26891,10 +26891,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v8i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsli_n_u32Op : HydrideArm_Op<"vsli_n_u32"> {
+def HydrideArm_vsli_n_u32Op : HydrideArm_Op<"vsli_n_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsli_n_u32";
   let description = [{
 ```
@@ -26920,10 +26920,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsliq_n_u32Op : HydrideArm_Op<"vsliq_n_u32"> {
+def HydrideArm_vsliq_n_u32Op : HydrideArm_Op<"vsliq_n_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsliq_n_u32";
   let description = [{
 ```
@@ -26949,10 +26949,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v4i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsli_n_u64Op : HydrideArm_Op<"vsli_n_u64"> {
+def HydrideArm_vsli_n_u64Op : HydrideArm_Op<"vsli_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsli_n_u64";
   let description = [{
 ```
@@ -26978,10 +26978,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v1i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsliq_n_u64Op : HydrideArm_Op<"vsliq_n_u64"> {
+def HydrideArm_vsliq_n_u64Op : HydrideArm_Op<"vsliq_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vsliq_n_u64";
   let description = [{
 ```
@@ -27007,10 +27007,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.vsli.v2i64`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vslid_n_s64Op : HydrideArm_Op<"vslid_n_s64"> {
+def HydrideArm_vslid_n_s64Op : HydrideArm_Op<"vslid_n_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vslid_n_s64";
   let description = [{
 ```
@@ -27036,10 +27036,10 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vslid_n_u64Op : HydrideArm_Op<"vslid_n_u64"> {
+def HydrideArm_vslid_n_u64Op : HydrideArm_Op<"vslid_n_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vslid_n_u64";
   let description = [{
 ```
@@ -27065,7 +27065,7 @@ Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmovn_s16Op : HydrideArm_Op<"vmovn_s16"> {
@@ -27090,7 +27090,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_s32Op : HydrideArm_Op<"vmovn_s32"> {
@@ -27115,7 +27115,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_s64Op : HydrideArm_Op<"vmovn_s64"> {
@@ -27140,7 +27140,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_u16Op : HydrideArm_Op<"vmovn_u16"> {
@@ -27165,7 +27165,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_u32Op : HydrideArm_Op<"vmovn_u32"> {
@@ -27190,7 +27190,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_u64Op : HydrideArm_Op<"vmovn_u64"> {
@@ -27215,7 +27215,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_high_s16Op : HydrideArm_Op<"vmovn_high_s16"> {
@@ -27241,7 +27241,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_high_s32Op : HydrideArm_Op<"vmovn_high_s32"> {
@@ -27267,7 +27267,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_high_s64Op : HydrideArm_Op<"vmovn_high_s64"> {
@@ -27293,7 +27293,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_high_u16Op : HydrideArm_Op<"vmovn_high_u16"> {
@@ -27319,7 +27319,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_high_u32Op : HydrideArm_Op<"vmovn_high_u32"> {
@@ -27345,7 +27345,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovn_high_u64Op : HydrideArm_Op<"vmovn_high_u64"> {
@@ -27371,7 +27371,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_s8Op : HydrideArm_Op<"vmovl_s8"> {
@@ -27395,7 +27395,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_s16Op : HydrideArm_Op<"vmovl_s16"> {
@@ -27419,7 +27419,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_s32Op : HydrideArm_Op<"vmovl_s32"> {
@@ -27443,7 +27443,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_u8Op : HydrideArm_Op<"vmovl_u8"> {
@@ -27467,7 +27467,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_u16Op : HydrideArm_Op<"vmovl_u16"> {
@@ -27491,7 +27491,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_u32Op : HydrideArm_Op<"vmovl_u32"> {
@@ -27515,7 +27515,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_high_s8Op : HydrideArm_Op<"vmovl_high_s8"> {
@@ -27539,7 +27539,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_high_s16Op : HydrideArm_Op<"vmovl_high_s16"> {
@@ -27563,7 +27563,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_high_s32Op : HydrideArm_Op<"vmovl_high_s32"> {
@@ -27587,7 +27587,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_high_u8Op : HydrideArm_Op<"vmovl_high_u8"> {
@@ -27611,7 +27611,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_high_u16Op : HydrideArm_Op<"vmovl_high_u16"> {
@@ -27635,7 +27635,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmovl_high_u32Op : HydrideArm_Op<"vmovl_high_u32"> {
@@ -27659,7 +27659,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_s16Op : HydrideArm_Op<"vqmovn_s16"> {
@@ -27684,7 +27684,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_s32Op : HydrideArm_Op<"vqmovn_s32"> {
@@ -27709,7 +27709,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_s64Op : HydrideArm_Op<"vqmovn_s64"> {
@@ -27734,7 +27734,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_u16Op : HydrideArm_Op<"vqmovn_u16"> {
@@ -27759,7 +27759,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqxtn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_u32Op : HydrideArm_Op<"vqmovn_u32"> {
@@ -27784,7 +27784,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqxtn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_u64Op : HydrideArm_Op<"vqmovn_u64"> {
@@ -27809,7 +27809,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqxtn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovnh_s16Op : HydrideArm_Op<"vqmovnh_s16"> {
@@ -27834,7 +27834,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtn.v8i8`; needs n
     I16:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovns_s32Op : HydrideArm_Op<"vqmovns_s32"> {
@@ -27859,7 +27859,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtn.v4i16`; needs 
     I32:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovnd_s64Op : HydrideArm_Op<"vqmovnd_s64"> {
@@ -27884,7 +27884,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.scalar.sqxtn.i32.i64`; needs neon
     I64:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovnh_u16Op : HydrideArm_Op<"vqmovnh_u16"> {
@@ -27909,7 +27909,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqxtn.v8i8`; needs n
     I16:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovns_u32Op : HydrideArm_Op<"vqmovns_u32"> {
@@ -27934,7 +27934,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqxtn.v4i16`; needs 
     I32:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovnd_u64Op : HydrideArm_Op<"vqmovnd_u64"> {
@@ -27959,7 +27959,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.scalar.uqxtn.i32.i64`; needs neon
     I64:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_high_s16Op : HydrideArm_Op<"vqmovn_high_s16"> {
@@ -27985,7 +27985,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtn.v8i8`; needs n
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_high_s32Op : HydrideArm_Op<"vqmovn_high_s32"> {
@@ -28011,7 +28011,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtn.v4i16`; needs 
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_high_s64Op : HydrideArm_Op<"vqmovn_high_s64"> {
@@ -28037,7 +28037,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtn.v2i32`; needs 
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_high_u16Op : HydrideArm_Op<"vqmovn_high_u16"> {
@@ -28063,7 +28063,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqxtn.v8i8`; needs n
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_high_u32Op : HydrideArm_Op<"vqmovn_high_u32"> {
@@ -28089,7 +28089,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqxtn.v4i16`; needs 
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovn_high_u64Op : HydrideArm_Op<"vqmovn_high_u64"> {
@@ -28115,7 +28115,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqxtn.v2i32`; needs 
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovun_s16Op : HydrideArm_Op<"vqmovun_s16"> {
@@ -28140,7 +28140,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtun.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovun_s32Op : HydrideArm_Op<"vqmovun_s32"> {
@@ -28165,7 +28165,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtun.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovun_s64Op : HydrideArm_Op<"vqmovun_s64"> {
@@ -28190,7 +28190,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtun.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovunh_s16Op : HydrideArm_Op<"vqmovunh_s16"> {
@@ -28215,7 +28215,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtun.v8i8`; needs 
     I16:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovuns_s32Op : HydrideArm_Op<"vqmovuns_s32"> {
@@ -28240,7 +28240,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtun.v4i16`; needs
     I32:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovund_s64Op : HydrideArm_Op<"vqmovund_s64"> {
@@ -28265,7 +28265,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.scalar.sqxtun.i32.i64`; needs neo
     I64:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovun_high_s16Op : HydrideArm_Op<"vqmovun_high_s16"> {
@@ -28291,7 +28291,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtun.v8i8`; needs 
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovun_high_s32Op : HydrideArm_Op<"vqmovun_high_s32"> {
@@ -28317,7 +28317,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtun.v4i16`; needs
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqmovun_high_s64Op : HydrideArm_Op<"vqmovun_high_s64"> {
@@ -28343,10 +28343,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtun.v2i32`; needs
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmla_lane_s16Op : HydrideArm_Op<"vmla_lane_s16"> {
+def HydrideArm_vmla_lane_s16Op : HydrideArm_Op<"vmla_lane_s16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmla_lane_s16";
   let description = [{
 ```
@@ -28379,7 +28379,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlaq_lane_s16Op : HydrideArm_Op<"vmlaq_lane_s16"> {
@@ -28415,10 +28415,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmla_lane_s32Op : HydrideArm_Op<"vmla_lane_s32"> {
+def HydrideArm_vmla_lane_s32Op : HydrideArm_Op<"vmla_lane_s32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmla_lane_s32";
   let description = [{
 ```
@@ -28451,7 +28451,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlaq_lane_s32Op : HydrideArm_Op<"vmlaq_lane_s32"> {
@@ -28487,10 +28487,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmla_lane_u16Op : HydrideArm_Op<"vmla_lane_u16"> {
+def HydrideArm_vmla_lane_u16Op : HydrideArm_Op<"vmla_lane_u16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmla_lane_u16";
   let description = [{
 ```
@@ -28523,7 +28523,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlaq_lane_u16Op : HydrideArm_Op<"vmlaq_lane_u16"> {
@@ -28559,10 +28559,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmla_lane_u32Op : HydrideArm_Op<"vmla_lane_u32"> {
+def HydrideArm_vmla_lane_u32Op : HydrideArm_Op<"vmla_lane_u32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmla_lane_u32";
   let description = [{
 ```
@@ -28595,7 +28595,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlaq_lane_u32Op : HydrideArm_Op<"vmlaq_lane_u32"> {
@@ -28631,7 +28631,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmla_laneq_s16Op : HydrideArm_Op<"vmla_laneq_s16"> {
@@ -28667,10 +28667,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmlaq_laneq_s16Op : HydrideArm_Op<"vmlaq_laneq_s16"> {
+def HydrideArm_vmlaq_laneq_s16Op : HydrideArm_Op<"vmlaq_laneq_s16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlaq_laneq_s16";
   let description = [{
 ```
@@ -28703,7 +28703,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmla_laneq_s32Op : HydrideArm_Op<"vmla_laneq_s32"> {
@@ -28739,10 +28739,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmlaq_laneq_s32Op : HydrideArm_Op<"vmlaq_laneq_s32"> {
+def HydrideArm_vmlaq_laneq_s32Op : HydrideArm_Op<"vmlaq_laneq_s32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlaq_laneq_s32";
   let description = [{
 ```
@@ -28775,7 +28775,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmla_laneq_u16Op : HydrideArm_Op<"vmla_laneq_u16"> {
@@ -28811,10 +28811,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmlaq_laneq_u16Op : HydrideArm_Op<"vmlaq_laneq_u16"> {
+def HydrideArm_vmlaq_laneq_u16Op : HydrideArm_Op<"vmlaq_laneq_u16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlaq_laneq_u16";
   let description = [{
 ```
@@ -28847,7 +28847,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmla_laneq_u32Op : HydrideArm_Op<"vmla_laneq_u32"> {
@@ -28883,10 +28883,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmlaq_laneq_u32Op : HydrideArm_Op<"vmlaq_laneq_u32"> {
+def HydrideArm_vmlaq_laneq_u32Op : HydrideArm_Op<"vmlaq_laneq_u32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlaq_laneq_u32";
   let description = [{
 ```
@@ -28919,7 +28919,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlal_lane_s16Op : HydrideArm_Op<"vmlal_lane_s16"> {
@@ -28955,7 +28955,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_lane_s32Op : HydrideArm_Op<"vmlal_lane_s32"> {
@@ -28991,7 +28991,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_lane_u16Op : HydrideArm_Op<"vmlal_lane_u16"> {
@@ -29027,7 +29027,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_lane_u32Op : HydrideArm_Op<"vmlal_lane_u32"> {
@@ -29063,7 +29063,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_lane_s16Op : HydrideArm_Op<"vmlal_high_lane_s16"> {
@@ -29099,7 +29099,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_lane_s32Op : HydrideArm_Op<"vmlal_high_lane_s32"> {
@@ -29135,7 +29135,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_lane_u16Op : HydrideArm_Op<"vmlal_high_lane_u16"> {
@@ -29171,7 +29171,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_lane_u32Op : HydrideArm_Op<"vmlal_high_lane_u32"> {
@@ -29207,7 +29207,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_laneq_s16Op : HydrideArm_Op<"vmlal_laneq_s16"> {
@@ -29243,7 +29243,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_laneq_s32Op : HydrideArm_Op<"vmlal_laneq_s32"> {
@@ -29279,7 +29279,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_laneq_u16Op : HydrideArm_Op<"vmlal_laneq_u16"> {
@@ -29315,7 +29315,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_laneq_u32Op : HydrideArm_Op<"vmlal_laneq_u32"> {
@@ -29351,7 +29351,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_laneq_s16Op : HydrideArm_Op<"vmlal_high_laneq_s16"> {
@@ -29387,7 +29387,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_laneq_s32Op : HydrideArm_Op<"vmlal_high_laneq_s32"> {
@@ -29423,7 +29423,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_laneq_u16Op : HydrideArm_Op<"vmlal_high_laneq_u16"> {
@@ -29459,7 +29459,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_laneq_u32Op : HydrideArm_Op<"vmlal_high_laneq_u32"> {
@@ -29495,7 +29495,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_lane_s16Op : HydrideArm_Op<"vqdmlal_lane_s16"> {
@@ -29532,7 +29532,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_lane_s32Op : HydrideArm_Op<"vqdmlal_lane_s32"> {
@@ -29569,7 +29569,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlalh_lane_s16Op : HydrideArm_Op<"vqdmlalh_lane_s16"> {
@@ -29606,7 +29606,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlals_lane_s32Op : HydrideArm_Op<"vqdmlals_lane_s32"> {
@@ -29643,7 +29643,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_high_lane_s16Op : HydrideArm_Op<"vqdmlal_high_lane_s16"> {
@@ -29680,7 +29680,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_high_lane_s32Op : HydrideArm_Op<"vqdmlal_high_lane_s32"> {
@@ -29717,7 +29717,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_laneq_s16Op : HydrideArm_Op<"vqdmlal_laneq_s16"> {
@@ -29754,7 +29754,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_laneq_s32Op : HydrideArm_Op<"vqdmlal_laneq_s32"> {
@@ -29791,7 +29791,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlalh_laneq_s16Op : HydrideArm_Op<"vqdmlalh_laneq_s16"> {
@@ -29828,7 +29828,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlals_laneq_s32Op : HydrideArm_Op<"vqdmlals_laneq_s32"> {
@@ -29865,7 +29865,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_high_laneq_s16Op : HydrideArm_Op<"vqdmlal_high_laneq_s16"> {
@@ -29902,7 +29902,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_high_laneq_s32Op : HydrideArm_Op<"vqdmlal_high_laneq_s32"> {
@@ -29939,10 +29939,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmls_lane_s16Op : HydrideArm_Op<"vmls_lane_s16"> {
+def HydrideArm_vmls_lane_s16Op : HydrideArm_Op<"vmls_lane_s16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmls_lane_s16";
   let description = [{
 ```
@@ -29975,7 +29975,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlsq_lane_s16Op : HydrideArm_Op<"vmlsq_lane_s16"> {
@@ -30011,10 +30011,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmls_lane_s32Op : HydrideArm_Op<"vmls_lane_s32"> {
+def HydrideArm_vmls_lane_s32Op : HydrideArm_Op<"vmls_lane_s32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmls_lane_s32";
   let description = [{
 ```
@@ -30047,7 +30047,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlsq_lane_s32Op : HydrideArm_Op<"vmlsq_lane_s32"> {
@@ -30083,10 +30083,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmls_lane_u16Op : HydrideArm_Op<"vmls_lane_u16"> {
+def HydrideArm_vmls_lane_u16Op : HydrideArm_Op<"vmls_lane_u16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmls_lane_u16";
   let description = [{
 ```
@@ -30119,7 +30119,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlsq_lane_u16Op : HydrideArm_Op<"vmlsq_lane_u16"> {
@@ -30155,10 +30155,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmls_lane_u32Op : HydrideArm_Op<"vmls_lane_u32"> {
+def HydrideArm_vmls_lane_u32Op : HydrideArm_Op<"vmls_lane_u32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmls_lane_u32";
   let description = [{
 ```
@@ -30191,7 +30191,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlsq_lane_u32Op : HydrideArm_Op<"vmlsq_lane_u32"> {
@@ -30227,7 +30227,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmls_laneq_s16Op : HydrideArm_Op<"vmls_laneq_s16"> {
@@ -30263,10 +30263,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmlsq_laneq_s16Op : HydrideArm_Op<"vmlsq_laneq_s16"> {
+def HydrideArm_vmlsq_laneq_s16Op : HydrideArm_Op<"vmlsq_laneq_s16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlsq_laneq_s16";
   let description = [{
 ```
@@ -30299,7 +30299,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmls_laneq_s32Op : HydrideArm_Op<"vmls_laneq_s32"> {
@@ -30335,10 +30335,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmlsq_laneq_s32Op : HydrideArm_Op<"vmlsq_laneq_s32"> {
+def HydrideArm_vmlsq_laneq_s32Op : HydrideArm_Op<"vmlsq_laneq_s32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlsq_laneq_s32";
   let description = [{
 ```
@@ -30371,7 +30371,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmls_laneq_u16Op : HydrideArm_Op<"vmls_laneq_u16"> {
@@ -30407,10 +30407,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmlsq_laneq_u16Op : HydrideArm_Op<"vmlsq_laneq_u16"> {
+def HydrideArm_vmlsq_laneq_u16Op : HydrideArm_Op<"vmlsq_laneq_u16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlsq_laneq_u16";
   let description = [{
 ```
@@ -30443,7 +30443,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmls_laneq_u32Op : HydrideArm_Op<"vmls_laneq_u32"> {
@@ -30479,10 +30479,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmlsq_laneq_u32Op : HydrideArm_Op<"vmlsq_laneq_u32"> {
+def HydrideArm_vmlsq_laneq_u32Op : HydrideArm_Op<"vmlsq_laneq_u32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmlsq_laneq_u32";
   let description = [{
 ```
@@ -30515,7 +30515,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmlsl_lane_s16Op : HydrideArm_Op<"vmlsl_lane_s16"> {
@@ -30551,7 +30551,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_lane_s32Op : HydrideArm_Op<"vmlsl_lane_s32"> {
@@ -30587,7 +30587,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_lane_u16Op : HydrideArm_Op<"vmlsl_lane_u16"> {
@@ -30623,7 +30623,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_lane_u32Op : HydrideArm_Op<"vmlsl_lane_u32"> {
@@ -30659,7 +30659,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_lane_s16Op : HydrideArm_Op<"vmlsl_high_lane_s16"> {
@@ -30695,7 +30695,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_lane_s32Op : HydrideArm_Op<"vmlsl_high_lane_s32"> {
@@ -30731,7 +30731,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_lane_u16Op : HydrideArm_Op<"vmlsl_high_lane_u16"> {
@@ -30767,7 +30767,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_lane_u32Op : HydrideArm_Op<"vmlsl_high_lane_u32"> {
@@ -30803,7 +30803,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_laneq_s16Op : HydrideArm_Op<"vmlsl_laneq_s16"> {
@@ -30839,7 +30839,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_laneq_s32Op : HydrideArm_Op<"vmlsl_laneq_s32"> {
@@ -30875,7 +30875,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_laneq_u16Op : HydrideArm_Op<"vmlsl_laneq_u16"> {
@@ -30911,7 +30911,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_laneq_u32Op : HydrideArm_Op<"vmlsl_laneq_u32"> {
@@ -30947,7 +30947,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_laneq_s16Op : HydrideArm_Op<"vmlsl_high_laneq_s16"> {
@@ -30983,7 +30983,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_laneq_s32Op : HydrideArm_Op<"vmlsl_high_laneq_s32"> {
@@ -31019,7 +31019,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_laneq_u16Op : HydrideArm_Op<"vmlsl_high_laneq_u16"> {
@@ -31055,7 +31055,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_laneq_u32Op : HydrideArm_Op<"vmlsl_high_laneq_u32"> {
@@ -31091,7 +31091,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_lane_s16Op : HydrideArm_Op<"vqdmlsl_lane_s16"> {
@@ -31128,7 +31128,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_lane_s32Op : HydrideArm_Op<"vqdmlsl_lane_s32"> {
@@ -31165,7 +31165,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlslh_lane_s16Op : HydrideArm_Op<"vqdmlslh_lane_s16"> {
@@ -31202,7 +31202,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsls_lane_s32Op : HydrideArm_Op<"vqdmlsls_lane_s32"> {
@@ -31239,7 +31239,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_high_lane_s16Op : HydrideArm_Op<"vqdmlsl_high_lane_s16"> {
@@ -31276,7 +31276,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_high_lane_s32Op : HydrideArm_Op<"vqdmlsl_high_lane_s32"> {
@@ -31313,7 +31313,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_laneq_s16Op : HydrideArm_Op<"vqdmlsl_laneq_s16"> {
@@ -31350,7 +31350,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_laneq_s32Op : HydrideArm_Op<"vqdmlsl_laneq_s32"> {
@@ -31387,7 +31387,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlslh_laneq_s16Op : HydrideArm_Op<"vqdmlslh_laneq_s16"> {
@@ -31424,7 +31424,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsls_laneq_s32Op : HydrideArm_Op<"vqdmlsls_laneq_s32"> {
@@ -31461,7 +31461,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_high_laneq_s16Op : HydrideArm_Op<"vqdmlsl_high_laneq_s16"> {
@@ -31498,7 +31498,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_high_laneq_s32Op : HydrideArm_Op<"vqdmlsl_high_laneq_s32"> {
@@ -31535,7 +31535,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmul_n_s16Op : HydrideArm_Op<"vmul_n_s16"> {
@@ -31564,7 +31564,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmulq_n_s16Op : HydrideArm_Op<"vmulq_n_s16"> {
@@ -31593,7 +31593,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmul_n_s32Op : HydrideArm_Op<"vmul_n_s32"> {
@@ -31622,7 +31622,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmulq_n_s32Op : HydrideArm_Op<"vmulq_n_s32"> {
@@ -31651,7 +31651,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmul_n_u16Op : HydrideArm_Op<"vmul_n_u16"> {
@@ -31680,7 +31680,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmulq_n_u16Op : HydrideArm_Op<"vmulq_n_u16"> {
@@ -31709,7 +31709,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmul_n_u32Op : HydrideArm_Op<"vmul_n_u32"> {
@@ -31738,7 +31738,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmulq_n_u32Op : HydrideArm_Op<"vmulq_n_u32"> {
@@ -31767,10 +31767,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmul_lane_s16Op : HydrideArm_Op<"vmul_lane_s16"> {
+def HydrideArm_vmul_lane_s16Op : HydrideArm_Op<"vmul_lane_s16", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmul_lane_s16";
   let description = [{
 ```
@@ -31797,7 +31797,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmulq_lane_s16Op : HydrideArm_Op<"vmulq_lane_s16"> {
@@ -31827,10 +31827,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmul_lane_s32Op : HydrideArm_Op<"vmul_lane_s32"> {
+def HydrideArm_vmul_lane_s32Op : HydrideArm_Op<"vmul_lane_s32", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmul_lane_s32";
   let description = [{
 ```
@@ -31857,7 +31857,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmulq_lane_s32Op : HydrideArm_Op<"vmulq_lane_s32"> {
@@ -31887,10 +31887,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmul_lane_u16Op : HydrideArm_Op<"vmul_lane_u16"> {
+def HydrideArm_vmul_lane_u16Op : HydrideArm_Op<"vmul_lane_u16", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmul_lane_u16";
   let description = [{
 ```
@@ -31917,7 +31917,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmulq_lane_u16Op : HydrideArm_Op<"vmulq_lane_u16"> {
@@ -31947,10 +31947,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmul_lane_u32Op : HydrideArm_Op<"vmul_lane_u32"> {
+def HydrideArm_vmul_lane_u32Op : HydrideArm_Op<"vmul_lane_u32", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmul_lane_u32";
   let description = [{
 ```
@@ -31977,7 +31977,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmulq_lane_u32Op : HydrideArm_Op<"vmulq_lane_u32"> {
@@ -32007,7 +32007,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmul_laneq_s16Op : HydrideArm_Op<"vmul_laneq_s16"> {
@@ -32037,10 +32037,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmulq_laneq_s16Op : HydrideArm_Op<"vmulq_laneq_s16"> {
+def HydrideArm_vmulq_laneq_s16Op : HydrideArm_Op<"vmulq_laneq_s16", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmulq_laneq_s16";
   let description = [{
 ```
@@ -32067,7 +32067,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmul_laneq_s32Op : HydrideArm_Op<"vmul_laneq_s32"> {
@@ -32097,10 +32097,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmulq_laneq_s32Op : HydrideArm_Op<"vmulq_laneq_s32"> {
+def HydrideArm_vmulq_laneq_s32Op : HydrideArm_Op<"vmulq_laneq_s32", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmulq_laneq_s32";
   let description = [{
 ```
@@ -32127,7 +32127,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmul_laneq_u16Op : HydrideArm_Op<"vmul_laneq_u16"> {
@@ -32157,10 +32157,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmulq_laneq_u16Op : HydrideArm_Op<"vmulq_laneq_u16"> {
+def HydrideArm_vmulq_laneq_u16Op : HydrideArm_Op<"vmulq_laneq_u16", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmulq_laneq_u16";
   let description = [{
 ```
@@ -32187,7 +32187,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmul_laneq_u32Op : HydrideArm_Op<"vmul_laneq_u32"> {
@@ -32217,10 +32217,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmulq_laneq_u32Op : HydrideArm_Op<"vmulq_laneq_u32"> {
+def HydrideArm_vmulq_laneq_u32Op : HydrideArm_Op<"vmulq_laneq_u32", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmulq_laneq_u32";
   let description = [{
 ```
@@ -32247,7 +32247,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmull_n_s16Op : HydrideArm_Op<"vmull_n_s16"> {
@@ -32276,7 +32276,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_n_s32Op : HydrideArm_Op<"vmull_n_s32"> {
@@ -32305,7 +32305,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_n_u16Op : HydrideArm_Op<"vmull_n_u16"> {
@@ -32334,7 +32334,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_n_u32Op : HydrideArm_Op<"vmull_n_u32"> {
@@ -32363,7 +32363,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_n_s16Op : HydrideArm_Op<"vmull_high_n_s16"> {
@@ -32392,7 +32392,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_n_s32Op : HydrideArm_Op<"vmull_high_n_s32"> {
@@ -32421,7 +32421,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_n_u16Op : HydrideArm_Op<"vmull_high_n_u16"> {
@@ -32450,7 +32450,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_n_u32Op : HydrideArm_Op<"vmull_high_n_u32"> {
@@ -32479,7 +32479,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_lane_s16Op : HydrideArm_Op<"vmull_lane_s16"> {
@@ -32509,7 +32509,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_lane_s32Op : HydrideArm_Op<"vmull_lane_s32"> {
@@ -32539,7 +32539,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_lane_u16Op : HydrideArm_Op<"vmull_lane_u16"> {
@@ -32569,7 +32569,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_lane_u32Op : HydrideArm_Op<"vmull_lane_u32"> {
@@ -32599,7 +32599,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_lane_s16Op : HydrideArm_Op<"vmull_high_lane_s16"> {
@@ -32629,7 +32629,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_lane_s32Op : HydrideArm_Op<"vmull_high_lane_s32"> {
@@ -32659,7 +32659,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_lane_u16Op : HydrideArm_Op<"vmull_high_lane_u16"> {
@@ -32689,7 +32689,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_lane_u32Op : HydrideArm_Op<"vmull_high_lane_u32"> {
@@ -32719,7 +32719,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_laneq_s16Op : HydrideArm_Op<"vmull_laneq_s16"> {
@@ -32749,7 +32749,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_laneq_s32Op : HydrideArm_Op<"vmull_laneq_s32"> {
@@ -32779,7 +32779,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_laneq_u16Op : HydrideArm_Op<"vmull_laneq_u16"> {
@@ -32809,7 +32809,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_laneq_u32Op : HydrideArm_Op<"vmull_laneq_u32"> {
@@ -32839,7 +32839,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_laneq_s16Op : HydrideArm_Op<"vmull_high_laneq_s16"> {
@@ -32869,7 +32869,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_laneq_s32Op : HydrideArm_Op<"vmull_high_laneq_s32"> {
@@ -32899,7 +32899,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_laneq_u16Op : HydrideArm_Op<"vmull_high_laneq_u16"> {
@@ -32929,7 +32929,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmull_high_laneq_u32Op : HydrideArm_Op<"vmull_high_laneq_u32"> {
@@ -32959,7 +32959,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_n_s16Op : HydrideArm_Op<"vqdmull_n_s16"> {
@@ -32988,7 +32988,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`; need
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_n_s32Op : HydrideArm_Op<"vqdmull_n_s32"> {
@@ -33017,7 +33017,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`; need
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_high_n_s16Op : HydrideArm_Op<"vqdmull_high_n_s16"> {
@@ -33046,7 +33046,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`; need
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_high_n_s32Op : HydrideArm_Op<"vqdmull_high_n_s32"> {
@@ -33075,7 +33075,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`; need
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_lane_s16Op : HydrideArm_Op<"vqdmull_lane_s16"> {
@@ -33105,7 +33105,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_lane_s32Op : HydrideArm_Op<"vqdmull_lane_s32"> {
@@ -33135,7 +33135,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmullh_lane_s16Op : HydrideArm_Op<"vqdmullh_lane_s16"> {
@@ -33165,7 +33165,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulls_lane_s32Op : HydrideArm_Op<"vqdmulls_lane_s32"> {
@@ -33195,7 +33195,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_high_lane_s16Op : HydrideArm_Op<"vqdmull_high_lane_s16"> {
@@ -33225,7 +33225,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_high_lane_s32Op : HydrideArm_Op<"vqdmull_high_lane_s32"> {
@@ -33255,7 +33255,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_laneq_s16Op : HydrideArm_Op<"vqdmull_laneq_s16"> {
@@ -33285,7 +33285,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_laneq_s32Op : HydrideArm_Op<"vqdmull_laneq_s32"> {
@@ -33315,7 +33315,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmullh_laneq_s16Op : HydrideArm_Op<"vqdmullh_laneq_s16"> {
@@ -33345,7 +33345,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulls_laneq_s32Op : HydrideArm_Op<"vqdmulls_laneq_s32"> {
@@ -33375,7 +33375,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_high_laneq_s16Op : HydrideArm_Op<"vqdmull_high_laneq_s16"> {
@@ -33405,7 +33405,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmull_high_laneq_s32Op : HydrideArm_Op<"vqdmull_high_laneq_s32"> {
@@ -33435,7 +33435,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulh_n_s16Op : HydrideArm_Op<"vqdmulh_n_s16"> {
@@ -33463,7 +33463,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmulh.v4i16`; need
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulhq_n_s16Op : HydrideArm_Op<"vqdmulhq_n_s16"> {
@@ -33491,7 +33491,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmulh.v8i16`; need
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulh_n_s32Op : HydrideArm_Op<"vqdmulh_n_s32"> {
@@ -33519,7 +33519,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmulh.v2i32`; need
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulhq_n_s32Op : HydrideArm_Op<"vqdmulhq_n_s32"> {
@@ -33547,10 +33547,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmulh.v4i32`; need
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqdmulh_lane_s16Op : HydrideArm_Op<"vqdmulh_lane_s16"> {
+def HydrideArm_vqdmulh_lane_s16Op : HydrideArm_Op<"vqdmulh_lane_s16", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulh_lane_s16";
   let description = [{
 ```
@@ -33576,7 +33576,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.lane.v4i16.v4i16`; needs 
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqdmulhq_lane_s16Op : HydrideArm_Op<"vqdmulhq_lane_s16"> {
@@ -33605,10 +33605,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.lane.v8i16.v4i16`; needs 
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqdmulh_lane_s32Op : HydrideArm_Op<"vqdmulh_lane_s32"> {
+def HydrideArm_vqdmulh_lane_s32Op : HydrideArm_Op<"vqdmulh_lane_s32", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulh_lane_s32";
   let description = [{
 ```
@@ -33634,7 +33634,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.lane.v2i32.v2i32`; needs 
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqdmulhq_lane_s32Op : HydrideArm_Op<"vqdmulhq_lane_s32"> {
@@ -33663,7 +33663,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.lane.v4i32.v2i32`; needs 
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulhh_lane_s16Op : HydrideArm_Op<"vqdmulhh_lane_s16"> {
@@ -33692,7 +33692,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulhs_lane_s32Op : HydrideArm_Op<"vqdmulhs_lane_s32"> {
@@ -33721,7 +33721,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulh_laneq_s16Op : HydrideArm_Op<"vqdmulh_laneq_s16"> {
@@ -33750,10 +33750,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.laneq.v4i16.v8i16`; needs
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqdmulhq_laneq_s16Op : HydrideArm_Op<"vqdmulhq_laneq_s16"> {
+def HydrideArm_vqdmulhq_laneq_s16Op : HydrideArm_Op<"vqdmulhq_laneq_s16", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulhq_laneq_s16";
   let description = [{
 ```
@@ -33779,7 +33779,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.laneq.v8i16.v8i16`; needs
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqdmulh_laneq_s32Op : HydrideArm_Op<"vqdmulh_laneq_s32"> {
@@ -33808,10 +33808,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.laneq.v2i32.v4i32`; needs
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqdmulhq_laneq_s32Op : HydrideArm_Op<"vqdmulhq_laneq_s32"> {
+def HydrideArm_vqdmulhq_laneq_s32Op : HydrideArm_Op<"vqdmulhq_laneq_s32", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulhq_laneq_s32";
   let description = [{
 ```
@@ -33837,7 +33837,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulh.laneq.v4i32.v4i32`; needs
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqdmulhh_laneq_s16Op : HydrideArm_Op<"vqdmulhh_laneq_s16"> {
@@ -33866,7 +33866,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmulhs_laneq_s32Op : HydrideArm_Op<"vqdmulhs_laneq_s32"> {
@@ -33895,7 +33895,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmulh_n_s16Op : HydrideArm_Op<"vqrdmulh_n_s16"> {
@@ -33923,7 +33923,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqrdmulh.v4i16`; nee
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmulhq_n_s16Op : HydrideArm_Op<"vqrdmulhq_n_s16"> {
@@ -33951,7 +33951,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqrdmulh.v8i16`; nee
     VectorOfLengthAndType<[1], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmulh_n_s32Op : HydrideArm_Op<"vqrdmulh_n_s32"> {
@@ -33979,7 +33979,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqrdmulh.v2i32`; nee
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmulhq_n_s32Op : HydrideArm_Op<"vqrdmulhq_n_s32"> {
@@ -34007,10 +34007,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqrdmulh.v4i32`; nee
     VectorOfLengthAndType<[1], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqrdmulh_lane_s16Op : HydrideArm_Op<"vqrdmulh_lane_s16"> {
+def HydrideArm_vqrdmulh_lane_s16Op : HydrideArm_Op<"vqrdmulh_lane_s16", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmulh_lane_s16";
   let description = [{
 ```
@@ -34036,7 +34036,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.lane.v4i16.v4i16`; needs
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqrdmulhq_lane_s16Op : HydrideArm_Op<"vqrdmulhq_lane_s16"> {
@@ -34065,10 +34065,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.lane.v8i16.v4i16`; needs
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqrdmulh_lane_s32Op : HydrideArm_Op<"vqrdmulh_lane_s32"> {
+def HydrideArm_vqrdmulh_lane_s32Op : HydrideArm_Op<"vqrdmulh_lane_s32", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmulh_lane_s32";
   let description = [{
 ```
@@ -34094,7 +34094,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.lane.v2i32.v2i32`; needs
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqrdmulhq_lane_s32Op : HydrideArm_Op<"vqrdmulhq_lane_s32"> {
@@ -34123,7 +34123,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.lane.v4i32.v2i32`; needs
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmulhh_lane_s16Op : HydrideArm_Op<"vqrdmulhh_lane_s16"> {
@@ -34152,7 +34152,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmulhs_lane_s32Op : HydrideArm_Op<"vqrdmulhs_lane_s32"> {
@@ -34181,7 +34181,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmulh_laneq_s16Op : HydrideArm_Op<"vqrdmulh_laneq_s16"> {
@@ -34210,10 +34210,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.laneq.v4i16.v8i16`; need
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqrdmulhq_laneq_s16Op : HydrideArm_Op<"vqrdmulhq_laneq_s16"> {
+def HydrideArm_vqrdmulhq_laneq_s16Op : HydrideArm_Op<"vqrdmulhq_laneq_s16", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmulhq_laneq_s16";
   let description = [{
 ```
@@ -34239,7 +34239,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.laneq.v8i16.v8i16`; need
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqrdmulh_laneq_s32Op : HydrideArm_Op<"vqrdmulh_laneq_s32"> {
@@ -34268,10 +34268,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.laneq.v2i32.v4i32`; need
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqrdmulhq_laneq_s32Op : HydrideArm_Op<"vqrdmulhq_laneq_s32"> {
+def HydrideArm_vqrdmulhq_laneq_s32Op : HydrideArm_Op<"vqrdmulhq_laneq_s32", [AllTypesMatch<["a", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmulhq_laneq_s32";
   let description = [{
 ```
@@ -34297,7 +34297,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmulh.laneq.v4i32.v4i32`; need
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqrdmulhh_laneq_s16Op : HydrideArm_Op<"vqrdmulhh_laneq_s16"> {
@@ -34326,7 +34326,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmulhs_laneq_s32Op : HydrideArm_Op<"vqrdmulhs_laneq_s32"> {
@@ -34355,7 +34355,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmla_n_s16Op : HydrideArm_Op<"vmla_n_s16"> {
@@ -34390,7 +34390,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlaq_n_s16Op : HydrideArm_Op<"vmlaq_n_s16"> {
@@ -34425,7 +34425,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmla_n_s32Op : HydrideArm_Op<"vmla_n_s32"> {
@@ -34460,7 +34460,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlaq_n_s32Op : HydrideArm_Op<"vmlaq_n_s32"> {
@@ -34495,7 +34495,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmla_n_u16Op : HydrideArm_Op<"vmla_n_u16"> {
@@ -34530,7 +34530,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlaq_n_u16Op : HydrideArm_Op<"vmlaq_n_u16"> {
@@ -34565,7 +34565,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmla_n_u32Op : HydrideArm_Op<"vmla_n_u32"> {
@@ -34600,7 +34600,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlaq_n_u32Op : HydrideArm_Op<"vmlaq_n_u32"> {
@@ -34635,7 +34635,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_n_s16Op : HydrideArm_Op<"vmlal_n_s16"> {
@@ -34670,7 +34670,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_n_s32Op : HydrideArm_Op<"vmlal_n_s32"> {
@@ -34705,7 +34705,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_n_u16Op : HydrideArm_Op<"vmlal_n_u16"> {
@@ -34740,7 +34740,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_n_u32Op : HydrideArm_Op<"vmlal_n_u32"> {
@@ -34775,7 +34775,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_n_s16Op : HydrideArm_Op<"vmlal_high_n_s16"> {
@@ -34810,7 +34810,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_n_s32Op : HydrideArm_Op<"vmlal_high_n_s32"> {
@@ -34845,7 +34845,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_n_u16Op : HydrideArm_Op<"vmlal_high_n_u16"> {
@@ -34880,7 +34880,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlal_high_n_u32Op : HydrideArm_Op<"vmlal_high_n_u32"> {
@@ -34915,7 +34915,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_n_s16Op : HydrideArm_Op<"vqdmlal_n_s16"> {
@@ -34951,7 +34951,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`, `llv
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_n_s32Op : HydrideArm_Op<"vqdmlal_n_s32"> {
@@ -34987,7 +34987,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`, `llv
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_high_n_s16Op : HydrideArm_Op<"vqdmlal_high_n_s16"> {
@@ -35023,7 +35023,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`, `llv
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlal_high_n_s32Op : HydrideArm_Op<"vqdmlal_high_n_s32"> {
@@ -35059,7 +35059,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`, `llv
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmls_n_s16Op : HydrideArm_Op<"vmls_n_s16"> {
@@ -35094,7 +35094,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsq_n_s16Op : HydrideArm_Op<"vmlsq_n_s16"> {
@@ -35129,7 +35129,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmls_n_s32Op : HydrideArm_Op<"vmls_n_s32"> {
@@ -35164,7 +35164,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsq_n_s32Op : HydrideArm_Op<"vmlsq_n_s32"> {
@@ -35199,7 +35199,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmls_n_u16Op : HydrideArm_Op<"vmls_n_u16"> {
@@ -35234,7 +35234,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsq_n_u16Op : HydrideArm_Op<"vmlsq_n_u16"> {
@@ -35269,7 +35269,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmls_n_u32Op : HydrideArm_Op<"vmls_n_u32"> {
@@ -35304,7 +35304,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsq_n_u32Op : HydrideArm_Op<"vmlsq_n_u32"> {
@@ -35339,7 +35339,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_n_s16Op : HydrideArm_Op<"vmlsl_n_s16"> {
@@ -35374,7 +35374,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_n_s32Op : HydrideArm_Op<"vmlsl_n_s32"> {
@@ -35409,7 +35409,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_n_u16Op : HydrideArm_Op<"vmlsl_n_u16"> {
@@ -35444,7 +35444,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_n_u32Op : HydrideArm_Op<"vmlsl_n_u32"> {
@@ -35479,7 +35479,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_n_s16Op : HydrideArm_Op<"vmlsl_high_n_s16"> {
@@ -35514,7 +35514,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_n_s32Op : HydrideArm_Op<"vmlsl_high_n_s32"> {
@@ -35549,7 +35549,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_n_u16Op : HydrideArm_Op<"vmlsl_high_n_u16"> {
@@ -35584,7 +35584,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmlsl_high_n_u32Op : HydrideArm_Op<"vmlsl_high_n_u32"> {
@@ -35619,7 +35619,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_n_s16Op : HydrideArm_Op<"vqdmlsl_n_s16"> {
@@ -35655,7 +35655,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`, `llv
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_n_s32Op : HydrideArm_Op<"vqdmlsl_n_s32"> {
@@ -35691,7 +35691,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`, `llv
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_high_n_s16Op : HydrideArm_Op<"vqdmlsl_high_n_s16"> {
@@ -35727,7 +35727,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`, `llv
     VectorOfLengthAndType<[1], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqdmlsl_high_n_s32Op : HydrideArm_Op<"vqdmlsl_high_n_s32"> {
@@ -35763,10 +35763,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`, `llv
     VectorOfLengthAndType<[1], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vabs_s8Op : HydrideArm_Op<"vabs_s8"> {
+def HydrideArm_vabs_s8Op : HydrideArm_Op<"vabs_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabs_s8";
   let description = [{
 ```
@@ -35792,10 +35792,10 @@ Lowers to LLVM as a call of `llvm.abs.v8i8` (LLVM's generic form of `llvm.aarch6
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabsq_s8Op : HydrideArm_Op<"vabsq_s8"> {
+def HydrideArm_vabsq_s8Op : HydrideArm_Op<"vabsq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabsq_s8";
   let description = [{
 ```
@@ -35821,10 +35821,10 @@ Lowers to LLVM as a call of `llvm.abs.v16i8` (LLVM's generic form of `llvm.aarch
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabs_s16Op : HydrideArm_Op<"vabs_s16"> {
+def HydrideArm_vabs_s16Op : HydrideArm_Op<"vabs_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabs_s16";
   let description = [{
 ```
@@ -35850,10 +35850,10 @@ Lowers to LLVM as a call of `llvm.abs.v4i16` (LLVM's generic form of `llvm.aarch
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabsq_s16Op : HydrideArm_Op<"vabsq_s16"> {
+def HydrideArm_vabsq_s16Op : HydrideArm_Op<"vabsq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabsq_s16";
   let description = [{
 ```
@@ -35879,10 +35879,10 @@ Lowers to LLVM as a call of `llvm.abs.v8i16` (LLVM's generic form of `llvm.aarch
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabs_s32Op : HydrideArm_Op<"vabs_s32"> {
+def HydrideArm_vabs_s32Op : HydrideArm_Op<"vabs_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabs_s32";
   let description = [{
 ```
@@ -35908,10 +35908,10 @@ Lowers to LLVM as a call of `llvm.abs.v2i32` (LLVM's generic form of `llvm.aarch
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabsq_s32Op : HydrideArm_Op<"vabsq_s32"> {
+def HydrideArm_vabsq_s32Op : HydrideArm_Op<"vabsq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabsq_s32";
   let description = [{
 ```
@@ -35937,10 +35937,10 @@ Lowers to LLVM as a call of `llvm.abs.v4i32` (LLVM's generic form of `llvm.aarch
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabs_s64Op : HydrideArm_Op<"vabs_s64"> {
+def HydrideArm_vabs_s64Op : HydrideArm_Op<"vabs_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabs_s64";
   let description = [{
 ```
@@ -35966,10 +35966,10 @@ Lowers to LLVM as a call of `llvm.abs.v1i64` (LLVM's generic form of `llvm.aarch
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabsd_s64Op : HydrideArm_Op<"vabsd_s64"> {
+def HydrideArm_vabsd_s64Op : HydrideArm_Op<"vabsd_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabsd_s64";
   let description = [{
 ```
@@ -35995,10 +35995,10 @@ Lowers to LLVM as a call of `llvm.abs.i64` (LLVM's generic form of `llvm.aarch64
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabsq_s64Op : HydrideArm_Op<"vabsq_s64"> {
+def HydrideArm_vabsq_s64Op : HydrideArm_Op<"vabsq_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vabsq_s64";
   let description = [{
 ```
@@ -36024,10 +36024,10 @@ Lowers to LLVM as a call of `llvm.abs.v2i64` (LLVM's generic form of `llvm.aarch
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabs_s8Op : HydrideArm_Op<"vqabs_s8"> {
+def HydrideArm_vqabs_s8Op : HydrideArm_Op<"vqabs_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabs_s8";
   let description = [{
 ```
@@ -36053,10 +36053,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqabs.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabsq_s8Op : HydrideArm_Op<"vqabsq_s8"> {
+def HydrideArm_vqabsq_s8Op : HydrideArm_Op<"vqabsq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabsq_s8";
   let description = [{
 ```
@@ -36082,10 +36082,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqabs.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabs_s16Op : HydrideArm_Op<"vqabs_s16"> {
+def HydrideArm_vqabs_s16Op : HydrideArm_Op<"vqabs_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabs_s16";
   let description = [{
 ```
@@ -36111,10 +36111,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqabs.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabsq_s16Op : HydrideArm_Op<"vqabsq_s16"> {
+def HydrideArm_vqabsq_s16Op : HydrideArm_Op<"vqabsq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabsq_s16";
   let description = [{
 ```
@@ -36140,10 +36140,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqabs.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabs_s32Op : HydrideArm_Op<"vqabs_s32"> {
+def HydrideArm_vqabs_s32Op : HydrideArm_Op<"vqabs_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabs_s32";
   let description = [{
 ```
@@ -36169,10 +36169,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqabs.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabsq_s32Op : HydrideArm_Op<"vqabsq_s32"> {
+def HydrideArm_vqabsq_s32Op : HydrideArm_Op<"vqabsq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabsq_s32";
   let description = [{
 ```
@@ -36198,10 +36198,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqabs.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabs_s64Op : HydrideArm_Op<"vqabs_s64"> {
+def HydrideArm_vqabs_s64Op : HydrideArm_Op<"vqabs_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabs_s64";
   let description = [{
 ```
@@ -36227,10 +36227,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqabs.v1i64`; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabsq_s64Op : HydrideArm_Op<"vqabsq_s64"> {
+def HydrideArm_vqabsq_s64Op : HydrideArm_Op<"vqabsq_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabsq_s64";
   let description = [{
 ```
@@ -36256,10 +36256,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqabs.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabsb_s8Op : HydrideArm_Op<"vqabsb_s8"> {
+def HydrideArm_vqabsb_s8Op : HydrideArm_Op<"vqabsb_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabsb_s8";
   let description = [{
 ```
@@ -36285,10 +36285,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqabs.v8i8`; needs n
     I8:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabsh_s16Op : HydrideArm_Op<"vqabsh_s16"> {
+def HydrideArm_vqabsh_s16Op : HydrideArm_Op<"vqabsh_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabsh_s16";
   let description = [{
 ```
@@ -36314,10 +36314,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqabs.v4i16`; needs 
     I16:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabss_s32Op : HydrideArm_Op<"vqabss_s32"> {
+def HydrideArm_vqabss_s32Op : HydrideArm_Op<"vqabss_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabss_s32";
   let description = [{
 ```
@@ -36343,10 +36343,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqabs.i32`; needs neon.
     I32:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqabsd_s64Op : HydrideArm_Op<"vqabsd_s64"> {
+def HydrideArm_vqabsd_s64Op : HydrideArm_Op<"vqabsd_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqabsd_s64";
   let description = [{
 ```
@@ -36372,10 +36372,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqabs.i64`; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vneg_s8Op : HydrideArm_Op<"vneg_s8"> {
+def HydrideArm_vneg_s8Op : HydrideArm_Op<"vneg_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vneg_s8";
   let description = [{
 ```
@@ -36401,10 +36401,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vnegq_s8Op : HydrideArm_Op<"vnegq_s8"> {
+def HydrideArm_vnegq_s8Op : HydrideArm_Op<"vnegq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vnegq_s8";
   let description = [{
 ```
@@ -36430,10 +36430,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vneg_s16Op : HydrideArm_Op<"vneg_s16"> {
+def HydrideArm_vneg_s16Op : HydrideArm_Op<"vneg_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vneg_s16";
   let description = [{
 ```
@@ -36459,10 +36459,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vnegq_s16Op : HydrideArm_Op<"vnegq_s16"> {
+def HydrideArm_vnegq_s16Op : HydrideArm_Op<"vnegq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vnegq_s16";
   let description = [{
 ```
@@ -36488,10 +36488,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vneg_s32Op : HydrideArm_Op<"vneg_s32"> {
+def HydrideArm_vneg_s32Op : HydrideArm_Op<"vneg_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vneg_s32";
   let description = [{
 ```
@@ -36517,10 +36517,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vnegq_s32Op : HydrideArm_Op<"vnegq_s32"> {
+def HydrideArm_vnegq_s32Op : HydrideArm_Op<"vnegq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vnegq_s32";
   let description = [{
 ```
@@ -36546,10 +36546,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vneg_s64Op : HydrideArm_Op<"vneg_s64"> {
+def HydrideArm_vneg_s64Op : HydrideArm_Op<"vneg_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vneg_s64";
   let description = [{
 ```
@@ -36575,10 +36575,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vnegd_s64Op : HydrideArm_Op<"vnegd_s64"> {
+def HydrideArm_vnegd_s64Op : HydrideArm_Op<"vnegd_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vnegd_s64";
   let description = [{
 ```
@@ -36604,10 +36604,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vnegq_s64Op : HydrideArm_Op<"vnegq_s64"> {
+def HydrideArm_vnegq_s64Op : HydrideArm_Op<"vnegq_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vnegq_s64";
   let description = [{
 ```
@@ -36633,10 +36633,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqneg_s8Op : HydrideArm_Op<"vqneg_s8"> {
+def HydrideArm_vqneg_s8Op : HydrideArm_Op<"vqneg_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqneg_s8";
   let description = [{
 ```
@@ -36662,10 +36662,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqneg.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqnegq_s8Op : HydrideArm_Op<"vqnegq_s8"> {
+def HydrideArm_vqnegq_s8Op : HydrideArm_Op<"vqnegq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqnegq_s8";
   let description = [{
 ```
@@ -36691,10 +36691,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqneg.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqneg_s16Op : HydrideArm_Op<"vqneg_s16"> {
+def HydrideArm_vqneg_s16Op : HydrideArm_Op<"vqneg_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqneg_s16";
   let description = [{
 ```
@@ -36720,10 +36720,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqneg.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqnegq_s16Op : HydrideArm_Op<"vqnegq_s16"> {
+def HydrideArm_vqnegq_s16Op : HydrideArm_Op<"vqnegq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqnegq_s16";
   let description = [{
 ```
@@ -36749,10 +36749,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqneg.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqneg_s32Op : HydrideArm_Op<"vqneg_s32"> {
+def HydrideArm_vqneg_s32Op : HydrideArm_Op<"vqneg_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqneg_s32";
   let description = [{
 ```
@@ -36778,10 +36778,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqneg.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqnegq_s32Op : HydrideArm_Op<"vqnegq_s32"> {
+def HydrideArm_vqnegq_s32Op : HydrideArm_Op<"vqnegq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqnegq_s32";
   let description = [{
 ```
@@ -36807,10 +36807,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqneg.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqneg_s64Op : HydrideArm_Op<"vqneg_s64"> {
+def HydrideArm_vqneg_s64Op : HydrideArm_Op<"vqneg_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqneg_s64";
   let description = [{
 ```
@@ -36836,10 +36836,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqneg.v1i64`; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqnegq_s64Op : HydrideArm_Op<"vqnegq_s64"> {
+def HydrideArm_vqnegq_s64Op : HydrideArm_Op<"vqnegq_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqnegq_s64";
   let description = [{
 ```
@@ -36865,10 +36865,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqneg.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqnegb_s8Op : HydrideArm_Op<"vqnegb_s8"> {
+def HydrideArm_vqnegb_s8Op : HydrideArm_Op<"vqnegb_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqnegb_s8";
   let description = [{
 ```
@@ -36894,10 +36894,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqneg.v8i8`; needs n
     I8:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqnegh_s16Op : HydrideArm_Op<"vqnegh_s16"> {
+def HydrideArm_vqnegh_s16Op : HydrideArm_Op<"vqnegh_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqnegh_s16";
   let description = [{
 ```
@@ -36923,10 +36923,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqneg.v4i16`; needs 
     I16:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqnegs_s32Op : HydrideArm_Op<"vqnegs_s32"> {
+def HydrideArm_vqnegs_s32Op : HydrideArm_Op<"vqnegs_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqnegs_s32";
   let description = [{
 ```
@@ -36952,10 +36952,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqneg.i32`; needs neon.
     I32:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqnegd_s64Op : HydrideArm_Op<"vqnegd_s64"> {
+def HydrideArm_vqnegd_s64Op : HydrideArm_Op<"vqnegd_s64", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqnegd_s64";
   let description = [{
 ```
@@ -36981,10 +36981,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqneg.i64`; needs neon.
     I64:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcls_s8Op : HydrideArm_Op<"vcls_s8"> {
+def HydrideArm_vcls_s8Op : HydrideArm_Op<"vcls_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcls_s8";
   let description = [{
 ```
@@ -37009,10 +37009,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclsq_s8Op : HydrideArm_Op<"vclsq_s8"> {
+def HydrideArm_vclsq_s8Op : HydrideArm_Op<"vclsq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclsq_s8";
   let description = [{
 ```
@@ -37037,10 +37037,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcls_s16Op : HydrideArm_Op<"vcls_s16"> {
+def HydrideArm_vcls_s16Op : HydrideArm_Op<"vcls_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcls_s16";
   let description = [{
 ```
@@ -37065,10 +37065,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclsq_s16Op : HydrideArm_Op<"vclsq_s16"> {
+def HydrideArm_vclsq_s16Op : HydrideArm_Op<"vclsq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclsq_s16";
   let description = [{
 ```
@@ -37093,10 +37093,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcls_s32Op : HydrideArm_Op<"vcls_s32"> {
+def HydrideArm_vcls_s32Op : HydrideArm_Op<"vcls_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcls_s32";
   let description = [{
 ```
@@ -37121,10 +37121,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclsq_s32Op : HydrideArm_Op<"vclsq_s32"> {
+def HydrideArm_vclsq_s32Op : HydrideArm_Op<"vclsq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclsq_s32";
   let description = [{
 ```
@@ -37149,10 +37149,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcls_u8Op : HydrideArm_Op<"vcls_u8"> {
+def HydrideArm_vcls_u8Op : HydrideArm_Op<"vcls_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcls_u8";
   let description = [{
 ```
@@ -37177,10 +37177,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclsq_u8Op : HydrideArm_Op<"vclsq_u8"> {
+def HydrideArm_vclsq_u8Op : HydrideArm_Op<"vclsq_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclsq_u8";
   let description = [{
 ```
@@ -37205,10 +37205,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcls_u16Op : HydrideArm_Op<"vcls_u16"> {
+def HydrideArm_vcls_u16Op : HydrideArm_Op<"vcls_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcls_u16";
   let description = [{
 ```
@@ -37233,10 +37233,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclsq_u16Op : HydrideArm_Op<"vclsq_u16"> {
+def HydrideArm_vclsq_u16Op : HydrideArm_Op<"vclsq_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclsq_u16";
   let description = [{
 ```
@@ -37261,10 +37261,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcls_u32Op : HydrideArm_Op<"vcls_u32"> {
+def HydrideArm_vcls_u32Op : HydrideArm_Op<"vcls_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcls_u32";
   let description = [{
 ```
@@ -37289,10 +37289,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclsq_u32Op : HydrideArm_Op<"vclsq_u32"> {
+def HydrideArm_vclsq_u32Op : HydrideArm_Op<"vclsq_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclsq_u32";
   let description = [{
 ```
@@ -37317,10 +37317,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.cls.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclz_s8Op : HydrideArm_Op<"vclz_s8"> {
+def HydrideArm_vclz_s8Op : HydrideArm_Op<"vclz_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclz_s8";
   let description = [{
 ```
@@ -37345,10 +37345,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclzq_s8Op : HydrideArm_Op<"vclzq_s8"> {
+def HydrideArm_vclzq_s8Op : HydrideArm_Op<"vclzq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclzq_s8";
   let description = [{
 ```
@@ -37373,10 +37373,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclz_s16Op : HydrideArm_Op<"vclz_s16"> {
+def HydrideArm_vclz_s16Op : HydrideArm_Op<"vclz_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclz_s16";
   let description = [{
 ```
@@ -37401,10 +37401,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclzq_s16Op : HydrideArm_Op<"vclzq_s16"> {
+def HydrideArm_vclzq_s16Op : HydrideArm_Op<"vclzq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclzq_s16";
   let description = [{
 ```
@@ -37429,10 +37429,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclz_s32Op : HydrideArm_Op<"vclz_s32"> {
+def HydrideArm_vclz_s32Op : HydrideArm_Op<"vclz_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclz_s32";
   let description = [{
 ```
@@ -37457,10 +37457,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclzq_s32Op : HydrideArm_Op<"vclzq_s32"> {
+def HydrideArm_vclzq_s32Op : HydrideArm_Op<"vclzq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclzq_s32";
   let description = [{
 ```
@@ -37485,10 +37485,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclz_u8Op : HydrideArm_Op<"vclz_u8"> {
+def HydrideArm_vclz_u8Op : HydrideArm_Op<"vclz_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclz_u8";
   let description = [{
 ```
@@ -37513,10 +37513,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclzq_u8Op : HydrideArm_Op<"vclzq_u8"> {
+def HydrideArm_vclzq_u8Op : HydrideArm_Op<"vclzq_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclzq_u8";
   let description = [{
 ```
@@ -37541,10 +37541,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclz_u16Op : HydrideArm_Op<"vclz_u16"> {
+def HydrideArm_vclz_u16Op : HydrideArm_Op<"vclz_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclz_u16";
   let description = [{
 ```
@@ -37569,10 +37569,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclzq_u16Op : HydrideArm_Op<"vclzq_u16"> {
+def HydrideArm_vclzq_u16Op : HydrideArm_Op<"vclzq_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclzq_u16";
   let description = [{
 ```
@@ -37597,10 +37597,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclz_u32Op : HydrideArm_Op<"vclz_u32"> {
+def HydrideArm_vclz_u32Op : HydrideArm_Op<"vclz_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclz_u32";
   let description = [{
 ```
@@ -37625,10 +37625,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vclzq_u32Op : HydrideArm_Op<"vclzq_u32"> {
+def HydrideArm_vclzq_u32Op : HydrideArm_Op<"vclzq_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vclzq_u32";
   let description = [{
 ```
@@ -37653,10 +37653,10 @@ Lowers to LLVM as a call of `llvm.ctlz.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcnt_s8Op : HydrideArm_Op<"vcnt_s8"> {
+def HydrideArm_vcnt_s8Op : HydrideArm_Op<"vcnt_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcnt_s8";
   let description = [{
 ```
@@ -37677,10 +37677,10 @@ Lowers to LLVM as a call of `llvm.ctpop.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcntq_s8Op : HydrideArm_Op<"vcntq_s8"> {
+def HydrideArm_vcntq_s8Op : HydrideArm_Op<"vcntq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcntq_s8";
   let description = [{
 ```
@@ -37701,10 +37701,10 @@ Lowers to LLVM as a call of `llvm.ctpop.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcnt_u8Op : HydrideArm_Op<"vcnt_u8"> {
+def HydrideArm_vcnt_u8Op : HydrideArm_Op<"vcnt_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcnt_u8";
   let description = [{
 ```
@@ -37725,10 +37725,10 @@ Lowers to LLVM as a call of `llvm.ctpop.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vcntq_u8Op : HydrideArm_Op<"vcntq_u8"> {
+def HydrideArm_vcntq_u8Op : HydrideArm_Op<"vcntq_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vcntq_u8";
   let description = [{
 ```
@@ -37749,10 +37749,10 @@ Lowers to LLVM as a call of `llvm.ctpop.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrecpe_u32Op : HydrideArm_Op<"vrecpe_u32"> {
+def HydrideArm_vrecpe_u32Op : HydrideArm_Op<"vrecpe_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrecpe_u32";
   let description = [{
 ```
@@ -37783,10 +37783,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urecpe.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrecpeq_u32Op : HydrideArm_Op<"vrecpeq_u32"> {
+def HydrideArm_vrecpeq_u32Op : HydrideArm_Op<"vrecpeq_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrecpeq_u32";
   let description = [{
 ```
@@ -37817,10 +37817,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.urecpe.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvn_s8Op : HydrideArm_Op<"vmvn_s8"> {
+def HydrideArm_vmvn_s8Op : HydrideArm_Op<"vmvn_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvn_s8";
   let description = [{
 ```
@@ -37842,10 +37842,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvnq_s8Op : HydrideArm_Op<"vmvnq_s8"> {
+def HydrideArm_vmvnq_s8Op : HydrideArm_Op<"vmvnq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvnq_s8";
   let description = [{
 ```
@@ -37867,10 +37867,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvn_s16Op : HydrideArm_Op<"vmvn_s16"> {
+def HydrideArm_vmvn_s16Op : HydrideArm_Op<"vmvn_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvn_s16";
   let description = [{
 ```
@@ -37892,10 +37892,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvnq_s16Op : HydrideArm_Op<"vmvnq_s16"> {
+def HydrideArm_vmvnq_s16Op : HydrideArm_Op<"vmvnq_s16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvnq_s16";
   let description = [{
 ```
@@ -37917,10 +37917,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvn_s32Op : HydrideArm_Op<"vmvn_s32"> {
+def HydrideArm_vmvn_s32Op : HydrideArm_Op<"vmvn_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvn_s32";
   let description = [{
 ```
@@ -37942,10 +37942,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvnq_s32Op : HydrideArm_Op<"vmvnq_s32"> {
+def HydrideArm_vmvnq_s32Op : HydrideArm_Op<"vmvnq_s32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvnq_s32";
   let description = [{
 ```
@@ -37967,10 +37967,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvn_u8Op : HydrideArm_Op<"vmvn_u8"> {
+def HydrideArm_vmvn_u8Op : HydrideArm_Op<"vmvn_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvn_u8";
   let description = [{
 ```
@@ -37992,10 +37992,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvnq_u8Op : HydrideArm_Op<"vmvnq_u8"> {
+def HydrideArm_vmvnq_u8Op : HydrideArm_Op<"vmvnq_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvnq_u8";
   let description = [{
 ```
@@ -38017,10 +38017,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvn_u16Op : HydrideArm_Op<"vmvn_u16"> {
+def HydrideArm_vmvn_u16Op : HydrideArm_Op<"vmvn_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvn_u16";
   let description = [{
 ```
@@ -38042,10 +38042,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvnq_u16Op : HydrideArm_Op<"vmvnq_u16"> {
+def HydrideArm_vmvnq_u16Op : HydrideArm_Op<"vmvnq_u16", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvnq_u16";
   let description = [{
 ```
@@ -38067,10 +38067,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvn_u32Op : HydrideArm_Op<"vmvn_u32"> {
+def HydrideArm_vmvn_u32Op : HydrideArm_Op<"vmvn_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvn_u32";
   let description = [{
 ```
@@ -38092,10 +38092,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vmvnq_u32Op : HydrideArm_Op<"vmvnq_u32"> {
+def HydrideArm_vmvnq_u32Op : HydrideArm_Op<"vmvnq_u32", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vmvnq_u32";
   let description = [{
 ```
@@ -38117,10 +38117,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vand_s8Op : HydrideArm_Op<"vand_s8"> {
+def HydrideArm_vand_s8Op : HydrideArm_Op<"vand_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vand_s8";
   let description = [{
 ```
@@ -38140,10 +38140,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vandq_s8Op : HydrideArm_Op<"vandq_s8"> {
+def HydrideArm_vandq_s8Op : HydrideArm_Op<"vandq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vandq_s8";
   let description = [{
 ```
@@ -38163,10 +38163,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vand_s16Op : HydrideArm_Op<"vand_s16"> {
+def HydrideArm_vand_s16Op : HydrideArm_Op<"vand_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vand_s16";
   let description = [{
 ```
@@ -38186,10 +38186,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vandq_s16Op : HydrideArm_Op<"vandq_s16"> {
+def HydrideArm_vandq_s16Op : HydrideArm_Op<"vandq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vandq_s16";
   let description = [{
 ```
@@ -38209,10 +38209,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vand_s32Op : HydrideArm_Op<"vand_s32"> {
+def HydrideArm_vand_s32Op : HydrideArm_Op<"vand_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vand_s32";
   let description = [{
 ```
@@ -38232,10 +38232,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vandq_s32Op : HydrideArm_Op<"vandq_s32"> {
+def HydrideArm_vandq_s32Op : HydrideArm_Op<"vandq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vandq_s32";
   let description = [{
 ```
@@ -38255,10 +38255,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vand_s64Op : HydrideArm_Op<"vand_s64"> {
+def HydrideArm_vand_s64Op : HydrideArm_Op<"vand_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vand_s64";
   let description = [{
 ```
@@ -38278,10 +38278,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     I64:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vandq_s64Op : HydrideArm_Op<"vandq_s64"> {
+def HydrideArm_vandq_s64Op : HydrideArm_Op<"vandq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vandq_s64";
   let description = [{
 ```
@@ -38301,10 +38301,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vand_u8Op : HydrideArm_Op<"vand_u8"> {
+def HydrideArm_vand_u8Op : HydrideArm_Op<"vand_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vand_u8";
   let description = [{
 ```
@@ -38324,10 +38324,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vandq_u8Op : HydrideArm_Op<"vandq_u8"> {
+def HydrideArm_vandq_u8Op : HydrideArm_Op<"vandq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vandq_u8";
   let description = [{
 ```
@@ -38347,10 +38347,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vand_u16Op : HydrideArm_Op<"vand_u16"> {
+def HydrideArm_vand_u16Op : HydrideArm_Op<"vand_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vand_u16";
   let description = [{
 ```
@@ -38370,10 +38370,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vandq_u16Op : HydrideArm_Op<"vandq_u16"> {
+def HydrideArm_vandq_u16Op : HydrideArm_Op<"vandq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vandq_u16";
   let description = [{
 ```
@@ -38393,10 +38393,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vand_u32Op : HydrideArm_Op<"vand_u32"> {
+def HydrideArm_vand_u32Op : HydrideArm_Op<"vand_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vand_u32";
   let description = [{
 ```
@@ -38416,10 +38416,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vandq_u32Op : HydrideArm_Op<"vandq_u32"> {
+def HydrideArm_vandq_u32Op : HydrideArm_Op<"vandq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vandq_u32";
   let description = [{
 ```
@@ -38439,7 +38439,7 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vand_u64Op : HydrideArm_Op<"vand_u64"> {
@@ -38462,10 +38462,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vandq_u64Op : HydrideArm_Op<"vandq_u64"> {
+def HydrideArm_vandq_u64Op : HydrideArm_Op<"vandq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vandq_u64";
   let description = [{
 ```
@@ -38485,10 +38485,10 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorr_s8Op : HydrideArm_Op<"vorr_s8"> {
+def HydrideArm_vorr_s8Op : HydrideArm_Op<"vorr_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorr_s8";
   let description = [{
 ```
@@ -38508,10 +38508,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorrq_s8Op : HydrideArm_Op<"vorrq_s8"> {
+def HydrideArm_vorrq_s8Op : HydrideArm_Op<"vorrq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorrq_s8";
   let description = [{
 ```
@@ -38531,10 +38531,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorr_s16Op : HydrideArm_Op<"vorr_s16"> {
+def HydrideArm_vorr_s16Op : HydrideArm_Op<"vorr_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorr_s16";
   let description = [{
 ```
@@ -38554,10 +38554,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorrq_s16Op : HydrideArm_Op<"vorrq_s16"> {
+def HydrideArm_vorrq_s16Op : HydrideArm_Op<"vorrq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorrq_s16";
   let description = [{
 ```
@@ -38577,10 +38577,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorr_s32Op : HydrideArm_Op<"vorr_s32"> {
+def HydrideArm_vorr_s32Op : HydrideArm_Op<"vorr_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorr_s32";
   let description = [{
 ```
@@ -38600,10 +38600,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorrq_s32Op : HydrideArm_Op<"vorrq_s32"> {
+def HydrideArm_vorrq_s32Op : HydrideArm_Op<"vorrq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorrq_s32";
   let description = [{
 ```
@@ -38623,7 +38623,7 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vorr_s64Op : HydrideArm_Op<"vorr_s64"> {
@@ -38646,10 +38646,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vorrq_s64Op : HydrideArm_Op<"vorrq_s64"> {
+def HydrideArm_vorrq_s64Op : HydrideArm_Op<"vorrq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorrq_s64";
   let description = [{
 ```
@@ -38669,10 +38669,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorr_u8Op : HydrideArm_Op<"vorr_u8"> {
+def HydrideArm_vorr_u8Op : HydrideArm_Op<"vorr_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorr_u8";
   let description = [{
 ```
@@ -38692,10 +38692,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorrq_u8Op : HydrideArm_Op<"vorrq_u8"> {
+def HydrideArm_vorrq_u8Op : HydrideArm_Op<"vorrq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorrq_u8";
   let description = [{
 ```
@@ -38715,10 +38715,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorr_u16Op : HydrideArm_Op<"vorr_u16"> {
+def HydrideArm_vorr_u16Op : HydrideArm_Op<"vorr_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorr_u16";
   let description = [{
 ```
@@ -38738,10 +38738,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorrq_u16Op : HydrideArm_Op<"vorrq_u16"> {
+def HydrideArm_vorrq_u16Op : HydrideArm_Op<"vorrq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorrq_u16";
   let description = [{
 ```
@@ -38761,10 +38761,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorr_u32Op : HydrideArm_Op<"vorr_u32"> {
+def HydrideArm_vorr_u32Op : HydrideArm_Op<"vorr_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorr_u32";
   let description = [{
 ```
@@ -38784,10 +38784,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorrq_u32Op : HydrideArm_Op<"vorrq_u32"> {
+def HydrideArm_vorrq_u32Op : HydrideArm_Op<"vorrq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorrq_u32";
   let description = [{
 ```
@@ -38807,7 +38807,7 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vorr_u64Op : HydrideArm_Op<"vorr_u64"> {
@@ -38830,10 +38830,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vorrq_u64Op : HydrideArm_Op<"vorrq_u64"> {
+def HydrideArm_vorrq_u64Op : HydrideArm_Op<"vorrq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorrq_u64";
   let description = [{
 ```
@@ -38853,10 +38853,10 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor_s8Op : HydrideArm_Op<"veor_s8"> {
+def HydrideArm_veor_s8Op : HydrideArm_Op<"veor_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor_s8";
   let description = [{
 ```
@@ -38879,10 +38879,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veorq_s8Op : HydrideArm_Op<"veorq_s8"> {
+def HydrideArm_veorq_s8Op : HydrideArm_Op<"veorq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veorq_s8";
   let description = [{
 ```
@@ -38905,10 +38905,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor_s16Op : HydrideArm_Op<"veor_s16"> {
+def HydrideArm_veor_s16Op : HydrideArm_Op<"veor_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor_s16";
   let description = [{
 ```
@@ -38931,10 +38931,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veorq_s16Op : HydrideArm_Op<"veorq_s16"> {
+def HydrideArm_veorq_s16Op : HydrideArm_Op<"veorq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veorq_s16";
   let description = [{
 ```
@@ -38957,10 +38957,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor_s32Op : HydrideArm_Op<"veor_s32"> {
+def HydrideArm_veor_s32Op : HydrideArm_Op<"veor_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor_s32";
   let description = [{
 ```
@@ -38983,10 +38983,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veorq_s32Op : HydrideArm_Op<"veorq_s32"> {
+def HydrideArm_veorq_s32Op : HydrideArm_Op<"veorq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veorq_s32";
   let description = [{
 ```
@@ -39009,7 +39009,7 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_veor_s64Op : HydrideArm_Op<"veor_s64"> {
@@ -39035,10 +39035,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_veorq_s64Op : HydrideArm_Op<"veorq_s64"> {
+def HydrideArm_veorq_s64Op : HydrideArm_Op<"veorq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veorq_s64";
   let description = [{
 ```
@@ -39061,10 +39061,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor_u8Op : HydrideArm_Op<"veor_u8"> {
+def HydrideArm_veor_u8Op : HydrideArm_Op<"veor_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor_u8";
   let description = [{
 ```
@@ -39087,10 +39087,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veorq_u8Op : HydrideArm_Op<"veorq_u8"> {
+def HydrideArm_veorq_u8Op : HydrideArm_Op<"veorq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veorq_u8";
   let description = [{
 ```
@@ -39113,10 +39113,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor_u16Op : HydrideArm_Op<"veor_u16"> {
+def HydrideArm_veor_u16Op : HydrideArm_Op<"veor_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor_u16";
   let description = [{
 ```
@@ -39139,10 +39139,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veorq_u16Op : HydrideArm_Op<"veorq_u16"> {
+def HydrideArm_veorq_u16Op : HydrideArm_Op<"veorq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veorq_u16";
   let description = [{
 ```
@@ -39165,10 +39165,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor_u32Op : HydrideArm_Op<"veor_u32"> {
+def HydrideArm_veor_u32Op : HydrideArm_Op<"veor_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor_u32";
   let description = [{
 ```
@@ -39191,10 +39191,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veorq_u32Op : HydrideArm_Op<"veorq_u32"> {
+def HydrideArm_veorq_u32Op : HydrideArm_Op<"veorq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veorq_u32";
   let description = [{
 ```
@@ -39217,7 +39217,7 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_veor_u64Op : HydrideArm_Op<"veor_u64"> {
@@ -39243,10 +39243,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_veorq_u64Op : HydrideArm_Op<"veorq_u64"> {
+def HydrideArm_veorq_u64Op : HydrideArm_Op<"veorq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veorq_u64";
   let description = [{
 ```
@@ -39269,10 +39269,10 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbic_s8Op : HydrideArm_Op<"vbic_s8"> {
+def HydrideArm_vbic_s8Op : HydrideArm_Op<"vbic_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbic_s8";
   let description = [{
 ```
@@ -39293,10 +39293,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbicq_s8Op : HydrideArm_Op<"vbicq_s8"> {
+def HydrideArm_vbicq_s8Op : HydrideArm_Op<"vbicq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbicq_s8";
   let description = [{
 ```
@@ -39317,10 +39317,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbic_s16Op : HydrideArm_Op<"vbic_s16"> {
+def HydrideArm_vbic_s16Op : HydrideArm_Op<"vbic_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbic_s16";
   let description = [{
 ```
@@ -39341,10 +39341,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbicq_s16Op : HydrideArm_Op<"vbicq_s16"> {
+def HydrideArm_vbicq_s16Op : HydrideArm_Op<"vbicq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbicq_s16";
   let description = [{
 ```
@@ -39365,10 +39365,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbic_s32Op : HydrideArm_Op<"vbic_s32"> {
+def HydrideArm_vbic_s32Op : HydrideArm_Op<"vbic_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbic_s32";
   let description = [{
 ```
@@ -39389,10 +39389,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbicq_s32Op : HydrideArm_Op<"vbicq_s32"> {
+def HydrideArm_vbicq_s32Op : HydrideArm_Op<"vbicq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbicq_s32";
   let description = [{
 ```
@@ -39413,7 +39413,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vbic_s64Op : HydrideArm_Op<"vbic_s64"> {
@@ -39437,10 +39437,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vbicq_s64Op : HydrideArm_Op<"vbicq_s64"> {
+def HydrideArm_vbicq_s64Op : HydrideArm_Op<"vbicq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbicq_s64";
   let description = [{
 ```
@@ -39461,10 +39461,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbic_u8Op : HydrideArm_Op<"vbic_u8"> {
+def HydrideArm_vbic_u8Op : HydrideArm_Op<"vbic_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbic_u8";
   let description = [{
 ```
@@ -39485,10 +39485,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbicq_u8Op : HydrideArm_Op<"vbicq_u8"> {
+def HydrideArm_vbicq_u8Op : HydrideArm_Op<"vbicq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbicq_u8";
   let description = [{
 ```
@@ -39509,10 +39509,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbic_u16Op : HydrideArm_Op<"vbic_u16"> {
+def HydrideArm_vbic_u16Op : HydrideArm_Op<"vbic_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbic_u16";
   let description = [{
 ```
@@ -39533,10 +39533,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbicq_u16Op : HydrideArm_Op<"vbicq_u16"> {
+def HydrideArm_vbicq_u16Op : HydrideArm_Op<"vbicq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbicq_u16";
   let description = [{
 ```
@@ -39557,10 +39557,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbic_u32Op : HydrideArm_Op<"vbic_u32"> {
+def HydrideArm_vbic_u32Op : HydrideArm_Op<"vbic_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbic_u32";
   let description = [{
 ```
@@ -39581,10 +39581,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbicq_u32Op : HydrideArm_Op<"vbicq_u32"> {
+def HydrideArm_vbicq_u32Op : HydrideArm_Op<"vbicq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbicq_u32";
   let description = [{
 ```
@@ -39605,7 +39605,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vbic_u64Op : HydrideArm_Op<"vbic_u64"> {
@@ -39629,10 +39629,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vbicq_u64Op : HydrideArm_Op<"vbicq_u64"> {
+def HydrideArm_vbicq_u64Op : HydrideArm_Op<"vbicq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbicq_u64";
   let description = [{
 ```
@@ -39653,10 +39653,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorn_s8Op : HydrideArm_Op<"vorn_s8"> {
+def HydrideArm_vorn_s8Op : HydrideArm_Op<"vorn_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorn_s8";
   let description = [{
 ```
@@ -39677,10 +39677,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vornq_s8Op : HydrideArm_Op<"vornq_s8"> {
+def HydrideArm_vornq_s8Op : HydrideArm_Op<"vornq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vornq_s8";
   let description = [{
 ```
@@ -39701,10 +39701,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorn_s16Op : HydrideArm_Op<"vorn_s16"> {
+def HydrideArm_vorn_s16Op : HydrideArm_Op<"vorn_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorn_s16";
   let description = [{
 ```
@@ -39725,10 +39725,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vornq_s16Op : HydrideArm_Op<"vornq_s16"> {
+def HydrideArm_vornq_s16Op : HydrideArm_Op<"vornq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vornq_s16";
   let description = [{
 ```
@@ -39749,10 +39749,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorn_s32Op : HydrideArm_Op<"vorn_s32"> {
+def HydrideArm_vorn_s32Op : HydrideArm_Op<"vorn_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorn_s32";
   let description = [{
 ```
@@ -39773,10 +39773,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vornq_s32Op : HydrideArm_Op<"vornq_s32"> {
+def HydrideArm_vornq_s32Op : HydrideArm_Op<"vornq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vornq_s32";
   let description = [{
 ```
@@ -39797,7 +39797,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vorn_s64Op : HydrideArm_Op<"vorn_s64"> {
@@ -39821,10 +39821,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vornq_s64Op : HydrideArm_Op<"vornq_s64"> {
+def HydrideArm_vornq_s64Op : HydrideArm_Op<"vornq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vornq_s64";
   let description = [{
 ```
@@ -39845,10 +39845,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorn_u8Op : HydrideArm_Op<"vorn_u8"> {
+def HydrideArm_vorn_u8Op : HydrideArm_Op<"vorn_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorn_u8";
   let description = [{
 ```
@@ -39869,10 +39869,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vornq_u8Op : HydrideArm_Op<"vornq_u8"> {
+def HydrideArm_vornq_u8Op : HydrideArm_Op<"vornq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vornq_u8";
   let description = [{
 ```
@@ -39893,10 +39893,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorn_u16Op : HydrideArm_Op<"vorn_u16"> {
+def HydrideArm_vorn_u16Op : HydrideArm_Op<"vorn_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorn_u16";
   let description = [{
 ```
@@ -39917,10 +39917,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vornq_u16Op : HydrideArm_Op<"vornq_u16"> {
+def HydrideArm_vornq_u16Op : HydrideArm_Op<"vornq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vornq_u16";
   let description = [{
 ```
@@ -39941,10 +39941,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorn_u32Op : HydrideArm_Op<"vorn_u32"> {
+def HydrideArm_vorn_u32Op : HydrideArm_Op<"vorn_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vorn_u32";
   let description = [{
 ```
@@ -39965,10 +39965,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vornq_u32Op : HydrideArm_Op<"vornq_u32"> {
+def HydrideArm_vornq_u32Op : HydrideArm_Op<"vornq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vornq_u32";
   let description = [{
 ```
@@ -39989,7 +39989,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vorn_u64Op : HydrideArm_Op<"vorn_u64"> {
@@ -40013,10 +40013,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vornq_u64Op : HydrideArm_Op<"vornq_u64"> {
+def HydrideArm_vornq_u64Op : HydrideArm_Op<"vornq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vornq_u64";
   let description = [{
 ```
@@ -40037,10 +40037,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbsl_s8Op : HydrideArm_Op<"vbsl_s8"> {
+def HydrideArm_vbsl_s8Op : HydrideArm_Op<"vbsl_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbsl_s8";
   let description = [{
 ```
@@ -40064,10 +40064,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbslq_s8Op : HydrideArm_Op<"vbslq_s8"> {
+def HydrideArm_vbslq_s8Op : HydrideArm_Op<"vbslq_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbslq_s8";
   let description = [{
 ```
@@ -40091,10 +40091,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbsl_s16Op : HydrideArm_Op<"vbsl_s16"> {
+def HydrideArm_vbsl_s16Op : HydrideArm_Op<"vbsl_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbsl_s16";
   let description = [{
 ```
@@ -40118,10 +40118,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbslq_s16Op : HydrideArm_Op<"vbslq_s16"> {
+def HydrideArm_vbslq_s16Op : HydrideArm_Op<"vbslq_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbslq_s16";
   let description = [{
 ```
@@ -40145,10 +40145,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbsl_s32Op : HydrideArm_Op<"vbsl_s32"> {
+def HydrideArm_vbsl_s32Op : HydrideArm_Op<"vbsl_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbsl_s32";
   let description = [{
 ```
@@ -40172,10 +40172,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbslq_s32Op : HydrideArm_Op<"vbslq_s32"> {
+def HydrideArm_vbslq_s32Op : HydrideArm_Op<"vbslq_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbslq_s32";
   let description = [{
 ```
@@ -40199,7 +40199,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
 def HydrideArm_vbsl_s64Op : HydrideArm_Op<"vbsl_s64"> {
@@ -40226,10 +40226,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$c
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vbslq_s64Op : HydrideArm_Op<"vbslq_s64"> {
+def HydrideArm_vbslq_s64Op : HydrideArm_Op<"vbslq_s64", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbslq_s64";
   let description = [{
 ```
@@ -40253,10 +40253,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbsl_u8Op : HydrideArm_Op<"vbsl_u8"> {
+def HydrideArm_vbsl_u8Op : HydrideArm_Op<"vbsl_u8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbsl_u8";
   let description = [{
 ```
@@ -40280,10 +40280,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbslq_u8Op : HydrideArm_Op<"vbslq_u8"> {
+def HydrideArm_vbslq_u8Op : HydrideArm_Op<"vbslq_u8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbslq_u8";
   let description = [{
 ```
@@ -40307,10 +40307,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbsl_u16Op : HydrideArm_Op<"vbsl_u16"> {
+def HydrideArm_vbsl_u16Op : HydrideArm_Op<"vbsl_u16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbsl_u16";
   let description = [{
 ```
@@ -40334,10 +40334,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbslq_u16Op : HydrideArm_Op<"vbslq_u16"> {
+def HydrideArm_vbslq_u16Op : HydrideArm_Op<"vbslq_u16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbslq_u16";
   let description = [{
 ```
@@ -40361,10 +40361,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbsl_u32Op : HydrideArm_Op<"vbsl_u32"> {
+def HydrideArm_vbsl_u32Op : HydrideArm_Op<"vbsl_u32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbsl_u32";
   let description = [{
 ```
@@ -40388,10 +40388,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbslq_u32Op : HydrideArm_Op<"vbslq_u32"> {
+def HydrideArm_vbslq_u32Op : HydrideArm_Op<"vbslq_u32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbslq_u32";
   let description = [{
 ```
@@ -40415,7 +40415,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
 def HydrideArm_vbsl_u64Op : HydrideArm_Op<"vbsl_u64"> {
@@ -40442,10 +40442,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$c
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vbslq_u64Op : HydrideArm_Op<"vbslq_u64"> {
+def HydrideArm_vbslq_u64Op : HydrideArm_Op<"vbslq_u64", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbslq_u64";
   let description = [{
 ```
@@ -40469,10 +40469,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrbit_s8Op : HydrideArm_Op<"vrbit_s8"> {
+def HydrideArm_vrbit_s8Op : HydrideArm_Op<"vrbit_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrbit_s8";
   let description = [{
 ```
@@ -40498,10 +40498,10 @@ Lowers to LLVM as a call of `llvm.bitreverse.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrbitq_s8Op : HydrideArm_Op<"vrbitq_s8"> {
+def HydrideArm_vrbitq_s8Op : HydrideArm_Op<"vrbitq_s8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrbitq_s8";
   let description = [{
 ```
@@ -40527,10 +40527,10 @@ Lowers to LLVM as a call of `llvm.bitreverse.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrbit_u8Op : HydrideArm_Op<"vrbit_u8"> {
+def HydrideArm_vrbit_u8Op : HydrideArm_Op<"vrbit_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrbit_u8";
   let description = [{
 ```
@@ -40556,10 +40556,10 @@ Lowers to LLVM as a call of `llvm.bitreverse.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrbitq_u8Op : HydrideArm_Op<"vrbitq_u8"> {
+def HydrideArm_vrbitq_u8Op : HydrideArm_Op<"vrbitq_u8", [AllTypesMatch<["a", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrbitq_u8";
   let description = [{
 ```
@@ -40585,10 +40585,10 @@ Lowers to LLVM as a call of `llvm.bitreverse.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideArm_vdup_lane_s8Op : HydrideArm_Op<"vdup_lane_s8"> {
+def HydrideArm_vdup_lane_s8Op : HydrideArm_Op<"vdup_lane_s8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdup_lane_s8";
   let description = [{
 ```
@@ -40610,7 +40610,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdupq_lane_s8Op : HydrideArm_Op<"vdupq_lane_s8"> {
@@ -40635,10 +40635,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdup_lane_s16Op : HydrideArm_Op<"vdup_lane_s16"> {
+def HydrideArm_vdup_lane_s16Op : HydrideArm_Op<"vdup_lane_s16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdup_lane_s16";
   let description = [{
 ```
@@ -40660,7 +40660,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdupq_lane_s16Op : HydrideArm_Op<"vdupq_lane_s16"> {
@@ -40685,10 +40685,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdup_lane_s32Op : HydrideArm_Op<"vdup_lane_s32"> {
+def HydrideArm_vdup_lane_s32Op : HydrideArm_Op<"vdup_lane_s32", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdup_lane_s32";
   let description = [{
 ```
@@ -40710,7 +40710,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdupq_lane_s32Op : HydrideArm_Op<"vdupq_lane_s32"> {
@@ -40735,7 +40735,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdup_lane_s64Op : HydrideArm_Op<"vdup_lane_s64"> {
@@ -40760,7 +40760,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdupq_lane_s64Op : HydrideArm_Op<"vdupq_lane_s64"> {
@@ -40785,10 +40785,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdup_lane_u8Op : HydrideArm_Op<"vdup_lane_u8"> {
+def HydrideArm_vdup_lane_u8Op : HydrideArm_Op<"vdup_lane_u8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdup_lane_u8";
   let description = [{
 ```
@@ -40810,7 +40810,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdupq_lane_u8Op : HydrideArm_Op<"vdupq_lane_u8"> {
@@ -40835,10 +40835,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdup_lane_u16Op : HydrideArm_Op<"vdup_lane_u16"> {
+def HydrideArm_vdup_lane_u16Op : HydrideArm_Op<"vdup_lane_u16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdup_lane_u16";
   let description = [{
 ```
@@ -40860,7 +40860,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdupq_lane_u16Op : HydrideArm_Op<"vdupq_lane_u16"> {
@@ -40885,10 +40885,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdup_lane_u32Op : HydrideArm_Op<"vdup_lane_u32"> {
+def HydrideArm_vdup_lane_u32Op : HydrideArm_Op<"vdup_lane_u32", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdup_lane_u32";
   let description = [{
 ```
@@ -40910,7 +40910,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdupq_lane_u32Op : HydrideArm_Op<"vdupq_lane_u32"> {
@@ -40935,7 +40935,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdup_lane_u64Op : HydrideArm_Op<"vdup_lane_u64"> {
@@ -40960,7 +40960,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdupq_lane_u64Op : HydrideArm_Op<"vdupq_lane_u64"> {
@@ -40985,7 +40985,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdup_laneq_s8Op : HydrideArm_Op<"vdup_laneq_s8"> {
@@ -41010,10 +41010,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdupq_laneq_s8Op : HydrideArm_Op<"vdupq_laneq_s8"> {
+def HydrideArm_vdupq_laneq_s8Op : HydrideArm_Op<"vdupq_laneq_s8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdupq_laneq_s8";
   let description = [{
 ```
@@ -41035,7 +41035,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdup_laneq_s16Op : HydrideArm_Op<"vdup_laneq_s16"> {
@@ -41060,10 +41060,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdupq_laneq_s16Op : HydrideArm_Op<"vdupq_laneq_s16"> {
+def HydrideArm_vdupq_laneq_s16Op : HydrideArm_Op<"vdupq_laneq_s16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdupq_laneq_s16";
   let description = [{
 ```
@@ -41085,7 +41085,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdup_laneq_s32Op : HydrideArm_Op<"vdup_laneq_s32"> {
@@ -41110,10 +41110,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdupq_laneq_s32Op : HydrideArm_Op<"vdupq_laneq_s32"> {
+def HydrideArm_vdupq_laneq_s32Op : HydrideArm_Op<"vdupq_laneq_s32", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdupq_laneq_s32";
   let description = [{
 ```
@@ -41135,7 +41135,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdup_laneq_s64Op : HydrideArm_Op<"vdup_laneq_s64"> {
@@ -41160,10 +41160,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdupq_laneq_s64Op : HydrideArm_Op<"vdupq_laneq_s64"> {
+def HydrideArm_vdupq_laneq_s64Op : HydrideArm_Op<"vdupq_laneq_s64", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdupq_laneq_s64";
   let description = [{
 ```
@@ -41185,7 +41185,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdup_laneq_u8Op : HydrideArm_Op<"vdup_laneq_u8"> {
@@ -41210,10 +41210,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdupq_laneq_u8Op : HydrideArm_Op<"vdupq_laneq_u8"> {
+def HydrideArm_vdupq_laneq_u8Op : HydrideArm_Op<"vdupq_laneq_u8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdupq_laneq_u8";
   let description = [{
 ```
@@ -41235,7 +41235,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdup_laneq_u16Op : HydrideArm_Op<"vdup_laneq_u16"> {
@@ -41260,10 +41260,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdupq_laneq_u16Op : HydrideArm_Op<"vdupq_laneq_u16"> {
+def HydrideArm_vdupq_laneq_u16Op : HydrideArm_Op<"vdupq_laneq_u16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdupq_laneq_u16";
   let description = [{
 ```
@@ -41285,7 +41285,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdup_laneq_u32Op : HydrideArm_Op<"vdup_laneq_u32"> {
@@ -41310,10 +41310,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdupq_laneq_u32Op : HydrideArm_Op<"vdupq_laneq_u32"> {
+def HydrideArm_vdupq_laneq_u32Op : HydrideArm_Op<"vdupq_laneq_u32", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdupq_laneq_u32";
   let description = [{
 ```
@@ -41335,7 +41335,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vdup_laneq_u64Op : HydrideArm_Op<"vdup_laneq_u64"> {
@@ -41360,10 +41360,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vdupq_laneq_u64Op : HydrideArm_Op<"vdupq_laneq_u64"> {
+def HydrideArm_vdupq_laneq_u64Op : HydrideArm_Op<"vdupq_laneq_u64", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vdupq_laneq_u64";
   let description = [{
 ```
@@ -41385,7 +41385,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
 def HydrideArm_vget_high_s8Op : HydrideArm_Op<"vget_high_s8"> {
@@ -41409,7 +41409,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_high_s16Op : HydrideArm_Op<"vget_high_s16"> {
@@ -41433,7 +41433,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_high_s32Op : HydrideArm_Op<"vget_high_s32"> {
@@ -41457,7 +41457,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_high_s64Op : HydrideArm_Op<"vget_high_s64"> {
@@ -41481,7 +41481,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_high_u8Op : HydrideArm_Op<"vget_high_u8"> {
@@ -41505,7 +41505,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_high_u16Op : HydrideArm_Op<"vget_high_u16"> {
@@ -41529,7 +41529,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_high_u32Op : HydrideArm_Op<"vget_high_u32"> {
@@ -41553,7 +41553,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_high_u64Op : HydrideArm_Op<"vget_high_u64"> {
@@ -41577,7 +41577,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_low_s8Op : HydrideArm_Op<"vget_low_s8"> {
@@ -41601,7 +41601,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_low_s16Op : HydrideArm_Op<"vget_low_s16"> {
@@ -41625,7 +41625,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_low_s32Op : HydrideArm_Op<"vget_low_s32"> {
@@ -41649,7 +41649,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_low_s64Op : HydrideArm_Op<"vget_low_s64"> {
@@ -41673,7 +41673,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_low_u8Op : HydrideArm_Op<"vget_low_u8"> {
@@ -41697,7 +41697,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_low_u16Op : HydrideArm_Op<"vget_low_u16"> {
@@ -41721,7 +41721,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_low_u32Op : HydrideArm_Op<"vget_low_u32"> {
@@ -41745,7 +41745,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vget_low_u64Op : HydrideArm_Op<"vget_low_u64"> {
@@ -41769,7 +41769,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdupb_lane_s8Op : HydrideArm_Op<"vdupb_lane_s8"> {
@@ -41794,7 +41794,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vduph_lane_s16Op : HydrideArm_Op<"vduph_lane_s16"> {
@@ -41819,7 +41819,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdups_lane_s32Op : HydrideArm_Op<"vdups_lane_s32"> {
@@ -41844,7 +41844,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdupd_lane_s64Op : HydrideArm_Op<"vdupd_lane_s64"> {
@@ -41869,7 +41869,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdupb_lane_u8Op : HydrideArm_Op<"vdupb_lane_u8"> {
@@ -41894,7 +41894,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vduph_lane_u16Op : HydrideArm_Op<"vduph_lane_u16"> {
@@ -41919,7 +41919,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdups_lane_u32Op : HydrideArm_Op<"vdups_lane_u32"> {
@@ -41944,7 +41944,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdupd_lane_u64Op : HydrideArm_Op<"vdupd_lane_u64"> {
@@ -41969,7 +41969,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdupb_laneq_s8Op : HydrideArm_Op<"vdupb_laneq_s8"> {
@@ -41994,7 +41994,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vduph_laneq_s16Op : HydrideArm_Op<"vduph_laneq_s16"> {
@@ -42019,7 +42019,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdups_laneq_s32Op : HydrideArm_Op<"vdups_laneq_s32"> {
@@ -42044,7 +42044,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdupd_laneq_s64Op : HydrideArm_Op<"vdupd_laneq_s64"> {
@@ -42069,7 +42069,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdupb_laneq_u8Op : HydrideArm_Op<"vdupb_laneq_u8"> {
@@ -42094,7 +42094,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vduph_laneq_u16Op : HydrideArm_Op<"vduph_laneq_u16"> {
@@ -42119,7 +42119,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdups_laneq_u32Op : HydrideArm_Op<"vdups_laneq_u32"> {
@@ -42144,7 +42144,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdupd_laneq_u64Op : HydrideArm_Op<"vdupd_laneq_u64"> {
@@ -42169,10 +42169,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vpadd_s8Op : HydrideArm_Op<"vpadd_s8"> {
+def HydrideArm_vpadd_s8Op : HydrideArm_Op<"vpadd_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpadd_s8";
   let description = [{
 ```
@@ -42199,10 +42199,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpadd_s16Op : HydrideArm_Op<"vpadd_s16"> {
+def HydrideArm_vpadd_s16Op : HydrideArm_Op<"vpadd_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpadd_s16";
   let description = [{
 ```
@@ -42229,10 +42229,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpadd_s32Op : HydrideArm_Op<"vpadd_s32"> {
+def HydrideArm_vpadd_s32Op : HydrideArm_Op<"vpadd_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpadd_s32";
   let description = [{
 ```
@@ -42259,10 +42259,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpadd_u8Op : HydrideArm_Op<"vpadd_u8"> {
+def HydrideArm_vpadd_u8Op : HydrideArm_Op<"vpadd_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpadd_u8";
   let description = [{
 ```
@@ -42289,10 +42289,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpadd_u16Op : HydrideArm_Op<"vpadd_u16"> {
+def HydrideArm_vpadd_u16Op : HydrideArm_Op<"vpadd_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpadd_u16";
   let description = [{
 ```
@@ -42319,10 +42319,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpadd_u32Op : HydrideArm_Op<"vpadd_u32"> {
+def HydrideArm_vpadd_u32Op : HydrideArm_Op<"vpadd_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpadd_u32";
   let description = [{
 ```
@@ -42349,10 +42349,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpaddq_s8Op : HydrideArm_Op<"vpaddq_s8"> {
+def HydrideArm_vpaddq_s8Op : HydrideArm_Op<"vpaddq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpaddq_s8";
   let description = [{
 ```
@@ -42379,10 +42379,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpaddq_s16Op : HydrideArm_Op<"vpaddq_s16"> {
+def HydrideArm_vpaddq_s16Op : HydrideArm_Op<"vpaddq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpaddq_s16";
   let description = [{
 ```
@@ -42409,10 +42409,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpaddq_s32Op : HydrideArm_Op<"vpaddq_s32"> {
+def HydrideArm_vpaddq_s32Op : HydrideArm_Op<"vpaddq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpaddq_s32";
   let description = [{
 ```
@@ -42439,10 +42439,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpaddq_s64Op : HydrideArm_Op<"vpaddq_s64"> {
+def HydrideArm_vpaddq_s64Op : HydrideArm_Op<"vpaddq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpaddq_s64";
   let description = [{
 ```
@@ -42469,10 +42469,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpaddq_u8Op : HydrideArm_Op<"vpaddq_u8"> {
+def HydrideArm_vpaddq_u8Op : HydrideArm_Op<"vpaddq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpaddq_u8";
   let description = [{
 ```
@@ -42499,10 +42499,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpaddq_u16Op : HydrideArm_Op<"vpaddq_u16"> {
+def HydrideArm_vpaddq_u16Op : HydrideArm_Op<"vpaddq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpaddq_u16";
   let description = [{
 ```
@@ -42529,10 +42529,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpaddq_u32Op : HydrideArm_Op<"vpaddq_u32"> {
+def HydrideArm_vpaddq_u32Op : HydrideArm_Op<"vpaddq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpaddq_u32";
   let description = [{
 ```
@@ -42559,10 +42559,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpaddq_u64Op : HydrideArm_Op<"vpaddq_u64"> {
+def HydrideArm_vpaddq_u64Op : HydrideArm_Op<"vpaddq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpaddq_u64";
   let description = [{
 ```
@@ -42589,7 +42589,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.addp.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vpaddl_s8Op : HydrideArm_Op<"vpaddl_s8"> {
@@ -42620,7 +42620,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v4i16.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddlq_s8Op : HydrideArm_Op<"vpaddlq_s8"> {
@@ -42651,7 +42651,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v8i16.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddl_s16Op : HydrideArm_Op<"vpaddl_s16"> {
@@ -42682,7 +42682,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v2i32.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddlq_s16Op : HydrideArm_Op<"vpaddlq_s16"> {
@@ -42713,7 +42713,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v4i32.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddl_s32Op : HydrideArm_Op<"vpaddl_s32"> {
@@ -42744,7 +42744,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v1i64.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddlq_s32Op : HydrideArm_Op<"vpaddlq_s32"> {
@@ -42775,7 +42775,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v2i64.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddl_u8Op : HydrideArm_Op<"vpaddl_u8"> {
@@ -42806,7 +42806,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v4i16.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddlq_u8Op : HydrideArm_Op<"vpaddlq_u8"> {
@@ -42837,7 +42837,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v8i16.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddl_u16Op : HydrideArm_Op<"vpaddl_u16"> {
@@ -42868,7 +42868,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v2i32.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddlq_u16Op : HydrideArm_Op<"vpaddlq_u16"> {
@@ -42899,7 +42899,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v4i32.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddl_u32Op : HydrideArm_Op<"vpaddl_u32"> {
@@ -42930,7 +42930,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v1i64.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddlq_u32Op : HydrideArm_Op<"vpaddlq_u32"> {
@@ -42961,7 +42961,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v2i64.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadal_s8Op : HydrideArm_Op<"vpadal_s8"> {
@@ -42994,7 +42994,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.saddlp.v4i16.v8i8`; 
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadalq_s8Op : HydrideArm_Op<"vpadalq_s8"> {
@@ -43027,7 +43027,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.saddlp.v8i16.v16i8`;
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadal_s16Op : HydrideArm_Op<"vpadal_s16"> {
@@ -43060,7 +43060,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.saddlp.v2i32.v4i16`;
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadalq_s16Op : HydrideArm_Op<"vpadalq_s16"> {
@@ -43093,7 +43093,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.saddlp.v4i32.v8i16`;
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadal_s32Op : HydrideArm_Op<"vpadal_s32"> {
@@ -43126,7 +43126,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.saddlp.v1i64.v2i32`;
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadalq_s32Op : HydrideArm_Op<"vpadalq_s32"> {
@@ -43159,7 +43159,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.saddlp.v2i64.v4i32`;
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadal_u8Op : HydrideArm_Op<"vpadal_u8"> {
@@ -43192,7 +43192,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uaddlp.v4i16.v8i8`; 
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadalq_u8Op : HydrideArm_Op<"vpadalq_u8"> {
@@ -43225,7 +43225,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uaddlp.v8i16.v16i8`;
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadal_u16Op : HydrideArm_Op<"vpadal_u16"> {
@@ -43258,7 +43258,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uaddlp.v2i32.v4i16`;
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadalq_u16Op : HydrideArm_Op<"vpadalq_u16"> {
@@ -43291,7 +43291,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uaddlp.v4i32.v8i16`;
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadal_u32Op : HydrideArm_Op<"vpadal_u32"> {
@@ -43324,7 +43324,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uaddlp.v1i64.v2i32`;
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpadalq_u32Op : HydrideArm_Op<"vpadalq_u32"> {
@@ -43357,10 +43357,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uaddlp.v2i64.v4i32`;
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vpmax_s8Op : HydrideArm_Op<"vpmax_s8"> {
+def HydrideArm_vpmax_s8Op : HydrideArm_Op<"vpmax_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmax_s8";
   let description = [{
 ```
@@ -43386,10 +43386,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smaxp.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmax_s16Op : HydrideArm_Op<"vpmax_s16"> {
+def HydrideArm_vpmax_s16Op : HydrideArm_Op<"vpmax_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmax_s16";
   let description = [{
 ```
@@ -43415,10 +43415,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smaxp.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmax_s32Op : HydrideArm_Op<"vpmax_s32"> {
+def HydrideArm_vpmax_s32Op : HydrideArm_Op<"vpmax_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmax_s32";
   let description = [{
 ```
@@ -43444,10 +43444,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smaxp.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmax_u8Op : HydrideArm_Op<"vpmax_u8"> {
+def HydrideArm_vpmax_u8Op : HydrideArm_Op<"vpmax_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmax_u8";
   let description = [{
 ```
@@ -43473,10 +43473,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umaxp.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmax_u16Op : HydrideArm_Op<"vpmax_u16"> {
+def HydrideArm_vpmax_u16Op : HydrideArm_Op<"vpmax_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmax_u16";
   let description = [{
 ```
@@ -43502,10 +43502,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umaxp.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmax_u32Op : HydrideArm_Op<"vpmax_u32"> {
+def HydrideArm_vpmax_u32Op : HydrideArm_Op<"vpmax_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmax_u32";
   let description = [{
 ```
@@ -43531,10 +43531,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umaxp.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmaxq_s8Op : HydrideArm_Op<"vpmaxq_s8"> {
+def HydrideArm_vpmaxq_s8Op : HydrideArm_Op<"vpmaxq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmaxq_s8";
   let description = [{
 ```
@@ -43560,10 +43560,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smaxp.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmaxq_s16Op : HydrideArm_Op<"vpmaxq_s16"> {
+def HydrideArm_vpmaxq_s16Op : HydrideArm_Op<"vpmaxq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmaxq_s16";
   let description = [{
 ```
@@ -43589,10 +43589,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smaxp.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmaxq_s32Op : HydrideArm_Op<"vpmaxq_s32"> {
+def HydrideArm_vpmaxq_s32Op : HydrideArm_Op<"vpmaxq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmaxq_s32";
   let description = [{
 ```
@@ -43618,10 +43618,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smaxp.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmaxq_u8Op : HydrideArm_Op<"vpmaxq_u8"> {
+def HydrideArm_vpmaxq_u8Op : HydrideArm_Op<"vpmaxq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmaxq_u8";
   let description = [{
 ```
@@ -43647,10 +43647,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umaxp.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmaxq_u16Op : HydrideArm_Op<"vpmaxq_u16"> {
+def HydrideArm_vpmaxq_u16Op : HydrideArm_Op<"vpmaxq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmaxq_u16";
   let description = [{
 ```
@@ -43676,10 +43676,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umaxp.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmaxq_u32Op : HydrideArm_Op<"vpmaxq_u32"> {
+def HydrideArm_vpmaxq_u32Op : HydrideArm_Op<"vpmaxq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmaxq_u32";
   let description = [{
 ```
@@ -43705,10 +43705,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umaxp.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmin_s8Op : HydrideArm_Op<"vpmin_s8"> {
+def HydrideArm_vpmin_s8Op : HydrideArm_Op<"vpmin_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmin_s8";
   let description = [{
 ```
@@ -43734,10 +43734,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sminp.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmin_s16Op : HydrideArm_Op<"vpmin_s16"> {
+def HydrideArm_vpmin_s16Op : HydrideArm_Op<"vpmin_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmin_s16";
   let description = [{
 ```
@@ -43763,10 +43763,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sminp.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmin_s32Op : HydrideArm_Op<"vpmin_s32"> {
+def HydrideArm_vpmin_s32Op : HydrideArm_Op<"vpmin_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmin_s32";
   let description = [{
 ```
@@ -43792,10 +43792,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sminp.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmin_u8Op : HydrideArm_Op<"vpmin_u8"> {
+def HydrideArm_vpmin_u8Op : HydrideArm_Op<"vpmin_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmin_u8";
   let description = [{
 ```
@@ -43821,10 +43821,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uminp.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmin_u16Op : HydrideArm_Op<"vpmin_u16"> {
+def HydrideArm_vpmin_u16Op : HydrideArm_Op<"vpmin_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmin_u16";
   let description = [{
 ```
@@ -43850,10 +43850,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uminp.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpmin_u32Op : HydrideArm_Op<"vpmin_u32"> {
+def HydrideArm_vpmin_u32Op : HydrideArm_Op<"vpmin_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpmin_u32";
   let description = [{
 ```
@@ -43879,10 +43879,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uminp.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpminq_s8Op : HydrideArm_Op<"vpminq_s8"> {
+def HydrideArm_vpminq_s8Op : HydrideArm_Op<"vpminq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpminq_s8";
   let description = [{
 ```
@@ -43908,10 +43908,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sminp.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpminq_s16Op : HydrideArm_Op<"vpminq_s16"> {
+def HydrideArm_vpminq_s16Op : HydrideArm_Op<"vpminq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpminq_s16";
   let description = [{
 ```
@@ -43937,10 +43937,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sminp.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpminq_s32Op : HydrideArm_Op<"vpminq_s32"> {
+def HydrideArm_vpminq_s32Op : HydrideArm_Op<"vpminq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpminq_s32";
   let description = [{
 ```
@@ -43966,10 +43966,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sminp.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpminq_u8Op : HydrideArm_Op<"vpminq_u8"> {
+def HydrideArm_vpminq_u8Op : HydrideArm_Op<"vpminq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpminq_u8";
   let description = [{
 ```
@@ -43995,10 +43995,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uminp.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpminq_u16Op : HydrideArm_Op<"vpminq_u16"> {
+def HydrideArm_vpminq_u16Op : HydrideArm_Op<"vpminq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpminq_u16";
   let description = [{
 ```
@@ -44024,10 +44024,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uminp.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vpminq_u32Op : HydrideArm_Op<"vpminq_u32"> {
+def HydrideArm_vpminq_u32Op : HydrideArm_Op<"vpminq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vpminq_u32";
   let description = [{
 ```
@@ -44053,7 +44053,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uminp.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vpaddd_s64Op : HydrideArm_Op<"vpaddd_s64"> {
@@ -44076,7 +44076,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vpaddd_u64Op : HydrideArm_Op<"vpaddd_u64"> {
@@ -44099,7 +44099,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddv_s8Op : HydrideArm_Op<"vaddv_s8"> {
@@ -44122,7 +44122,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddvq_s8Op : HydrideArm_Op<"vaddvq_s8"> {
@@ -44145,7 +44145,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddv_s16Op : HydrideArm_Op<"vaddv_s16"> {
@@ -44168,7 +44168,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddvq_s16Op : HydrideArm_Op<"vaddvq_s16"> {
@@ -44191,7 +44191,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddv_s32Op : HydrideArm_Op<"vaddv_s32"> {
@@ -44220,7 +44220,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddvq_s32Op : HydrideArm_Op<"vaddvq_s32"> {
@@ -44243,7 +44243,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddvq_s64Op : HydrideArm_Op<"vaddvq_s64"> {
@@ -44266,7 +44266,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddv_u8Op : HydrideArm_Op<"vaddv_u8"> {
@@ -44289,7 +44289,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddvq_u8Op : HydrideArm_Op<"vaddvq_u8"> {
@@ -44312,7 +44312,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddv_u16Op : HydrideArm_Op<"vaddv_u16"> {
@@ -44335,7 +44335,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddvq_u16Op : HydrideArm_Op<"vaddvq_u16"> {
@@ -44358,7 +44358,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddv_u32Op : HydrideArm_Op<"vaddv_u32"> {
@@ -44387,7 +44387,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddvq_u32Op : HydrideArm_Op<"vaddvq_u32"> {
@@ -44410,7 +44410,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddvq_u64Op : HydrideArm_Op<"vaddvq_u64"> {
@@ -44433,7 +44433,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlv_s8Op : HydrideArm_Op<"vaddlv_s8"> {
@@ -44456,7 +44456,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.saddlv.i32.v8i8`; ne
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlvq_s8Op : HydrideArm_Op<"vaddlvq_s8"> {
@@ -44479,7 +44479,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.saddlv.i32.v16i8`; n
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlv_s16Op : HydrideArm_Op<"vaddlv_s16"> {
@@ -44502,7 +44502,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlv.i32.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlvq_s16Op : HydrideArm_Op<"vaddlvq_s16"> {
@@ -44525,7 +44525,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlv.i32.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlv_s32Op : HydrideArm_Op<"vaddlv_s32"> {
@@ -44556,7 +44556,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlv.i64.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlvq_s32Op : HydrideArm_Op<"vaddlvq_s32"> {
@@ -44579,7 +44579,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlv.i64.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlv_u8Op : HydrideArm_Op<"vaddlv_u8"> {
@@ -44602,7 +44602,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uaddlv.i32.v8i8`; ne
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlvq_u8Op : HydrideArm_Op<"vaddlvq_u8"> {
@@ -44625,7 +44625,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uaddlv.i32.v16i8`; n
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlv_u16Op : HydrideArm_Op<"vaddlv_u16"> {
@@ -44648,7 +44648,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlv.i32.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlvq_u16Op : HydrideArm_Op<"vaddlvq_u16"> {
@@ -44671,7 +44671,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlv.i32.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlv_u32Op : HydrideArm_Op<"vaddlv_u32"> {
@@ -44702,7 +44702,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlv.i64.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vaddlvq_u32Op : HydrideArm_Op<"vaddlvq_u32"> {
@@ -44725,7 +44725,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlv.i64.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxv_s8Op : HydrideArm_Op<"vmaxv_s8"> {
@@ -44749,7 +44749,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxvq_s8Op : HydrideArm_Op<"vmaxvq_s8"> {
@@ -44773,7 +44773,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxv_s16Op : HydrideArm_Op<"vmaxv_s16"> {
@@ -44797,7 +44797,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxvq_s16Op : HydrideArm_Op<"vmaxvq_s16"> {
@@ -44821,7 +44821,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxv_s32Op : HydrideArm_Op<"vmaxv_s32"> {
@@ -44849,7 +44849,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxvq_s32Op : HydrideArm_Op<"vmaxvq_s32"> {
@@ -44873,7 +44873,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxv_u8Op : HydrideArm_Op<"vmaxv_u8"> {
@@ -44897,7 +44897,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxvq_u8Op : HydrideArm_Op<"vmaxvq_u8"> {
@@ -44921,7 +44921,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxv_u16Op : HydrideArm_Op<"vmaxv_u16"> {
@@ -44945,7 +44945,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxvq_u16Op : HydrideArm_Op<"vmaxvq_u16"> {
@@ -44969,7 +44969,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxv_u32Op : HydrideArm_Op<"vmaxv_u32"> {
@@ -44997,7 +44997,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmaxvq_u32Op : HydrideArm_Op<"vmaxvq_u32"> {
@@ -45021,7 +45021,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminv_s8Op : HydrideArm_Op<"vminv_s8"> {
@@ -45045,7 +45045,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminvq_s8Op : HydrideArm_Op<"vminvq_s8"> {
@@ -45069,7 +45069,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminv_s16Op : HydrideArm_Op<"vminv_s16"> {
@@ -45093,7 +45093,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminvq_s16Op : HydrideArm_Op<"vminvq_s16"> {
@@ -45117,7 +45117,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminv_s32Op : HydrideArm_Op<"vminv_s32"> {
@@ -45145,7 +45145,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminvq_s32Op : HydrideArm_Op<"vminvq_s32"> {
@@ -45169,7 +45169,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminv_u8Op : HydrideArm_Op<"vminv_u8"> {
@@ -45193,7 +45193,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminvq_u8Op : HydrideArm_Op<"vminvq_u8"> {
@@ -45217,7 +45217,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminv_u16Op : HydrideArm_Op<"vminv_u16"> {
@@ -45241,7 +45241,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminvq_u16Op : HydrideArm_Op<"vminvq_u16"> {
@@ -45265,7 +45265,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminv_u32Op : HydrideArm_Op<"vminv_u32"> {
@@ -45293,7 +45293,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vminvq_u32Op : HydrideArm_Op<"vminvq_u32"> {
@@ -45317,10 +45317,10 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vext_s8Op : HydrideArm_Op<"vext_s8"> {
+def HydrideArm_vext_s8Op : HydrideArm_Op<"vext_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vext_s8";
   let description = [{
 ```
@@ -45340,10 +45340,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vextq_s8Op : HydrideArm_Op<"vextq_s8"> {
+def HydrideArm_vextq_s8Op : HydrideArm_Op<"vextq_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vextq_s8";
   let description = [{
 ```
@@ -45363,10 +45363,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vext_s16Op : HydrideArm_Op<"vext_s16"> {
+def HydrideArm_vext_s16Op : HydrideArm_Op<"vext_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vext_s16";
   let description = [{
 ```
@@ -45386,10 +45386,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vextq_s16Op : HydrideArm_Op<"vextq_s16"> {
+def HydrideArm_vextq_s16Op : HydrideArm_Op<"vextq_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vextq_s16";
   let description = [{
 ```
@@ -45409,10 +45409,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vext_s32Op : HydrideArm_Op<"vext_s32"> {
+def HydrideArm_vext_s32Op : HydrideArm_Op<"vext_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vext_s32";
   let description = [{
 ```
@@ -45432,10 +45432,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vextq_s32Op : HydrideArm_Op<"vextq_s32"> {
+def HydrideArm_vextq_s32Op : HydrideArm_Op<"vextq_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vextq_s32";
   let description = [{
 ```
@@ -45455,7 +45455,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vext_s64Op : HydrideArm_Op<"vext_s64"> {
@@ -45478,10 +45478,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vextq_s64Op : HydrideArm_Op<"vextq_s64"> {
+def HydrideArm_vextq_s64Op : HydrideArm_Op<"vextq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vextq_s64";
   let description = [{
 ```
@@ -45501,10 +45501,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vext_u8Op : HydrideArm_Op<"vext_u8"> {
+def HydrideArm_vext_u8Op : HydrideArm_Op<"vext_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vext_u8";
   let description = [{
 ```
@@ -45524,10 +45524,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vextq_u8Op : HydrideArm_Op<"vextq_u8"> {
+def HydrideArm_vextq_u8Op : HydrideArm_Op<"vextq_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vextq_u8";
   let description = [{
 ```
@@ -45547,10 +45547,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vext_u16Op : HydrideArm_Op<"vext_u16"> {
+def HydrideArm_vext_u16Op : HydrideArm_Op<"vext_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vext_u16";
   let description = [{
 ```
@@ -45570,10 +45570,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vextq_u16Op : HydrideArm_Op<"vextq_u16"> {
+def HydrideArm_vextq_u16Op : HydrideArm_Op<"vextq_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vextq_u16";
   let description = [{
 ```
@@ -45593,10 +45593,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vext_u32Op : HydrideArm_Op<"vext_u32"> {
+def HydrideArm_vext_u32Op : HydrideArm_Op<"vext_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vext_u32";
   let description = [{
 ```
@@ -45616,10 +45616,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vextq_u32Op : HydrideArm_Op<"vextq_u32"> {
+def HydrideArm_vextq_u32Op : HydrideArm_Op<"vextq_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vextq_u32";
   let description = [{
 ```
@@ -45639,7 +45639,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
 def HydrideArm_vext_u64Op : HydrideArm_Op<"vext_u64"> {
@@ -45662,10 +45662,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vextq_u64Op : HydrideArm_Op<"vextq_u64"> {
+def HydrideArm_vextq_u64Op : HydrideArm_Op<"vextq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vextq_u64";
   let description = [{
 ```
@@ -45685,10 +45685,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64_s8Op : HydrideArm_Op<"vrev64_s8"> {
+def HydrideArm_vrev64_s8Op : HydrideArm_Op<"vrev64_s8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64_s8";
   let description = [{
 ```
@@ -45714,10 +45714,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64q_s8Op : HydrideArm_Op<"vrev64q_s8"> {
+def HydrideArm_vrev64q_s8Op : HydrideArm_Op<"vrev64q_s8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64q_s8";
   let description = [{
 ```
@@ -45743,10 +45743,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64_s16Op : HydrideArm_Op<"vrev64_s16"> {
+def HydrideArm_vrev64_s16Op : HydrideArm_Op<"vrev64_s16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64_s16";
   let description = [{
 ```
@@ -45772,10 +45772,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64q_s16Op : HydrideArm_Op<"vrev64q_s16"> {
+def HydrideArm_vrev64q_s16Op : HydrideArm_Op<"vrev64q_s16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64q_s16";
   let description = [{
 ```
@@ -45801,10 +45801,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64_s32Op : HydrideArm_Op<"vrev64_s32"> {
+def HydrideArm_vrev64_s32Op : HydrideArm_Op<"vrev64_s32", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64_s32";
   let description = [{
 ```
@@ -45830,10 +45830,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64q_s32Op : HydrideArm_Op<"vrev64q_s32"> {
+def HydrideArm_vrev64q_s32Op : HydrideArm_Op<"vrev64q_s32", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64q_s32";
   let description = [{
 ```
@@ -45859,10 +45859,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64_u8Op : HydrideArm_Op<"vrev64_u8"> {
+def HydrideArm_vrev64_u8Op : HydrideArm_Op<"vrev64_u8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64_u8";
   let description = [{
 ```
@@ -45888,10 +45888,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64q_u8Op : HydrideArm_Op<"vrev64q_u8"> {
+def HydrideArm_vrev64q_u8Op : HydrideArm_Op<"vrev64q_u8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64q_u8";
   let description = [{
 ```
@@ -45917,10 +45917,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64_u16Op : HydrideArm_Op<"vrev64_u16"> {
+def HydrideArm_vrev64_u16Op : HydrideArm_Op<"vrev64_u16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64_u16";
   let description = [{
 ```
@@ -45946,10 +45946,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64q_u16Op : HydrideArm_Op<"vrev64q_u16"> {
+def HydrideArm_vrev64q_u16Op : HydrideArm_Op<"vrev64q_u16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64q_u16";
   let description = [{
 ```
@@ -45975,10 +45975,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64_u32Op : HydrideArm_Op<"vrev64_u32"> {
+def HydrideArm_vrev64_u32Op : HydrideArm_Op<"vrev64_u32", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64_u32";
   let description = [{
 ```
@@ -46004,10 +46004,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev64q_u32Op : HydrideArm_Op<"vrev64q_u32"> {
+def HydrideArm_vrev64q_u32Op : HydrideArm_Op<"vrev64q_u32", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev64q_u32";
   let description = [{
 ```
@@ -46033,10 +46033,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev32_s8Op : HydrideArm_Op<"vrev32_s8"> {
+def HydrideArm_vrev32_s8Op : HydrideArm_Op<"vrev32_s8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev32_s8";
   let description = [{
 ```
@@ -46062,10 +46062,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev32q_s8Op : HydrideArm_Op<"vrev32q_s8"> {
+def HydrideArm_vrev32q_s8Op : HydrideArm_Op<"vrev32q_s8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev32q_s8";
   let description = [{
 ```
@@ -46091,10 +46091,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev32_s16Op : HydrideArm_Op<"vrev32_s16"> {
+def HydrideArm_vrev32_s16Op : HydrideArm_Op<"vrev32_s16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev32_s16";
   let description = [{
 ```
@@ -46120,10 +46120,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev32q_s16Op : HydrideArm_Op<"vrev32q_s16"> {
+def HydrideArm_vrev32q_s16Op : HydrideArm_Op<"vrev32q_s16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev32q_s16";
   let description = [{
 ```
@@ -46149,10 +46149,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev32_u8Op : HydrideArm_Op<"vrev32_u8"> {
+def HydrideArm_vrev32_u8Op : HydrideArm_Op<"vrev32_u8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev32_u8";
   let description = [{
 ```
@@ -46178,10 +46178,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev32q_u8Op : HydrideArm_Op<"vrev32q_u8"> {
+def HydrideArm_vrev32q_u8Op : HydrideArm_Op<"vrev32q_u8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev32q_u8";
   let description = [{
 ```
@@ -46207,10 +46207,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev32_u16Op : HydrideArm_Op<"vrev32_u16"> {
+def HydrideArm_vrev32_u16Op : HydrideArm_Op<"vrev32_u16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev32_u16";
   let description = [{
 ```
@@ -46236,10 +46236,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev32q_u16Op : HydrideArm_Op<"vrev32q_u16"> {
+def HydrideArm_vrev32q_u16Op : HydrideArm_Op<"vrev32q_u16", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev32q_u16";
   let description = [{
 ```
@@ -46265,10 +46265,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev16_s8Op : HydrideArm_Op<"vrev16_s8"> {
+def HydrideArm_vrev16_s8Op : HydrideArm_Op<"vrev16_s8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev16_s8";
   let description = [{
 ```
@@ -46294,10 +46294,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev16q_s8Op : HydrideArm_Op<"vrev16q_s8"> {
+def HydrideArm_vrev16q_s8Op : HydrideArm_Op<"vrev16q_s8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev16q_s8";
   let description = [{
 ```
@@ -46323,10 +46323,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev16_u8Op : HydrideArm_Op<"vrev16_u8"> {
+def HydrideArm_vrev16_u8Op : HydrideArm_Op<"vrev16_u8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev16_u8";
   let description = [{
 ```
@@ -46352,10 +46352,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrev16q_u8Op : HydrideArm_Op<"vrev16q_u8"> {
+def HydrideArm_vrev16q_u8Op : HydrideArm_Op<"vrev16q_u8", [AllTypesMatch<["vec", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrev16q_u8";
   let description = [{
 ```
@@ -46381,10 +46381,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$vec
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1_s8Op : HydrideArm_Op<"vzip1_s8"> {
+def HydrideArm_vzip1_s8Op : HydrideArm_Op<"vzip1_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1_s8";
   let description = [{
 ```
@@ -46407,10 +46407,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1q_s8Op : HydrideArm_Op<"vzip1q_s8"> {
+def HydrideArm_vzip1q_s8Op : HydrideArm_Op<"vzip1q_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1q_s8";
   let description = [{
 ```
@@ -46433,10 +46433,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1_s16Op : HydrideArm_Op<"vzip1_s16"> {
+def HydrideArm_vzip1_s16Op : HydrideArm_Op<"vzip1_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1_s16";
   let description = [{
 ```
@@ -46459,10 +46459,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1q_s16Op : HydrideArm_Op<"vzip1q_s16"> {
+def HydrideArm_vzip1q_s16Op : HydrideArm_Op<"vzip1q_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1q_s16";
   let description = [{
 ```
@@ -46485,10 +46485,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1_s32Op : HydrideArm_Op<"vzip1_s32"> {
+def HydrideArm_vzip1_s32Op : HydrideArm_Op<"vzip1_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1_s32";
   let description = [{
 ```
@@ -46511,10 +46511,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1q_s32Op : HydrideArm_Op<"vzip1q_s32"> {
+def HydrideArm_vzip1q_s32Op : HydrideArm_Op<"vzip1q_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1q_s32";
   let description = [{
 ```
@@ -46537,10 +46537,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1q_s64Op : HydrideArm_Op<"vzip1q_s64"> {
+def HydrideArm_vzip1q_s64Op : HydrideArm_Op<"vzip1q_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1q_s64";
   let description = [{
 ```
@@ -46563,10 +46563,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1_u8Op : HydrideArm_Op<"vzip1_u8"> {
+def HydrideArm_vzip1_u8Op : HydrideArm_Op<"vzip1_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1_u8";
   let description = [{
 ```
@@ -46589,10 +46589,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1q_u8Op : HydrideArm_Op<"vzip1q_u8"> {
+def HydrideArm_vzip1q_u8Op : HydrideArm_Op<"vzip1q_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1q_u8";
   let description = [{
 ```
@@ -46615,10 +46615,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1_u16Op : HydrideArm_Op<"vzip1_u16"> {
+def HydrideArm_vzip1_u16Op : HydrideArm_Op<"vzip1_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1_u16";
   let description = [{
 ```
@@ -46641,10 +46641,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1q_u16Op : HydrideArm_Op<"vzip1q_u16"> {
+def HydrideArm_vzip1q_u16Op : HydrideArm_Op<"vzip1q_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1q_u16";
   let description = [{
 ```
@@ -46667,10 +46667,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1_u32Op : HydrideArm_Op<"vzip1_u32"> {
+def HydrideArm_vzip1_u32Op : HydrideArm_Op<"vzip1_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1_u32";
   let description = [{
 ```
@@ -46693,10 +46693,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1q_u32Op : HydrideArm_Op<"vzip1q_u32"> {
+def HydrideArm_vzip1q_u32Op : HydrideArm_Op<"vzip1q_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1q_u32";
   let description = [{
 ```
@@ -46719,10 +46719,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip1q_u64Op : HydrideArm_Op<"vzip1q_u64"> {
+def HydrideArm_vzip1q_u64Op : HydrideArm_Op<"vzip1q_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip1q_u64";
   let description = [{
 ```
@@ -46745,10 +46745,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2_s8Op : HydrideArm_Op<"vzip2_s8"> {
+def HydrideArm_vzip2_s8Op : HydrideArm_Op<"vzip2_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2_s8";
   let description = [{
 ```
@@ -46771,10 +46771,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2q_s8Op : HydrideArm_Op<"vzip2q_s8"> {
+def HydrideArm_vzip2q_s8Op : HydrideArm_Op<"vzip2q_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2q_s8";
   let description = [{
 ```
@@ -46797,10 +46797,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2_s16Op : HydrideArm_Op<"vzip2_s16"> {
+def HydrideArm_vzip2_s16Op : HydrideArm_Op<"vzip2_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2_s16";
   let description = [{
 ```
@@ -46823,10 +46823,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2q_s16Op : HydrideArm_Op<"vzip2q_s16"> {
+def HydrideArm_vzip2q_s16Op : HydrideArm_Op<"vzip2q_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2q_s16";
   let description = [{
 ```
@@ -46849,10 +46849,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2_s32Op : HydrideArm_Op<"vzip2_s32"> {
+def HydrideArm_vzip2_s32Op : HydrideArm_Op<"vzip2_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2_s32";
   let description = [{
 ```
@@ -46875,10 +46875,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2q_s32Op : HydrideArm_Op<"vzip2q_s32"> {
+def HydrideArm_vzip2q_s32Op : HydrideArm_Op<"vzip2q_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2q_s32";
   let description = [{
 ```
@@ -46901,10 +46901,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2q_s64Op : HydrideArm_Op<"vzip2q_s64"> {
+def HydrideArm_vzip2q_s64Op : HydrideArm_Op<"vzip2q_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2q_s64";
   let description = [{
 ```
@@ -46927,10 +46927,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2_u8Op : HydrideArm_Op<"vzip2_u8"> {
+def HydrideArm_vzip2_u8Op : HydrideArm_Op<"vzip2_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2_u8";
   let description = [{
 ```
@@ -46953,10 +46953,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2q_u8Op : HydrideArm_Op<"vzip2q_u8"> {
+def HydrideArm_vzip2q_u8Op : HydrideArm_Op<"vzip2q_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2q_u8";
   let description = [{
 ```
@@ -46979,10 +46979,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2_u16Op : HydrideArm_Op<"vzip2_u16"> {
+def HydrideArm_vzip2_u16Op : HydrideArm_Op<"vzip2_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2_u16";
   let description = [{
 ```
@@ -47005,10 +47005,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2q_u16Op : HydrideArm_Op<"vzip2q_u16"> {
+def HydrideArm_vzip2q_u16Op : HydrideArm_Op<"vzip2q_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2q_u16";
   let description = [{
 ```
@@ -47031,10 +47031,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2_u32Op : HydrideArm_Op<"vzip2_u32"> {
+def HydrideArm_vzip2_u32Op : HydrideArm_Op<"vzip2_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2_u32";
   let description = [{
 ```
@@ -47057,10 +47057,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2q_u32Op : HydrideArm_Op<"vzip2q_u32"> {
+def HydrideArm_vzip2q_u32Op : HydrideArm_Op<"vzip2q_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2q_u32";
   let description = [{
 ```
@@ -47083,10 +47083,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vzip2q_u64Op : HydrideArm_Op<"vzip2q_u64"> {
+def HydrideArm_vzip2q_u64Op : HydrideArm_Op<"vzip2q_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vzip2q_u64";
   let description = [{
 ```
@@ -47109,10 +47109,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1_s8Op : HydrideArm_Op<"vuzp1_s8"> {
+def HydrideArm_vuzp1_s8Op : HydrideArm_Op<"vuzp1_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1_s8";
   let description = [{
 ```
@@ -47135,10 +47135,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1q_s8Op : HydrideArm_Op<"vuzp1q_s8"> {
+def HydrideArm_vuzp1q_s8Op : HydrideArm_Op<"vuzp1q_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1q_s8";
   let description = [{
 ```
@@ -47161,10 +47161,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1_s16Op : HydrideArm_Op<"vuzp1_s16"> {
+def HydrideArm_vuzp1_s16Op : HydrideArm_Op<"vuzp1_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1_s16";
   let description = [{
 ```
@@ -47187,10 +47187,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1q_s16Op : HydrideArm_Op<"vuzp1q_s16"> {
+def HydrideArm_vuzp1q_s16Op : HydrideArm_Op<"vuzp1q_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1q_s16";
   let description = [{
 ```
@@ -47213,10 +47213,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1_s32Op : HydrideArm_Op<"vuzp1_s32"> {
+def HydrideArm_vuzp1_s32Op : HydrideArm_Op<"vuzp1_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1_s32";
   let description = [{
 ```
@@ -47239,10 +47239,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1q_s32Op : HydrideArm_Op<"vuzp1q_s32"> {
+def HydrideArm_vuzp1q_s32Op : HydrideArm_Op<"vuzp1q_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1q_s32";
   let description = [{
 ```
@@ -47265,10 +47265,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1q_s64Op : HydrideArm_Op<"vuzp1q_s64"> {
+def HydrideArm_vuzp1q_s64Op : HydrideArm_Op<"vuzp1q_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1q_s64";
   let description = [{
 ```
@@ -47291,10 +47291,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1_u8Op : HydrideArm_Op<"vuzp1_u8"> {
+def HydrideArm_vuzp1_u8Op : HydrideArm_Op<"vuzp1_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1_u8";
   let description = [{
 ```
@@ -47317,10 +47317,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1q_u8Op : HydrideArm_Op<"vuzp1q_u8"> {
+def HydrideArm_vuzp1q_u8Op : HydrideArm_Op<"vuzp1q_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1q_u8";
   let description = [{
 ```
@@ -47343,10 +47343,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1_u16Op : HydrideArm_Op<"vuzp1_u16"> {
+def HydrideArm_vuzp1_u16Op : HydrideArm_Op<"vuzp1_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1_u16";
   let description = [{
 ```
@@ -47369,10 +47369,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1q_u16Op : HydrideArm_Op<"vuzp1q_u16"> {
+def HydrideArm_vuzp1q_u16Op : HydrideArm_Op<"vuzp1q_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1q_u16";
   let description = [{
 ```
@@ -47395,10 +47395,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1_u32Op : HydrideArm_Op<"vuzp1_u32"> {
+def HydrideArm_vuzp1_u32Op : HydrideArm_Op<"vuzp1_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1_u32";
   let description = [{
 ```
@@ -47421,10 +47421,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1q_u32Op : HydrideArm_Op<"vuzp1q_u32"> {
+def HydrideArm_vuzp1q_u32Op : HydrideArm_Op<"vuzp1q_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1q_u32";
   let description = [{
 ```
@@ -47447,10 +47447,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp1q_u64Op : HydrideArm_Op<"vuzp1q_u64"> {
+def HydrideArm_vuzp1q_u64Op : HydrideArm_Op<"vuzp1q_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp1q_u64";
   let description = [{
 ```
@@ -47473,10 +47473,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2_s8Op : HydrideArm_Op<"vuzp2_s8"> {
+def HydrideArm_vuzp2_s8Op : HydrideArm_Op<"vuzp2_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2_s8";
   let description = [{
 ```
@@ -47499,10 +47499,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2q_s8Op : HydrideArm_Op<"vuzp2q_s8"> {
+def HydrideArm_vuzp2q_s8Op : HydrideArm_Op<"vuzp2q_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2q_s8";
   let description = [{
 ```
@@ -47525,10 +47525,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2_s16Op : HydrideArm_Op<"vuzp2_s16"> {
+def HydrideArm_vuzp2_s16Op : HydrideArm_Op<"vuzp2_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2_s16";
   let description = [{
 ```
@@ -47551,10 +47551,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2q_s16Op : HydrideArm_Op<"vuzp2q_s16"> {
+def HydrideArm_vuzp2q_s16Op : HydrideArm_Op<"vuzp2q_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2q_s16";
   let description = [{
 ```
@@ -47577,10 +47577,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2_s32Op : HydrideArm_Op<"vuzp2_s32"> {
+def HydrideArm_vuzp2_s32Op : HydrideArm_Op<"vuzp2_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2_s32";
   let description = [{
 ```
@@ -47603,10 +47603,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2q_s32Op : HydrideArm_Op<"vuzp2q_s32"> {
+def HydrideArm_vuzp2q_s32Op : HydrideArm_Op<"vuzp2q_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2q_s32";
   let description = [{
 ```
@@ -47629,10 +47629,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2q_s64Op : HydrideArm_Op<"vuzp2q_s64"> {
+def HydrideArm_vuzp2q_s64Op : HydrideArm_Op<"vuzp2q_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2q_s64";
   let description = [{
 ```
@@ -47655,10 +47655,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2_u8Op : HydrideArm_Op<"vuzp2_u8"> {
+def HydrideArm_vuzp2_u8Op : HydrideArm_Op<"vuzp2_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2_u8";
   let description = [{
 ```
@@ -47681,10 +47681,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2q_u8Op : HydrideArm_Op<"vuzp2q_u8"> {
+def HydrideArm_vuzp2q_u8Op : HydrideArm_Op<"vuzp2q_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2q_u8";
   let description = [{
 ```
@@ -47707,10 +47707,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2_u16Op : HydrideArm_Op<"vuzp2_u16"> {
+def HydrideArm_vuzp2_u16Op : HydrideArm_Op<"vuzp2_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2_u16";
   let description = [{
 ```
@@ -47733,10 +47733,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2q_u16Op : HydrideArm_Op<"vuzp2q_u16"> {
+def HydrideArm_vuzp2q_u16Op : HydrideArm_Op<"vuzp2q_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2q_u16";
   let description = [{
 ```
@@ -47759,10 +47759,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2_u32Op : HydrideArm_Op<"vuzp2_u32"> {
+def HydrideArm_vuzp2_u32Op : HydrideArm_Op<"vuzp2_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2_u32";
   let description = [{
 ```
@@ -47785,10 +47785,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2q_u32Op : HydrideArm_Op<"vuzp2q_u32"> {
+def HydrideArm_vuzp2q_u32Op : HydrideArm_Op<"vuzp2q_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2q_u32";
   let description = [{
 ```
@@ -47811,10 +47811,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vuzp2q_u64Op : HydrideArm_Op<"vuzp2q_u64"> {
+def HydrideArm_vuzp2q_u64Op : HydrideArm_Op<"vuzp2q_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vuzp2q_u64";
   let description = [{
 ```
@@ -47837,10 +47837,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1_s8Op : HydrideArm_Op<"vtrn1_s8"> {
+def HydrideArm_vtrn1_s8Op : HydrideArm_Op<"vtrn1_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1_s8";
   let description = [{
 ```
@@ -47863,10 +47863,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1q_s8Op : HydrideArm_Op<"vtrn1q_s8"> {
+def HydrideArm_vtrn1q_s8Op : HydrideArm_Op<"vtrn1q_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1q_s8";
   let description = [{
 ```
@@ -47889,10 +47889,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1_s16Op : HydrideArm_Op<"vtrn1_s16"> {
+def HydrideArm_vtrn1_s16Op : HydrideArm_Op<"vtrn1_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1_s16";
   let description = [{
 ```
@@ -47915,10 +47915,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1q_s16Op : HydrideArm_Op<"vtrn1q_s16"> {
+def HydrideArm_vtrn1q_s16Op : HydrideArm_Op<"vtrn1q_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1q_s16";
   let description = [{
 ```
@@ -47941,10 +47941,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1_s32Op : HydrideArm_Op<"vtrn1_s32"> {
+def HydrideArm_vtrn1_s32Op : HydrideArm_Op<"vtrn1_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1_s32";
   let description = [{
 ```
@@ -47967,10 +47967,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1q_s32Op : HydrideArm_Op<"vtrn1q_s32"> {
+def HydrideArm_vtrn1q_s32Op : HydrideArm_Op<"vtrn1q_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1q_s32";
   let description = [{
 ```
@@ -47993,10 +47993,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1q_s64Op : HydrideArm_Op<"vtrn1q_s64"> {
+def HydrideArm_vtrn1q_s64Op : HydrideArm_Op<"vtrn1q_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1q_s64";
   let description = [{
 ```
@@ -48019,10 +48019,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1_u8Op : HydrideArm_Op<"vtrn1_u8"> {
+def HydrideArm_vtrn1_u8Op : HydrideArm_Op<"vtrn1_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1_u8";
   let description = [{
 ```
@@ -48045,10 +48045,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1q_u8Op : HydrideArm_Op<"vtrn1q_u8"> {
+def HydrideArm_vtrn1q_u8Op : HydrideArm_Op<"vtrn1q_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1q_u8";
   let description = [{
 ```
@@ -48071,10 +48071,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1_u16Op : HydrideArm_Op<"vtrn1_u16"> {
+def HydrideArm_vtrn1_u16Op : HydrideArm_Op<"vtrn1_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1_u16";
   let description = [{
 ```
@@ -48097,10 +48097,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1q_u16Op : HydrideArm_Op<"vtrn1q_u16"> {
+def HydrideArm_vtrn1q_u16Op : HydrideArm_Op<"vtrn1q_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1q_u16";
   let description = [{
 ```
@@ -48123,10 +48123,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1_u32Op : HydrideArm_Op<"vtrn1_u32"> {
+def HydrideArm_vtrn1_u32Op : HydrideArm_Op<"vtrn1_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1_u32";
   let description = [{
 ```
@@ -48149,10 +48149,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1q_u32Op : HydrideArm_Op<"vtrn1q_u32"> {
+def HydrideArm_vtrn1q_u32Op : HydrideArm_Op<"vtrn1q_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1q_u32";
   let description = [{
 ```
@@ -48175,10 +48175,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn1q_u64Op : HydrideArm_Op<"vtrn1q_u64"> {
+def HydrideArm_vtrn1q_u64Op : HydrideArm_Op<"vtrn1q_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn1q_u64";
   let description = [{
 ```
@@ -48201,10 +48201,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2_s8Op : HydrideArm_Op<"vtrn2_s8"> {
+def HydrideArm_vtrn2_s8Op : HydrideArm_Op<"vtrn2_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2_s8";
   let description = [{
 ```
@@ -48227,10 +48227,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2q_s8Op : HydrideArm_Op<"vtrn2q_s8"> {
+def HydrideArm_vtrn2q_s8Op : HydrideArm_Op<"vtrn2q_s8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2q_s8";
   let description = [{
 ```
@@ -48253,10 +48253,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2_s16Op : HydrideArm_Op<"vtrn2_s16"> {
+def HydrideArm_vtrn2_s16Op : HydrideArm_Op<"vtrn2_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2_s16";
   let description = [{
 ```
@@ -48279,10 +48279,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2q_s16Op : HydrideArm_Op<"vtrn2q_s16"> {
+def HydrideArm_vtrn2q_s16Op : HydrideArm_Op<"vtrn2q_s16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2q_s16";
   let description = [{
 ```
@@ -48305,10 +48305,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2_s32Op : HydrideArm_Op<"vtrn2_s32"> {
+def HydrideArm_vtrn2_s32Op : HydrideArm_Op<"vtrn2_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2_s32";
   let description = [{
 ```
@@ -48331,10 +48331,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2q_s32Op : HydrideArm_Op<"vtrn2q_s32"> {
+def HydrideArm_vtrn2q_s32Op : HydrideArm_Op<"vtrn2q_s32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2q_s32";
   let description = [{
 ```
@@ -48357,10 +48357,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2q_s64Op : HydrideArm_Op<"vtrn2q_s64"> {
+def HydrideArm_vtrn2q_s64Op : HydrideArm_Op<"vtrn2q_s64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2q_s64";
   let description = [{
 ```
@@ -48383,10 +48383,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2_u8Op : HydrideArm_Op<"vtrn2_u8"> {
+def HydrideArm_vtrn2_u8Op : HydrideArm_Op<"vtrn2_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2_u8";
   let description = [{
 ```
@@ -48409,10 +48409,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2q_u8Op : HydrideArm_Op<"vtrn2q_u8"> {
+def HydrideArm_vtrn2q_u8Op : HydrideArm_Op<"vtrn2q_u8", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2q_u8";
   let description = [{
 ```
@@ -48435,10 +48435,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2_u16Op : HydrideArm_Op<"vtrn2_u16"> {
+def HydrideArm_vtrn2_u16Op : HydrideArm_Op<"vtrn2_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2_u16";
   let description = [{
 ```
@@ -48461,10 +48461,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2q_u16Op : HydrideArm_Op<"vtrn2q_u16"> {
+def HydrideArm_vtrn2q_u16Op : HydrideArm_Op<"vtrn2q_u16", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2q_u16";
   let description = [{
 ```
@@ -48487,10 +48487,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2_u32Op : HydrideArm_Op<"vtrn2_u32"> {
+def HydrideArm_vtrn2_u32Op : HydrideArm_Op<"vtrn2_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2_u32";
   let description = [{
 ```
@@ -48513,10 +48513,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2q_u32Op : HydrideArm_Op<"vtrn2q_u32"> {
+def HydrideArm_vtrn2q_u32Op : HydrideArm_Op<"vtrn2q_u32", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2q_u32";
   let description = [{
 ```
@@ -48539,10 +48539,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtrn2q_u64Op : HydrideArm_Op<"vtrn2q_u64"> {
+def HydrideArm_vtrn2q_u64Op : HydrideArm_Op<"vtrn2q_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtrn2q_u64";
   let description = [{
 ```
@@ -48565,10 +48565,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtbl1_s8Op : HydrideArm_Op<"vtbl1_s8"> {
+def HydrideArm_vtbl1_s8Op : HydrideArm_Op<"vtbl1_s8", [AllTypesMatch<["a", "idx", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtbl1_s8";
   let description = [{
 ```
@@ -48596,10 +48596,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.tbl1.v8i8`; needs ne
     VectorOfLengthAndType<[8], [I8]>:$idx
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $idx attr-dict `:` type($result)";
 }
 
-def HydrideArm_vtbl1_u8Op : HydrideArm_Op<"vtbl1_u8"> {
+def HydrideArm_vtbl1_u8Op : HydrideArm_Op<"vtbl1_u8", [AllTypesMatch<["a", "idx", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vtbl1_u8";
   let description = [{
 ```
@@ -48627,7 +48627,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.tbl1.v8i8`; needs ne
     VectorOfLengthAndType<[8], [I8]>:$idx
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $idx attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqtbl1_s8Op : HydrideArm_Op<"vqtbl1_s8"> {
@@ -48658,10 +48658,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.tbl1.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$idx
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$t `,` $idx attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqtbl1q_s8Op : HydrideArm_Op<"vqtbl1q_s8"> {
+def HydrideArm_vqtbl1q_s8Op : HydrideArm_Op<"vqtbl1q_s8", [AllTypesMatch<["t", "idx", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqtbl1q_s8";
   let description = [{
 ```
@@ -48689,7 +48689,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.tbl1.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$idx
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$t `,` $idx attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqtbl1_u8Op : HydrideArm_Op<"vqtbl1_u8"> {
@@ -48720,10 +48720,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.tbl1.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$idx
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$t `,` $idx attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqtbl1q_u8Op : HydrideArm_Op<"vqtbl1q_u8"> {
+def HydrideArm_vqtbl1q_u8Op : HydrideArm_Op<"vqtbl1q_u8", [AllTypesMatch<["t", "idx", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqtbl1q_u8";
   let description = [{
 ```
@@ -48751,7 +48751,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.tbl1.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$idx
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$t `,` $idx attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqtbx1_s8Op : HydrideArm_Op<"vqtbx1_s8"> {
@@ -48783,10 +48783,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.tbx1.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$idx
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $t `,` $idx attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqtbx1q_s8Op : HydrideArm_Op<"vqtbx1q_s8"> {
+def HydrideArm_vqtbx1q_s8Op : HydrideArm_Op<"vqtbx1q_s8", [AllTypesMatch<["a", "t", "idx", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqtbx1q_s8";
   let description = [{
 ```
@@ -48815,7 +48815,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.tbx1.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$idx
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $t `,` $idx attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqtbx1_u8Op : HydrideArm_Op<"vqtbx1_u8"> {
@@ -48847,10 +48847,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.tbx1.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$idx
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $t `,` $idx attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqtbx1q_u8Op : HydrideArm_Op<"vqtbx1q_u8"> {
+def HydrideArm_vqtbx1q_u8Op : HydrideArm_Op<"vqtbx1q_u8", [AllTypesMatch<["a", "t", "idx", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqtbx1q_u8";
   let description = [{
 ```
@@ -48879,10 +48879,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.tbx1.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$idx
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $t `,` $idx attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlah_s16Op : HydrideArm_Op<"vqrdmlah_s16"> {
+def HydrideArm_vqrdmlah_s16Op : HydrideArm_Op<"vqrdmlah_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlah_s16";
   let description = [{
 ```
@@ -48914,10 +48914,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmlah.v4i16`; needs neon, rdm.
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlah_s32Op : HydrideArm_Op<"vqrdmlah_s32"> {
+def HydrideArm_vqrdmlah_s32Op : HydrideArm_Op<"vqrdmlah_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlah_s32";
   let description = [{
 ```
@@ -48949,10 +48949,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmlah.v2i32`; needs neon, rdm.
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlahq_s16Op : HydrideArm_Op<"vqrdmlahq_s16"> {
+def HydrideArm_vqrdmlahq_s16Op : HydrideArm_Op<"vqrdmlahq_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlahq_s16";
   let description = [{
 ```
@@ -48984,10 +48984,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmlah.v8i16`; needs neon, rdm.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlahq_s32Op : HydrideArm_Op<"vqrdmlahq_s32"> {
+def HydrideArm_vqrdmlahq_s32Op : HydrideArm_Op<"vqrdmlahq_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlahq_s32";
   let description = [{
 ```
@@ -49019,10 +49019,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmlah.v4i32`; needs neon, rdm.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlsh_s16Op : HydrideArm_Op<"vqrdmlsh_s16"> {
+def HydrideArm_vqrdmlsh_s16Op : HydrideArm_Op<"vqrdmlsh_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlsh_s16";
   let description = [{
 ```
@@ -49054,10 +49054,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmlsh.v4i16`; needs neon, rdm.
     VectorOfLengthAndType<[4], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlsh_s32Op : HydrideArm_Op<"vqrdmlsh_s32"> {
+def HydrideArm_vqrdmlsh_s32Op : HydrideArm_Op<"vqrdmlsh_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlsh_s32";
   let description = [{
 ```
@@ -49089,10 +49089,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmlsh.v2i32`; needs neon, rdm.
     VectorOfLengthAndType<[2], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlshq_s16Op : HydrideArm_Op<"vqrdmlshq_s16"> {
+def HydrideArm_vqrdmlshq_s16Op : HydrideArm_Op<"vqrdmlshq_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlshq_s16";
   let description = [{
 ```
@@ -49124,10 +49124,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmlsh.v8i16`; needs neon, rdm.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlshq_s32Op : HydrideArm_Op<"vqrdmlshq_s32"> {
+def HydrideArm_vqrdmlshq_s32Op : HydrideArm_Op<"vqrdmlshq_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlshq_s32";
   let description = [{
 ```
@@ -49159,10 +49159,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmlsh.v4i32`; needs neon, rdm.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlah_lane_s16Op : HydrideArm_Op<"vqrdmlah_lane_s16"> {
+def HydrideArm_vqrdmlah_lane_s16Op : HydrideArm_Op<"vqrdmlah_lane_s16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlah_lane_s16";
   let description = [{
 ```
@@ -49195,7 +49195,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqrdmlahq_lane_s16Op : HydrideArm_Op<"vqrdmlahq_lane_s16"> {
@@ -49231,7 +49231,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlah_laneq_s16Op : HydrideArm_Op<"vqrdmlah_laneq_s16"> {
@@ -49267,10 +49267,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqrdmlahq_laneq_s16Op : HydrideArm_Op<"vqrdmlahq_laneq_s16"> {
+def HydrideArm_vqrdmlahq_laneq_s16Op : HydrideArm_Op<"vqrdmlahq_laneq_s16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlahq_laneq_s16";
   let description = [{
 ```
@@ -49303,10 +49303,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlah_lane_s32Op : HydrideArm_Op<"vqrdmlah_lane_s32"> {
+def HydrideArm_vqrdmlah_lane_s32Op : HydrideArm_Op<"vqrdmlah_lane_s32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlah_lane_s32";
   let description = [{
 ```
@@ -49339,7 +49339,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqrdmlahq_lane_s32Op : HydrideArm_Op<"vqrdmlahq_lane_s32"> {
@@ -49375,7 +49375,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlah_laneq_s32Op : HydrideArm_Op<"vqrdmlah_laneq_s32"> {
@@ -49411,10 +49411,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqrdmlahq_laneq_s32Op : HydrideArm_Op<"vqrdmlahq_laneq_s32"> {
+def HydrideArm_vqrdmlahq_laneq_s32Op : HydrideArm_Op<"vqrdmlahq_laneq_s32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlahq_laneq_s32";
   let description = [{
 ```
@@ -49447,10 +49447,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlsh_lane_s16Op : HydrideArm_Op<"vqrdmlsh_lane_s16"> {
+def HydrideArm_vqrdmlsh_lane_s16Op : HydrideArm_Op<"vqrdmlsh_lane_s16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlsh_lane_s16";
   let description = [{
 ```
@@ -49483,7 +49483,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqrdmlshq_lane_s16Op : HydrideArm_Op<"vqrdmlshq_lane_s16"> {
@@ -49519,7 +49519,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlsh_laneq_s16Op : HydrideArm_Op<"vqrdmlsh_laneq_s16"> {
@@ -49555,10 +49555,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqrdmlshq_laneq_s16Op : HydrideArm_Op<"vqrdmlshq_laneq_s16"> {
+def HydrideArm_vqrdmlshq_laneq_s16Op : HydrideArm_Op<"vqrdmlshq_laneq_s16", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlshq_laneq_s16";
   let description = [{
 ```
@@ -49591,10 +49591,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlsh_lane_s32Op : HydrideArm_Op<"vqrdmlsh_lane_s32"> {
+def HydrideArm_vqrdmlsh_lane_s32Op : HydrideArm_Op<"vqrdmlsh_lane_s32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlsh_lane_s32";
   let description = [{
 ```
@@ -49627,7 +49627,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqrdmlshq_lane_s32Op : HydrideArm_Op<"vqrdmlshq_lane_s32"> {
@@ -49663,7 +49663,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlsh_laneq_s32Op : HydrideArm_Op<"vqrdmlsh_laneq_s32"> {
@@ -49699,10 +49699,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqrdmlshq_laneq_s32Op : HydrideArm_Op<"vqrdmlshq_laneq_s32"> {
+def HydrideArm_vqrdmlshq_laneq_s32Op : HydrideArm_Op<"vqrdmlshq_laneq_s32", [AllTypesMatch<["a", "b", "v", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlshq_laneq_s32";
   let description = [{
 ```
@@ -49735,10 +49735,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlahh_s16Op : HydrideArm_Op<"vqrdmlahh_s16"> {
+def HydrideArm_vqrdmlahh_s16Op : HydrideArm_Op<"vqrdmlahh_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlahh_s16";
   let description = [{
 ```
@@ -49770,10 +49770,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqrdmlah.v4i16`; nee
     I16:$c
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlahs_s32Op : HydrideArm_Op<"vqrdmlahs_s32"> {
+def HydrideArm_vqrdmlahs_s32Op : HydrideArm_Op<"vqrdmlahs_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlahs_s32";
   let description = [{
 ```
@@ -49805,10 +49805,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmlah.i32`; needs neon, rdm.
     I32:$c
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlshh_s16Op : HydrideArm_Op<"vqrdmlshh_s16"> {
+def HydrideArm_vqrdmlshh_s16Op : HydrideArm_Op<"vqrdmlshh_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlshh_s16";
   let description = [{
 ```
@@ -49840,10 +49840,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqrdmlsh.v4i16`; nee
     I16:$c
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vqrdmlshs_s32Op : HydrideArm_Op<"vqrdmlshs_s32"> {
+def HydrideArm_vqrdmlshs_s32Op : HydrideArm_Op<"vqrdmlshs_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vqrdmlshs_s32";
   let description = [{
 ```
@@ -49875,7 +49875,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrdmlsh.i32`; needs neon, rdm.
     I32:$c
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
 def HydrideArm_vqrdmlahh_lane_s16Op : HydrideArm_Op<"vqrdmlahh_lane_s16"> {
@@ -49911,7 +49911,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlahh_laneq_s16Op : HydrideArm_Op<"vqrdmlahh_laneq_s16"> {
@@ -49947,7 +49947,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlahs_lane_s32Op : HydrideArm_Op<"vqrdmlahs_lane_s32"> {
@@ -49983,7 +49983,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlahs_laneq_s32Op : HydrideArm_Op<"vqrdmlahs_laneq_s32"> {
@@ -50019,7 +50019,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlshh_lane_s16Op : HydrideArm_Op<"vqrdmlshh_lane_s16"> {
@@ -50055,7 +50055,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlshh_laneq_s16Op : HydrideArm_Op<"vqrdmlshh_laneq_s16"> {
@@ -50091,7 +50091,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlshs_lane_s32Op : HydrideArm_Op<"vqrdmlshs_lane_s32"> {
@@ -50127,7 +50127,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vqrdmlshs_laneq_s32Op : HydrideArm_Op<"vqrdmlshs_laneq_s32"> {
@@ -50163,7 +50163,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdot_u32Op : HydrideArm_Op<"vdot_u32"> {
@@ -50201,7 +50201,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.udot.v2i32.v8i8`; needs neon, dot
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdot_s32Op : HydrideArm_Op<"vdot_s32"> {
@@ -50239,7 +50239,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sdot.v2i32.v8i8`; needs neon, dot
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdotq_u32Op : HydrideArm_Op<"vdotq_u32"> {
@@ -50277,7 +50277,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.udot.v4i32.v16i8`; needs neon, do
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdotq_s32Op : HydrideArm_Op<"vdotq_s32"> {
@@ -50315,7 +50315,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sdot.v4i32.v16i8`; needs neon, do
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdot_lane_u32Op : HydrideArm_Op<"vdot_lane_u32"> {
@@ -50353,7 +50353,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdot_lane_s32Op : HydrideArm_Op<"vdot_lane_s32"> {
@@ -50391,7 +50391,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdotq_laneq_u32Op : HydrideArm_Op<"vdotq_laneq_u32"> {
@@ -50429,7 +50429,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdotq_laneq_s32Op : HydrideArm_Op<"vdotq_laneq_s32"> {
@@ -50467,7 +50467,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdot_laneq_u32Op : HydrideArm_Op<"vdot_laneq_u32"> {
@@ -50505,7 +50505,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdot_laneq_s32Op : HydrideArm_Op<"vdot_laneq_s32"> {
@@ -50543,7 +50543,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdotq_lane_u32Op : HydrideArm_Op<"vdotq_lane_u32"> {
@@ -50581,7 +50581,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vdotq_lane_s32Op : HydrideArm_Op<"vdotq_lane_s32"> {
@@ -50619,10 +50619,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_veor3q_u8Op : HydrideArm_Op<"veor3q_u8"> {
+def HydrideArm_veor3q_u8Op : HydrideArm_Op<"veor3q_u8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor3q_u8";
   let description = [{
 ```
@@ -50642,10 +50642,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.eor3u.v16i8`; needs neon, sha3.
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor3q_u16Op : HydrideArm_Op<"veor3q_u16"> {
+def HydrideArm_veor3q_u16Op : HydrideArm_Op<"veor3q_u16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor3q_u16";
   let description = [{
 ```
@@ -50665,10 +50665,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.eor3u.v8i16`; needs neon, sha3.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor3q_u32Op : HydrideArm_Op<"veor3q_u32"> {
+def HydrideArm_veor3q_u32Op : HydrideArm_Op<"veor3q_u32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor3q_u32";
   let description = [{
 ```
@@ -50688,10 +50688,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.eor3u.v4i32`; needs neon, sha3.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor3q_u64Op : HydrideArm_Op<"veor3q_u64"> {
+def HydrideArm_veor3q_u64Op : HydrideArm_Op<"veor3q_u64", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor3q_u64";
   let description = [{
 ```
@@ -50711,10 +50711,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.eor3u.v2i64`; needs neon, sha3.
     VectorOfLengthAndType<[2], [I64]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor3q_s8Op : HydrideArm_Op<"veor3q_s8"> {
+def HydrideArm_veor3q_s8Op : HydrideArm_Op<"veor3q_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor3q_s8";
   let description = [{
 ```
@@ -50734,10 +50734,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.eor3s.v16i8`; needs neon, sha3.
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor3q_s16Op : HydrideArm_Op<"veor3q_s16"> {
+def HydrideArm_veor3q_s16Op : HydrideArm_Op<"veor3q_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor3q_s16";
   let description = [{
 ```
@@ -50757,10 +50757,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.eor3s.v8i16`; needs neon, sha3.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor3q_s32Op : HydrideArm_Op<"veor3q_s32"> {
+def HydrideArm_veor3q_s32Op : HydrideArm_Op<"veor3q_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor3q_s32";
   let description = [{
 ```
@@ -50780,10 +50780,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.eor3s.v4i32`; needs neon, sha3.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor3q_s64Op : HydrideArm_Op<"veor3q_s64"> {
+def HydrideArm_veor3q_s64Op : HydrideArm_Op<"veor3q_s64", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic veor3q_s64";
   let description = [{
 ```
@@ -50803,10 +50803,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.eor3s.v2i64`; needs neon, sha3.
     VectorOfLengthAndType<[2], [I64]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vrax1q_u64Op : HydrideArm_Op<"vrax1q_u64"> {
+def HydrideArm_vrax1q_u64Op : HydrideArm_Op<"vrax1q_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vrax1q_u64";
   let description = [{
 ```
@@ -50824,10 +50824,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.rax1`; needs neon, sha3.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vxarq_u64Op : HydrideArm_Op<"vxarq_u64"> {
+def HydrideArm_vxarq_u64Op : HydrideArm_Op<"vxarq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vxarq_u64";
   let description = [{
 ```
@@ -50847,10 +50847,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.xar`; needs neon, sha3.
     APIntAttr:$imm6
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbcaxq_u8Op : HydrideArm_Op<"vbcaxq_u8"> {
+def HydrideArm_vbcaxq_u8Op : HydrideArm_Op<"vbcaxq_u8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbcaxq_u8";
   let description = [{
 ```
@@ -50870,10 +50870,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.bcaxu.v16i8`; needs neon, sha3.
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbcaxq_u16Op : HydrideArm_Op<"vbcaxq_u16"> {
+def HydrideArm_vbcaxq_u16Op : HydrideArm_Op<"vbcaxq_u16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbcaxq_u16";
   let description = [{
 ```
@@ -50893,10 +50893,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.bcaxu.v8i16`; needs neon, sha3.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbcaxq_u32Op : HydrideArm_Op<"vbcaxq_u32"> {
+def HydrideArm_vbcaxq_u32Op : HydrideArm_Op<"vbcaxq_u32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbcaxq_u32";
   let description = [{
 ```
@@ -50916,10 +50916,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.bcaxu.v4i32`; needs neon, sha3.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbcaxq_u64Op : HydrideArm_Op<"vbcaxq_u64"> {
+def HydrideArm_vbcaxq_u64Op : HydrideArm_Op<"vbcaxq_u64", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbcaxq_u64";
   let description = [{
 ```
@@ -50939,10 +50939,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.bcaxu.v2i64`; needs neon, sha3.
     VectorOfLengthAndType<[2], [I64]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbcaxq_s8Op : HydrideArm_Op<"vbcaxq_s8"> {
+def HydrideArm_vbcaxq_s8Op : HydrideArm_Op<"vbcaxq_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbcaxq_s8";
   let description = [{
 ```
@@ -50962,10 +50962,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.bcaxs.v16i8`; needs neon, sha3.
     VectorOfLengthAndType<[16], [I8]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbcaxq_s16Op : HydrideArm_Op<"vbcaxq_s16"> {
+def HydrideArm_vbcaxq_s16Op : HydrideArm_Op<"vbcaxq_s16", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbcaxq_s16";
   let description = [{
 ```
@@ -50985,10 +50985,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.bcaxs.v8i16`; needs neon, sha3.
     VectorOfLengthAndType<[8], [I16]>:$c
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbcaxq_s32Op : HydrideArm_Op<"vbcaxq_s32"> {
+def HydrideArm_vbcaxq_s32Op : HydrideArm_Op<"vbcaxq_s32", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbcaxq_s32";
   let description = [{
 ```
@@ -51008,10 +51008,10 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.bcaxs.v4i32`; needs neon, sha3.
     VectorOfLengthAndType<[4], [I32]>:$c
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbcaxq_s64Op : HydrideArm_Op<"vbcaxq_s64"> {
+def HydrideArm_vbcaxq_s64Op : HydrideArm_Op<"vbcaxq_s64", [AllTypesMatch<["a", "b", "c", "result"]>]> {
   let summary = "AArch64 NEON intrinsic vbcaxq_s64";
   let description = [{
 ```
@@ -51031,7 +51031,7 @@ Lowers to LLVM as a call of `llvm.aarch64.crypto.bcaxs.v2i64`; needs neon, sha3.
     VectorOfLengthAndType<[2], [I64]>:$c
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
 def HydrideArm_vmmlaq_s32Op : HydrideArm_Op<"vmmlaq_s32"> {
@@ -51066,7 +51066,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smmla.v4i32.v16i8`; needs neon, i
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vmmlaq_u32Op : HydrideArm_Op<"vmmlaq_u32"> {
@@ -51101,7 +51101,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.ummla.v4i32.v16i8`; needs neon, i
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vusmmlaq_s32Op : HydrideArm_Op<"vusmmlaq_s32"> {
@@ -51136,7 +51136,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usmmla.v4i32.v16i8`; needs neon, 
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vusdot_s32Op : HydrideArm_Op<"vusdot_s32"> {
@@ -51169,7 +51169,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usdot.v2i32.v8i8`; needs neon, i8
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vusdot_lane_s32Op : HydrideArm_Op<"vusdot_lane_s32"> {
@@ -51203,7 +51203,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsudot_lane_s32Op : HydrideArm_Op<"vsudot_lane_s32"> {
@@ -51237,7 +51237,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vusdot_laneq_s32Op : HydrideArm_Op<"vusdot_laneq_s32"> {
@@ -51271,7 +51271,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsudot_laneq_s32Op : HydrideArm_Op<"vsudot_laneq_s32"> {
@@ -51305,7 +51305,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vusdotq_s32Op : HydrideArm_Op<"vusdotq_s32"> {
@@ -51338,7 +51338,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usdot.v4i32.v16i8`; needs neon, i
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vusdotq_lane_s32Op : HydrideArm_Op<"vusdotq_lane_s32"> {
@@ -51372,7 +51372,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsudotq_lane_s32Op : HydrideArm_Op<"vsudotq_lane_s32"> {
@@ -51406,7 +51406,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vusdotq_laneq_s32Op : HydrideArm_Op<"vusdotq_laneq_s32"> {
@@ -51440,7 +51440,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideArm_vsudotq_laneq_s32Op : HydrideArm_Op<"vsudotq_laneq_s32"> {
@@ -51474,7 +51474,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
 #endif // HYDRIDEARM_OPS

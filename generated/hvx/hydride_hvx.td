@@ -44,7 +44,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.valignb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vlalignbOp : HydrideHvx_Op<"v6_vlalignb"> {
@@ -65,10 +65,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlalignb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_valignbiOp : HydrideHvx_Op<"v6_valignbi"> {
+def HydrideHvx_v6_valignbiOp : HydrideHvx_Op<"v6_valignbi", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_valignbi";
   let description = [{
 ```
@@ -85,10 +85,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.valignbi.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vlalignbiOp : HydrideHvx_Op<"v6_vlalignbi"> {
+def HydrideHvx_v6_vlalignbiOp : HydrideHvx_Op<"v6_vlalignbi", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vlalignbi";
   let description = [{
 ```
@@ -106,7 +106,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlalignbi.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vrorOp : HydrideHvx_Op<"v6_vror"> {
@@ -125,7 +125,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vror.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vunpackubOp : HydrideHvx_Op<"v6_vunpackub"> {
@@ -143,7 +143,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackub.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vunpackbOp : HydrideHvx_Op<"v6_vunpackb"> {
@@ -161,7 +161,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vunpackuhOp : HydrideHvx_Op<"v6_vunpackuh"> {
@@ -179,7 +179,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackuh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vunpackhOp : HydrideHvx_Op<"v6_vunpackh"> {
@@ -197,7 +197,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vunpackobOp : HydrideHvx_Op<"v6_vunpackob"> {
@@ -217,7 +217,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackob.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vunpackohOp : HydrideHvx_Op<"v6_vunpackoh"> {
@@ -237,7 +237,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackoh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vpackebOp : HydrideHvx_Op<"v6_vpackeb"> {
@@ -257,7 +257,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackeb.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vpackehOp : HydrideHvx_Op<"v6_vpackeh"> {
@@ -277,7 +277,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackeh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vpackobOp : HydrideHvx_Op<"v6_vpackob"> {
@@ -297,7 +297,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackob.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vpackohOp : HydrideHvx_Op<"v6_vpackoh"> {
@@ -317,7 +317,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackoh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vpackhub_satOp : HydrideHvx_Op<"v6_vpackhub_sat"> {
@@ -337,7 +337,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackhub.sat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vpackhb_satOp : HydrideHvx_Op<"v6_vpackhb_sat"> {
@@ -357,7 +357,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackhb.sat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vpackwuh_satOp : HydrideHvx_Op<"v6_vpackwuh_sat"> {
@@ -377,7 +377,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackwuh.sat.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vpackwh_satOp : HydrideHvx_Op<"v6_vpackwh_sat"> {
@@ -397,7 +397,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackwh.sat.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vzbOp : HydrideHvx_Op<"v6_vzb"> {
@@ -416,7 +416,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vzb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsbOp : HydrideHvx_Op<"v6_vsb"> {
@@ -435,7 +435,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vzhOp : HydrideHvx_Op<"v6_vzh"> {
@@ -454,7 +454,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vzh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vshOp : HydrideHvx_Op<"v6_vsh"> {
@@ -473,7 +473,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpybusOp : HydrideHvx_Op<"v6_vdmpybus"> {
@@ -493,7 +493,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpybus.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpybus_accOp : HydrideHvx_Op<"v6_vdmpybus_acc"> {
@@ -515,7 +515,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpybus.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpybus_dvOp : HydrideHvx_Op<"v6_vdmpybus_dv"> {
@@ -537,7 +537,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpybus.dv.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpybus_dv_accOp : HydrideHvx_Op<"v6_vdmpybus_dv_acc"> {
@@ -561,7 +561,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpybus.dv.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhbOp : HydrideHvx_Op<"v6_vdmpyhb"> {
@@ -581,7 +581,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhb_accOp : HydrideHvx_Op<"v6_vdmpyhb_acc"> {
@@ -603,7 +603,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhb.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhb_dvOp : HydrideHvx_Op<"v6_vdmpyhb_dv"> {
@@ -625,7 +625,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhb.dv.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhb_dv_accOp : HydrideHvx_Op<"v6_vdmpyhb_dv_acc"> {
@@ -649,7 +649,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhb.dv.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhvsatOp : HydrideHvx_Op<"v6_vdmpyhvsat"> {
@@ -670,7 +670,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhvsat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhvsat_accOp : HydrideHvx_Op<"v6_vdmpyhvsat_acc"> {
@@ -693,7 +693,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhvsat.acc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhsatOp : HydrideHvx_Op<"v6_vdmpyhsat"> {
@@ -714,7 +714,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhsat_accOp : HydrideHvx_Op<"v6_vdmpyhsat_acc"> {
@@ -738,7 +738,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsat.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhisatOp : HydrideHvx_Op<"v6_vdmpyhisat"> {
@@ -759,7 +759,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhisat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhisat_accOp : HydrideHvx_Op<"v6_vdmpyhisat_acc"> {
@@ -783,7 +783,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhisat.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhsusatOp : HydrideHvx_Op<"v6_vdmpyhsusat"> {
@@ -804,7 +804,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsusat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhsusat_accOp : HydrideHvx_Op<"v6_vdmpyhsusat_acc"> {
@@ -828,7 +828,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsusat.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhsuisatOp : HydrideHvx_Op<"v6_vdmpyhsuisat"> {
@@ -849,7 +849,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsuisat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdmpyhsuisat_accOp : HydrideHvx_Op<"v6_vdmpyhsuisat_acc"> {
@@ -873,7 +873,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhsuisat.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vtmpybOp : HydrideHvx_Op<"v6_vtmpyb"> {
@@ -897,7 +897,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpyb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vtmpyb_accOp : HydrideHvx_Op<"v6_vtmpyb_acc"> {
@@ -923,7 +923,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpyb.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vtmpybusOp : HydrideHvx_Op<"v6_vtmpybus"> {
@@ -947,7 +947,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpybus.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vtmpybus_accOp : HydrideHvx_Op<"v6_vtmpybus_acc"> {
@@ -973,7 +973,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpybus.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vtmpyhbOp : HydrideHvx_Op<"v6_vtmpyhb"> {
@@ -997,7 +997,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpyhb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vtmpyhb_accOp : HydrideHvx_Op<"v6_vtmpyhb_acc"> {
@@ -1023,7 +1023,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vtmpyhb.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpyubOp : HydrideHvx_Op<"v6_vrmpyub"> {
@@ -1045,7 +1045,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyub.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpyub_accOp : HydrideHvx_Op<"v6_vrmpyub_acc"> {
@@ -1069,7 +1069,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyub.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpyubvOp : HydrideHvx_Op<"v6_vrmpyubv"> {
@@ -1091,7 +1091,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyubv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpyubv_accOp : HydrideHvx_Op<"v6_vrmpyubv_acc"> {
@@ -1115,7 +1115,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyubv.acc.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpybvOp : HydrideHvx_Op<"v6_vrmpybv"> {
@@ -1137,7 +1137,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpybv_accOp : HydrideHvx_Op<"v6_vrmpybv_acc"> {
@@ -1161,7 +1161,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybv.acc.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpyubiOp : HydrideHvx_Op<"v6_vrmpyubi"> {
@@ -1188,7 +1188,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyubi.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpyubi_accOp : HydrideHvx_Op<"v6_vrmpyubi_acc"> {
@@ -1217,7 +1217,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyubi.acc.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpybusOp : HydrideHvx_Op<"v6_vrmpybus"> {
@@ -1239,7 +1239,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybus.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpybus_accOp : HydrideHvx_Op<"v6_vrmpybus_acc"> {
@@ -1263,7 +1263,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybus.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpybusiOp : HydrideHvx_Op<"v6_vrmpybusi"> {
@@ -1290,7 +1290,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybusi.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpybusi_accOp : HydrideHvx_Op<"v6_vrmpybusi_acc"> {
@@ -1319,7 +1319,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybusi.acc.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpybusvOp : HydrideHvx_Op<"v6_vrmpybusv"> {
@@ -1341,7 +1341,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybusv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrmpybusv_accOp : HydrideHvx_Op<"v6_vrmpybusv_acc"> {
@@ -1365,7 +1365,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybusv.acc.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdsaduhOp : HydrideHvx_Op<"v6_vdsaduh"> {
@@ -1387,7 +1387,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdsaduh.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdsaduh_accOp : HydrideHvx_Op<"v6_vdsaduh_acc"> {
@@ -1411,7 +1411,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdsaduh.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrsadubiOp : HydrideHvx_Op<"v6_vrsadubi"> {
@@ -1438,7 +1438,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrsadubi.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrsadubi_accOp : HydrideHvx_Op<"v6_vrsadubi_acc"> {
@@ -1467,7 +1467,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrsadubi.acc.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrwOp : HydrideHvx_Op<"v6_vasrw"> {
@@ -1486,7 +1486,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrw.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaslwOp : HydrideHvx_Op<"v6_vaslw"> {
@@ -1505,7 +1505,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaslw.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vlsrwOp : HydrideHvx_Op<"v6_vlsrw"> {
@@ -1524,10 +1524,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlsrw.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vasrwvOp : HydrideHvx_Op<"v6_vasrwv"> {
+def HydrideHvx_v6_vasrwvOp : HydrideHvx_Op<"v6_vasrwv", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vasrwv";
   let description = [{
 ```
@@ -1543,10 +1543,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwv.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaslwvOp : HydrideHvx_Op<"v6_vaslwv"> {
+def HydrideHvx_v6_vaslwvOp : HydrideHvx_Op<"v6_vaslwv", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaslwv";
   let description = [{
 ```
@@ -1562,10 +1562,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaslwv.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vlsrwvOp : HydrideHvx_Op<"v6_vlsrwv"> {
+def HydrideHvx_v6_vlsrwvOp : HydrideHvx_Op<"v6_vlsrwv", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vlsrwv";
   let description = [{
 ```
@@ -1581,7 +1581,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlsrwv.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vasrhOp : HydrideHvx_Op<"v6_vasrh"> {
@@ -1600,7 +1600,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrh.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaslhOp : HydrideHvx_Op<"v6_vaslh"> {
@@ -1619,7 +1619,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaslh.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vlsrhOp : HydrideHvx_Op<"v6_vlsrh"> {
@@ -1638,10 +1638,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlsrh.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vasrhvOp : HydrideHvx_Op<"v6_vasrhv"> {
+def HydrideHvx_v6_vasrhvOp : HydrideHvx_Op<"v6_vasrhv", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vasrhv";
   let description = [{
 ```
@@ -1657,10 +1657,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrhv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaslhvOp : HydrideHvx_Op<"v6_vaslhv"> {
+def HydrideHvx_v6_vaslhvOp : HydrideHvx_Op<"v6_vaslhv", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaslhv";
   let description = [{
 ```
@@ -1676,10 +1676,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaslhv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vlsrhvOp : HydrideHvx_Op<"v6_vlsrhv"> {
+def HydrideHvx_v6_vlsrhvOp : HydrideHvx_Op<"v6_vlsrhv", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vlsrhv";
   let description = [{
 ```
@@ -1695,7 +1695,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlsrhv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vlsrbOp : HydrideHvx_Op<"v6_vlsrb"> {
@@ -1714,10 +1714,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlsrb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vrotrOp : HydrideHvx_Op<"v6_vrotr"> {
+def HydrideHvx_v6_vrotrOp : HydrideHvx_Op<"v6_vrotr", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vrotr";
   let description = [{
 ```
@@ -1733,7 +1733,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrotr.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vasr_intoOp : HydrideHvx_Op<"v6_vasr_into"> {
@@ -1760,7 +1760,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasr.into.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrwhOp : HydrideHvx_Op<"v6_vasrwh"> {
@@ -1782,7 +1782,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwh.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrwhsatOp : HydrideHvx_Op<"v6_vasrwhsat"> {
@@ -1804,7 +1804,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwhsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrwhrndsatOp : HydrideHvx_Op<"v6_vasrwhrndsat"> {
@@ -1826,7 +1826,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwhrndsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrwuhrndsatOp : HydrideHvx_Op<"v6_vasrwuhrndsat"> {
@@ -1848,7 +1848,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwuhrndsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrwuhsatOp : HydrideHvx_Op<"v6_vasrwuhsat"> {
@@ -1870,7 +1870,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrwuhsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasruwuhrndsatOp : HydrideHvx_Op<"v6_vasruwuhrndsat"> {
@@ -1892,7 +1892,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasruwuhrndsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasruwuhsatOp : HydrideHvx_Op<"v6_vasruwuhsat"> {
@@ -1914,7 +1914,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasruwuhsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrhubsatOp : HydrideHvx_Op<"v6_vasrhubsat"> {
@@ -1936,7 +1936,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrhubsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrhubrndsatOp : HydrideHvx_Op<"v6_vasrhubrndsat"> {
@@ -1958,7 +1958,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrhubrndsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrhbsatOp : HydrideHvx_Op<"v6_vasrhbsat"> {
@@ -1980,7 +1980,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrhbsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrhbrndsatOp : HydrideHvx_Op<"v6_vasrhbrndsat"> {
@@ -2002,7 +2002,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrhbrndsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasruhubsatOp : HydrideHvx_Op<"v6_vasruhubsat"> {
@@ -2024,7 +2024,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasruhubsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasruhubrndsatOp : HydrideHvx_Op<"v6_vasruhubrndsat"> {
@@ -2046,7 +2046,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasruhubrndsat.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vroundwhOp : HydrideHvx_Op<"v6_vroundwh"> {
@@ -2066,7 +2066,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vroundwh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vroundwuhOp : HydrideHvx_Op<"v6_vroundwuh"> {
@@ -2086,7 +2086,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vroundwuh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrounduwuhOp : HydrideHvx_Op<"v6_vrounduwuh"> {
@@ -2106,7 +2106,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrounduwuh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vroundhbOp : HydrideHvx_Op<"v6_vroundhb"> {
@@ -2126,7 +2126,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vroundhb.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vroundhubOp : HydrideHvx_Op<"v6_vroundhub"> {
@@ -2146,7 +2146,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vroundhub.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vrounduhubOp : HydrideHvx_Op<"v6_vrounduhub"> {
@@ -2166,7 +2166,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrounduhub.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaslw_accOp : HydrideHvx_Op<"v6_vaslw_acc"> {
@@ -2187,7 +2187,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaslw.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrw_accOp : HydrideHvx_Op<"v6_vasrw_acc"> {
@@ -2208,7 +2208,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrw.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaslh_accOp : HydrideHvx_Op<"v6_vaslh_acc"> {
@@ -2229,7 +2229,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaslh.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vasrh_accOp : HydrideHvx_Op<"v6_vasrh_acc"> {
@@ -2250,10 +2250,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasrh.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vaddbOp : HydrideHvx_Op<"v6_vaddb"> {
+def HydrideHvx_v6_vaddbOp : HydrideHvx_Op<"v6_vaddb", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddb";
   let description = [{
 ```
@@ -2269,10 +2269,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubbOp : HydrideHvx_Op<"v6_vsubb"> {
+def HydrideHvx_v6_vsubbOp : HydrideHvx_Op<"v6_vsubb", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubb";
   let description = [{
 ```
@@ -2288,10 +2288,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddb_dvOp : HydrideHvx_Op<"v6_vaddb_dv"> {
+def HydrideHvx_v6_vaddb_dvOp : HydrideHvx_Op<"v6_vaddb_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddb_dv";
   let description = [{
 ```
@@ -2308,10 +2308,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddb.dv.128B`; needs hvx.
     VectorOfLengthAndType<[256], [I8]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubb_dvOp : HydrideHvx_Op<"v6_vsubb_dv"> {
+def HydrideHvx_v6_vsubb_dvOp : HydrideHvx_Op<"v6_vsubb_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubb_dv";
   let description = [{
 ```
@@ -2328,10 +2328,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubb.dv.128B`; needs hvx.
     VectorOfLengthAndType<[256], [I8]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddhOp : HydrideHvx_Op<"v6_vaddh"> {
+def HydrideHvx_v6_vaddhOp : HydrideHvx_Op<"v6_vaddh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddh";
   let description = [{
 ```
@@ -2347,10 +2347,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubhOp : HydrideHvx_Op<"v6_vsubh"> {
+def HydrideHvx_v6_vsubhOp : HydrideHvx_Op<"v6_vsubh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubh";
   let description = [{
 ```
@@ -2366,10 +2366,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddh_dvOp : HydrideHvx_Op<"v6_vaddh_dv"> {
+def HydrideHvx_v6_vaddh_dvOp : HydrideHvx_Op<"v6_vaddh_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddh_dv";
   let description = [{
 ```
@@ -2386,10 +2386,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddh.dv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I16]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubh_dvOp : HydrideHvx_Op<"v6_vsubh_dv"> {
+def HydrideHvx_v6_vsubh_dvOp : HydrideHvx_Op<"v6_vsubh_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubh_dv";
   let description = [{
 ```
@@ -2406,10 +2406,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubh.dv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I16]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddwOp : HydrideHvx_Op<"v6_vaddw"> {
+def HydrideHvx_v6_vaddwOp : HydrideHvx_Op<"v6_vaddw", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddw";
   let description = [{
 ```
@@ -2425,10 +2425,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubwOp : HydrideHvx_Op<"v6_vsubw"> {
+def HydrideHvx_v6_vsubwOp : HydrideHvx_Op<"v6_vsubw", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubw";
   let description = [{
 ```
@@ -2444,10 +2444,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddw_dvOp : HydrideHvx_Op<"v6_vaddw_dv"> {
+def HydrideHvx_v6_vaddw_dvOp : HydrideHvx_Op<"v6_vaddw_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddw_dv";
   let description = [{
 ```
@@ -2464,10 +2464,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddw.dv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I32]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubw_dvOp : HydrideHvx_Op<"v6_vsubw_dv"> {
+def HydrideHvx_v6_vsubw_dvOp : HydrideHvx_Op<"v6_vsubw_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubw_dv";
   let description = [{
 ```
@@ -2484,10 +2484,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubw.dv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I32]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddubsatOp : HydrideHvx_Op<"v6_vaddubsat"> {
+def HydrideHvx_v6_vaddubsatOp : HydrideHvx_Op<"v6_vaddubsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddubsat";
   let description = [{
 ```
@@ -2503,10 +2503,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddubsat.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddubsat_dvOp : HydrideHvx_Op<"v6_vaddubsat_dv"> {
+def HydrideHvx_v6_vaddubsat_dvOp : HydrideHvx_Op<"v6_vaddubsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddubsat_dv";
   let description = [{
 ```
@@ -2523,10 +2523,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddubsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[256], [I8]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsububsatOp : HydrideHvx_Op<"v6_vsububsat"> {
+def HydrideHvx_v6_vsububsatOp : HydrideHvx_Op<"v6_vsububsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsububsat";
   let description = [{
 ```
@@ -2542,10 +2542,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsububsat.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsububsat_dvOp : HydrideHvx_Op<"v6_vsububsat_dv"> {
+def HydrideHvx_v6_vsububsat_dvOp : HydrideHvx_Op<"v6_vsububsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsububsat_dv";
   let description = [{
 ```
@@ -2562,10 +2562,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsububsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[256], [I8]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vadduhsatOp : HydrideHvx_Op<"v6_vadduhsat"> {
+def HydrideHvx_v6_vadduhsatOp : HydrideHvx_Op<"v6_vadduhsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vadduhsat";
   let description = [{
 ```
@@ -2581,10 +2581,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vadduhsat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vadduhsat_dvOp : HydrideHvx_Op<"v6_vadduhsat_dv"> {
+def HydrideHvx_v6_vadduhsat_dvOp : HydrideHvx_Op<"v6_vadduhsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vadduhsat_dv";
   let description = [{
 ```
@@ -2601,10 +2601,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vadduhsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I16]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubuhsatOp : HydrideHvx_Op<"v6_vsubuhsat"> {
+def HydrideHvx_v6_vsubuhsatOp : HydrideHvx_Op<"v6_vsubuhsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubuhsat";
   let description = [{
 ```
@@ -2620,10 +2620,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuhsat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubuhsat_dvOp : HydrideHvx_Op<"v6_vsubuhsat_dv"> {
+def HydrideHvx_v6_vsubuhsat_dvOp : HydrideHvx_Op<"v6_vsubuhsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubuhsat_dv";
   let description = [{
 ```
@@ -2640,10 +2640,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuhsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I16]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vadduwsatOp : HydrideHvx_Op<"v6_vadduwsat"> {
+def HydrideHvx_v6_vadduwsatOp : HydrideHvx_Op<"v6_vadduwsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vadduwsat";
   let description = [{
 ```
@@ -2659,10 +2659,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vadduwsat.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vadduwsat_dvOp : HydrideHvx_Op<"v6_vadduwsat_dv"> {
+def HydrideHvx_v6_vadduwsat_dvOp : HydrideHvx_Op<"v6_vadduwsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vadduwsat_dv";
   let description = [{
 ```
@@ -2679,10 +2679,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vadduwsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I32]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubuwsatOp : HydrideHvx_Op<"v6_vsubuwsat"> {
+def HydrideHvx_v6_vsubuwsatOp : HydrideHvx_Op<"v6_vsubuwsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubuwsat";
   let description = [{
 ```
@@ -2698,10 +2698,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuwsat.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubuwsat_dvOp : HydrideHvx_Op<"v6_vsubuwsat_dv"> {
+def HydrideHvx_v6_vsubuwsat_dvOp : HydrideHvx_Op<"v6_vsubuwsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubuwsat_dv";
   let description = [{
 ```
@@ -2718,10 +2718,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuwsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I32]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddbsatOp : HydrideHvx_Op<"v6_vaddbsat"> {
+def HydrideHvx_v6_vaddbsatOp : HydrideHvx_Op<"v6_vaddbsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddbsat";
   let description = [{
 ```
@@ -2737,10 +2737,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddbsat.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddbsat_dvOp : HydrideHvx_Op<"v6_vaddbsat_dv"> {
+def HydrideHvx_v6_vaddbsat_dvOp : HydrideHvx_Op<"v6_vaddbsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddbsat_dv";
   let description = [{
 ```
@@ -2757,10 +2757,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddbsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[256], [I8]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubbsatOp : HydrideHvx_Op<"v6_vsubbsat"> {
+def HydrideHvx_v6_vsubbsatOp : HydrideHvx_Op<"v6_vsubbsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubbsat";
   let description = [{
 ```
@@ -2776,10 +2776,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubbsat.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubbsat_dvOp : HydrideHvx_Op<"v6_vsubbsat_dv"> {
+def HydrideHvx_v6_vsubbsat_dvOp : HydrideHvx_Op<"v6_vsubbsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubbsat_dv";
   let description = [{
 ```
@@ -2796,10 +2796,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubbsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[256], [I8]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddhsatOp : HydrideHvx_Op<"v6_vaddhsat"> {
+def HydrideHvx_v6_vaddhsatOp : HydrideHvx_Op<"v6_vaddhsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddhsat";
   let description = [{
 ```
@@ -2815,10 +2815,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhsat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddhsat_dvOp : HydrideHvx_Op<"v6_vaddhsat_dv"> {
+def HydrideHvx_v6_vaddhsat_dvOp : HydrideHvx_Op<"v6_vaddhsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddhsat_dv";
   let description = [{
 ```
@@ -2835,10 +2835,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I16]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubhsatOp : HydrideHvx_Op<"v6_vsubhsat"> {
+def HydrideHvx_v6_vsubhsatOp : HydrideHvx_Op<"v6_vsubhsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubhsat";
   let description = [{
 ```
@@ -2854,10 +2854,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhsat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubhsat_dvOp : HydrideHvx_Op<"v6_vsubhsat_dv"> {
+def HydrideHvx_v6_vsubhsat_dvOp : HydrideHvx_Op<"v6_vsubhsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubhsat_dv";
   let description = [{
 ```
@@ -2874,10 +2874,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I16]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddwsatOp : HydrideHvx_Op<"v6_vaddwsat"> {
+def HydrideHvx_v6_vaddwsatOp : HydrideHvx_Op<"v6_vaddwsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddwsat";
   let description = [{
 ```
@@ -2893,10 +2893,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddwsat.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddwsat_dvOp : HydrideHvx_Op<"v6_vaddwsat_dv"> {
+def HydrideHvx_v6_vaddwsat_dvOp : HydrideHvx_Op<"v6_vaddwsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddwsat_dv";
   let description = [{
 ```
@@ -2913,10 +2913,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddwsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I32]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubwsatOp : HydrideHvx_Op<"v6_vsubwsat"> {
+def HydrideHvx_v6_vsubwsatOp : HydrideHvx_Op<"v6_vsubwsat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubwsat";
   let description = [{
 ```
@@ -2932,10 +2932,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubwsat.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubwsat_dvOp : HydrideHvx_Op<"v6_vsubwsat_dv"> {
+def HydrideHvx_v6_vsubwsat_dvOp : HydrideHvx_Op<"v6_vsubwsat_dv", [AllTypesMatch<["vuu", "vvv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubwsat_dv";
   let description = [{
 ```
@@ -2952,10 +2952,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubwsat.dv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I32]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavgubOp : HydrideHvx_Op<"v6_vavgub"> {
+def HydrideHvx_v6_vavgubOp : HydrideHvx_Op<"v6_vavgub", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavgub";
   let description = [{
 ```
@@ -2971,10 +2971,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavgub.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavgubrndOp : HydrideHvx_Op<"v6_vavgubrnd"> {
+def HydrideHvx_v6_vavgubrndOp : HydrideHvx_Op<"v6_vavgubrnd", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavgubrnd";
   let description = [{
 ```
@@ -2990,10 +2990,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavgubrnd.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavguhOp : HydrideHvx_Op<"v6_vavguh"> {
+def HydrideHvx_v6_vavguhOp : HydrideHvx_Op<"v6_vavguh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavguh";
   let description = [{
 ```
@@ -3009,10 +3009,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavguh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavguhrndOp : HydrideHvx_Op<"v6_vavguhrnd"> {
+def HydrideHvx_v6_vavguhrndOp : HydrideHvx_Op<"v6_vavguhrnd", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavguhrnd";
   let description = [{
 ```
@@ -3028,10 +3028,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavguhrnd.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavguwOp : HydrideHvx_Op<"v6_vavguw"> {
+def HydrideHvx_v6_vavguwOp : HydrideHvx_Op<"v6_vavguw", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavguw";
   let description = [{
 ```
@@ -3047,10 +3047,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavguw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavguwrndOp : HydrideHvx_Op<"v6_vavguwrnd"> {
+def HydrideHvx_v6_vavguwrndOp : HydrideHvx_Op<"v6_vavguwrnd", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavguwrnd";
   let description = [{
 ```
@@ -3066,10 +3066,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavguwrnd.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavgbOp : HydrideHvx_Op<"v6_vavgb"> {
+def HydrideHvx_v6_vavgbOp : HydrideHvx_Op<"v6_vavgb", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavgb";
   let description = [{
 ```
@@ -3085,10 +3085,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavgb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavgbrndOp : HydrideHvx_Op<"v6_vavgbrnd"> {
+def HydrideHvx_v6_vavgbrndOp : HydrideHvx_Op<"v6_vavgbrnd", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavgbrnd";
   let description = [{
 ```
@@ -3104,10 +3104,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavgbrnd.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vnavgbOp : HydrideHvx_Op<"v6_vnavgb"> {
+def HydrideHvx_v6_vnavgbOp : HydrideHvx_Op<"v6_vnavgb", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vnavgb";
   let description = [{
 ```
@@ -3123,10 +3123,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vnavgb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavghOp : HydrideHvx_Op<"v6_vavgh"> {
+def HydrideHvx_v6_vavghOp : HydrideHvx_Op<"v6_vavgh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavgh";
   let description = [{
 ```
@@ -3142,10 +3142,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavgh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavghrndOp : HydrideHvx_Op<"v6_vavghrnd"> {
+def HydrideHvx_v6_vavghrndOp : HydrideHvx_Op<"v6_vavghrnd", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavghrnd";
   let description = [{
 ```
@@ -3161,10 +3161,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavghrnd.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vnavghOp : HydrideHvx_Op<"v6_vnavgh"> {
+def HydrideHvx_v6_vnavghOp : HydrideHvx_Op<"v6_vnavgh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vnavgh";
   let description = [{
 ```
@@ -3180,10 +3180,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vnavgh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavgwOp : HydrideHvx_Op<"v6_vavgw"> {
+def HydrideHvx_v6_vavgwOp : HydrideHvx_Op<"v6_vavgw", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavgw";
   let description = [{
 ```
@@ -3199,10 +3199,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavgw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vavgwrndOp : HydrideHvx_Op<"v6_vavgwrnd"> {
+def HydrideHvx_v6_vavgwrndOp : HydrideHvx_Op<"v6_vavgwrnd", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vavgwrnd";
   let description = [{
 ```
@@ -3218,10 +3218,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vavgwrnd.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vnavgwOp : HydrideHvx_Op<"v6_vnavgw"> {
+def HydrideHvx_v6_vnavgwOp : HydrideHvx_Op<"v6_vnavgw", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vnavgw";
   let description = [{
 ```
@@ -3237,10 +3237,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vnavgw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vabsdiffubOp : HydrideHvx_Op<"v6_vabsdiffub"> {
+def HydrideHvx_v6_vabsdiffubOp : HydrideHvx_Op<"v6_vabsdiffub", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vabsdiffub";
   let description = [{
 ```
@@ -3256,10 +3256,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsdiffub.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vabsdiffuhOp : HydrideHvx_Op<"v6_vabsdiffuh"> {
+def HydrideHvx_v6_vabsdiffuhOp : HydrideHvx_Op<"v6_vabsdiffuh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vabsdiffuh";
   let description = [{
 ```
@@ -3275,10 +3275,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsdiffuh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vabsdiffhOp : HydrideHvx_Op<"v6_vabsdiffh"> {
+def HydrideHvx_v6_vabsdiffhOp : HydrideHvx_Op<"v6_vabsdiffh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vabsdiffh";
   let description = [{
 ```
@@ -3294,10 +3294,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsdiffh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vabsdiffwOp : HydrideHvx_Op<"v6_vabsdiffw"> {
+def HydrideHvx_v6_vabsdiffwOp : HydrideHvx_Op<"v6_vabsdiffw", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vabsdiffw";
   let description = [{
 ```
@@ -3313,10 +3313,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsdiffw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vnavgubOp : HydrideHvx_Op<"v6_vnavgub"> {
+def HydrideHvx_v6_vnavgubOp : HydrideHvx_Op<"v6_vnavgub", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vnavgub";
   let description = [{
 ```
@@ -3332,7 +3332,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vnavgub.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vaddcarrysatOp : HydrideHvx_Op<"v6_vaddcarrysat"> {
@@ -3352,7 +3352,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddcarrysat.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qs
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $qs attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddcarryOp : HydrideHvx_Op<"v6_vaddcarry"> {
@@ -3376,7 +3376,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddcarry.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qx
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $qx attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsubcarryOp : HydrideHvx_Op<"v6_vsubcarry"> {
@@ -3400,7 +3400,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubcarry.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qx
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $qx attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddcarryoOp : HydrideHvx_Op<"v6_vaddcarryo"> {
@@ -3422,7 +3422,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddcarryo.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsubcarryoOp : HydrideHvx_Op<"v6_vsubcarryo"> {
@@ -3444,10 +3444,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubcarryo.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vsatdwOp : HydrideHvx_Op<"v6_vsatdw"> {
+def HydrideHvx_v6_vsatdwOp : HydrideHvx_Op<"v6_vsatdw", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsatdw";
   let description = [{
 ```
@@ -3463,10 +3463,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsatdw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddububb_satOp : HydrideHvx_Op<"v6_vaddububb_sat"> {
+def HydrideHvx_v6_vaddububb_satOp : HydrideHvx_Op<"v6_vaddububb_sat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddububb_sat";
   let description = [{
 ```
@@ -3482,10 +3482,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddububb.sat.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsubububb_satOp : HydrideHvx_Op<"v6_vsubububb_sat"> {
+def HydrideHvx_v6_vsubububb_satOp : HydrideHvx_Op<"v6_vsubububb_sat", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubububb_sat";
   let description = [{
 ```
@@ -3501,7 +3501,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubububb.sat.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vaddubhOp : HydrideHvx_Op<"v6_vaddubh"> {
@@ -3521,7 +3521,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddubh.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsububhOp : HydrideHvx_Op<"v6_vsububh"> {
@@ -3541,7 +3541,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsububh.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddhwOp : HydrideHvx_Op<"v6_vaddhw"> {
@@ -3561,7 +3561,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhw.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsubhwOp : HydrideHvx_Op<"v6_vsubhw"> {
@@ -3581,7 +3581,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhw.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vadduhwOp : HydrideHvx_Op<"v6_vadduhw"> {
@@ -3601,7 +3601,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vadduhw.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsubuhwOp : HydrideHvx_Op<"v6_vsubuhw"> {
@@ -3621,7 +3621,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuhw.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddhw_accOp : HydrideHvx_Op<"v6_vaddhw_acc"> {
@@ -3643,7 +3643,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhw.acc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vadduhw_accOp : HydrideHvx_Op<"v6_vadduhw_acc"> {
@@ -3665,7 +3665,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vadduhw.acc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddubh_accOp : HydrideHvx_Op<"v6_vaddubh_acc"> {
@@ -3687,7 +3687,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddubh.acc.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddbqOp : HydrideHvx_Op<"v6_vaddbq"> {
@@ -3708,7 +3708,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddbq.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsubbqOp : HydrideHvx_Op<"v6_vsubbq"> {
@@ -3729,7 +3729,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubbq.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddbnqOp : HydrideHvx_Op<"v6_vaddbnq"> {
@@ -3750,7 +3750,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddbnq.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsubbnqOp : HydrideHvx_Op<"v6_vsubbnq"> {
@@ -3771,7 +3771,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubbnq.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddhqOp : HydrideHvx_Op<"v6_vaddhq"> {
@@ -3792,7 +3792,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhq.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsubhqOp : HydrideHvx_Op<"v6_vsubhq"> {
@@ -3813,7 +3813,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhq.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddhnqOp : HydrideHvx_Op<"v6_vaddhnq"> {
@@ -3834,7 +3834,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhnq.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsubhnqOp : HydrideHvx_Op<"v6_vsubhnq"> {
@@ -3855,7 +3855,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhnq.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddwqOp : HydrideHvx_Op<"v6_vaddwq"> {
@@ -3876,7 +3876,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddwq.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsubwqOp : HydrideHvx_Op<"v6_vsubwq"> {
@@ -3897,7 +3897,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubwq.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vaddwnqOp : HydrideHvx_Op<"v6_vaddwnq"> {
@@ -3918,7 +3918,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddwnq.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsubwnqOp : HydrideHvx_Op<"v6_vsubwnq"> {
@@ -3939,10 +3939,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubwnq.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vabsbOp : HydrideHvx_Op<"v6_vabsb"> {
+def HydrideHvx_v6_vabsbOp : HydrideHvx_Op<"v6_vabsb", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vabsb";
   let description = [{
 ```
@@ -3957,10 +3957,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vabsb_satOp : HydrideHvx_Op<"v6_vabsb_sat"> {
+def HydrideHvx_v6_vabsb_satOp : HydrideHvx_Op<"v6_vabsb_sat", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vabsb_sat";
   let description = [{
 ```
@@ -3975,10 +3975,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsb.sat.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vabshOp : HydrideHvx_Op<"v6_vabsh"> {
+def HydrideHvx_v6_vabshOp : HydrideHvx_Op<"v6_vabsh", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vabsh";
   let description = [{
 ```
@@ -3993,10 +3993,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vabsh_satOp : HydrideHvx_Op<"v6_vabsh_sat"> {
+def HydrideHvx_v6_vabsh_satOp : HydrideHvx_Op<"v6_vabsh_sat", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vabsh_sat";
   let description = [{
 ```
@@ -4011,10 +4011,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsh.sat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vabswOp : HydrideHvx_Op<"v6_vabsw"> {
+def HydrideHvx_v6_vabswOp : HydrideHvx_Op<"v6_vabsw", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vabsw";
   let description = [{
 ```
@@ -4029,10 +4029,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vabsw_satOp : HydrideHvx_Op<"v6_vabsw_sat"> {
+def HydrideHvx_v6_vabsw_satOp : HydrideHvx_Op<"v6_vabsw_sat", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vabsw_sat";
   let description = [{
 ```
@@ -4047,7 +4047,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsw.sat.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vmpybvOp : HydrideHvx_Op<"v6_vmpybv"> {
@@ -4067,7 +4067,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpybv_accOp : HydrideHvx_Op<"v6_vmpybv_acc"> {
@@ -4089,7 +4089,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybv.acc.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyubvOp : HydrideHvx_Op<"v6_vmpyubv"> {
@@ -4109,7 +4109,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyubv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyubv_accOp : HydrideHvx_Op<"v6_vmpyubv_acc"> {
@@ -4131,7 +4131,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyubv.acc.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpybusvOp : HydrideHvx_Op<"v6_vmpybusv"> {
@@ -4151,7 +4151,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybusv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpybusv_accOp : HydrideHvx_Op<"v6_vmpybusv_acc"> {
@@ -4173,7 +4173,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybusv.acc.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpabusvOp : HydrideHvx_Op<"v6_vmpabusv"> {
@@ -4193,7 +4193,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabusv.128B`; needs hvx.
     VectorOfLengthAndType<[256], [I8]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpabuuvOp : HydrideHvx_Op<"v6_vmpabuuv"> {
@@ -4213,7 +4213,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabuuv.128B`; needs hvx.
     VectorOfLengthAndType<[256], [I8]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyhvOp : HydrideHvx_Op<"v6_vmpyhv"> {
@@ -4233,7 +4233,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyhv_accOp : HydrideHvx_Op<"v6_vmpyhv_acc"> {
@@ -4255,7 +4255,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhv.acc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyuhvOp : HydrideHvx_Op<"v6_vmpyuhv"> {
@@ -4275,7 +4275,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuhv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyuhv_accOp : HydrideHvx_Op<"v6_vmpyuhv_acc"> {
@@ -4297,10 +4297,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuhv.acc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vmpyhvsrsOp : HydrideHvx_Op<"v6_vmpyhvsrs"> {
+def HydrideHvx_v6_vmpyhvsrsOp : HydrideHvx_Op<"v6_vmpyhvsrs", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhvsrs";
   let description = [{
 ```
@@ -4316,7 +4316,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhvsrs.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vmpyhusOp : HydrideHvx_Op<"v6_vmpyhus"> {
@@ -4336,7 +4336,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhus.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyhus_accOp : HydrideHvx_Op<"v6_vmpyhus_acc"> {
@@ -4358,10 +4358,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhus.acc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vmpyihOp : HydrideHvx_Op<"v6_vmpyih"> {
+def HydrideHvx_v6_vmpyihOp : HydrideHvx_Op<"v6_vmpyih", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpyih";
   let description = [{
 ```
@@ -4377,10 +4377,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyih.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vmpyih_accOp : HydrideHvx_Op<"v6_vmpyih_acc"> {
+def HydrideHvx_v6_vmpyih_accOp : HydrideHvx_Op<"v6_vmpyih_acc", [AllTypesMatch<["vx", "vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpyih_acc";
   let description = [{
 ```
@@ -4398,7 +4398,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyih.acc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vmpyewuhOp : HydrideHvx_Op<"v6_vmpyewuh"> {
@@ -4417,7 +4417,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyewuh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyowhOp : HydrideHvx_Op<"v6_vmpyowh"> {
@@ -4436,7 +4436,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyowh_rndOp : HydrideHvx_Op<"v6_vmpyowh_rnd"> {
@@ -4455,7 +4455,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.rnd.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyewuh_64Op : HydrideHvx_Op<"v6_vmpyewuh_64"> {
@@ -4476,7 +4476,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyewuh.64.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyowh_64_accOp : HydrideHvx_Op<"v6_vmpyowh_64_acc"> {
@@ -4500,7 +4500,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.64.acc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyowh_saccOp : HydrideHvx_Op<"v6_vmpyowh_sacc"> {
@@ -4521,7 +4521,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.sacc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyowh_rnd_saccOp : HydrideHvx_Op<"v6_vmpyowh_rnd_sacc"> {
@@ -4542,7 +4542,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.rnd.sacc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyieohOp : HydrideHvx_Op<"v6_vmpyieoh"> {
@@ -4561,7 +4561,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyieoh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyiewuhOp : HydrideHvx_Op<"v6_vmpyiewuh"> {
@@ -4580,7 +4580,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiewuh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyiowhOp : HydrideHvx_Op<"v6_vmpyiowh"> {
@@ -4599,7 +4599,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiowh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyiewh_accOp : HydrideHvx_Op<"v6_vmpyiewh_acc"> {
@@ -4620,7 +4620,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiewh.acc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyiewuh_accOp : HydrideHvx_Op<"v6_vmpyiewuh_acc"> {
@@ -4641,7 +4641,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiewuh.acc.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyubOp : HydrideHvx_Op<"v6_vmpyub"> {
@@ -4661,7 +4661,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyub.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyub_accOp : HydrideHvx_Op<"v6_vmpyub_acc"> {
@@ -4683,7 +4683,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyub.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpybusOp : HydrideHvx_Op<"v6_vmpybus"> {
@@ -4703,7 +4703,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybus.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpybus_accOp : HydrideHvx_Op<"v6_vmpybus_acc"> {
@@ -4725,7 +4725,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybus.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpabusOp : HydrideHvx_Op<"v6_vmpabus"> {
@@ -4745,7 +4745,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabus.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpabus_accOp : HydrideHvx_Op<"v6_vmpabus_acc"> {
@@ -4767,7 +4767,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabus.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpabuuOp : HydrideHvx_Op<"v6_vmpabuu"> {
@@ -4787,7 +4787,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabuu.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpabuu_accOp : HydrideHvx_Op<"v6_vmpabuu_acc"> {
@@ -4809,7 +4809,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabuu.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpahbOp : HydrideHvx_Op<"v6_vmpahb"> {
@@ -4829,7 +4829,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpahb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpahb_accOp : HydrideHvx_Op<"v6_vmpahb_acc"> {
@@ -4851,7 +4851,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpahb.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpauhbOp : HydrideHvx_Op<"v6_vmpauhb"> {
@@ -4871,7 +4871,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpauhb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpauhb_accOp : HydrideHvx_Op<"v6_vmpauhb_acc"> {
@@ -4893,7 +4893,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpauhb.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyhOp : HydrideHvx_Op<"v6_vmpyh"> {
@@ -4913,7 +4913,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyh.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyh_accOp : HydrideHvx_Op<"v6_vmpyh_acc"> {
@@ -4935,7 +4935,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyh.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyhsat_accOp : HydrideHvx_Op<"v6_vmpyhsat_acc"> {
@@ -4957,7 +4957,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhsat.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyhssOp : HydrideHvx_Op<"v6_vmpyhss"> {
@@ -4977,7 +4977,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhss.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyhsrsOp : HydrideHvx_Op<"v6_vmpyhsrs"> {
@@ -4997,7 +4997,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhsrs.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyuhOp : HydrideHvx_Op<"v6_vmpyuh"> {
@@ -5017,7 +5017,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuh.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyuh_accOp : HydrideHvx_Op<"v6_vmpyuh_acc"> {
@@ -5039,7 +5039,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuh.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyihbOp : HydrideHvx_Op<"v6_vmpyihb"> {
@@ -5058,7 +5058,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyihb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyihb_accOp : HydrideHvx_Op<"v6_vmpyihb_acc"> {
@@ -5079,7 +5079,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyihb.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyiwbOp : HydrideHvx_Op<"v6_vmpyiwb"> {
@@ -5098,7 +5098,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyiwb_accOp : HydrideHvx_Op<"v6_vmpyiwb_acc"> {
@@ -5119,7 +5119,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwb.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyiwubOp : HydrideHvx_Op<"v6_vmpyiwub"> {
@@ -5138,7 +5138,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwub.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyiwub_accOp : HydrideHvx_Op<"v6_vmpyiwub_acc"> {
@@ -5159,7 +5159,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwub.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyiwhOp : HydrideHvx_Op<"v6_vmpyiwh"> {
@@ -5178,7 +5178,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwh.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyiwh_accOp : HydrideHvx_Op<"v6_vmpyiwh_acc"> {
@@ -5199,10 +5199,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyiwh.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vandOp : HydrideHvx_Op<"v6_vand"> {
+def HydrideHvx_v6_vandOp : HydrideHvx_Op<"v6_vand", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vand";
   let description = [{
 ```
@@ -5218,10 +5218,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vand.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vorOp : HydrideHvx_Op<"v6_vor"> {
+def HydrideHvx_v6_vorOp : HydrideHvx_Op<"v6_vor", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vor";
   let description = [{
 ```
@@ -5237,10 +5237,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vor.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vxorOp : HydrideHvx_Op<"v6_vxor"> {
+def HydrideHvx_v6_vxorOp : HydrideHvx_Op<"v6_vxor", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vxor";
   let description = [{
 ```
@@ -5256,10 +5256,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vxor.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vnotOp : HydrideHvx_Op<"v6_vnot"> {
+def HydrideHvx_v6_vnotOp : HydrideHvx_Op<"v6_vnot", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vnot";
   let description = [{
 ```
@@ -5274,7 +5274,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vnot.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vandqrtOp : HydrideHvx_Op<"v6_vandqrt"> {
@@ -5293,7 +5293,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vandqrt.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vandqrt_accOp : HydrideHvx_Op<"v6_vandqrt_acc"> {
@@ -5314,7 +5314,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vandqrt.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $qu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vandnqrtOp : HydrideHvx_Op<"v6_vandnqrt"> {
@@ -5333,7 +5333,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vandnqrt.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vandnqrt_accOp : HydrideHvx_Op<"v6_vandnqrt_acc"> {
@@ -5354,7 +5354,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vandnqrt.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $qu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vandvrtOp : HydrideHvx_Op<"v6_vandvrt"> {
@@ -5375,7 +5375,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vandvrt.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vandvrt_accOp : HydrideHvx_Op<"v6_vandvrt_acc"> {
@@ -5398,7 +5398,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vandvrt.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vandvqvOp : HydrideHvx_Op<"v6_vandvqv"> {
@@ -5417,7 +5417,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vandvqv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vandvnqvOp : HydrideHvx_Op<"v6_vandvnqv"> {
@@ -5436,7 +5436,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vandvnqv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtwOp : HydrideHvx_Op<"v6_vgtw"> {
@@ -5458,7 +5458,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtw_andOp : HydrideHvx_Op<"v6_vgtw_and"> {
@@ -5482,7 +5482,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtw.and.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtw_orOp : HydrideHvx_Op<"v6_vgtw_or"> {
@@ -5506,7 +5506,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtw.or.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtw_xorOp : HydrideHvx_Op<"v6_vgtw_xor"> {
@@ -5530,7 +5530,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtw.xor.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqwOp : HydrideHvx_Op<"v6_veqw"> {
@@ -5552,7 +5552,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqw_andOp : HydrideHvx_Op<"v6_veqw_and"> {
@@ -5576,7 +5576,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqw.and.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqw_orOp : HydrideHvx_Op<"v6_veqw_or"> {
@@ -5600,7 +5600,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqw.or.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqw_xorOp : HydrideHvx_Op<"v6_veqw_xor"> {
@@ -5624,7 +5624,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqw.xor.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgthOp : HydrideHvx_Op<"v6_vgth"> {
@@ -5646,7 +5646,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgth.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgth_andOp : HydrideHvx_Op<"v6_vgth_and"> {
@@ -5670,7 +5670,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgth.and.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgth_orOp : HydrideHvx_Op<"v6_vgth_or"> {
@@ -5694,7 +5694,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgth.or.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgth_xorOp : HydrideHvx_Op<"v6_vgth_xor"> {
@@ -5718,7 +5718,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgth.xor.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqhOp : HydrideHvx_Op<"v6_veqh"> {
@@ -5740,7 +5740,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqh_andOp : HydrideHvx_Op<"v6_veqh_and"> {
@@ -5764,7 +5764,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqh.and.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqh_orOp : HydrideHvx_Op<"v6_veqh_or"> {
@@ -5788,7 +5788,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqh.or.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqh_xorOp : HydrideHvx_Op<"v6_veqh_xor"> {
@@ -5812,7 +5812,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqh.xor.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtbOp : HydrideHvx_Op<"v6_vgtb"> {
@@ -5834,7 +5834,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtb_andOp : HydrideHvx_Op<"v6_vgtb_and"> {
@@ -5858,7 +5858,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtb.and.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtb_orOp : HydrideHvx_Op<"v6_vgtb_or"> {
@@ -5882,7 +5882,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtb.or.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtb_xorOp : HydrideHvx_Op<"v6_vgtb_xor"> {
@@ -5906,7 +5906,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtb.xor.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqbOp : HydrideHvx_Op<"v6_veqb"> {
@@ -5928,7 +5928,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqb_andOp : HydrideHvx_Op<"v6_veqb_and"> {
@@ -5952,7 +5952,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqb.and.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqb_orOp : HydrideHvx_Op<"v6_veqb_or"> {
@@ -5976,7 +5976,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqb.or.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_veqb_xorOp : HydrideHvx_Op<"v6_veqb_xor"> {
@@ -6000,7 +6000,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqb.xor.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtuwOp : HydrideHvx_Op<"v6_vgtuw"> {
@@ -6022,7 +6022,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtuw_andOp : HydrideHvx_Op<"v6_vgtuw_and"> {
@@ -6046,7 +6046,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuw.and.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtuw_orOp : HydrideHvx_Op<"v6_vgtuw_or"> {
@@ -6070,7 +6070,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuw.or.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtuw_xorOp : HydrideHvx_Op<"v6_vgtuw_xor"> {
@@ -6094,7 +6094,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuw.xor.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtuhOp : HydrideHvx_Op<"v6_vgtuh"> {
@@ -6116,7 +6116,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtuh_andOp : HydrideHvx_Op<"v6_vgtuh_and"> {
@@ -6140,7 +6140,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuh.and.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtuh_orOp : HydrideHvx_Op<"v6_vgtuh_or"> {
@@ -6164,7 +6164,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuh.or.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtuh_xorOp : HydrideHvx_Op<"v6_vgtuh_xor"> {
@@ -6188,7 +6188,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuh.xor.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtubOp : HydrideHvx_Op<"v6_vgtub"> {
@@ -6210,7 +6210,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtub.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtub_andOp : HydrideHvx_Op<"v6_vgtub_and"> {
@@ -6234,7 +6234,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtub.and.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtub_orOp : HydrideHvx_Op<"v6_vgtub_or"> {
@@ -6258,7 +6258,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtub.or.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vgtub_xorOp : HydrideHvx_Op<"v6_vgtub_xor"> {
@@ -6282,7 +6282,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtub.xor.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_pred_scalar2Op : HydrideHvx_Op<"v6_pred_scalar2"> {
@@ -6302,7 +6302,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.pred.scalar2.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_pred_scalar2v2Op : HydrideHvx_Op<"v6_pred_scalar2v2"> {
@@ -6322,10 +6322,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.pred.scalar2v2.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_shuffeqwOp : HydrideHvx_Op<"v6_shuffeqw"> {
+def HydrideHvx_v6_shuffeqwOp : HydrideHvx_Op<"v6_shuffeqw", [AllTypesMatch<["qs", "qt", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_shuffeqw";
   let description = [{
 ```
@@ -6343,10 +6343,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.shuffeqw.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qs `,` $qt attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_shuffeqhOp : HydrideHvx_Op<"v6_shuffeqh"> {
+def HydrideHvx_v6_shuffeqhOp : HydrideHvx_Op<"v6_shuffeqh", [AllTypesMatch<["qs", "qt", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_shuffeqh";
   let description = [{
 ```
@@ -6364,10 +6364,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.shuffeqh.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qs `,` $qt attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_pred_orOp : HydrideHvx_Op<"v6_pred_or"> {
+def HydrideHvx_v6_pred_orOp : HydrideHvx_Op<"v6_pred_or", [AllTypesMatch<["qs", "qt", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_pred_or";
   let description = [{
 ```
@@ -6385,10 +6385,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.pred.or.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qs `,` $qt attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_pred_andOp : HydrideHvx_Op<"v6_pred_and"> {
+def HydrideHvx_v6_pred_andOp : HydrideHvx_Op<"v6_pred_and", [AllTypesMatch<["qs", "qt", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_pred_and";
   let description = [{
 ```
@@ -6406,10 +6406,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.pred.and.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qs `,` $qt attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_pred_xorOp : HydrideHvx_Op<"v6_pred_xor"> {
+def HydrideHvx_v6_pred_xorOp : HydrideHvx_Op<"v6_pred_xor", [AllTypesMatch<["qs", "qt", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_pred_xor";
   let description = [{
 ```
@@ -6427,10 +6427,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.pred.xor.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qs `,` $qt attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_pred_or_nOp : HydrideHvx_Op<"v6_pred_or_n"> {
+def HydrideHvx_v6_pred_or_nOp : HydrideHvx_Op<"v6_pred_or_n", [AllTypesMatch<["qs", "qt", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_pred_or_n";
   let description = [{
 ```
@@ -6448,10 +6448,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.pred.or.n.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qs `,` $qt attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_pred_and_nOp : HydrideHvx_Op<"v6_pred_and_n"> {
+def HydrideHvx_v6_pred_and_nOp : HydrideHvx_Op<"v6_pred_and_n", [AllTypesMatch<["qs", "qt", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_pred_and_n";
   let description = [{
 ```
@@ -6469,10 +6469,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.pred.and.n.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qs `,` $qt attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_pred_notOp : HydrideHvx_Op<"v6_pred_not"> {
+def HydrideHvx_v6_pred_notOp : HydrideHvx_Op<"v6_pred_not", [AllTypesMatch<["qs", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_pred_not";
   let description = [{
 ```
@@ -6489,7 +6489,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.pred.not.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qs
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qs attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vmuxOp : HydrideHvx_Op<"v6_vmux"> {
@@ -6509,7 +6509,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmux.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qt `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vswapOp : HydrideHvx_Op<"v6_vswap"> {
@@ -6530,10 +6530,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vswap.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qt `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vmaxbOp : HydrideHvx_Op<"v6_vmaxb"> {
+def HydrideHvx_v6_vmaxbOp : HydrideHvx_Op<"v6_vmaxb", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmaxb";
   let description = [{
 ```
@@ -6549,10 +6549,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmaxb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vminbOp : HydrideHvx_Op<"v6_vminb"> {
+def HydrideHvx_v6_vminbOp : HydrideHvx_Op<"v6_vminb", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vminb";
   let description = [{
 ```
@@ -6568,10 +6568,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vminb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vmaxubOp : HydrideHvx_Op<"v6_vmaxub"> {
+def HydrideHvx_v6_vmaxubOp : HydrideHvx_Op<"v6_vmaxub", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmaxub";
   let description = [{
 ```
@@ -6587,10 +6587,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmaxub.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vminubOp : HydrideHvx_Op<"v6_vminub"> {
+def HydrideHvx_v6_vminubOp : HydrideHvx_Op<"v6_vminub", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vminub";
   let description = [{
 ```
@@ -6606,10 +6606,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vminub.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vmaxuhOp : HydrideHvx_Op<"v6_vmaxuh"> {
+def HydrideHvx_v6_vmaxuhOp : HydrideHvx_Op<"v6_vmaxuh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmaxuh";
   let description = [{
 ```
@@ -6625,10 +6625,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmaxuh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vminuhOp : HydrideHvx_Op<"v6_vminuh"> {
+def HydrideHvx_v6_vminuhOp : HydrideHvx_Op<"v6_vminuh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vminuh";
   let description = [{
 ```
@@ -6644,10 +6644,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vminuh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vmaxhOp : HydrideHvx_Op<"v6_vmaxh"> {
+def HydrideHvx_v6_vmaxhOp : HydrideHvx_Op<"v6_vmaxh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmaxh";
   let description = [{
 ```
@@ -6663,10 +6663,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmaxh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vminhOp : HydrideHvx_Op<"v6_vminh"> {
+def HydrideHvx_v6_vminhOp : HydrideHvx_Op<"v6_vminh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vminh";
   let description = [{
 ```
@@ -6682,10 +6682,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vminh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vmaxwOp : HydrideHvx_Op<"v6_vmaxw"> {
+def HydrideHvx_v6_vmaxwOp : HydrideHvx_Op<"v6_vmaxw", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmaxw";
   let description = [{
 ```
@@ -6701,10 +6701,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmaxw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vminwOp : HydrideHvx_Op<"v6_vminw"> {
+def HydrideHvx_v6_vminwOp : HydrideHvx_Op<"v6_vminw", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vminw";
   let description = [{
 ```
@@ -6720,7 +6720,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vminw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vsathubOp : HydrideHvx_Op<"v6_vsathub"> {
@@ -6740,7 +6740,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsathub.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsatwhOp : HydrideHvx_Op<"v6_vsatwh"> {
@@ -6760,7 +6760,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsatwh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vsatuwuhOp : HydrideHvx_Op<"v6_vsatuwuh"> {
@@ -6780,10 +6780,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsatuwuh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vshuffebOp : HydrideHvx_Op<"v6_vshuffeb"> {
+def HydrideHvx_v6_vshuffebOp : HydrideHvx_Op<"v6_vshuffeb", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vshuffeb";
   let description = [{
 ```
@@ -6800,10 +6800,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshuffeb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vshuffobOp : HydrideHvx_Op<"v6_vshuffob"> {
+def HydrideHvx_v6_vshuffobOp : HydrideHvx_Op<"v6_vshuffob", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vshuffob";
   let description = [{
 ```
@@ -6820,10 +6820,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshuffob.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vshufehOp : HydrideHvx_Op<"v6_vshufeh"> {
+def HydrideHvx_v6_vshufehOp : HydrideHvx_Op<"v6_vshufeh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vshufeh";
   let description = [{
 ```
@@ -6840,10 +6840,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshufeh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vshufohOp : HydrideHvx_Op<"v6_vshufoh"> {
+def HydrideHvx_v6_vshufohOp : HydrideHvx_Op<"v6_vshufoh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vshufoh";
   let description = [{
 ```
@@ -6860,7 +6860,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshufoh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vshuffvddOp : HydrideHvx_Op<"v6_vshuffvdd"> {
@@ -6949,7 +6949,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshuffvdd.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vdealvddOp : HydrideHvx_Op<"v6_vdealvdd"> {
@@ -7038,7 +7038,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdealvdd.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vshufoehOp : HydrideHvx_Op<"v6_vshufoeh"> {
@@ -7060,7 +7060,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshufoeh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vshufoebOp : HydrideHvx_Op<"v6_vshufoeb"> {
@@ -7082,10 +7082,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshufoeb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vdealhOp : HydrideHvx_Op<"v6_vdealh"> {
+def HydrideHvx_v6_vdealhOp : HydrideHvx_Op<"v6_vdealh", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vdealh";
   let description = [{
 ```
@@ -7101,10 +7101,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdealh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vdealbOp : HydrideHvx_Op<"v6_vdealb"> {
+def HydrideHvx_v6_vdealbOp : HydrideHvx_Op<"v6_vdealb", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vdealb";
   let description = [{
 ```
@@ -7120,10 +7120,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdealb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vdealb4wOp : HydrideHvx_Op<"v6_vdealb4w"> {
+def HydrideHvx_v6_vdealb4wOp : HydrideHvx_Op<"v6_vdealb4w", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vdealb4w";
   let description = [{
 ```
@@ -7142,10 +7142,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdealb4w.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vshuffhOp : HydrideHvx_Op<"v6_vshuffh"> {
+def HydrideHvx_v6_vshuffhOp : HydrideHvx_Op<"v6_vshuffh", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vshuffh";
   let description = [{
 ```
@@ -7161,10 +7161,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshuffh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vshuffbOp : HydrideHvx_Op<"v6_vshuffb"> {
+def HydrideHvx_v6_vshuffbOp : HydrideHvx_Op<"v6_vshuffb", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vshuffb";
   let description = [{
 ```
@@ -7180,7 +7180,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshuffb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_extractwOp : HydrideHvx_Op<"v6_extractw"> {
@@ -7197,7 +7197,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.extractw.128B`; needs hvx.
     I32:$rs
   );
   let results = (outs VectorOfLengthAndType<[4], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rs attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vinsertwrOp : HydrideHvx_Op<"v6_vinsertwr"> {
@@ -7215,7 +7215,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vinsertwr.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_lvsplatwOp : HydrideHvx_Op<"v6_lvsplatw"> {
@@ -7233,7 +7233,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.lvsplatw.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_lvsplathOp : HydrideHvx_Op<"v6_lvsplath"> {
@@ -7251,7 +7251,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.lvsplath.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_lvsplatbOp : HydrideHvx_Op<"v6_lvsplatb"> {
@@ -7269,10 +7269,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.lvsplatb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vassignOp : HydrideHvx_Op<"v6_vassign"> {
+def HydrideHvx_v6_vassignOp : HydrideHvx_Op<"v6_vassign", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vassign";
   let description = [{
 ```
@@ -7287,7 +7287,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vassign.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vcombineOp : HydrideHvx_Op<"v6_vcombine"> {
@@ -7307,10 +7307,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vcombine.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vdeltaOp : HydrideHvx_Op<"v6_vdelta"> {
+def HydrideHvx_v6_vdeltaOp : HydrideHvx_Op<"v6_vdelta", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vdelta";
   let description = [{
 ```
@@ -7374,10 +7374,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdelta.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vrdeltaOp : HydrideHvx_Op<"v6_vrdelta"> {
+def HydrideHvx_v6_vrdeltaOp : HydrideHvx_Op<"v6_vrdelta", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vrdelta";
   let description = [{
 ```
@@ -7441,10 +7441,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrdelta.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vcl0wOp : HydrideHvx_Op<"v6_vcl0w"> {
+def HydrideHvx_v6_vcl0wOp : HydrideHvx_Op<"v6_vcl0w", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vcl0w";
   let description = [{
 ```
@@ -7459,10 +7459,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vcl0w.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vcl0hOp : HydrideHvx_Op<"v6_vcl0h"> {
+def HydrideHvx_v6_vcl0hOp : HydrideHvx_Op<"v6_vcl0h", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vcl0h";
   let description = [{
 ```
@@ -7477,10 +7477,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vcl0h.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vnormamtwOp : HydrideHvx_Op<"v6_vnormamtw"> {
+def HydrideHvx_v6_vnormamtwOp : HydrideHvx_Op<"v6_vnormamtw", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vnormamtw";
   let description = [{
 ```
@@ -7495,10 +7495,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vnormamtw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vnormamthOp : HydrideHvx_Op<"v6_vnormamth"> {
+def HydrideHvx_v6_vnormamthOp : HydrideHvx_Op<"v6_vnormamth", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vnormamth";
   let description = [{
 ```
@@ -7513,10 +7513,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vnormamth.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddclbwOp : HydrideHvx_Op<"v6_vaddclbw"> {
+def HydrideHvx_v6_vaddclbwOp : HydrideHvx_Op<"v6_vaddclbw", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddclbw";
   let description = [{
 ```
@@ -7532,10 +7532,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddclbw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddclbhOp : HydrideHvx_Op<"v6_vaddclbh"> {
+def HydrideHvx_v6_vaddclbhOp : HydrideHvx_Op<"v6_vaddclbh", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddclbh";
   let description = [{
 ```
@@ -7551,10 +7551,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddclbh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vpopcounthOp : HydrideHvx_Op<"v6_vpopcounth"> {
+def HydrideHvx_v6_vpopcounthOp : HydrideHvx_Op<"v6_vpopcounth", [AllTypesMatch<["vu", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vpopcounth";
   let description = [{
 ```
@@ -7569,7 +7569,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpopcounth.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vlutvvbOp : HydrideHvx_Op<"v6_vlutvvb"> {
@@ -7592,7 +7592,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvvb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vlutvvb_oraccOp : HydrideHvx_Op<"v6_vlutvvb_oracc"> {
@@ -7617,7 +7617,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvvb.oracc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vlutvwhOp : HydrideHvx_Op<"v6_vlutvwh"> {
@@ -7642,7 +7642,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvwh.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vlutvwh_oraccOp : HydrideHvx_Op<"v6_vlutvwh_oracc"> {
@@ -7669,10 +7669,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvwh.oracc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vlutvvbiOp : HydrideHvx_Op<"v6_vlutvvbi"> {
+def HydrideHvx_v6_vlutvvbiOp : HydrideHvx_Op<"v6_vlutvvbi", [AllTypesMatch<["vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vlutvvbi";
   let description = [{
 ```
@@ -7692,10 +7692,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvvbi.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vlutvvb_oracciOp : HydrideHvx_Op<"v6_vlutvvb_oracci"> {
+def HydrideHvx_v6_vlutvvb_oracciOp : HydrideHvx_Op<"v6_vlutvvb_oracci", [AllTypesMatch<["vx", "vu", "vv", "result"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vlutvvb_oracci";
   let description = [{
 ```
@@ -7717,7 +7717,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvvb.oracci.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` type($result)";
 }
 
 def HydrideHvx_v6_vlutvwhiOp : HydrideHvx_Op<"v6_vlutvwhi"> {
@@ -7742,7 +7742,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvwhi.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vlutvwh_oracciOp : HydrideHvx_Op<"v6_vlutvwh_oracci"> {
@@ -7769,7 +7769,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvwh.oracci.128B`; needs hvx.
     APIntAttr:$ui
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vlutvvb_nmOp : HydrideHvx_Op<"v6_vlutvvb_nm"> {
@@ -7793,7 +7793,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvvb.nm.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vlutvwh_nmOp : HydrideHvx_Op<"v6_vlutvwh_nm"> {
@@ -7820,7 +7820,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlutvwh.nm.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpahhsatOp : HydrideHvx_Op<"v6_vmpahhsat"> {
@@ -7841,7 +7841,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpahhsat.128B`; needs hvx.
     I64:$rtt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rtt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpauhuhsatOp : HydrideHvx_Op<"v6_vmpauhuhsat"> {
@@ -7862,7 +7862,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpauhuhsat.128B`; needs hvx.
     I64:$rtt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rtt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpsuhuhsatOp : HydrideHvx_Op<"v6_vmpsuhuhsat"> {
@@ -7883,7 +7883,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpsuhuhsat.128B`; needs hvx.
     I64:$rtt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rtt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vlut4Op : HydrideHvx_Op<"v6_vlut4"> {
@@ -7902,7 +7902,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vlut4.128B`; needs hvx.
     I64:$rtt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rtt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyuheOp : HydrideHvx_Op<"v6_vmpyuhe"> {
@@ -7921,7 +7921,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuhe.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vmpyuhe_accOp : HydrideHvx_Op<"v6_vmpyuhe_acc"> {
@@ -7942,7 +7942,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuhe.acc.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vprefixqbOp : HydrideHvx_Op<"v6_vprefixqb"> {
@@ -7962,7 +7962,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vprefixqb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vprefixqhOp : HydrideHvx_Op<"v6_vprefixqh"> {
@@ -7983,7 +7983,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vprefixqh.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv attr-dict `:` functional-type(operands, results)";
 }
 
 def HydrideHvx_v6_vprefixqwOp : HydrideHvx_Op<"v6_vprefixqw"> {
@@ -8006,7 +8006,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vprefixqw.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv attr-dict `:` functional-type(operands, results)";
 }
 
 #endif // HYDRIDEHVX_OPS

@@ -11,7 +11,7 @@
 // CHECK: autollvm.sub_sat_u %arg0, %arg1
 // CHECK-NOT: arith.subi
 // NEON-LABEL: func.func @saturating_sub_u16
-// NEON-COUNT-2: autollvm.sub_sat_u {{.*}} : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// NEON-COUNT-2: autollvm.sub_sat_u {{.*}} : vector<8xi16>
 // NEON-NOT: arith.subi
 // ONE-LABEL: func.func @saturating_sub_u16
 // ONE-NOT: autollvm.sub_sat_u

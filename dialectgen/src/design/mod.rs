@@ -1,6 +1,7 @@
 //! Dialect design: plain data describing the generated dialects, built from
 //! classes and validated semantics, rendered by the templates in `templates/`.
 
+pub mod assembly;
 pub mod build;
 pub mod derived;
 pub mod ods;

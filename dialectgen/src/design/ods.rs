@@ -40,8 +40,10 @@ pub struct OdsOp {
     pub arguments: Vec<String>,
     pub result: String,
     /// Traits beyond `Pure` (operand segment sizes where several operands
-    /// are optional).
+    /// are optional, types that match).
     pub traits: Vec<String>,
+    /// Its `assemblyFormat` ([`super::assembly`]).
+    pub assembly_format: String,
 }
 
 /// The ODS form of `design`; a target op's description says what it becomes
@@ -77,6 +79,7 @@ pub fn ods_dialect(design: &DialectDesign, lowerings: Option<&Lowerings>) -> Ods
 
 /// `lowered`: `None` for an op of a dialect without lowerings to LLVM, else its table entry, if any.
 fn ods_op(prefix: &str, op: &OpDesign, lowered: Option<Option<&OpLowering>>) -> OdsOp {
+    let assembly = super::assembly::assembly(op);
     let mut lines = op.description.clone();
     match lowered {
         None => {}
@@ -97,7 +100,11 @@ fn ods_op(prefix: &str, op: &OpDesign, lowered: Option<Option<&OpLowering>>) -> 
             vec!["AttrSizedOperandSegments".into()]
         } else {
             vec![]
-        },
+        }
+        .into_iter()
+        .chain(assembly.traits)
+        .collect(),
+        assembly_format: assembly.format,
     }
 }
 

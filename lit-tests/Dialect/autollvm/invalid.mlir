@@ -28,10 +28,11 @@ func.func @missing_parameter() -> vector<4xi64> {
 // -----
 
 // Each type is one some member uses, but no member has them together: the
-// lane count and element width that the types fix disagree between the
-// operands and the result.
+// operands and the result of an op whose every member reads and writes one
+// type must have the same (the op's AllTypesMatch, which also lets its
+// assembly name one type).
 func.func @bad_combination(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<64xi8> {
-  // expected-error @+1 {{implements no instruction with attributes}}
+  // expected-error @+1 {{failed to verify that all of {a0, a1, result} have same type}}
   %0 = "autollvm.add"(%a, %b) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }

@@ -37,7 +37,7 @@ func.func @madd_i16(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<16xi32> {
 }
 
 // CHECK-LABEL: func.func @adds_i16_clamp
-// CHECK: autollvm.add_sat_s %arg0, %arg1 {{.*}} : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+// CHECK: autollvm.add_sat_s %arg0, %arg1 {{.*}} : vector<32xi16>
 // CHECK-NOT: arith.maxsi
 func.func @adds_i16_clamp(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16> {
   %lo = arith.constant dense<-32768> : vector<32xi32>
@@ -169,7 +169,7 @@ func.func @hadd_i16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<8xi16> {
 // The high half of a full product (a multi-result op inside the window),
 // then a clamped add: two steps, vpmulhw then vpaddsw.
 // CHECK-LABEL: func.func @mulhi_adds_i16
-// CHECK: %[[H:.*]] = autollvm.mul_s %arg0, %arg1 {{.*}} : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK: %[[H:.*]] = autollvm.mul_s %arg0, %arg1 {{.*}} : vector<8xi16>
 // CHECK: autollvm.add_sat_s %arg2, %[[H]]
 // CHECK-NOT: arith.
 // CHECK: return

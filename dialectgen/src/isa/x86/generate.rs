@@ -110,12 +110,12 @@ impl FrontEnd for X86FrontEnd {
         progress: &dyn Progress,
     ) -> Result<Lowerings, GenError> {
         let semantics = &self.semantics;
-        progress.update("lower", 0, semantics.len());
+        progress.update("x86 lower", 0, semantics.len());
         let scratch =
             tempfile::tempdir().map_err(|source| GenError::Write { path: "temporary directory".into(), source })?;
         let lowerings = super::lowering::lowerings(semantics, &opts.compiler, COST_CPU, scratch.path())
             .map_err(|e| GenError::isa("x86", e))?;
-        progress.update("lower", semantics.len(), semantics.len());
+        progress.update("x86 lower", semantics.len(), semantics.len());
         let cost_source =
             format!("machine instructions of the intrinsic alone, clang-22 -O1 -march={COST_CPU} (immediates = 1)");
         let dialect = "hydride_x86";

@@ -59,9 +59,9 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
     let mut report = guide_report(opts, &guide);
     let candidates = select_candidates(opts, &guide, &mut report);
     report.candidates = candidates.len();
-    progress.update("parse", 0, candidates.len());
+    progress.update("x86 parse", 0, candidates.len());
     let lowered: Vec<_> = candidates.par_iter().map(|e| super::lower_entry(e, &corrections)).collect();
-    progress.update("parse", candidates.len(), candidates.len());
+    progress.update("x86 parse", candidates.len(), candidates.len());
     report_stale_corrections(&corrections, &candidates, &mut report);
     report.corrections_applied = candidates.iter().filter(|e| corrections.matching(e).next().is_some()).count();
 
@@ -75,7 +75,7 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
     let mut all_outcomes = Vec::new();
     if let Some(cfg) = &opts.validation {
         let total = parsed_items.len();
-        let outcomes = validate::validate(&parsed_items, cfg, &|done| progress.update("validate", done, total))?;
+        let outcomes = validate::validate(&parsed_items, cfg, &|done| progress.update("x86 validate", done, total))?;
         let (mut validated, mut mismatched) = (0, 0);
         for ((e, s), o) in parsed_items.iter().zip(outcomes) {
             let ok = matches!(o, Outcome::Validated { .. });
