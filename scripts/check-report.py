@@ -45,11 +45,17 @@ def check_lowering(isa, lowering, minimum, required=()):
           + f" of {lowering['instructions']} instructions; none: {lowering['none']}")
 
 
+def check_fields(isa, report, required):
+    """The report has every field of `required`."""
+    missing = [k for k in required if k not in report]
+    assert not missing, f"{isa}: missing fields: {missing}"
+
+
 def load_checks():
     """Each ISA's report check, by ISA name (its folder under isa-specs/)."""
     checks = {}
     for path in sorted(glob.glob(os.path.join(ROOT, "isa-specs", "*", "report_check.py"))):
-        namespace = {"check_lowering": check_lowering}
+        namespace = {"check_lowering": check_lowering, "check_fields": check_fields}
         with open(path) as f:
             exec(compile(f.read(), path, "exec"), namespace)
         checks[os.path.basename(os.path.dirname(path))] = namespace

@@ -4,15 +4,15 @@ qemu-aarch64 or named with its reason, no mismatch, every exclusion by
 reason, the intrinsic → encoding → execute mapping complete, and the
 validated floor.
 
-Executed by scripts/check-report.py, which gives it `check_lowering` (the
-LLVM lowering counts every front end's report may carry)."""
+Executed by scripts/check-report.py, which gives it `check_fields` (the
+fields a report must have) and `check_lowering` (the LLVM lowering counts
+every front end's report may carry)."""
 
 
 def check(report):
     required = ["isa", "total_intrinsics", "in_scope", "excluded", "semantics", "validated", "mismatched",
                 "by_group", "by_form", "failures", "mismatches", "mapping", "encodings", "execute_bodies"]
-    missing = [k for k in required if k not in report]
-    assert not missing, f"arm: missing fields: {missing}"
+    check_fields("arm", report, required)
     excluded = sum(len(v) for v in report["excluded"].values()) + len(report.get("excluded_by_correction", {}))
     assert report["total_intrinsics"] == report["in_scope"] + excluded, "arm: total = in scope + excluded"
     assert report["mismatched"] == 0, report["mismatches"][:5]

@@ -6,15 +6,15 @@ recorded as a correction.
 
 Its report has no `isa` field: `identifies` tells it apart.
 
-Executed by scripts/check-report.py, which gives it `check_lowering` (the
-LLVM lowering counts every front end's report may carry)."""
+Executed by scripts/check-report.py, which gives it `check_fields` (the
+fields a report must have) and `check_lowering` (the LLVM lowering counts
+every front end's report may carry)."""
 
 
 def check(report):
     required = ["definitions", "excluded", "excluded_reasons", "in_scope", "translated", "validated", "mismatched",
                 "not_run", "by_form", "faults", "mismatches", "not_run_list"]
-    missing = [k for k in required if k not in report]
-    assert not missing, f"hvx: missing fields: {missing}"
+    check_fields("hvx", report, required)
     assert report["definitions"] == report["in_scope"] + sum(report["excluded"].values()), "hvx: total = in scope + excluded"
     assert set(report["excluded"]) == set(report["excluded_reasons"]), "hvx: every exclusion has its reason"
     assert report["mismatched"] == 0, report["mismatches"][:5]

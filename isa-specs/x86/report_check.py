@@ -8,15 +8,15 @@ Its validation is the only input of `hydride gen` that depends on the host:
 intrinsics validated, the same ones left out for the same reasons), so a
 host where they are equal generates the same files.
 
-Executed by scripts/check-report.py, which gives it `check_lowering` (the
-LLVM lowering counts every front end's report may carry)."""
+Executed by scripts/check-report.py, which gives it `check_fields` (the
+fields a report must have) and `check_lowering` (the LLVM lowering counts
+every front end's report may carry)."""
 
 
 def check(report):
     required = ["isa", "candidates", "parsed", "validated", "validated_here", "validated_by_record", "unvalidated",
                 "mismatched", "unsupported", "by_cpuid", "failures", "host"]
-    missing = [k for k in required if k not in report]
-    assert not missing, f"missing fields: {missing}"
+    check_fields("x86", report, required)
     assert report["candidates"] == report["validated"] + report["mismatched"] + report["unsupported"], "counts do not add up"
     assert report["validated"] == report["validated_here"] + report["validated_by_record"], "validated = here + by record"
     for key, c in report["by_cpuid"].items():
