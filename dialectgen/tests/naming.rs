@@ -19,6 +19,12 @@ fn committed(isa: &str) -> Vec<SimilarityClass> {
 
 const ISAS: [&str; 3] = ["x86", "arm", "hvx"];
 
+/// The name of the class among `classes` that has `intrinsic`.
+fn class_name(classes: &[SimilarityClass], intrinsic: &str) -> String {
+    let class = classes.iter().find(|c| c.members.iter().any(|m| m.intrinsic == intrinsic));
+    class.map(|c| c.name.clone()).unwrap_or_else(|| panic!("no class has {intrinsic}"))
+}
+
 #[test]
 fn committed_names_are_the_namers() {
     let mut differ = Vec::new();
@@ -89,13 +95,7 @@ fn a_name_does_not_depend_on_the_other_classes() {
 #[test]
 fn known_classes_read_as_what_they_compute() {
     let classes = committed("x86");
-    let name_of = |intrinsic: &str| {
-        classes
-            .iter()
-            .find(|c| c.members.iter().any(|m| m.intrinsic == intrinsic))
-            .map(|c| c.name.clone())
-            .unwrap_or_else(|| panic!("no class has {intrinsic}"))
-    };
+    let name_of = |intrinsic: &str| class_name(&classes, intrinsic);
     let expected = [
         ("_mm512_adds_epi16", "add_sat_s"),
         ("_mm512_adds_epu8", "add_sat_u"),
@@ -165,10 +165,7 @@ fn classes_a_word_tells_apart_take_the_word_not_a_fingerprint() {
 #[test]
 fn shifts_with_a_rounding_term_read_as_rounding() {
     let classes = committed("arm");
-    let name_of = |intrinsic: &str| {
-        let class = classes.iter().find(|c| c.members.iter().any(|m| m.intrinsic == intrinsic));
-        class.map(|c| c.name.clone()).unwrap_or_else(|| panic!("no class has {intrinsic}"))
-    };
+    let name_of = |intrinsic: &str| class_name(&classes, intrinsic);
     // The rounding forms add `1 << (n - 1)` before shifting by `n`; the plain forms do not.
     for (plain, rounding) in [
         ("vshr_n_s8", "vrshr_n_s8"),
@@ -187,10 +184,7 @@ fn shifts_with_a_rounding_term_read_as_rounding() {
 #[test]
 fn one_element_used_by_every_lanes_arithmetic_reads_by_element() {
     let classes = committed("arm");
-    let name_of = |intrinsic: &str| {
-        let class = classes.iter().find(|c| c.members.iter().any(|m| m.intrinsic == intrinsic));
-        class.map(|c| c.name.clone()).unwrap_or_else(|| panic!("no class has {intrinsic}"))
-    };
+    let name_of = |intrinsic: &str| class_name(&classes, intrinsic);
     // The `_n` forms multiply every lane by one element of the second operand.
     for (lane_wise, by_element) in [
         ("vmull_s16", "vmull_n_s16"),
