@@ -148,32 +148,36 @@ pub enum Otherwise {
 }
 
 impl OpLowering {
-    /// The LLVM intrinsics the lowering calls: the one it is a call of (or
-    /// the generic one emitted in its place), or those its IR calls.
-    pub fn intrinsics(&self) -> Vec<String> {
-        let called = |text: &str| -> Vec<String> {
-            text.split("llvm.call_intrinsic \"")
-                .skip(1)
-                .filter_map(|s| s.split('"').next())
-                .map(str::to_string)
-                .collect()
+    /// The LLVM intrinsics clang's IR for the op calls, each once, in order
+    /// (none for a call, one instruction or a data movement).
+    pub fn called_by_ir(&self) -> Vec<String> {
+        let texts: Vec<&str> = match &self.body {
+            Body::Snippet(s) => vec![s.text.as_str()],
+            Body::SnippetPerImmediate { snippets, .. } => snippets.iter().map(|s| s.text.as_str()).collect(),
+            Body::SnippetOfImmediate { template, .. } => template.pieces.iter().map(String::as_str).collect(),
+            Body::Intrinsic { .. } | Body::Binary { .. } | Body::Movement { .. } => Vec::new(),
         };
-        let mut names = match &self.body {
-            Body::Intrinsic { name, generic: Some(g), .. } if !g.of_one_value => vec![g.name.clone(), name.clone()],
-            Body::Intrinsic { name, .. } => vec![name.clone()],
-            Body::Snippet(s) => called(&s.text),
-            Body::SnippetPerImmediate { snippets, .. } => snippets.iter().flat_map(|s| called(&s.text)).collect(),
-            Body::SnippetOfImmediate { template, .. } => template.pieces.iter().flat_map(|p| called(p)).collect(),
-            Body::Binary { .. } | Body::Movement { .. } => Vec::new(),
-        };
-        let mut seen = std::collections::BTreeSet::new();
-        names.retain(|n| seen.insert(n.clone()));
+        let mut names: Vec<String> = Vec::new();
+        let called =
+            texts.iter().flat_map(|t| t.split("llvm.call_intrinsic \"").skip(1)).filter_map(|c| c.split('"').next());
+        for name in called {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
         names
     }
 
     /// One line for the op's description: what it becomes in LLVM.
     pub fn describe(&self) -> String {
-        let intrinsics = || self.intrinsics().iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        let ir = |per: &str| {
+            let calls: Vec<String> = self.called_by_ir().iter().map(|n| format!("`{n}`")).collect();
+            if calls.is_empty() {
+                format!("clang-22's IR of generic operations{per}")
+            } else {
+                format!("clang-22's IR{per}, calling {}", calls.join(", "))
+            }
+        };
         let mask = if self.select.is_some() { ", then a `select` on the mask" } else { "" };
         let what = match &self.body {
             Body::Intrinsic { name, generic: Some(g), .. } if !g.of_one_value => {
@@ -187,17 +191,9 @@ impl OpLowering {
             Body::Movement { instruction, .. } => {
                 format!("one `llvm.shufflevector` whose mask `{instruction}`'s semantics give for the immediate")
             }
-            Body::Snippet(_) | Body::SnippetPerImmediate { .. } | Body::SnippetOfImmediate { .. } => {
-                let per = match &self.body {
-                    Body::SnippetPerImmediate { .. } => " (per value of its immediate)",
-                    Body::SnippetOfImmediate { .. } => " (with its immediate's value in place)",
-                    _ => "",
-                };
-                match intrinsics() {
-                    calls if calls.is_empty() => format!("clang-22's IR of generic operations{per}"),
-                    calls => format!("clang-22's IR{per}, calling {calls}"),
-                }
-            }
+            Body::Snippet(_) => ir(""),
+            Body::SnippetPerImmediate { .. } => ir(" (per value of its immediate)"),
+            Body::SnippetOfImmediate { .. } => ir(" (with its immediate's value in place)"),
         };
         let features =
             if self.features.is_empty() { String::new() } else { format!("; needs {}", self.features.join(", ")) };
@@ -248,7 +244,7 @@ mod tests {
             Snippet { params: vec!["vector<4xi16>".into()], result: "vector<4xi16>".into(), text: text.into() };
         let l =
             OpLowering { body: Body::Snippet(snippet), features: vec!["ext3".into()], select: None, generic_ir: false };
-        assert_eq!(l.intrinsics(), ["llvm.vendor.abd.v4i16"]);
+        assert_eq!(l.called_by_ir(), ["llvm.vendor.abd.v4i16"]);
         assert!(l.describe().contains("calling `llvm.vendor.abd.v4i16`"), "{}", l.describe());
     }
 }

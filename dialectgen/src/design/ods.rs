@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 /// What each target op becomes in LLVM, by full op name
 /// (`hydride_<isa>.<op>`), as its ISA's lowering table records it.
-pub type Lowerings = BTreeMap<String, OpLowering>;
+pub type LoweringTable = BTreeMap<String, OpLowering>;
 
 /// A dialect as the ODS template writes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -50,7 +50,7 @@ pub struct OdsOp {
 /// in LLVM as `lowerings` records it (`None` for a dialect that does not
 /// lower to LLVM directly, as autollvm), which `mlir-tblgen
 /// -gen-dialect-doc` puts in the dialect's reference.
-pub fn ods_dialect(design: &DialectDesign, lowerings: Option<&Lowerings>) -> OdsDialect {
+pub fn ods_dialect(design: &DialectDesign, lowerings: Option<&LoweringTable>) -> OdsDialect {
     let prefix: String = design
         .name
         .split('_')
