@@ -6,6 +6,7 @@
 //! results the hardware returned.
 
 use super::guide_types::CallSignature;
+use crate::eval::machine::EvalError;
 use crate::eval::{Concrete, Machine};
 use crate::sema::ir::{ArgKind, Semantics};
 use crate::validate::cases::TestCase;
@@ -114,11 +115,11 @@ impl Evidence {
 
     /// The evidence the interpreter gives for `cases`: what the hardware's
     /// would be if the semantics are right.
-    pub fn of_interpreter(sema: &Semantics, call: &CallSignature, cases: &[TestCase]) -> Result<Evidence, String> {
+    pub fn of_interpreter(sema: &Semantics, call: &CallSignature, cases: &[TestCase]) -> Result<Evidence, EvalError> {
         let mut results = Vec::with_capacity(cases.len());
         for case in cases {
             let mut dom = Concrete;
-            results.push(Machine::new(&mut dom, sema).run(&case.args).map_err(|e| e.to_string())?);
+            results.push(Machine::new(&mut dom, sema).run(&case.args)?);
         }
         Ok(Evidence::of(sema, call, cases, &results))
     }

@@ -214,7 +214,7 @@ fn by_record(entry: &GuideEntry, sema: &Semantics, cfg: &ValidationConfig, missi
     let mut cases = cases::generate(sema, cfg.random_cases, cfg.cases_per_immediate);
     let mut current = match Evidence::of_interpreter(sema, &call, &cases) {
         Ok(e) => e,
-        Err(e) => return Outcome::Failed { stage: "eval", reason: e },
+        Err(e) => return Outcome::Failed { stage: "eval", reason: e.to_string() },
     };
     // The recorded vectors may be those narrowed to the immediate bits the
     // compiler accepts (see `Item::narrow_immediate`).
@@ -224,7 +224,7 @@ fn by_record(entry: &GuideEntry, sema: &Semantics, cfg: &ValidationConfig, missi
             cases::narrow_immediates(&mut cases, bits);
             match Evidence::of_interpreter(sema, &call, &cases) {
                 Ok(e) => current = e,
-                Err(e) => return Outcome::Failed { stage: "eval", reason: e },
+                Err(e) => return Outcome::Failed { stage: "eval", reason: e.to_string() },
             }
         }
     }
