@@ -7,12 +7,29 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Autollvm_Dialect : Dialect {
   let name = "autollvm";
   let cppNamespace = "::autollvm";
   let summary = "Target-independent vector operations, one per similarity class of instructions across ISAs";
+  let useDefaultAttributePrinterParser = 1;
+}
+
+def Autollvm_Masking : I32EnumAttr<"Masking", "mask form", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"merge", 1>,
+    I32EnumAttrCase<"merge_a0", 2>,
+    I32EnumAttrCase<"merge_a1", 3>,
+    I32EnumAttrCase<"merge_a2", 4>,
+    I32EnumAttrCase<"zero", 5>
+  ]> {
+  let cppNamespace = "::autollvm";
+  let genSpecializedAttr = 0;
+}
+def Autollvm_MaskingAttr : EnumAttr<Autollvm_Dialect, Autollvm_Masking, "masking"> {
+  let assemblyFormat = "`<` $value `>`";
 }
 
 // Whether an op's operands, attributes and result fit together as one of the
@@ -31,7 +48,7 @@ def Autollvm_permute_imm_unaryOp : Autollvm_Op<"permute_imm_unary", [AttrSizedOp
   let description = [{
 Members (14): x86/_mm256_extractf128_si256, x86/_mm256_extracti128_si256, x86/_mm512_extracti32x8_epi32, x86/_mm512_mask_extracti32x8_epi32 (merge masking), x86/_mm512_maskz_extracti32x8_epi32 (zero masking), x86/_mm256_extracti64x2_epi64, x86/_mm256_mask_extracti64x2_epi64 (merge masking), x86/_mm256_maskz_extracti64x2_epi64 (zero masking), x86/_mm256_extracti32x4_epi32, x86/_mm256_mask_extracti32x4_epi32 (merge masking), x86/_mm256_maskz_extracti32x4_epi32 (zero masking), x86/_mm512_extracti64x4_epi64, x86/_mm512_mask_extracti64x4_epi64 (merge masking), x86/_mm512_maskz_extracti64x4_epi64 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Semantics with the class parameters as named values:
 ```
@@ -48,13 +65,13 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     APIntAttr:$a0,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 511">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64, 128">]>:$a1_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "$a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a1) `to` type($result)";
 }
 
 def Autollvm_blend_narrow_in_lanesOp : Autollvm_Op<"blend_narrow_in_lanes", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -99,7 +116,7 @@ def Autollvm_permute_imm_binaryOp : Autollvm_Op<"permute_imm_binary", [AttrSized
   let description = [{
 Members (20): x86/_mm256_insertf128_si256, x86/_mm256_inserti128_si256, x86/_mm512_inserti32x8, x86/_mm512_mask_inserti32x8 (merge masking), x86/_mm512_maskz_inserti32x8 (zero masking), x86/_mm256_inserti64x2, x86/_mm256_mask_inserti64x2 (merge masking), x86/_mm256_maskz_inserti64x2 (zero masking), x86/_mm512_inserti64x2, x86/_mm512_mask_inserti64x2 (merge masking), x86/_mm512_maskz_inserti64x2 (zero masking), x86/_mm256_inserti32x4, x86/_mm256_mask_inserti32x4 (merge masking), x86/_mm256_maskz_inserti32x4 (zero masking), x86/_mm512_inserti32x4, x86/_mm512_mask_inserti32x4 (merge masking), x86/_mm512_maskz_inserti32x4 (zero masking), x86/_mm512_inserti64x4, x86/_mm512_mask_inserti64x4 (merge masking), x86/_mm512_maskz_inserti64x4 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Semantics with the class parameters as named values:
 ```
@@ -122,7 +139,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 511">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit_3,
@@ -131,10 +148,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64, 128">]>:$a2_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^)? (`mask` $mask^)? (`masking` `` $masking^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_not_cmp_eq_binaryOp : Autollvm_Op<"and_not_cmp_eq_binary"> {
+def Autollvm_and_not_cmp_eq_binaryOp : Autollvm_Op<"and_not_cmp_eq_binary", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "3 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (3): x86/_mm256_testz_si256, x86/_mm_testz_si128, x86/_mm_test_all_zeros.
@@ -160,10 +177,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_and_not_cmp_eq_binary_732bOp : Autollvm_Op<"and_not_cmp_eq_binary_732b"> {
+def Autollvm_and_not_cmp_eq_binary_732bOp : Autollvm_Op<"and_not_cmp_eq_binary_732b", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): x86/_mm256_testc_si256, x86/_mm_testc_si128.
@@ -189,10 +206,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_and_or_not_or_cmp_eqOp : Autollvm_Op<"and_or_not_or_cmp_eq"> {
+def Autollvm_and_or_not_or_cmp_eqOp : Autollvm_Op<"and_or_not_or_cmp_eq", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "3 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (3): x86/_mm256_testnzc_si256, x86/_mm_testnzc_si128, x86/_mm_test_mix_ones_zeros.
@@ -222,7 +239,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_zeroOp : Autollvm_Op<"zero"> {
@@ -241,10 +258,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 128, 256, 512">]>:$result_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-def Autollvm_move_binary_53abOp : Autollvm_Op<"move_binary_53ab"> {
+def Autollvm_move_binary_53abOp : Autollvm_Op<"move_binary_53ab", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "6 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (6): x86/_mm256_set_m128i, x86/_mm256_setr_m128i, hvx/V6_vpackeb, hvx/V6_vpackeh, hvx/V6_vpackob, hvx/V6_vpackoh.
@@ -268,7 +285,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16">]>:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_move_scalarOp : Autollvm_Op<"move_scalar"> {
@@ -288,7 +305,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_absOp : Autollvm_Op<"abs", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
@@ -296,7 +313,7 @@ def Autollvm_absOp : Autollvm_Op<"abs", [AttrSizedOperandSegments, AllTypesMatch
   let description = [{
 Members (46): x86/_mm256_abs_epi8, x86/_mm256_abs_epi16, x86/_mm256_abs_epi32, x86/_mm256_mask_abs_epi8 (merge masking), x86/_mm256_maskz_abs_epi8 (zero masking), x86/_mm512_abs_epi8, x86/_mm512_mask_abs_epi8 (merge masking), x86/_mm512_maskz_abs_epi8 (zero masking), x86/_mm_mask_abs_epi8 (merge masking), x86/_mm_maskz_abs_epi8 (zero masking), x86/_mm256_mask_abs_epi16 (merge masking), x86/_mm256_maskz_abs_epi16 (zero masking), x86/_mm512_abs_epi16, x86/_mm512_mask_abs_epi16 (merge masking), x86/_mm512_maskz_abs_epi16 (zero masking), x86/_mm_mask_abs_epi16 (merge masking), x86/_mm_maskz_abs_epi16 (zero masking), x86/_mm256_mask_abs_epi32 (merge masking), x86/_mm256_maskz_abs_epi32 (zero masking), x86/_mm_mask_abs_epi32 (merge masking), x86/_mm_maskz_abs_epi32 (zero masking), x86/_mm256_abs_epi64, x86/_mm256_mask_abs_epi64 (merge masking), x86/_mm256_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi64, x86/_mm_mask_abs_epi64 (merge masking), x86/_mm_maskz_abs_epi64 (zero masking), x86/_mm512_abs_epi32, x86/_mm512_mask_abs_epi32 (merge masking), x86/_mm512_maskz_abs_epi32 (zero masking), x86/_mm512_abs_epi64, x86/_mm512_mask_abs_epi64 (merge masking), x86/_mm512_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi8, x86/_mm_abs_epi16, x86/_mm_abs_epi32, arm/vabs_s8, arm/vabsq_s8, arm/vabs_s16, arm/vabsq_s16, arm/vabs_s32, arm/vabsq_s32, arm/vabsq_s64, hvx/V6_vabsb, hvx/V6_vabsh, hvx/V6_vabsw.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -311,10 +328,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_addOp : Autollvm_Op<"add", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -322,7 +339,7 @@ def Autollvm_addOp : Autollvm_Op<"add", [AttrSizedOperandSegments, AllTypesMatch
   let description = [{
 Members (56): x86/_mm256_add_epi8, x86/_mm256_add_epi16, x86/_mm256_add_epi32, x86/_mm256_add_epi64, x86/_mm256_mask_add_epi8 (merge masking), x86/_mm256_maskz_add_epi8 (zero masking), x86/_mm512_add_epi8, x86/_mm512_mask_add_epi8 (merge masking), x86/_mm512_maskz_add_epi8 (zero masking), x86/_mm_mask_add_epi8 (merge masking), x86/_mm_maskz_add_epi8 (zero masking), x86/_mm256_mask_add_epi16 (merge masking), x86/_mm256_maskz_add_epi16 (zero masking), x86/_mm512_add_epi16, x86/_mm512_mask_add_epi16 (merge masking), x86/_mm512_maskz_add_epi16 (zero masking), x86/_mm_mask_add_epi16 (merge masking), x86/_mm_maskz_add_epi16 (zero masking), x86/_mm256_mask_add_epi32 (merge masking), x86/_mm256_maskz_add_epi32 (zero masking), x86/_mm_mask_add_epi32 (merge masking), x86/_mm_maskz_add_epi32 (zero masking), x86/_mm256_mask_add_epi64 (merge masking), x86/_mm256_maskz_add_epi64 (zero masking), x86/_mm_mask_add_epi64 (merge masking), x86/_mm_maskz_add_epi64 (zero masking), x86/_mm512_maskz_add_epi32 (zero masking), x86/_mm512_add_epi64, x86/_mm512_mask_add_epi64 (merge masking), x86/_mm512_maskz_add_epi64 (zero masking), x86/_mm512_add_epi32, x86/_mm512_mask_add_epi32 (merge masking), x86/_mm_add_epi8, x86/_mm_add_epi16, x86/_mm_add_epi32, x86/_mm_add_epi64, arm/vadd_s8, arm/vaddq_s8, arm/vadd_s16, arm/vaddq_s16, arm/vadd_s32, arm/vaddq_s32, arm/vaddq_s64, arm/vadd_u8, arm/vaddq_u8, arm/vadd_u16, arm/vaddq_u16, arm/vadd_u32, arm/vaddq_u32, arm/vaddq_u64, hvx/V6_vaddb, hvx/V6_vaddb_dv, hvx/V6_vaddh, hvx/V6_vaddh_dv, hvx/V6_vaddw, hvx/V6_vaddw_dv.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -338,10 +355,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_add_sat_sOp : Autollvm_Op<"add_sat_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -349,7 +366,7 @@ def Autollvm_add_sat_sOp : Autollvm_Op<"add_sat_s", [AttrSizedOperandSegments, A
   let description = [{
 Members (31): x86/_mm256_adds_epi8, x86/_mm256_adds_epi16, x86/_mm256_mask_adds_epi8 (merge masking), x86/_mm256_maskz_adds_epi8 (zero masking), x86/_mm512_adds_epi8, x86/_mm512_mask_adds_epi8 (merge masking), x86/_mm512_maskz_adds_epi8 (zero masking), x86/_mm_mask_adds_epi8 (merge masking), x86/_mm_maskz_adds_epi8 (zero masking), x86/_mm256_mask_adds_epi16 (merge masking), x86/_mm256_maskz_adds_epi16 (zero masking), x86/_mm512_adds_epi16, x86/_mm512_mask_adds_epi16 (merge masking), x86/_mm512_maskz_adds_epi16 (zero masking), x86/_mm_mask_adds_epi16 (merge masking), x86/_mm_maskz_adds_epi16 (zero masking), x86/_mm_adds_epi8, x86/_mm_adds_epi16, arm/vqadd_s8, arm/vqaddq_s8, arm/vqadd_s16, arm/vqaddq_s16, arm/vqadd_s32, arm/vqaddq_s32, arm/vqaddq_s64, hvx/V6_vaddbsat, hvx/V6_vaddbsat_dv, hvx/V6_vaddhsat, hvx/V6_vaddhsat_dv, hvx/V6_vaddwsat, hvx/V6_vaddwsat_dv.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -365,10 +382,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_add_sat_uOp : Autollvm_Op<"add_sat_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -376,7 +393,7 @@ def Autollvm_add_sat_uOp : Autollvm_Op<"add_sat_u", [AttrSizedOperandSegments, A
   let description = [{
 Members (31): x86/_mm256_adds_epu8, x86/_mm256_adds_epu16, x86/_mm256_mask_adds_epu8 (merge masking), x86/_mm256_maskz_adds_epu8 (zero masking), x86/_mm512_adds_epu8, x86/_mm512_mask_adds_epu8 (merge masking), x86/_mm512_maskz_adds_epu8 (zero masking), x86/_mm_mask_adds_epu8 (merge masking), x86/_mm_maskz_adds_epu8 (zero masking), x86/_mm256_mask_adds_epu16 (merge masking), x86/_mm256_maskz_adds_epu16 (zero masking), x86/_mm512_adds_epu16, x86/_mm512_mask_adds_epu16 (merge masking), x86/_mm512_maskz_adds_epu16 (zero masking), x86/_mm_mask_adds_epu16 (merge masking), x86/_mm_maskz_adds_epu16 (zero masking), x86/_mm_adds_epu8, x86/_mm_adds_epu16, arm/vqadd_u8, arm/vqaddq_u8, arm/vqadd_u16, arm/vqaddq_u16, arm/vqadd_u32, arm/vqaddq_u32, arm/vqaddq_u64, hvx/V6_vaddubsat, hvx/V6_vaddubsat_dv, hvx/V6_vadduhsat, hvx/V6_vadduhsat_dv, hvx/V6_vadduwsat, hvx/V6_vadduwsat_dv.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -392,10 +409,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_funnel_shift_narrowOp : Autollvm_Op<"funnel_shift_narrow", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -403,7 +420,7 @@ def Autollvm_funnel_shift_narrowOp : Autollvm_Op<"funnel_shift_narrow", [AttrSiz
   let description = [{
 Members (6): x86/_mm256_alignr_epi8, x86/_mm256_mask_alignr_epi8 (merge masking), x86/_mm256_maskz_alignr_epi8 (zero masking), x86/_mm512_alignr_epi8, x86/_mm512_mask_alignr_epi8 (merge masking), x86/_mm512_maskz_alignr_epi8 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound_2` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -426,12 +443,12 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
     APIntAttr:$a2,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 8">]>:$a2_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_andOp : Autollvm_Op<"and", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -439,7 +456,7 @@ def Autollvm_andOp : Autollvm_Op<"and", [AttrSizedOperandSegments, AllTypesMatch
   let description = [{
 Members (32): x86/_mm256_and_si256, x86/_mm256_mask_and_epi32 (merge masking), x86/_mm256_maskz_and_epi32 (zero masking), x86/_mm_mask_and_epi32 (merge masking), x86/_mm_maskz_and_epi32 (zero masking), x86/_mm256_mask_and_epi64 (merge masking), x86/_mm256_maskz_and_epi64 (zero masking), x86/_mm_mask_and_epi64 (merge masking), x86/_mm_maskz_and_epi64 (zero masking), x86/_mm512_maskz_and_epi32 (zero masking), x86/_mm512_maskz_and_epi64 (zero masking), x86/_mm512_and_epi32, x86/_mm512_and_si512, x86/_mm512_and_epi64, x86/_mm512_mask_and_epi64 (merge masking), x86/_mm512_mask_and_epi32 (merge masking), x86/_mm_and_si128, arm/vand_s8, arm/vandq_s8, arm/vand_s16, arm/vandq_s16, arm/vand_s32, arm/vandq_s32, arm/vandq_s64, arm/vand_u8, arm/vandq_u8, arm/vand_u16, arm/vandq_u16, arm/vand_u32, arm/vandq_u32, arm/vandq_u64, hvx/V6_vand.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
@@ -455,12 +472,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3, 7, 15, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_and_notOp : Autollvm_Op<"and_not", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -468,7 +485,7 @@ def Autollvm_and_notOp : Autollvm_Op<"and_not", [AttrSizedOperandSegments, AllTy
   let description = [{
 Members (31): x86/_mm256_andnot_si256, x86/_mm256_mask_andnot_epi32 (merge masking), x86/_mm256_maskz_andnot_epi32 (zero masking), x86/_mm_mask_andnot_epi32 (merge masking), x86/_mm_maskz_andnot_epi32 (zero masking), x86/_mm256_mask_andnot_epi64 (merge masking), x86/_mm256_maskz_andnot_epi64 (zero masking), x86/_mm_mask_andnot_epi64 (merge masking), x86/_mm_maskz_andnot_epi64 (zero masking), x86/_mm512_maskz_andnot_epi32 (zero masking), x86/_mm512_maskz_andnot_epi64 (zero masking), x86/_mm512_andnot_epi32, x86/_mm512_andnot_si512, x86/_mm512_mask_andnot_epi32 (merge masking), x86/_mm512_andnot_epi64, x86/_mm512_mask_andnot_epi64 (merge masking), x86/_mm_andnot_si128, arm/vbic_s8, arm/vbicq_s8, arm/vbic_s16, arm/vbicq_s16, arm/vbic_s32, arm/vbicq_s32, arm/vbicq_s64, arm/vbic_u8, arm/vbicq_u8, arm/vbic_u16, arm/vbicq_u16, arm/vbic_u32, arm/vbicq_u32, arm/vbicq_u64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
@@ -484,12 +501,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_avg_uOp : Autollvm_Op<"avg_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -497,7 +514,7 @@ def Autollvm_avg_uOp : Autollvm_Op<"avg_u", [AttrSizedOperandSegments, AllTypesM
   let description = [{
 Members (27): x86/_mm256_avg_epu8, x86/_mm256_avg_epu16, x86/_mm256_mask_avg_epu8 (merge masking), x86/_mm256_maskz_avg_epu8 (zero masking), x86/_mm512_avg_epu8, x86/_mm512_mask_avg_epu8 (merge masking), x86/_mm512_maskz_avg_epu8 (zero masking), x86/_mm_mask_avg_epu8 (merge masking), x86/_mm_maskz_avg_epu8 (zero masking), x86/_mm256_mask_avg_epu16 (merge masking), x86/_mm256_maskz_avg_epu16 (zero masking), x86/_mm512_avg_epu16, x86/_mm512_mask_avg_epu16 (merge masking), x86/_mm512_maskz_avg_epu16 (zero masking), x86/_mm_mask_avg_epu16 (merge masking), x86/_mm_maskz_avg_epu16 (zero masking), x86/_mm_avg_epu8, x86/_mm_avg_epu16, arm/vrhadd_u8, arm/vrhaddq_u8, arm/vrhadd_u16, arm/vrhaddq_u16, arm/vrhadd_u32, arm/vrhaddq_u32, hvx/V6_vavgubrnd, hvx/V6_vavguhrnd, hvx/V6_vavguwrnd.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -513,10 +530,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_blendOp : Autollvm_Op<"blend", [AllTypesMatch<["a1", "a2", "result"]>]> {
@@ -581,7 +598,7 @@ def Autollvm_broadcastOp : Autollvm_Op<"broadcast", [AttrSizedOperandSegments]> 
   let description = [{
 Members (38): x86/_mm_broadcastb_epi8, x86/_mm256_broadcastb_epi8, x86/_mm_broadcastd_epi32, x86/_mm256_broadcastd_epi32, x86/_mm_broadcastq_epi64, x86/_mm256_broadcastq_epi64, x86/_mm_broadcastsi128_si256, x86/_mm256_broadcastsi128_si256, x86/_mm_broadcastw_epi16, x86/_mm256_broadcastw_epi16, x86/_mm256_mask_broadcastb_epi8 (merge masking), x86/_mm256_maskz_broadcastb_epi8 (zero masking), x86/_mm512_broadcastb_epi8, x86/_mm512_mask_broadcastb_epi8 (merge masking), x86/_mm512_maskz_broadcastb_epi8 (zero masking), x86/_mm_mask_broadcastb_epi8 (merge masking), x86/_mm_maskz_broadcastb_epi8 (zero masking), x86/_mm256_mask_broadcastw_epi16 (merge masking), x86/_mm256_maskz_broadcastw_epi16 (zero masking), x86/_mm512_broadcastw_epi16, x86/_mm512_mask_broadcastw_epi16 (merge masking), x86/_mm512_maskz_broadcastw_epi16 (zero masking), x86/_mm_mask_broadcastw_epi16 (merge masking), x86/_mm_maskz_broadcastw_epi16 (zero masking), x86/_mm256_mask_broadcastd_epi32 (merge masking), x86/_mm256_maskz_broadcastd_epi32 (zero masking), x86/_mm_mask_broadcastd_epi32 (merge masking), x86/_mm_maskz_broadcastd_epi32 (zero masking), x86/_mm256_mask_broadcastq_epi64 (merge masking), x86/_mm256_maskz_broadcastq_epi64 (zero masking), x86/_mm_mask_broadcastq_epi64 (merge masking), x86/_mm_maskz_broadcastq_epi64 (zero masking), x86/_mm512_broadcastd_epi32, x86/_mm512_mask_broadcastd_epi32 (merge masking), x86/_mm512_maskz_broadcastd_epi32 (zero masking), x86/_mm512_broadcastq_epi64, x86/_mm512_mask_broadcastq_epi64 (merge masking), x86/_mm512_maskz_broadcastq_epi64 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits.
 
@@ -596,12 +613,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_cmp_eq_binaryOp : Autollvm_Op<"cmp_eq_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -655,7 +672,7 @@ def Autollvm_extend_sOp : Autollvm_Op<"extend_s", [AttrSizedOperandSegments]> {
   let description = [{
 Members (162): x86/_mm256_cvtepi16_epi32, x86/_mm256_cvtepi16_epi64, x86/_mm256_cvtepi32_epi64, x86/_mm256_cvtepi8_epi16, x86/_mm256_cvtepi8_epi32, x86/_mm256_cvtepi8_epi64, x86/_mm256_mask_mov_epi16 (merge masking), x86/_mm256_maskz_mov_epi16 (zero masking), x86/_mm512_mask_mov_epi16 (merge masking), x86/_mm512_maskz_mov_epi16 (zero masking), x86/_mm_mask_mov_epi16 (merge masking), x86/_mm_maskz_mov_epi16 (zero masking), x86/_mm256_mask_mov_epi8 (merge masking), x86/_mm256_maskz_mov_epi8 (zero masking), x86/_mm512_mask_mov_epi8 (merge masking), x86/_mm512_maskz_mov_epi8 (zero masking), x86/_mm_mask_mov_epi8 (merge masking), x86/_mm_maskz_mov_epi8 (zero masking), x86/_mm256_mask_blend_epi8 (merge masking), x86/_mm512_mask_blend_epi8 (merge masking), x86/_mm_mask_blend_epi8 (merge masking), x86/_mm256_mask_blend_epi16 (merge masking), x86/_mm512_mask_blend_epi16 (merge masking), x86/_mm_mask_blend_epi16 (merge masking), x86/_mm256_mask_cvtepi8_epi16 (merge masking), x86/_mm256_maskz_cvtepi8_epi16 (zero masking), x86/_mm512_cvtepi8_epi16, x86/_mm512_mask_cvtepi8_epi16 (merge masking), x86/_mm512_maskz_cvtepi8_epi16 (zero masking), x86/_mm_mask_cvtepi8_epi16 (merge masking), x86/_mm_maskz_cvtepi8_epi16 (zero masking), x86/_mm256_cvtepi16_epi8, x86/_mm256_mask_cvtepi16_epi8 (merge masking), x86/_mm256_maskz_cvtepi16_epi8 (zero masking), x86/_mm512_cvtepi16_epi8, x86/_mm512_mask_cvtepi16_epi8 (merge masking), x86/_mm512_maskz_cvtepi16_epi8 (zero masking), x86/_mm_cvtepi16_epi8, x86/_mm_mask_cvtepi16_epi8 (merge masking), x86/_mm_maskz_cvtepi16_epi8 (zero masking), x86/_mm256_mask_mov_epi32 (merge masking), x86/_mm256_maskz_mov_epi32 (zero masking), x86/_mm_mask_mov_epi32 (merge masking), x86/_mm_maskz_mov_epi32 (zero masking), x86/_mm256_mask_mov_epi64 (merge masking), x86/_mm256_maskz_mov_epi64 (zero masking), x86/_mm_mask_mov_epi64 (merge masking), x86/_mm_maskz_mov_epi64 (zero masking), x86/_mm256_mask_blend_epi32 (merge masking), x86/_mm_mask_blend_epi32 (merge masking), x86/_mm256_mask_blend_epi64 (merge masking), x86/_mm_mask_blend_epi64 (merge masking), x86/_mm256_cvtepi32_epi8, x86/_mm256_mask_cvtepi32_epi8 (merge masking), x86/_mm256_maskz_cvtepi32_epi8 (zero masking), x86/_mm_cvtepi32_epi8, x86/_mm_mask_cvtepi32_epi8 (merge masking), x86/_mm_maskz_cvtepi32_epi8 (zero masking), x86/_mm256_cvtepi32_epi16, x86/_mm256_mask_cvtepi32_epi16 (merge masking), x86/_mm256_maskz_cvtepi32_epi16 (zero masking), x86/_mm_cvtepi32_epi16, x86/_mm_mask_cvtepi32_epi16 (merge masking), x86/_mm_maskz_cvtepi32_epi16 (zero masking), x86/_mm256_cvtepi64_epi8, x86/_mm256_mask_cvtepi64_epi8 (merge masking), x86/_mm256_maskz_cvtepi64_epi8 (zero masking), x86/_mm_cvtepi64_epi8, x86/_mm_mask_cvtepi64_epi8 (merge masking), x86/_mm_maskz_cvtepi64_epi8 (zero masking), x86/_mm256_cvtepi64_epi32, x86/_mm256_mask_cvtepi64_epi32 (merge masking), x86/_mm256_maskz_cvtepi64_epi32 (zero masking), x86/_mm_cvtepi64_epi32, x86/_mm_mask_cvtepi64_epi32 (merge masking), x86/_mm_maskz_cvtepi64_epi32 (zero masking), x86/_mm256_cvtepi64_epi16, x86/_mm256_mask_cvtepi64_epi16 (merge masking), x86/_mm256_maskz_cvtepi64_epi16 (zero masking), x86/_mm_cvtepi64_epi16, x86/_mm_mask_cvtepi64_epi16 (merge masking), x86/_mm_maskz_cvtepi64_epi16 (zero masking), x86/_mm256_mask_cvtepi8_epi32 (merge masking), x86/_mm256_maskz_cvtepi8_epi32 (zero masking), x86/_mm_mask_cvtepi8_epi32 (merge masking), x86/_mm_maskz_cvtepi8_epi32 (zero masking), x86/_mm256_mask_cvtepi8_epi64 (merge masking), x86/_mm256_maskz_cvtepi8_epi64 (zero masking), x86/_mm_mask_cvtepi8_epi64 (merge masking), x86/_mm_maskz_cvtepi8_epi64 (zero masking), x86/_mm256_mask_cvtepi32_epi64 (merge masking), x86/_mm256_maskz_cvtepi32_epi64 (zero masking), x86/_mm_mask_cvtepi32_epi64 (merge masking), x86/_mm_maskz_cvtepi32_epi64 (zero masking), x86/_mm256_mask_cvtepi16_epi32 (merge masking), x86/_mm256_maskz_cvtepi16_epi32 (zero masking), x86/_mm_mask_cvtepi16_epi32 (merge masking), x86/_mm_maskz_cvtepi16_epi32 (zero masking), x86/_mm256_mask_cvtepi16_epi64 (merge masking), x86/_mm256_maskz_cvtepi16_epi64 (zero masking), x86/_mm_mask_cvtepi16_epi64 (merge masking), x86/_mm_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_maskz_mov_epi32 (zero masking), x86/_mm512_maskz_mov_epi64 (zero masking), x86/_mm512_cvtepi32_epi8, x86/_mm512_mask_cvtepi32_epi8 (merge masking), x86/_mm512_maskz_cvtepi32_epi8 (zero masking), x86/_mm512_cvtepi32_epi16, x86/_mm512_mask_cvtepi32_epi16 (merge masking), x86/_mm512_maskz_cvtepi32_epi16 (zero masking), x86/_mm512_cvtepi64_epi8, x86/_mm512_mask_cvtepi64_epi8 (merge masking), x86/_mm512_maskz_cvtepi64_epi8 (zero masking), x86/_mm512_cvtepi64_epi32, x86/_mm512_mask_cvtepi64_epi32 (merge masking), x86/_mm512_maskz_cvtepi64_epi32 (zero masking), x86/_mm512_cvtepi64_epi16, x86/_mm512_mask_cvtepi64_epi16 (merge masking), x86/_mm512_maskz_cvtepi64_epi16 (zero masking), x86/_mm512_cvtepi8_epi32, x86/_mm512_mask_cvtepi8_epi32 (merge masking), x86/_mm512_maskz_cvtepi8_epi32 (zero masking), x86/_mm512_cvtepi8_epi64, x86/_mm512_mask_cvtepi8_epi64 (merge masking), x86/_mm512_maskz_cvtepi8_epi64 (zero masking), x86/_mm512_cvtepi32_epi64, x86/_mm512_mask_cvtepi32_epi64 (merge masking), x86/_mm512_maskz_cvtepi32_epi64 (zero masking), x86/_mm512_cvtepi16_epi32, x86/_mm512_mask_cvtepi16_epi32 (merge masking), x86/_mm512_maskz_cvtepi16_epi32 (zero masking), x86/_mm512_cvtepi16_epi64, x86/_mm512_mask_cvtepi16_epi64 (merge masking), x86/_mm512_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_mask_mov_epi32 (merge masking), x86/_mm512_mask_mov_epi64 (merge masking), x86/_mm512_mask_blend_epi32 (merge masking), x86/_mm512_mask_blend_epi64 (merge masking), x86/_mm_cvtepi8_epi16, x86/_mm_cvtepi8_epi32, x86/_mm_cvtepi8_epi64, x86/_mm_cvtepi16_epi32, x86/_mm_cvtepi16_epi64, x86/_mm_cvtepi32_epi64, arm/vmovn_s16, arm/vmovn_s32, arm/vmovn_s64, arm/vmovn_u16, arm/vmovn_u32, arm/vmovn_u64, arm/vmovl_s8, arm/vmovl_s16, arm/vmovl_s32, arm/vget_low_s8, arm/vget_low_s16, arm/vget_low_s32, arm/vget_low_u8, arm/vget_low_u16, arm/vget_low_u32, hvx/V6_vunpackb, hvx/V6_vunpackh, hvx/V6_vassign.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
 
@@ -670,10 +687,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_convert_sat_uOp : Autollvm_Op<"convert_sat_u", [AttrSizedOperandSegments]> {
@@ -681,7 +698,7 @@ def Autollvm_convert_sat_uOp : Autollvm_Op<"convert_sat_u", [AttrSizedOperandSeg
   let description = [{
 Members (116): x86/_mm256_cvtepu16_epi32, x86/_mm256_cvtepu16_epi64, x86/_mm256_cvtepu32_epi64, x86/_mm256_cvtepu8_epi16, x86/_mm256_cvtepu8_epi32, x86/_mm256_cvtepu8_epi64, x86/_mm256_cvtusepi16_epi8, x86/_mm256_mask_cvtusepi16_epi8 (merge masking), x86/_mm256_maskz_cvtusepi16_epi8 (zero masking), x86/_mm512_cvtusepi16_epi8, x86/_mm512_mask_cvtusepi16_epi8 (merge masking), x86/_mm512_maskz_cvtusepi16_epi8 (zero masking), x86/_mm_cvtusepi16_epi8, x86/_mm_mask_cvtusepi16_epi8 (merge masking), x86/_mm_maskz_cvtusepi16_epi8 (zero masking), x86/_mm256_mask_cvtepu8_epi16 (merge masking), x86/_mm256_maskz_cvtepu8_epi16 (zero masking), x86/_mm512_cvtepu8_epi16, x86/_mm512_mask_cvtepu8_epi16 (merge masking), x86/_mm512_maskz_cvtepu8_epi16 (zero masking), x86/_mm_mask_cvtepu8_epi16 (merge masking), x86/_mm_maskz_cvtepu8_epi16 (zero masking), x86/_mm256_cvtusepi32_epi8, x86/_mm256_mask_cvtusepi32_epi8 (merge masking), x86/_mm256_maskz_cvtusepi32_epi8 (zero masking), x86/_mm_cvtusepi32_epi8, x86/_mm_mask_cvtusepi32_epi8 (merge masking), x86/_mm_maskz_cvtusepi32_epi8 (zero masking), x86/_mm256_cvtusepi32_epi16, x86/_mm256_mask_cvtusepi32_epi16 (merge masking), x86/_mm256_maskz_cvtusepi32_epi16 (zero masking), x86/_mm_cvtusepi32_epi16, x86/_mm_mask_cvtusepi32_epi16 (merge masking), x86/_mm_maskz_cvtusepi32_epi16 (zero masking), x86/_mm256_cvtusepi64_epi8, x86/_mm256_mask_cvtusepi64_epi8 (merge masking), x86/_mm256_maskz_cvtusepi64_epi8 (zero masking), x86/_mm_cvtusepi64_epi8, x86/_mm_mask_cvtusepi64_epi8 (merge masking), x86/_mm_maskz_cvtusepi64_epi8 (zero masking), x86/_mm256_cvtusepi64_epi32, x86/_mm256_mask_cvtusepi64_epi32 (merge masking), x86/_mm256_maskz_cvtusepi64_epi32 (zero masking), x86/_mm_cvtusepi64_epi32, x86/_mm_mask_cvtusepi64_epi32 (merge masking), x86/_mm_maskz_cvtusepi64_epi32 (zero masking), x86/_mm256_cvtusepi64_epi16, x86/_mm256_mask_cvtusepi64_epi16 (merge masking), x86/_mm256_maskz_cvtusepi64_epi16 (zero masking), x86/_mm_cvtusepi64_epi16, x86/_mm_mask_cvtusepi64_epi16 (merge masking), x86/_mm_maskz_cvtusepi64_epi16 (zero masking), x86/_mm256_mask_cvtepu8_epi32 (merge masking), x86/_mm256_maskz_cvtepu8_epi32 (zero masking), x86/_mm_mask_cvtepu8_epi32 (merge masking), x86/_mm_maskz_cvtepu8_epi32 (zero masking), x86/_mm256_mask_cvtepu8_epi64 (merge masking), x86/_mm256_maskz_cvtepu8_epi64 (zero masking), x86/_mm_mask_cvtepu8_epi64 (merge masking), x86/_mm_maskz_cvtepu8_epi64 (zero masking), x86/_mm256_mask_cvtepu32_epi64 (merge masking), x86/_mm256_maskz_cvtepu32_epi64 (zero masking), x86/_mm_mask_cvtepu32_epi64 (merge masking), x86/_mm_maskz_cvtepu32_epi64 (zero masking), x86/_mm256_mask_cvtepu16_epi32 (merge masking), x86/_mm256_maskz_cvtepu16_epi32 (zero masking), x86/_mm_mask_cvtepu16_epi32 (merge masking), x86/_mm_maskz_cvtepu16_epi32 (zero masking), x86/_mm256_mask_cvtepu16_epi64 (merge masking), x86/_mm256_maskz_cvtepu16_epi64 (zero masking), x86/_mm_mask_cvtepu16_epi64 (merge masking), x86/_mm_maskz_cvtepu16_epi64 (zero masking), x86/_mm512_cvtusepi32_epi8, x86/_mm512_mask_cvtusepi32_epi8 (merge masking), x86/_mm512_maskz_cvtusepi32_epi8 (zero masking), x86/_mm512_cvtusepi32_epi16, x86/_mm512_mask_cvtusepi32_epi16 (merge masking), x86/_mm512_maskz_cvtusepi32_epi16 (zero masking), x86/_mm512_cvtusepi64_epi8, x86/_mm512_mask_cvtusepi64_epi8 (merge masking), x86/_mm512_maskz_cvtusepi64_epi8 (zero masking), x86/_mm512_cvtusepi64_epi32, x86/_mm512_mask_cvtusepi64_epi32 (merge masking), x86/_mm512_maskz_cvtusepi64_epi32 (zero masking), x86/_mm512_cvtusepi64_epi16, x86/_mm512_mask_cvtusepi64_epi16 (merge masking), x86/_mm512_maskz_cvtusepi64_epi16 (zero masking), x86/_mm512_cvtepu8_epi32, x86/_mm512_mask_cvtepu8_epi32 (merge masking), x86/_mm512_maskz_cvtepu8_epi32 (zero masking), x86/_mm512_cvtepu8_epi64, x86/_mm512_mask_cvtepu8_epi64 (merge masking), x86/_mm512_maskz_cvtepu8_epi64 (zero masking), x86/_mm512_cvtepu32_epi64, x86/_mm512_mask_cvtepu32_epi64 (merge masking), x86/_mm512_maskz_cvtepu32_epi64 (zero masking), x86/_mm512_cvtepu16_epi32, x86/_mm512_mask_cvtepu16_epi32 (merge masking), x86/_mm512_maskz_cvtepu16_epi32 (zero masking), x86/_mm512_cvtepu16_epi64, x86/_mm512_mask_cvtepu16_epi64 (merge masking), x86/_mm512_maskz_cvtepu16_epi64 (zero masking), x86/_mm_cvtepu8_epi16, x86/_mm_cvtepu8_epi32, x86/_mm_cvtepu8_epi64, x86/_mm_cvtepu16_epi32, x86/_mm_cvtepu16_epi64, x86/_mm_cvtepu32_epi64, arm/vmovl_u8, arm/vmovl_u16, arm/vmovl_u32, arm/vqmovn_u16, arm/vqmovn_u32, arm/vqmovn_u64, hvx/V6_vunpackub, hvx/V6_vunpackuh.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
 
@@ -696,10 +713,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_pairwise_in_lanesOp : Autollvm_Op<"add_pairwise_in_lanes", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -815,12 +832,12 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_dot_sOp : Autollvm_Op<"dot_s", [AttrSizedOperandSegments]> {
+def Autollvm_dot_sOp : Autollvm_Op<"dot_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1"]>]> {
   let summary = "18 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_madd_epi16, x86/_mm256_mullo_epi32, x86/_mm256_mask_madd_epi16 (merge masking), x86/_mm256_maskz_madd_epi16 (zero masking), x86/_mm512_madd_epi16, x86/_mm512_mask_madd_epi16 (merge masking), x86/_mm512_maskz_madd_epi16 (zero masking), x86/_mm_mask_madd_epi16 (merge masking), x86/_mm_maskz_madd_epi16 (zero masking), x86/_mm256_mask_mullo_epi16 (merge masking), x86/_mm256_maskz_mullo_epi16 (zero masking), x86/_mm512_mask_mullo_epi16 (merge masking), x86/_mm512_maskz_mullo_epi16 (zero masking), x86/_mm512_mullo_epi16, x86/_mm_mask_mullo_epi16 (merge masking), x86/_mm_maskz_mullo_epi16 (zero masking), x86/_mm_madd_epi16, x86/_mm_mullo_epi16.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -836,18 +853,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_dot_sat_su_widenOp : Autollvm_Op<"dot_sat_su_widen", [AttrSizedOperandSegments]> {
+def Autollvm_dot_sat_su_widenOp : Autollvm_Op<"dot_sat_su_widen", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1"]>]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_maddubs_epi16, x86/_mm256_mask_maddubs_epi16 (merge masking), x86/_mm256_maskz_maddubs_epi16 (zero masking), x86/_mm512_maddubs_epi16, x86/_mm512_mask_maddubs_epi16 (merge masking), x86/_mm512_maskz_maddubs_epi16 (zero masking), x86/_mm_mask_maddubs_epi16 (merge masking), x86/_mm_maskz_maddubs_epi16 (zero masking), x86/_mm_maddubs_epi16.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -863,10 +880,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_max_sOp : Autollvm_Op<"max_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -874,7 +891,7 @@ def Autollvm_max_sOp : Autollvm_Op<"max_s", [AttrSizedOperandSegments, AllTypesM
   let description = [{
 Members (45): x86/_mm256_max_epi8, x86/_mm256_max_epi16, x86/_mm256_max_epi32, x86/_mm256_mask_max_epi8 (merge masking), x86/_mm256_maskz_max_epi8 (zero masking), x86/_mm512_mask_max_epi8 (merge masking), x86/_mm512_maskz_max_epi8 (zero masking), x86/_mm512_max_epi8, x86/_mm_mask_max_epi8 (merge masking), x86/_mm_maskz_max_epi8 (zero masking), x86/_mm256_mask_max_epi16 (merge masking), x86/_mm256_maskz_max_epi16 (zero masking), x86/_mm512_mask_max_epi16 (merge masking), x86/_mm512_maskz_max_epi16 (zero masking), x86/_mm512_max_epi16, x86/_mm_mask_max_epi16 (merge masking), x86/_mm_maskz_max_epi16 (zero masking), x86/_mm256_mask_max_epi32 (merge masking), x86/_mm256_maskz_max_epi32 (zero masking), x86/_mm_mask_max_epi32 (merge masking), x86/_mm_maskz_max_epi32 (zero masking), x86/_mm256_mask_max_epi64 (merge masking), x86/_mm256_maskz_max_epi64 (zero masking), x86/_mm256_max_epi64, x86/_mm_mask_max_epi64 (merge masking), x86/_mm_maskz_max_epi64 (zero masking), x86/_mm_max_epi64, x86/_mm512_maskz_max_epi32 (zero masking), x86/_mm512_mask_max_epi64 (merge masking), x86/_mm512_maskz_max_epi64 (zero masking), x86/_mm512_max_epi64, x86/_mm512_mask_max_epi32 (merge masking), x86/_mm512_max_epi32, x86/_mm_max_epi16, x86/_mm_max_epi8, x86/_mm_max_epi32, arm/vmax_s8, arm/vmaxq_s8, arm/vmax_s16, arm/vmaxq_s16, arm/vmax_s32, arm/vmaxq_s32, hvx/V6_vmaxb, hvx/V6_vmaxh, hvx/V6_vmaxw.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -890,10 +907,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_max_uOp : Autollvm_Op<"max_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -901,7 +918,7 @@ def Autollvm_max_uOp : Autollvm_Op<"max_u", [AttrSizedOperandSegments, AllTypesM
   let description = [{
 Members (44): x86/_mm256_max_epu8, x86/_mm256_max_epu16, x86/_mm256_max_epu32, x86/_mm256_mask_max_epu8 (merge masking), x86/_mm256_maskz_max_epu8 (zero masking), x86/_mm512_mask_max_epu8 (merge masking), x86/_mm512_maskz_max_epu8 (zero masking), x86/_mm512_max_epu8, x86/_mm_mask_max_epu8 (merge masking), x86/_mm_maskz_max_epu8 (zero masking), x86/_mm256_mask_max_epu16 (merge masking), x86/_mm256_maskz_max_epu16 (zero masking), x86/_mm512_mask_max_epu16 (merge masking), x86/_mm512_maskz_max_epu16 (zero masking), x86/_mm512_max_epu16, x86/_mm_mask_max_epu16 (merge masking), x86/_mm_maskz_max_epu16 (zero masking), x86/_mm256_mask_max_epu32 (merge masking), x86/_mm256_maskz_max_epu32 (zero masking), x86/_mm_mask_max_epu32 (merge masking), x86/_mm_maskz_max_epu32 (zero masking), x86/_mm256_mask_max_epu64 (merge masking), x86/_mm256_maskz_max_epu64 (zero masking), x86/_mm256_max_epu64, x86/_mm_mask_max_epu64 (merge masking), x86/_mm_maskz_max_epu64 (zero masking), x86/_mm_max_epu64, x86/_mm512_maskz_max_epu32 (zero masking), x86/_mm512_mask_max_epu64 (merge masking), x86/_mm512_maskz_max_epu64 (zero masking), x86/_mm512_max_epu64, x86/_mm512_mask_max_epu32 (merge masking), x86/_mm512_max_epu32, x86/_mm_max_epu8, x86/_mm_max_epu32, x86/_mm_max_epu16, arm/vmax_u8, arm/vmaxq_u8, arm/vmax_u16, arm/vmaxq_u16, arm/vmax_u32, arm/vmaxq_u32, hvx/V6_vmaxub, hvx/V6_vmaxuh.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -917,10 +934,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_min_sOp : Autollvm_Op<"min_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -928,7 +945,7 @@ def Autollvm_min_sOp : Autollvm_Op<"min_s", [AttrSizedOperandSegments, AllTypesM
   let description = [{
 Members (45): x86/_mm256_min_epi8, x86/_mm256_min_epi16, x86/_mm256_min_epi32, x86/_mm256_mask_min_epi8 (merge masking), x86/_mm256_maskz_min_epi8 (zero masking), x86/_mm512_mask_min_epi8 (merge masking), x86/_mm512_maskz_min_epi8 (zero masking), x86/_mm512_min_epi8, x86/_mm_mask_min_epi8 (merge masking), x86/_mm_maskz_min_epi8 (zero masking), x86/_mm256_mask_min_epi16 (merge masking), x86/_mm256_maskz_min_epi16 (zero masking), x86/_mm512_mask_min_epi16 (merge masking), x86/_mm512_maskz_min_epi16 (zero masking), x86/_mm512_min_epi16, x86/_mm_mask_min_epi16 (merge masking), x86/_mm_maskz_min_epi16 (zero masking), x86/_mm256_mask_min_epi32 (merge masking), x86/_mm256_maskz_min_epi32 (zero masking), x86/_mm_mask_min_epi32 (merge masking), x86/_mm_maskz_min_epi32 (zero masking), x86/_mm256_mask_min_epi64 (merge masking), x86/_mm256_maskz_min_epi64 (zero masking), x86/_mm256_min_epi64, x86/_mm_mask_min_epi64 (merge masking), x86/_mm_maskz_min_epi64 (zero masking), x86/_mm_min_epi64, x86/_mm512_maskz_min_epi32 (zero masking), x86/_mm512_mask_min_epi64 (merge masking), x86/_mm512_maskz_min_epi64 (zero masking), x86/_mm512_min_epi64, x86/_mm512_mask_min_epi32 (merge masking), x86/_mm512_min_epi32, x86/_mm_min_epi16, x86/_mm_min_epi8, x86/_mm_min_epi32, arm/vmin_s8, arm/vminq_s8, arm/vmin_s16, arm/vminq_s16, arm/vmin_s32, arm/vminq_s32, hvx/V6_vminb, hvx/V6_vminh, hvx/V6_vminw.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -944,10 +961,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_min_uOp : Autollvm_Op<"min_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -955,7 +972,7 @@ def Autollvm_min_uOp : Autollvm_Op<"min_u", [AttrSizedOperandSegments, AllTypesM
   let description = [{
 Members (44): x86/_mm256_min_epu8, x86/_mm256_min_epu16, x86/_mm256_min_epu32, x86/_mm256_mask_min_epu8 (merge masking), x86/_mm256_maskz_min_epu8 (zero masking), x86/_mm512_mask_min_epu8 (merge masking), x86/_mm512_maskz_min_epu8 (zero masking), x86/_mm512_min_epu8, x86/_mm_mask_min_epu8 (merge masking), x86/_mm_maskz_min_epu8 (zero masking), x86/_mm256_mask_min_epu16 (merge masking), x86/_mm256_maskz_min_epu16 (zero masking), x86/_mm512_mask_min_epu16 (merge masking), x86/_mm512_maskz_min_epu16 (zero masking), x86/_mm512_min_epu16, x86/_mm_mask_min_epu16 (merge masking), x86/_mm_maskz_min_epu16 (zero masking), x86/_mm256_mask_min_epu32 (merge masking), x86/_mm256_maskz_min_epu32 (zero masking), x86/_mm_mask_min_epu32 (merge masking), x86/_mm_maskz_min_epu32 (zero masking), x86/_mm256_mask_min_epu64 (merge masking), x86/_mm256_maskz_min_epu64 (zero masking), x86/_mm256_min_epu64, x86/_mm_mask_min_epu64 (merge masking), x86/_mm_maskz_min_epu64 (zero masking), x86/_mm_min_epu64, x86/_mm512_maskz_min_epu32 (zero masking), x86/_mm512_mask_min_epu64 (merge masking), x86/_mm512_maskz_min_epu64 (zero masking), x86/_mm512_min_epu64, x86/_mm512_mask_min_epu32 (merge masking), x86/_mm512_min_epu32, x86/_mm_min_epu8, x86/_mm_min_epu32, x86/_mm_min_epu16, arm/vmin_u8, arm/vminq_u8, arm/vmin_u16, arm/vminq_u16, arm/vmin_u32, arm/vminq_u32, hvx/V6_vminub, hvx/V6_vminuh.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -971,10 +988,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_move_unary_to_i1Op : Autollvm_Op<"move_unary_to_i1"> {
@@ -996,7 +1013,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 32">]>:$result_elem_width
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_dot_acc_s_in_lanesOp : Autollvm_Op<"dot_acc_s_in_lanes", [AllTypesMatch<["a1", "a2", "result"]>]> {
@@ -1032,12 +1049,12 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
 }
 
-def Autollvm_mul_s_widenOp : Autollvm_Op<"mul_s_widen", [AttrSizedOperandSegments]> {
+def Autollvm_mul_s_widenOp : Autollvm_Op<"mul_s_widen", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1"]>]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_mul_epi32, x86/_mm256_mask_mul_epi32 (merge masking), x86/_mm256_maskz_mul_epi32 (zero masking), x86/_mm_mask_mul_epi32 (merge masking), x86/_mm_maskz_mul_epi32 (zero masking), x86/_mm512_mask_mul_epi32 (merge masking), x86/_mm512_maskz_mul_epi32 (zero masking), x86/_mm512_mul_epi32, x86/_mm_mul_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -1053,18 +1070,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_mul_u_widenOp : Autollvm_Op<"mul_u_widen", [AttrSizedOperandSegments]> {
+def Autollvm_mul_u_widenOp : Autollvm_Op<"mul_u_widen", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1"]>]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_mul_epu32, x86/_mm256_mask_mul_epu32 (merge masking), x86/_mm256_maskz_mul_epu32 (zero masking), x86/_mm_mask_mul_epu32 (merge masking), x86/_mm_maskz_mul_epu32 (zero masking), x86/_mm512_mask_mul_epu32 (merge masking), x86/_mm512_maskz_mul_epu32 (zero masking), x86/_mm512_mul_epu32, x86/_mm_mul_epu32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -1080,10 +1097,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_mul_sOp : Autollvm_Op<"mul_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1091,7 +1108,7 @@ def Autollvm_mul_sOp : Autollvm_Op<"mul_s", [AttrSizedOperandSegments, AllTypesM
   let description = [{
 Members (10): x86/_mm256_mulhi_epi16, x86/_mm256_mullo_epi16, x86/_mm256_mask_mulhi_epi16 (merge masking), x86/_mm256_maskz_mulhi_epi16 (zero masking), x86/_mm512_mask_mulhi_epi16 (merge masking), x86/_mm512_maskz_mulhi_epi16 (zero masking), x86/_mm512_mulhi_epi16, x86/_mm_mask_mulhi_epi16 (merge masking), x86/_mm_maskz_mulhi_epi16 (zero masking), x86/_mm_mulhi_epi16.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -1108,11 +1125,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_mul_uOp : Autollvm_Op<"mul_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1120,7 +1137,7 @@ def Autollvm_mul_uOp : Autollvm_Op<"mul_u", [AttrSizedOperandSegments, AllTypesM
   let description = [{
 Members (39): x86/_mm256_mulhi_epu16, x86/_mm256_mask_mulhi_epu16 (merge masking), x86/_mm256_maskz_mulhi_epu16 (zero masking), x86/_mm512_mask_mulhi_epu16 (merge masking), x86/_mm512_maskz_mulhi_epu16 (zero masking), x86/_mm512_mulhi_epu16, x86/_mm_mask_mulhi_epu16 (merge masking), x86/_mm_maskz_mulhi_epu16 (zero masking), x86/_mm256_mask_mullo_epi64 (merge masking), x86/_mm256_maskz_mullo_epi64 (zero masking), x86/_mm256_mullo_epi64, x86/_mm512_mask_mullo_epi64 (merge masking), x86/_mm512_maskz_mullo_epi64 (zero masking), x86/_mm512_mullo_epi64, x86/_mm_mask_mullo_epi64 (merge masking), x86/_mm_maskz_mullo_epi64 (zero masking), x86/_mm_mullo_epi64, x86/_mm256_mask_mullo_epi32 (merge masking), x86/_mm256_maskz_mullo_epi32 (zero masking), x86/_mm512_maskz_mullo_epi32 (zero masking), x86/_mm_mask_mullo_epi32 (merge masking), x86/_mm_maskz_mullo_epi32 (zero masking), x86/_mm512_mask_mullo_epi32 (merge masking), x86/_mm512_mullo_epi32, x86/_mm_mulhi_epu16, x86/_mm_mullo_epi32, arm/vmul_s8, arm/vmulq_s8, arm/vmul_s16, arm/vmulq_s16, arm/vmul_s32, arm/vmulq_s32, arm/vmul_u8, arm/vmulq_u8, arm/vmul_u16, arm/vmulq_u16, arm/vmul_u32, arm/vmulq_u32, hvx/V6_vmpyih.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -1137,13 +1154,13 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 16">]>:$bit_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_mul_high_round_sOp : Autollvm_Op<"mul_high_round_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1151,7 +1168,7 @@ def Autollvm_mul_high_round_sOp : Autollvm_Op<"mul_high_round_s", [AttrSizedOper
   let description = [{
 Members (9): x86/_mm256_mulhrs_epi16, x86/_mm256_mask_mulhrs_epi16 (merge masking), x86/_mm256_maskz_mulhrs_epi16 (zero masking), x86/_mm512_mask_mulhrs_epi16 (merge masking), x86/_mm512_maskz_mulhrs_epi16 (zero masking), x86/_mm512_mulhrs_epi16, x86/_mm_mask_mulhrs_epi16 (merge masking), x86/_mm_maskz_mulhrs_epi16 (zero masking), x86/_mm_mulhrs_epi16.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -1168,10 +1185,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_orOp : Autollvm_Op<"or", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1179,7 +1196,7 @@ def Autollvm_orOp : Autollvm_Op<"or", [AttrSizedOperandSegments, AllTypesMatch<[
   let description = [{
 Members (36): x86/_mm256_or_si256, x86/_mm256_mask_or_epi32 (merge masking), x86/_mm256_maskz_or_epi32 (zero masking), x86/_mm_mask_or_epi32 (merge masking), x86/_mm_maskz_or_epi32 (zero masking), x86/_mm256_mask_or_epi64 (merge masking), x86/_mm256_maskz_or_epi64 (zero masking), x86/_mm_mask_or_epi64 (merge masking), x86/_mm_maskz_or_epi64 (zero masking), x86/_mm256_or_epi64, x86/_mm256_or_epi32, x86/_mm_or_epi64, x86/_mm_or_epi32, x86/_mm512_maskz_or_epi32 (zero masking), x86/_mm512_maskz_or_epi64 (zero masking), x86/_mm512_mask_or_epi32 (merge masking), x86/_mm512_or_epi32, x86/_mm512_or_si512, x86/_mm512_mask_or_epi64 (merge masking), x86/_mm512_or_epi64, x86/_mm_or_si128, arm/vorr_s8, arm/vorrq_s8, arm/vorr_s16, arm/vorrq_s16, arm/vorr_s32, arm/vorrq_s32, arm/vorrq_s64, arm/vorr_u8, arm/vorrq_u8, arm/vorr_u16, arm/vorrq_u16, arm/vorr_u32, arm/vorrq_u32, arm/vorrq_u64, hvx/V6_vor.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
@@ -1195,20 +1212,20 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3, 7, 15, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
-def Autollvm_pack_sat_s_in_lanesOp : Autollvm_Op<"pack_sat_s_in_lanes", [AttrSizedOperandSegments]> {
+def Autollvm_pack_sat_s_in_lanesOp : Autollvm_Op<"pack_sat_s_in_lanes", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1"]>]> {
   let summary = "18 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_packs_epi16, x86/_mm256_packs_epi32, x86/_mm256_mask_packs_epi32 (merge masking), x86/_mm256_maskz_packs_epi32 (zero masking), x86/_mm512_mask_packs_epi32 (merge masking), x86/_mm512_maskz_packs_epi32 (zero masking), x86/_mm512_packs_epi32, x86/_mm_mask_packs_epi32 (merge masking), x86/_mm_maskz_packs_epi32 (zero masking), x86/_mm256_mask_packs_epi16 (merge masking), x86/_mm256_maskz_packs_epi16 (zero masking), x86/_mm512_mask_packs_epi16 (merge masking), x86/_mm512_maskz_packs_epi16 (zero masking), x86/_mm512_packs_epi16, x86/_mm_mask_packs_epi16 (merge masking), x86/_mm_maskz_packs_epi16 (zero masking), x86/_mm_packs_epi16, x86/_mm_packs_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -1229,20 +1246,20 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_pack_sat_u_in_lanesOp : Autollvm_Op<"pack_sat_u_in_lanes", [AttrSizedOperandSegments]> {
+def Autollvm_pack_sat_u_in_lanesOp : Autollvm_Op<"pack_sat_u_in_lanes", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1"]>]> {
   let summary = "18 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (18): x86/_mm256_packus_epi16, x86/_mm256_packus_epi32, x86/_mm256_mask_packus_epi32 (merge masking), x86/_mm256_maskz_packus_epi32 (zero masking), x86/_mm512_mask_packus_epi32 (merge masking), x86/_mm512_maskz_packus_epi32 (zero masking), x86/_mm512_packus_epi32, x86/_mm_mask_packus_epi32 (merge masking), x86/_mm_maskz_packus_epi32 (zero masking), x86/_mm256_mask_packus_epi16 (merge masking), x86/_mm256_maskz_packus_epi16 (zero masking), x86/_mm512_mask_packus_epi16 (merge masking), x86/_mm512_maskz_packus_epi16 (zero masking), x86/_mm512_packus_epi16, x86/_mm_mask_packus_epi16 (merge masking), x86/_mm_maskz_packus_epi16 (zero masking), x86/_mm_packus_epi16, x86/_mm_packus_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -1263,12 +1280,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_permute_imm_narrowOp : Autollvm_Op<"permute_imm_narrow", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
@@ -1276,7 +1293,7 @@ def Autollvm_permute_imm_narrowOp : Autollvm_Op<"permute_imm_narrow", [AttrSized
   let description = [{
 Members (7): x86/_mm256_permute4x64_epi64, x86/_mm256_mask_permutex_epi64 (merge masking), x86/_mm256_maskz_permutex_epi64 (zero masking), x86/_mm256_permutex_epi64, x86/_mm_mask_shuffle_epi32 (merge masking), x86/_mm_maskz_shuffle_epi32 (zero masking), x86/_mm_shuffle_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Semantics with the class parameters as named values:
 ```
@@ -1303,14 +1320,14 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"95\", 10) || v == ::llvm::APInt(128, \"191\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 95, 191">]>:$bit_3,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit_4
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_permute_var_widen_binaryOp : Autollvm_Op<"permute_var_widen_binary", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1318,7 +1335,7 @@ def Autollvm_permute_var_widen_binaryOp : Autollvm_Op<"permute_var_widen_binary"
   let description = [{
 Members (33): x86/_mm256_permutevar8x32_epi32, x86/_mm256_mask_permutexvar_epi16 (merge masking), x86/_mm256_maskz_permutexvar_epi16 (zero masking), x86/_mm256_permutexvar_epi16, x86/_mm512_mask_permutexvar_epi16 (merge masking), x86/_mm512_maskz_permutexvar_epi16 (zero masking), x86/_mm512_permutexvar_epi16, x86/_mm_mask_permutexvar_epi16 (merge masking), x86/_mm_maskz_permutexvar_epi16 (zero masking), x86/_mm_permutexvar_epi16, x86/_mm256_mask_permutexvar_epi32 (merge masking), x86/_mm256_maskz_permutexvar_epi32 (zero masking), x86/_mm256_permutexvar_epi32, x86/_mm256_mask_permutexvar_epi64 (merge masking), x86/_mm256_maskz_permutexvar_epi64 (zero masking), x86/_mm256_permutexvar_epi64, x86/_mm512_mask_permutexvar_epi32 (merge masking), x86/_mm512_maskz_permutexvar_epi32 (zero masking), x86/_mm512_permutexvar_epi32, x86/_mm512_mask_permutexvar_epi64 (merge masking), x86/_mm512_maskz_permutexvar_epi64 (zero masking), x86/_mm512_permutexvar_epi64, x86/_mm512_mask_permutevar_epi32 (merge masking), x86/_mm512_permutevar_epi32, x86/_mm512_permutexvar_epi8, x86/_mm512_mask_permutexvar_epi8 (merge masking), x86/_mm512_maskz_permutexvar_epi8 (zero masking), x86/_mm256_permutexvar_epi8, x86/_mm256_mask_permutexvar_epi8 (merge masking), x86/_mm256_maskz_permutexvar_epi8 (zero masking), x86/_mm_permutexvar_epi8, x86/_mm_mask_permutexvar_epi8 (merge masking), x86/_mm_maskz_permutexvar_epi8 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -1335,14 +1352,14 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 5">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
-def Autollvm_sad_widenOp : Autollvm_Op<"sad_widen"> {
+def Autollvm_sad_widenOp : Autollvm_Op<"sad_widen", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): x86/_mm256_sad_epu8, x86/_mm512_sad_epu8, x86/_mm_sad_epu8.
@@ -1368,7 +1385,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_permute_imm_narrow_10dbOp : Autollvm_Op<"permute_imm_narrow_10db", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
@@ -1376,7 +1393,7 @@ def Autollvm_permute_imm_narrow_10dbOp : Autollvm_Op<"permute_imm_narrow_10db", 
   let description = [{
 Members (9): x86/_mm256_shuffle_epi32, x86/_mm256_mask_shuffle_epi32 (merge masking), x86/_mm256_maskz_shuffle_epi32 (zero masking), x86/_mm512_mask_permutex_epi64 (merge masking), x86/_mm512_maskz_permutex_epi64 (zero masking), x86/_mm512_permutex_epi64, x86/_mm512_maskz_shuffle_epi32 (zero masking), x86/_mm512_mask_shuffle_epi32 (merge masking), x86/_mm512_shuffle_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
@@ -1407,7 +1424,7 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"95\", 10) || v == ::llvm::APInt(128, \"191\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 95, 191">]>:$bit_3,
@@ -1415,7 +1432,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_permute_var_widen_binary_x2Op : Autollvm_Op<"permute_var_widen_binary_x2", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1423,7 +1440,7 @@ def Autollvm_permute_var_widen_binary_x2Op : Autollvm_Op<"permute_var_widen_bina
   let description = [{
 Members (9): x86/_mm256_shuffle_epi8, x86/_mm256_mask_shuffle_epi8 (merge masking), x86/_mm256_maskz_shuffle_epi8 (zero masking), x86/_mm512_mask_shuffle_epi8 (merge masking), x86/_mm512_maskz_shuffle_epi8 (zero masking), x86/_mm512_shuffle_epi8, x86/_mm_mask_shuffle_epi8 (merge masking), x86/_mm_maskz_shuffle_epi8 (zero masking), x86/_mm_shuffle_epi8.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -1444,11 +1461,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_shr_by_imm_u_narrow_in_lanesOp : Autollvm_Op<"shr_by_imm_u_narrow_in_lanes", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
@@ -1456,7 +1473,7 @@ def Autollvm_shr_by_imm_u_narrow_in_lanesOp : Autollvm_Op<"shr_by_imm_u_narrow_i
   let description = [{
 Members (9): x86/_mm256_shufflehi_epi16, x86/_mm256_mask_shufflehi_epi16 (merge masking), x86/_mm256_maskz_shufflehi_epi16 (zero masking), x86/_mm512_mask_shufflehi_epi16 (merge masking), x86/_mm512_maskz_shufflehi_epi16 (zero masking), x86/_mm512_shufflehi_epi16, x86/_mm_mask_shufflehi_epi16 (merge masking), x86/_mm_maskz_shufflehi_epi16 (zero masking), x86/_mm_shufflehi_epi16.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
@@ -1475,11 +1492,11 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_shr_by_imm_u_narrow_in_lanes_9ca1Op : Autollvm_Op<"shr_by_imm_u_narrow_in_lanes_9ca1", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
@@ -1487,7 +1504,7 @@ def Autollvm_shr_by_imm_u_narrow_in_lanes_9ca1Op : Autollvm_Op<"shr_by_imm_u_nar
   let description = [{
 Members (9): x86/_mm256_shufflelo_epi16, x86/_mm256_mask_shufflelo_epi16 (merge masking), x86/_mm256_maskz_shufflelo_epi16 (zero masking), x86/_mm512_mask_shufflelo_epi16 (merge masking), x86/_mm512_maskz_shufflelo_epi16 (zero masking), x86/_mm512_shufflelo_epi16, x86/_mm_mask_shufflelo_epi16 (merge masking), x86/_mm_maskz_shufflelo_epi16 (zero masking), x86/_mm_shufflelo_epi16.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
@@ -1506,11 +1523,11 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_negOp : Autollvm_Op<"neg", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1575,7 +1592,7 @@ def Autollvm_shl_by_scalarOp : Autollvm_Op<"shl_by_scalar", [AttrSizedOperandSeg
   let description = [{
 Members (27): x86/_mm256_sll_epi16, x86/_mm256_sll_epi32, x86/_mm256_sll_epi64, x86/_mm256_mask_sll_epi16 (merge masking), x86/_mm256_maskz_sll_epi16 (zero masking), x86/_mm512_mask_sll_epi16 (merge masking), x86/_mm512_maskz_sll_epi16 (zero masking), x86/_mm512_sll_epi16, x86/_mm_mask_sll_epi16 (merge masking), x86/_mm_maskz_sll_epi16 (zero masking), x86/_mm256_mask_sll_epi32 (merge masking), x86/_mm256_maskz_sll_epi32 (zero masking), x86/_mm_mask_sll_epi32 (merge masking), x86/_mm_maskz_sll_epi32 (zero masking), x86/_mm256_mask_sll_epi64 (merge masking), x86/_mm256_maskz_sll_epi64 (zero masking), x86/_mm_mask_sll_epi64 (merge masking), x86/_mm_maskz_sll_epi64 (zero masking), x86/_mm512_mask_sll_epi32 (merge masking), x86/_mm512_maskz_sll_epi32 (zero masking), x86/_mm512_sll_epi32, x86/_mm512_mask_sll_epi64 (merge masking), x86/_mm512_maskz_sll_epi64 (zero masking), x86/_mm512_sll_epi64, x86/_mm_sll_epi16, x86/_mm_sll_epi32, x86/_mm_sll_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
@@ -1595,11 +1612,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? (`masking` `` $masking^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_shl_by_immOp : Autollvm_Op<"shl_by_imm", [AttrSizedOperandSegments, AllTypesMatch<["a1", "result"]>]> {
@@ -1607,7 +1624,7 @@ def Autollvm_shl_by_immOp : Autollvm_Op<"shl_by_imm", [AttrSizedOperandSegments,
   let description = [{
 Members (27): x86/_mm256_slli_epi16, x86/_mm256_slli_epi32, x86/_mm256_slli_epi64, x86/_mm256_mask_slli_epi16 (merge masking), x86/_mm256_maskz_slli_epi16 (zero masking), x86/_mm512_mask_slli_epi16 (merge masking), x86/_mm512_maskz_slli_epi16 (zero masking), x86/_mm512_slli_epi16, x86/_mm_mask_slli_epi16 (merge masking), x86/_mm_maskz_slli_epi16 (zero masking), x86/_mm256_mask_slli_epi32 (merge masking), x86/_mm256_maskz_slli_epi32 (zero masking), x86/_mm_mask_slli_epi32 (merge masking), x86/_mm_maskz_slli_epi32 (zero masking), x86/_mm256_mask_slli_epi64 (merge masking), x86/_mm256_maskz_slli_epi64 (zero masking), x86/_mm_mask_slli_epi64 (merge masking), x86/_mm_maskz_slli_epi64 (zero masking), x86/_mm512_maskz_slli_epi32 (zero masking), x86/_mm512_mask_slli_epi64 (merge masking), x86/_mm512_maskz_slli_epi64 (zero masking), x86/_mm512_slli_epi64, x86/_mm512_mask_slli_epi32 (merge masking), x86/_mm512_slli_epi32, x86/_mm_slli_epi16, x86/_mm_slli_epi32, x86/_mm_slli_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
@@ -1627,11 +1644,11 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a0,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_shl_binaryOp : Autollvm_Op<"shl_binary", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1639,7 +1656,7 @@ def Autollvm_shl_binaryOp : Autollvm_Op<"shl_binary", [AttrSizedOperandSegments,
   let description = [{
 Members (27): x86/_mm_sllv_epi32, x86/_mm256_sllv_epi32, x86/_mm_sllv_epi64, x86/_mm256_sllv_epi64, x86/_mm256_mask_sllv_epi16 (merge masking), x86/_mm256_maskz_sllv_epi16 (zero masking), x86/_mm256_sllv_epi16, x86/_mm512_mask_sllv_epi16 (merge masking), x86/_mm512_maskz_sllv_epi16 (zero masking), x86/_mm512_sllv_epi16, x86/_mm_mask_sllv_epi16 (merge masking), x86/_mm_maskz_sllv_epi16 (zero masking), x86/_mm_sllv_epi16, x86/_mm256_mask_sllv_epi32 (merge masking), x86/_mm256_maskz_sllv_epi32 (zero masking), x86/_mm_mask_sllv_epi32 (merge masking), x86/_mm_maskz_sllv_epi32 (zero masking), x86/_mm256_mask_sllv_epi64 (merge masking), x86/_mm256_maskz_sllv_epi64 (zero masking), x86/_mm_mask_sllv_epi64 (merge masking), x86/_mm_maskz_sllv_epi64 (zero masking), x86/_mm512_maskz_sllv_epi32 (zero masking), x86/_mm512_mask_sllv_epi64 (merge masking), x86/_mm512_maskz_sllv_epi64 (zero masking), x86/_mm512_sllv_epi64, x86/_mm512_mask_sllv_epi32 (merge masking), x86/_mm512_sllv_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -1659,10 +1676,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_shr_by_scalar_sOp : Autollvm_Op<"shr_by_scalar_s", [AttrSizedOperandSegments]> {
@@ -1670,7 +1687,7 @@ def Autollvm_shr_by_scalar_sOp : Autollvm_Op<"shr_by_scalar_s", [AttrSizedOperan
   let description = [{
 Members (27): x86/_mm256_sra_epi16, x86/_mm256_sra_epi32, x86/_mm256_mask_sra_epi16 (merge masking), x86/_mm256_maskz_sra_epi16 (zero masking), x86/_mm512_mask_sra_epi16 (merge masking), x86/_mm512_maskz_sra_epi16 (zero masking), x86/_mm512_sra_epi16, x86/_mm_mask_sra_epi16 (merge masking), x86/_mm_maskz_sra_epi16 (zero masking), x86/_mm256_mask_sra_epi32 (merge masking), x86/_mm256_maskz_sra_epi32 (zero masking), x86/_mm_mask_sra_epi32 (merge masking), x86/_mm_maskz_sra_epi32 (zero masking), x86/_mm256_mask_sra_epi64 (merge masking), x86/_mm256_maskz_sra_epi64 (zero masking), x86/_mm256_sra_epi64, x86/_mm_mask_sra_epi64 (merge masking), x86/_mm_maskz_sra_epi64 (zero masking), x86/_mm_sra_epi64, x86/_mm512_mask_sra_epi32 (merge masking), x86/_mm512_maskz_sra_epi32 (zero masking), x86/_mm512_sra_epi32, x86/_mm512_mask_sra_epi64 (merge masking), x86/_mm512_maskz_sra_epi64 (zero masking), x86/_mm512_sra_epi64, x86/_mm_sra_epi16, x86/_mm_sra_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
@@ -1690,12 +1707,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? (`masking` `` $masking^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_shr_by_imm_sOp : Autollvm_Op<"shr_by_imm_s", [AttrSizedOperandSegments, AllTypesMatch<["a1", "result"]>]> {
@@ -1703,7 +1720,7 @@ def Autollvm_shr_by_imm_sOp : Autollvm_Op<"shr_by_imm_s", [AttrSizedOperandSegme
   let description = [{
 Members (27): x86/_mm256_srai_epi16, x86/_mm256_srai_epi32, x86/_mm256_mask_srai_epi16 (merge masking), x86/_mm256_maskz_srai_epi16 (zero masking), x86/_mm512_mask_srai_epi16 (merge masking), x86/_mm512_maskz_srai_epi16 (zero masking), x86/_mm512_srai_epi16, x86/_mm_mask_srai_epi16 (merge masking), x86/_mm_maskz_srai_epi16 (zero masking), x86/_mm256_mask_srai_epi32 (merge masking), x86/_mm256_maskz_srai_epi32 (zero masking), x86/_mm_mask_srai_epi32 (merge masking), x86/_mm_maskz_srai_epi32 (zero masking), x86/_mm256_mask_srai_epi64 (merge masking), x86/_mm256_maskz_srai_epi64 (zero masking), x86/_mm256_srai_epi64, x86/_mm_mask_srai_epi64 (merge masking), x86/_mm_maskz_srai_epi64 (zero masking), x86/_mm_srai_epi64, x86/_mm512_maskz_srai_epi32 (zero masking), x86/_mm512_mask_srai_epi64 (merge masking), x86/_mm512_maskz_srai_epi64 (zero masking), x86/_mm512_srai_epi64, x86/_mm512_mask_srai_epi32 (merge masking), x86/_mm512_srai_epi32, x86/_mm_srai_epi16, x86/_mm_srai_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
@@ -1723,13 +1740,13 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a0,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 6, 7, 8">]>:$a0_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_shr_sOp : Autollvm_Op<"shr_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1737,7 +1754,7 @@ def Autollvm_shr_sOp : Autollvm_Op<"shr_s", [AttrSizedOperandSegments, AllTypesM
   let description = [{
 Members (27): x86/_mm_srav_epi32, x86/_mm256_srav_epi32, x86/_mm256_mask_srav_epi16 (merge masking), x86/_mm256_maskz_srav_epi16 (zero masking), x86/_mm256_srav_epi16, x86/_mm512_mask_srav_epi16 (merge masking), x86/_mm512_maskz_srav_epi16 (zero masking), x86/_mm512_srav_epi16, x86/_mm_mask_srav_epi16 (merge masking), x86/_mm_maskz_srav_epi16 (zero masking), x86/_mm_srav_epi16, x86/_mm256_mask_srav_epi32 (merge masking), x86/_mm256_maskz_srav_epi32 (zero masking), x86/_mm_mask_srav_epi32 (merge masking), x86/_mm_maskz_srav_epi32 (zero masking), x86/_mm256_mask_srav_epi64 (merge masking), x86/_mm256_maskz_srav_epi64 (zero masking), x86/_mm256_srav_epi64, x86/_mm_mask_srav_epi64 (merge masking), x86/_mm_maskz_srav_epi64 (zero masking), x86/_mm_srav_epi64, x86/_mm512_maskz_srav_epi32 (zero masking), x86/_mm512_mask_srav_epi64 (merge masking), x86/_mm512_maskz_srav_epi64 (zero masking), x86/_mm512_srav_epi64, x86/_mm512_mask_srav_epi32 (merge masking), x86/_mm512_srav_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -1757,11 +1774,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_shr_u_unaryOp : Autollvm_Op<"shr_u_unary", [AllTypesMatch<["a1", "result"]>]> {
@@ -1796,7 +1813,7 @@ def Autollvm_shr_by_scalar_uOp : Autollvm_Op<"shr_by_scalar_u", [AttrSizedOperan
   let description = [{
 Members (27): x86/_mm256_srl_epi16, x86/_mm256_srl_epi32, x86/_mm256_srl_epi64, x86/_mm256_mask_srl_epi16 (merge masking), x86/_mm256_maskz_srl_epi16 (zero masking), x86/_mm512_mask_srl_epi16 (merge masking), x86/_mm512_maskz_srl_epi16 (zero masking), x86/_mm512_srl_epi16, x86/_mm_mask_srl_epi16 (merge masking), x86/_mm_maskz_srl_epi16 (zero masking), x86/_mm256_mask_srl_epi32 (merge masking), x86/_mm256_maskz_srl_epi32 (zero masking), x86/_mm_mask_srl_epi32 (merge masking), x86/_mm_maskz_srl_epi32 (zero masking), x86/_mm256_mask_srl_epi64 (merge masking), x86/_mm256_maskz_srl_epi64 (zero masking), x86/_mm_mask_srl_epi64 (merge masking), x86/_mm_maskz_srl_epi64 (zero masking), x86/_mm512_mask_srl_epi32 (merge masking), x86/_mm512_maskz_srl_epi32 (zero masking), x86/_mm512_srl_epi32, x86/_mm512_mask_srl_epi64 (merge masking), x86/_mm512_maskz_srl_epi64 (zero masking), x86/_mm512_srl_epi64, x86/_mm_srl_epi16, x86/_mm_srl_epi32, x86/_mm_srl_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
@@ -1816,11 +1833,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^)? (`mask` $mask^)? (`masking` `` $masking^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_shr_by_imm_uOp : Autollvm_Op<"shr_by_imm_u", [AttrSizedOperandSegments, AllTypesMatch<["a1", "result"]>]> {
@@ -1828,7 +1845,7 @@ def Autollvm_shr_by_imm_uOp : Autollvm_Op<"shr_by_imm_u", [AttrSizedOperandSegme
   let description = [{
 Members (27): x86/_mm256_srli_epi16, x86/_mm256_srli_epi32, x86/_mm256_srli_epi64, x86/_mm256_mask_srli_epi16 (merge masking), x86/_mm256_maskz_srli_epi16 (zero masking), x86/_mm512_mask_srli_epi16 (merge masking), x86/_mm512_maskz_srli_epi16 (zero masking), x86/_mm512_srli_epi16, x86/_mm_mask_srli_epi16 (merge masking), x86/_mm_maskz_srli_epi16 (zero masking), x86/_mm256_mask_srli_epi32 (merge masking), x86/_mm256_maskz_srli_epi32 (zero masking), x86/_mm_mask_srli_epi32 (merge masking), x86/_mm_maskz_srli_epi32 (zero masking), x86/_mm256_mask_srli_epi64 (merge masking), x86/_mm256_maskz_srli_epi64 (zero masking), x86/_mm_mask_srli_epi64 (merge masking), x86/_mm_maskz_srli_epi64 (zero masking), x86/_mm512_maskz_srli_epi32 (zero masking), x86/_mm512_mask_srli_epi64 (merge masking), x86/_mm512_maskz_srli_epi64 (zero masking), x86/_mm512_srli_epi64, x86/_mm512_mask_srli_epi32 (merge masking), x86/_mm512_srli_epi32, x86/_mm_srli_epi16, x86/_mm_srli_epi32, x86/_mm_srli_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_width` is `a1`'s width in bits.
 
@@ -1848,11 +1865,11 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a0,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_shr_u_binaryOp : Autollvm_Op<"shr_u_binary", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1860,7 +1877,7 @@ def Autollvm_shr_u_binaryOp : Autollvm_Op<"shr_u_binary", [AttrSizedOperandSegme
   let description = [{
 Members (27): x86/_mm_srlv_epi32, x86/_mm256_srlv_epi32, x86/_mm_srlv_epi64, x86/_mm256_srlv_epi64, x86/_mm256_mask_srlv_epi16 (merge masking), x86/_mm256_maskz_srlv_epi16 (zero masking), x86/_mm256_srlv_epi16, x86/_mm512_mask_srlv_epi16 (merge masking), x86/_mm512_maskz_srlv_epi16 (zero masking), x86/_mm512_srlv_epi16, x86/_mm_mask_srlv_epi16 (merge masking), x86/_mm_maskz_srlv_epi16 (zero masking), x86/_mm_srlv_epi16, x86/_mm256_mask_srlv_epi32 (merge masking), x86/_mm256_maskz_srlv_epi32 (zero masking), x86/_mm_mask_srlv_epi32 (merge masking), x86/_mm_maskz_srlv_epi32 (zero masking), x86/_mm256_mask_srlv_epi64 (merge masking), x86/_mm256_maskz_srlv_epi64 (zero masking), x86/_mm_mask_srlv_epi64 (merge masking), x86/_mm_maskz_srlv_epi64 (zero masking), x86/_mm512_maskz_srlv_epi32 (zero masking), x86/_mm512_mask_srlv_epi64 (merge masking), x86/_mm512_maskz_srlv_epi64 (zero masking), x86/_mm512_srlv_epi64, x86/_mm512_mask_srlv_epi32 (merge masking), x86/_mm512_srlv_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -1880,10 +1897,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_subOp : Autollvm_Op<"sub", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1891,7 +1908,7 @@ def Autollvm_subOp : Autollvm_Op<"sub", [AttrSizedOperandSegments, AllTypesMatch
   let description = [{
 Members (56): x86/_mm256_sub_epi8, x86/_mm256_sub_epi16, x86/_mm256_sub_epi32, x86/_mm256_sub_epi64, x86/_mm256_mask_sub_epi8 (merge masking), x86/_mm256_maskz_sub_epi8 (zero masking), x86/_mm512_mask_sub_epi8 (merge masking), x86/_mm512_maskz_sub_epi8 (zero masking), x86/_mm512_sub_epi8, x86/_mm_mask_sub_epi8 (merge masking), x86/_mm_maskz_sub_epi8 (zero masking), x86/_mm256_mask_sub_epi16 (merge masking), x86/_mm256_maskz_sub_epi16 (zero masking), x86/_mm512_mask_sub_epi16 (merge masking), x86/_mm512_maskz_sub_epi16 (zero masking), x86/_mm512_sub_epi16, x86/_mm_mask_sub_epi16 (merge masking), x86/_mm_maskz_sub_epi16 (zero masking), x86/_mm256_mask_sub_epi32 (merge masking), x86/_mm256_maskz_sub_epi32 (zero masking), x86/_mm_mask_sub_epi32 (merge masking), x86/_mm_maskz_sub_epi32 (zero masking), x86/_mm256_mask_sub_epi64 (merge masking), x86/_mm256_maskz_sub_epi64 (zero masking), x86/_mm_mask_sub_epi64 (merge masking), x86/_mm_maskz_sub_epi64 (zero masking), x86/_mm512_maskz_sub_epi32 (zero masking), x86/_mm512_mask_sub_epi64 (merge masking), x86/_mm512_maskz_sub_epi64 (zero masking), x86/_mm512_sub_epi64, x86/_mm512_mask_sub_epi32 (merge masking), x86/_mm512_sub_epi32, x86/_mm_sub_epi8, x86/_mm_sub_epi16, x86/_mm_sub_epi32, x86/_mm_sub_epi64, arm/vsub_s8, arm/vsubq_s8, arm/vsub_s16, arm/vsubq_s16, arm/vsub_s32, arm/vsubq_s32, arm/vsubq_s64, arm/vsub_u8, arm/vsubq_u8, arm/vsub_u16, arm/vsubq_u16, arm/vsub_u32, arm/vsubq_u32, arm/vsubq_u64, hvx/V6_vsubb, hvx/V6_vsubb_dv, hvx/V6_vsubh, hvx/V6_vsubh_dv, hvx/V6_vsubw, hvx/V6_vsubw_dv.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -1907,10 +1924,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_sub_sat_sOp : Autollvm_Op<"sub_sat_s", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1918,7 +1935,7 @@ def Autollvm_sub_sat_sOp : Autollvm_Op<"sub_sat_s", [AttrSizedOperandSegments, A
   let description = [{
 Members (31): x86/_mm256_subs_epi8, x86/_mm256_subs_epi16, x86/_mm256_mask_subs_epi8 (merge masking), x86/_mm256_maskz_subs_epi8 (zero masking), x86/_mm512_mask_subs_epi8 (merge masking), x86/_mm512_maskz_subs_epi8 (zero masking), x86/_mm512_subs_epi8, x86/_mm_mask_subs_epi8 (merge masking), x86/_mm_maskz_subs_epi8 (zero masking), x86/_mm256_mask_subs_epi16 (merge masking), x86/_mm256_maskz_subs_epi16 (zero masking), x86/_mm512_mask_subs_epi16 (merge masking), x86/_mm512_maskz_subs_epi16 (zero masking), x86/_mm512_subs_epi16, x86/_mm_mask_subs_epi16 (merge masking), x86/_mm_maskz_subs_epi16 (zero masking), x86/_mm_subs_epi8, x86/_mm_subs_epi16, arm/vqsub_s8, arm/vqsubq_s8, arm/vqsub_s16, arm/vqsubq_s16, arm/vqsub_s32, arm/vqsubq_s32, arm/vqsubq_s64, hvx/V6_vsubbsat, hvx/V6_vsubbsat_dv, hvx/V6_vsubhsat, hvx/V6_vsubhsat_dv, hvx/V6_vsubwsat, hvx/V6_vsubwsat_dv.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -1934,10 +1951,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_sub_sat_uOp : Autollvm_Op<"sub_sat_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1945,7 +1962,7 @@ def Autollvm_sub_sat_uOp : Autollvm_Op<"sub_sat_u", [AttrSizedOperandSegments, A
   let description = [{
 Members (31): x86/_mm256_subs_epu8, x86/_mm256_subs_epu16, x86/_mm256_mask_subs_epu8 (merge masking), x86/_mm256_maskz_subs_epu8 (zero masking), x86/_mm512_mask_subs_epu8 (merge masking), x86/_mm512_maskz_subs_epu8 (zero masking), x86/_mm512_subs_epu8, x86/_mm_mask_subs_epu8 (merge masking), x86/_mm_maskz_subs_epu8 (zero masking), x86/_mm256_mask_subs_epu16 (merge masking), x86/_mm256_maskz_subs_epu16 (zero masking), x86/_mm512_mask_subs_epu16 (merge masking), x86/_mm512_maskz_subs_epu16 (zero masking), x86/_mm512_subs_epu16, x86/_mm_mask_subs_epu16 (merge masking), x86/_mm_maskz_subs_epu16 (zero masking), x86/_mm_subs_epu8, x86/_mm_subs_epu16, arm/vqsub_u8, arm/vqsubq_u8, arm/vqsub_u16, arm/vqsubq_u16, arm/vqsub_u32, arm/vqsubq_u32, arm/vqsubq_u64, hvx/V6_vsububsat, hvx/V6_vsububsat_dv, hvx/V6_vsubuhsat, hvx/V6_vsubuhsat_dv, hvx/V6_vsubuwsat, hvx/V6_vsubuwsat_dv.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -1961,10 +1978,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_xorOp : Autollvm_Op<"xor", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -1972,7 +1989,7 @@ def Autollvm_xorOp : Autollvm_Op<"xor", [AttrSizedOperandSegments, AllTypesMatch
   let description = [{
 Members (36): x86/_mm256_xor_si256, x86/_mm256_mask_xor_epi32 (merge masking), x86/_mm256_maskz_xor_epi32 (zero masking), x86/_mm_mask_xor_epi32 (merge masking), x86/_mm_maskz_xor_epi32 (zero masking), x86/_mm256_mask_xor_epi64 (merge masking), x86/_mm256_maskz_xor_epi64 (zero masking), x86/_mm_mask_xor_epi64 (merge masking), x86/_mm_maskz_xor_epi64 (zero masking), x86/_mm256_xor_epi64, x86/_mm256_xor_epi32, x86/_mm_xor_epi64, x86/_mm_xor_epi32, x86/_mm512_maskz_xor_epi32 (zero masking), x86/_mm512_maskz_xor_epi64 (zero masking), x86/_mm512_mask_xor_epi32 (merge masking), x86/_mm512_xor_epi32, x86/_mm512_xor_si512, x86/_mm512_mask_xor_epi64 (merge masking), x86/_mm512_xor_epi64, x86/_mm_xor_si128, arm/veor_s8, arm/veorq_s8, arm/veor_s16, arm/veorq_s16, arm/veor_s32, arm/veorq_s32, arm/veorq_s64, arm/veor_u8, arm/veorq_u8, arm/veor_u16, arm/veorq_u16, arm/veor_u32, arm/veorq_u32, arm/veorq_u64, hvx/V6_vxor.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
@@ -1988,12 +2005,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3, 7, 15, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128, 256, 512">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_interleave_in_lanesOp : Autollvm_Op<"interleave_in_lanes", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -2001,7 +2018,7 @@ def Autollvm_interleave_in_lanesOp : Autollvm_Op<"interleave_in_lanes", [AttrSiz
   let description = [{
 Members (36): x86/_mm256_unpackhi_epi8, x86/_mm256_unpackhi_epi16, x86/_mm256_unpackhi_epi32, x86/_mm256_unpacklo_epi8, x86/_mm256_unpacklo_epi16, x86/_mm256_unpacklo_epi32, x86/_mm256_mask_unpackhi_epi8 (merge masking), x86/_mm256_maskz_unpackhi_epi8 (zero masking), x86/_mm512_mask_unpackhi_epi8 (merge masking), x86/_mm512_maskz_unpackhi_epi8 (zero masking), x86/_mm512_unpackhi_epi8, x86/_mm256_mask_unpackhi_epi16 (merge masking), x86/_mm256_maskz_unpackhi_epi16 (zero masking), x86/_mm512_mask_unpackhi_epi16 (merge masking), x86/_mm512_maskz_unpackhi_epi16 (zero masking), x86/_mm512_unpackhi_epi16, x86/_mm256_mask_unpacklo_epi8 (merge masking), x86/_mm256_maskz_unpacklo_epi8 (zero masking), x86/_mm512_mask_unpacklo_epi8 (merge masking), x86/_mm512_maskz_unpacklo_epi8 (zero masking), x86/_mm512_unpacklo_epi8, x86/_mm256_mask_unpacklo_epi16 (merge masking), x86/_mm256_maskz_unpacklo_epi16 (zero masking), x86/_mm512_mask_unpacklo_epi16 (merge masking), x86/_mm512_maskz_unpacklo_epi16 (zero masking), x86/_mm512_unpacklo_epi16, x86/_mm256_mask_unpackhi_epi32 (merge masking), x86/_mm256_maskz_unpackhi_epi32 (zero masking), x86/_mm256_mask_unpacklo_epi32 (merge masking), x86/_mm256_maskz_unpacklo_epi32 (zero masking), x86/_mm512_mask_unpackhi_epi32 (merge masking), x86/_mm512_maskz_unpackhi_epi32 (zero masking), x86/_mm512_unpackhi_epi32, x86/_mm512_mask_unpacklo_epi32 (merge masking), x86/_mm512_maskz_unpacklo_epi32 (zero masking), x86/_mm512_unpacklo_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
@@ -2024,7 +2041,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit_2,
@@ -2033,7 +2050,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_move_in_lanesOp : Autollvm_Op<"move_in_lanes", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -2041,7 +2058,7 @@ def Autollvm_move_in_lanesOp : Autollvm_Op<"move_in_lanes", [AttrSizedOperandSeg
   let description = [{
 Members (12): x86/_mm256_unpackhi_epi64, x86/_mm256_unpacklo_epi64, x86/_mm256_mask_unpackhi_epi64 (merge masking), x86/_mm256_maskz_unpackhi_epi64 (zero masking), x86/_mm256_mask_unpacklo_epi64 (merge masking), x86/_mm256_maskz_unpacklo_epi64 (zero masking), x86/_mm512_mask_unpackhi_epi64 (merge masking), x86/_mm512_maskz_unpackhi_epi64 (zero masking), x86/_mm512_unpackhi_epi64, x86/_mm512_mask_unpacklo_epi64 (merge masking), x86/_mm512_maskz_unpacklo_epi64 (zero masking), x86/_mm512_unpacklo_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
@@ -2062,12 +2079,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_mask_move_binaryOp : Autollvm_Op<"mask_move_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -2092,12 +2109,12 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_sad_widen_in_lanesOp : Autollvm_Op<"sad_widen_in_lanes", [AttrSizedOperandSegments]> {
+def Autollvm_sad_widen_in_lanesOp : Autollvm_Op<"sad_widen_in_lanes", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a2"]>]> {
   let summary = "9 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (9): x86/_mm256_dbsad_epu8, x86/_mm256_mask_dbsad_epu8 (merge masking), x86/_mm256_maskz_dbsad_epu8 (zero masking), x86/_mm512_dbsad_epu8, x86/_mm512_mask_dbsad_epu8 (merge masking), x86/_mm512_maskz_dbsad_epu8 (zero masking), x86/_mm_dbsad_epu8, x86/_mm_mask_dbsad_epu8 (merge masking), x86/_mm_maskz_dbsad_epu8 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound_3` is the result's lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -2128,12 +2145,12 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_or_shl_binary_imm_uOp : Autollvm_Op<"or_shl_binary_imm_u", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -2141,7 +2158,7 @@ def Autollvm_or_shl_binary_imm_uOp : Autollvm_Op<"or_shl_binary_imm_u", [AttrSiz
   let description = [{
 Members (3): x86/_mm_mask_alignr_epi8 (merge masking), x86/_mm_maskz_alignr_epi8 (zero masking), x86/_mm_alignr_epi8.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Semantics with the class parameters as named values:
 ```
@@ -2159,11 +2176,11 @@ Semantics with the class parameters as named values:
     Optional<VectorOfLengthAndType<[16], [I8]>>:$passthrough,
     Optional<VectorOfLengthAndType<[16], [I1]>>:$mask,
     APIntAttr:$a2,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 8">]>:$a2_imm_bits
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_broadcast_with_scalarOp : Autollvm_Op<"broadcast_with_scalar", [AttrSizedOperandSegments]> {
@@ -2171,7 +2188,7 @@ def Autollvm_broadcast_with_scalarOp : Autollvm_Op<"broadcast_with_scalar", [Att
   let description = [{
 Members (31): x86/_mm256_mask_set1_epi8 (merge masking), x86/_mm256_maskz_set1_epi8 (zero masking), x86/_mm512_mask_set1_epi8 (merge masking), x86/_mm512_maskz_set1_epi8 (zero masking), x86/_mm_mask_set1_epi8 (merge masking), x86/_mm_maskz_set1_epi8 (zero masking), x86/_mm256_mask_set1_epi16 (merge masking), x86/_mm256_maskz_set1_epi16 (zero masking), x86/_mm512_mask_set1_epi16 (merge masking), x86/_mm512_maskz_set1_epi16 (zero masking), x86/_mm_mask_set1_epi16 (merge masking), x86/_mm_maskz_set1_epi16 (zero masking), x86/_mm256_mask_set1_epi32 (merge masking), x86/_mm256_maskz_set1_epi32 (zero masking), x86/_mm_mask_set1_epi32 (merge masking), x86/_mm_maskz_set1_epi32 (zero masking), x86/_mm256_mask_set1_epi64 (merge masking), x86/_mm256_maskz_set1_epi64 (zero masking), x86/_mm_mask_set1_epi64 (merge masking), x86/_mm_maskz_set1_epi64 (zero masking), x86/_mm512_set1_epi8, x86/_mm512_mask_set1_epi32 (merge masking), x86/_mm512_maskz_set1_epi32 (zero masking), x86/_mm512_set1_epi32, x86/_mm512_mask_set1_epi64 (merge masking), x86/_mm512_maskz_set1_epi64 (zero masking), x86/_mm512_set1_epi64, x86/_mm512_set1_epi16, hvx/V6_lvsplatw, hvx/V6_lvsplath, hvx/V6_lvsplatb.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `result_width` is the result's width in bits; `result_elem_width` is the result's element width.
 
@@ -2186,21 +2203,21 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I16, I32, I64, I8]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_cmp_s_to_maskOp : Autollvm_Op<"cmp_s_to_mask"> {
+def Autollvm_cmp_s_to_maskOp : Autollvm_Op<"cmp_s_to_mask", [AllTypesMatch<["a1", "a2"]>]> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): x86/_mm256_cmp_epi8_mask, x86/_mm256_mask_cmp_epi8_mask (zero masking), x86/_mm512_cmp_epi8_mask, x86/_mm512_mask_cmp_epi8_mask (zero masking), x86/_mm_cmp_epi8_mask, x86/_mm_mask_cmp_epi8_mask (zero masking), x86/_mm256_cmp_epi16_mask, x86/_mm256_mask_cmp_epi16_mask (zero masking), x86/_mm512_cmp_epi16_mask, x86/_mm512_mask_cmp_epi16_mask (zero masking), x86/_mm_cmp_epi16_mask, x86/_mm_mask_cmp_epi16_mask (zero masking), x86/_mm256_cmp_epi32_mask, x86/_mm256_mask_cmp_epi32_mask (zero masking), x86/_mm_cmp_epi32_mask, x86/_mm_mask_cmp_epi32_mask (zero masking), x86/_mm256_cmp_epi64_mask, x86/_mm256_mask_cmp_epi64_mask (zero masking), x86/_mm_cmp_epi64_mask, x86/_mm_mask_cmp_epi64_mask (zero masking), x86/_mm512_cmp_epi64_mask, x86/_mm512_mask_cmp_epi64_mask (zero masking), x86/_mm512_cmp_epi32_mask, x86/_mm512_mask_cmp_epi32_mask (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a1_width` is `a1`'s width in bits; `result_width` is the result's lane count.
 
@@ -2234,18 +2251,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a0,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 `,` $a2 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a1) `to` type($result)";
 }
 
-def Autollvm_cmp_eq_to_maskOp : Autollvm_Op<"cmp_eq_to_mask"> {
+def Autollvm_cmp_eq_to_maskOp : Autollvm_Op<"cmp_eq_to_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "49 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (49): x86/_mm256_cmpeq_epi8_mask, x86/_mm256_mask_cmpeq_epi8_mask (zero masking), x86/_mm512_cmpeq_epi8_mask, x86/_mm512_mask_cmpeq_epi8_mask (zero masking), x86/_mm_cmpeq_epi8_mask, x86/_mm_mask_cmpeq_epi8_mask (zero masking), x86/_mm256_cmpeq_epu8_mask, x86/_mm256_mask_cmpeq_epu8_mask (zero masking), x86/_mm512_cmpeq_epu8_mask, x86/_mm512_mask_cmpeq_epu8_mask (zero masking), x86/_mm_cmpeq_epu8_mask, x86/_mm_mask_cmpeq_epu8_mask (zero masking), x86/_mm256_cmpeq_epu16_mask, x86/_mm256_mask_cmpeq_epu16_mask (zero masking), x86/_mm512_cmpeq_epu16_mask, x86/_mm512_mask_cmpeq_epu16_mask (zero masking), x86/_mm_cmpeq_epu16_mask, x86/_mm_mask_cmpeq_epu16_mask (zero masking), x86/_mm256_cmpeq_epi16_mask, x86/_mm256_mask_cmpeq_epi16_mask (zero masking), x86/_mm512_cmpeq_epi16_mask, x86/_mm512_mask_cmpeq_epi16_mask (zero masking), x86/_mm_cmpeq_epi16_mask, x86/_mm_mask_cmpeq_epi16_mask (zero masking), x86/_mm256_cmpeq_epi32_mask, x86/_mm256_mask_cmpeq_epi32_mask (zero masking), x86/_mm_cmpeq_epi32_mask, x86/_mm_mask_cmpeq_epi32_mask (zero masking), x86/_mm256_cmpeq_epi64_mask, x86/_mm256_mask_cmpeq_epi64_mask (zero masking), x86/_mm_cmpeq_epi64_mask, x86/_mm_mask_cmpeq_epi64_mask (zero masking), x86/_mm256_cmpeq_epu32_mask, x86/_mm256_mask_cmpeq_epu32_mask (zero masking), x86/_mm_cmpeq_epu32_mask, x86/_mm_mask_cmpeq_epu32_mask (zero masking), x86/_mm256_cmpeq_epu64_mask, x86/_mm256_mask_cmpeq_epu64_mask (zero masking), x86/_mm_cmpeq_epu64_mask, x86/_mm_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi64_mask, x86/_mm512_mask_cmpeq_epi64_mask (zero masking), x86/_mm512_cmpeq_epu64_mask, x86/_mm512_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi32_mask, x86/_mm512_mask_cmpeq_epi32_mask (zero masking), x86/_mm512_cmpeq_epu32_mask, x86/_mm512_mask_cmpeq_epu32_mask (zero masking), hvx/V6_veqb.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
 
@@ -2260,18 +2277,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_cmp_ge_s_to_maskOp : Autollvm_Op<"cmp_ge_s_to_mask"> {
+def Autollvm_cmp_ge_s_to_maskOp : Autollvm_Op<"cmp_ge_s_to_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "48 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (48): x86/_mm256_cmpge_epi8_mask, x86/_mm256_cmple_epi8_mask, x86/_mm256_mask_cmpge_epi8_mask (zero masking), x86/_mm256_mask_cmple_epi8_mask (zero masking), x86/_mm512_cmpge_epi8_mask, x86/_mm512_cmple_epi8_mask, x86/_mm512_mask_cmpge_epi8_mask (zero masking), x86/_mm512_mask_cmple_epi8_mask (zero masking), x86/_mm_cmpge_epi8_mask, x86/_mm_cmple_epi8_mask, x86/_mm_mask_cmpge_epi8_mask (zero masking), x86/_mm_mask_cmple_epi8_mask (zero masking), x86/_mm256_cmpge_epi16_mask, x86/_mm256_cmple_epi16_mask, x86/_mm256_mask_cmpge_epi16_mask (zero masking), x86/_mm256_mask_cmple_epi16_mask (zero masking), x86/_mm512_cmpge_epi16_mask, x86/_mm512_cmple_epi16_mask, x86/_mm512_mask_cmpge_epi16_mask (zero masking), x86/_mm512_mask_cmple_epi16_mask (zero masking), x86/_mm_cmpge_epi16_mask, x86/_mm_cmple_epi16_mask, x86/_mm_mask_cmpge_epi16_mask (zero masking), x86/_mm_mask_cmple_epi16_mask (zero masking), x86/_mm256_cmpge_epi32_mask, x86/_mm256_cmple_epi32_mask, x86/_mm256_mask_cmpge_epi32_mask (zero masking), x86/_mm256_mask_cmple_epi32_mask (zero masking), x86/_mm_cmpge_epi32_mask, x86/_mm_cmple_epi32_mask, x86/_mm_mask_cmpge_epi32_mask (zero masking), x86/_mm_mask_cmple_epi32_mask (zero masking), x86/_mm256_cmpge_epi64_mask, x86/_mm256_cmple_epi64_mask, x86/_mm256_mask_cmpge_epi64_mask (zero masking), x86/_mm256_mask_cmple_epi64_mask (zero masking), x86/_mm_cmpge_epi64_mask, x86/_mm_cmple_epi64_mask, x86/_mm_mask_cmpge_epi64_mask (zero masking), x86/_mm_mask_cmple_epi64_mask (zero masking), x86/_mm512_cmpge_epi64_mask, x86/_mm512_cmple_epi64_mask, x86/_mm512_mask_cmpge_epi64_mask (zero masking), x86/_mm512_mask_cmple_epi64_mask (zero masking), x86/_mm512_cmpge_epi32_mask, x86/_mm512_cmple_epi32_mask, x86/_mm512_mask_cmpge_epi32_mask (zero masking), x86/_mm512_mask_cmple_epi32_mask (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
 
@@ -2286,18 +2303,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_cmp_gt_s_to_maskOp : Autollvm_Op<"cmp_gt_s_to_mask"> {
+def Autollvm_cmp_gt_s_to_maskOp : Autollvm_Op<"cmp_gt_s_to_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "49 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (49): x86/_mm256_cmpgt_epi8_mask, x86/_mm256_cmplt_epi8_mask, x86/_mm256_mask_cmpgt_epi8_mask (zero masking), x86/_mm256_mask_cmplt_epi8_mask (zero masking), x86/_mm512_cmpgt_epi8_mask, x86/_mm512_cmplt_epi8_mask, x86/_mm512_mask_cmpgt_epi8_mask (zero masking), x86/_mm512_mask_cmplt_epi8_mask (zero masking), x86/_mm_cmpgt_epi8_mask, x86/_mm_cmplt_epi8_mask, x86/_mm_mask_cmpgt_epi8_mask (zero masking), x86/_mm_mask_cmplt_epi8_mask (zero masking), x86/_mm256_cmpgt_epi16_mask, x86/_mm256_cmplt_epi16_mask, x86/_mm256_mask_cmpgt_epi16_mask (zero masking), x86/_mm256_mask_cmplt_epi16_mask (zero masking), x86/_mm512_cmpgt_epi16_mask, x86/_mm512_cmplt_epi16_mask, x86/_mm512_mask_cmpgt_epi16_mask (zero masking), x86/_mm512_mask_cmplt_epi16_mask (zero masking), x86/_mm_cmpgt_epi16_mask, x86/_mm_cmplt_epi16_mask, x86/_mm_mask_cmpgt_epi16_mask (zero masking), x86/_mm_mask_cmplt_epi16_mask (zero masking), x86/_mm256_cmpgt_epi32_mask, x86/_mm256_cmplt_epi32_mask, x86/_mm256_mask_cmpgt_epi32_mask (zero masking), x86/_mm256_mask_cmplt_epi32_mask (zero masking), x86/_mm_cmpgt_epi32_mask, x86/_mm_cmplt_epi32_mask, x86/_mm_mask_cmpgt_epi32_mask (zero masking), x86/_mm_mask_cmplt_epi32_mask (zero masking), x86/_mm256_cmpgt_epi64_mask, x86/_mm256_cmplt_epi64_mask, x86/_mm256_mask_cmpgt_epi64_mask (zero masking), x86/_mm256_mask_cmplt_epi64_mask (zero masking), x86/_mm_cmpgt_epi64_mask, x86/_mm_cmplt_epi64_mask, x86/_mm_mask_cmpgt_epi64_mask (zero masking), x86/_mm_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmplt_epi32_mask, x86/_mm512_mask_cmplt_epi32_mask (zero masking), x86/_mm512_cmpgt_epi64_mask, x86/_mm512_cmplt_epi64_mask, x86/_mm512_mask_cmpgt_epi64_mask (zero masking), x86/_mm512_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmpgt_epi32_mask, x86/_mm512_mask_cmpgt_epi32_mask (zero masking), hvx/V6_vgtb.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -2312,18 +2329,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_cmp_ne_to_maskOp : Autollvm_Op<"cmp_ne_to_mask"> {
+def Autollvm_cmp_ne_to_maskOp : Autollvm_Op<"cmp_ne_to_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "48 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (48): x86/_mm256_cmpneq_epi8_mask, x86/_mm256_mask_cmpneq_epi8_mask (zero masking), x86/_mm512_cmpneq_epi8_mask, x86/_mm512_mask_cmpneq_epi8_mask (zero masking), x86/_mm_cmpneq_epi8_mask, x86/_mm_mask_cmpneq_epi8_mask (zero masking), x86/_mm256_cmpneq_epu8_mask, x86/_mm256_mask_cmpneq_epu8_mask (zero masking), x86/_mm512_cmpneq_epu8_mask, x86/_mm512_mask_cmpneq_epu8_mask (zero masking), x86/_mm_cmpneq_epu8_mask, x86/_mm_mask_cmpneq_epu8_mask (zero masking), x86/_mm256_cmpneq_epu16_mask, x86/_mm256_mask_cmpneq_epu16_mask (zero masking), x86/_mm512_cmpneq_epu16_mask, x86/_mm512_mask_cmpneq_epu16_mask (zero masking), x86/_mm_cmpneq_epu16_mask, x86/_mm_mask_cmpneq_epu16_mask (zero masking), x86/_mm256_cmpneq_epi16_mask, x86/_mm256_mask_cmpneq_epi16_mask (zero masking), x86/_mm512_cmpneq_epi16_mask, x86/_mm512_mask_cmpneq_epi16_mask (zero masking), x86/_mm_cmpneq_epi16_mask, x86/_mm_mask_cmpneq_epi16_mask (zero masking), x86/_mm256_cmpneq_epi32_mask, x86/_mm256_mask_cmpneq_epi32_mask (zero masking), x86/_mm_cmpneq_epi32_mask, x86/_mm_mask_cmpneq_epi32_mask (zero masking), x86/_mm256_cmpneq_epi64_mask, x86/_mm256_mask_cmpneq_epi64_mask (zero masking), x86/_mm_cmpneq_epi64_mask, x86/_mm_mask_cmpneq_epi64_mask (zero masking), x86/_mm256_cmpneq_epu32_mask, x86/_mm256_mask_cmpneq_epu32_mask (zero masking), x86/_mm_cmpneq_epu32_mask, x86/_mm_mask_cmpneq_epu32_mask (zero masking), x86/_mm256_cmpneq_epu64_mask, x86/_mm256_mask_cmpneq_epu64_mask (zero masking), x86/_mm_cmpneq_epu64_mask, x86/_mm_mask_cmpneq_epu64_mask (zero masking), x86/_mm512_cmpneq_epi64_mask, x86/_mm512_mask_cmpneq_epi64_mask (zero masking), x86/_mm512_cmpneq_epu64_mask, x86/_mm512_mask_cmpneq_epu64_mask (zero masking), x86/_mm512_cmpneq_epi32_mask, x86/_mm512_mask_cmpneq_epi32_mask (zero masking), x86/_mm512_cmpneq_epu32_mask, x86/_mm512_mask_cmpneq_epu32_mask (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -2338,18 +2355,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_cmp_u_to_maskOp : Autollvm_Op<"cmp_u_to_mask"> {
+def Autollvm_cmp_u_to_maskOp : Autollvm_Op<"cmp_u_to_mask", [AllTypesMatch<["a1", "a2"]>]> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): x86/_mm256_cmp_epu8_mask, x86/_mm256_mask_cmp_epu8_mask (zero masking), x86/_mm512_cmp_epu8_mask, x86/_mm512_mask_cmp_epu8_mask (zero masking), x86/_mm_cmp_epu8_mask, x86/_mm_mask_cmp_epu8_mask (zero masking), x86/_mm256_cmp_epu16_mask, x86/_mm256_mask_cmp_epu16_mask (zero masking), x86/_mm512_cmp_epu16_mask, x86/_mm512_mask_cmp_epu16_mask (zero masking), x86/_mm_cmp_epu16_mask, x86/_mm_mask_cmp_epu16_mask (zero masking), x86/_mm256_cmp_epu32_mask, x86/_mm256_mask_cmp_epu32_mask (zero masking), x86/_mm_cmp_epu32_mask, x86/_mm_mask_cmp_epu32_mask (zero masking), x86/_mm256_cmp_epu64_mask, x86/_mm256_mask_cmp_epu64_mask (zero masking), x86/_mm_cmp_epu64_mask, x86/_mm_mask_cmp_epu64_mask (zero masking), x86/_mm512_cmp_epu64_mask, x86/_mm512_mask_cmp_epu64_mask (zero masking), x86/_mm512_cmp_epu32_mask, x86/_mm512_mask_cmp_epu32_mask (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a1`'s lane count less one; `a1_elem_width` is `a1`'s element width; `a1_width` is `a1`'s width in bits; `result_width` is the result's lane count.
 
@@ -2383,18 +2400,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a0,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 `,` $a2 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a1) `to` type($result)";
 }
 
-def Autollvm_cmp_ge_u_to_maskOp : Autollvm_Op<"cmp_ge_u_to_mask"> {
+def Autollvm_cmp_ge_u_to_maskOp : Autollvm_Op<"cmp_ge_u_to_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "48 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (48): x86/_mm256_cmpge_epu8_mask, x86/_mm256_cmple_epu8_mask, x86/_mm256_mask_cmpge_epu8_mask (zero masking), x86/_mm256_mask_cmple_epu8_mask (zero masking), x86/_mm512_cmpge_epu8_mask, x86/_mm512_cmple_epu8_mask, x86/_mm512_mask_cmpge_epu8_mask (zero masking), x86/_mm512_mask_cmple_epu8_mask (zero masking), x86/_mm_cmpge_epu8_mask, x86/_mm_cmple_epu8_mask, x86/_mm_mask_cmpge_epu8_mask (zero masking), x86/_mm_mask_cmple_epu8_mask (zero masking), x86/_mm256_cmpge_epu16_mask, x86/_mm256_cmple_epu16_mask, x86/_mm256_mask_cmpge_epu16_mask (zero masking), x86/_mm256_mask_cmple_epu16_mask (zero masking), x86/_mm512_cmpge_epu16_mask, x86/_mm512_cmple_epu16_mask, x86/_mm512_mask_cmpge_epu16_mask (zero masking), x86/_mm512_mask_cmple_epu16_mask (zero masking), x86/_mm_cmpge_epu16_mask, x86/_mm_cmple_epu16_mask, x86/_mm_mask_cmpge_epu16_mask (zero masking), x86/_mm_mask_cmple_epu16_mask (zero masking), x86/_mm256_cmpge_epu32_mask, x86/_mm256_cmple_epu32_mask, x86/_mm256_mask_cmpge_epu32_mask (zero masking), x86/_mm256_mask_cmple_epu32_mask (zero masking), x86/_mm_cmpge_epu32_mask, x86/_mm_cmple_epu32_mask, x86/_mm_mask_cmpge_epu32_mask (zero masking), x86/_mm_mask_cmple_epu32_mask (zero masking), x86/_mm256_cmpge_epu64_mask, x86/_mm256_cmple_epu64_mask, x86/_mm256_mask_cmpge_epu64_mask (zero masking), x86/_mm256_mask_cmple_epu64_mask (zero masking), x86/_mm_cmpge_epu64_mask, x86/_mm_cmple_epu64_mask, x86/_mm_mask_cmpge_epu64_mask (zero masking), x86/_mm_mask_cmple_epu64_mask (zero masking), x86/_mm512_cmpge_epu64_mask, x86/_mm512_cmple_epu64_mask, x86/_mm512_mask_cmpge_epu64_mask (zero masking), x86/_mm512_mask_cmple_epu64_mask (zero masking), x86/_mm512_cmpge_epu32_mask, x86/_mm512_cmple_epu32_mask, x86/_mm512_mask_cmpge_epu32_mask (zero masking), x86/_mm512_mask_cmple_epu32_mask (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
 
@@ -2409,18 +2426,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_cmp_gt_u_to_maskOp : Autollvm_Op<"cmp_gt_u_to_mask"> {
+def Autollvm_cmp_gt_u_to_maskOp : Autollvm_Op<"cmp_gt_u_to_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "49 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (49): x86/_mm256_cmpgt_epu8_mask, x86/_mm256_cmplt_epu8_mask, x86/_mm256_mask_cmpgt_epu8_mask (zero masking), x86/_mm256_mask_cmplt_epu8_mask (zero masking), x86/_mm512_cmpgt_epu8_mask, x86/_mm512_cmplt_epu8_mask, x86/_mm512_mask_cmpgt_epu8_mask (zero masking), x86/_mm512_mask_cmplt_epu8_mask (zero masking), x86/_mm_cmpgt_epu8_mask, x86/_mm_cmplt_epu8_mask, x86/_mm_mask_cmpgt_epu8_mask (zero masking), x86/_mm_mask_cmplt_epu8_mask (zero masking), x86/_mm256_cmpgt_epu16_mask, x86/_mm256_cmplt_epu16_mask, x86/_mm256_mask_cmpgt_epu16_mask (zero masking), x86/_mm256_mask_cmplt_epu16_mask (zero masking), x86/_mm512_cmpgt_epu16_mask, x86/_mm512_cmplt_epu16_mask, x86/_mm512_mask_cmpgt_epu16_mask (zero masking), x86/_mm512_mask_cmplt_epu16_mask (zero masking), x86/_mm_cmpgt_epu16_mask, x86/_mm_cmplt_epu16_mask, x86/_mm_mask_cmpgt_epu16_mask (zero masking), x86/_mm_mask_cmplt_epu16_mask (zero masking), x86/_mm256_cmpgt_epu32_mask, x86/_mm256_cmplt_epu32_mask, x86/_mm256_mask_cmpgt_epu32_mask (zero masking), x86/_mm256_mask_cmplt_epu32_mask (zero masking), x86/_mm_cmpgt_epu32_mask, x86/_mm_cmplt_epu32_mask, x86/_mm_mask_cmpgt_epu32_mask (zero masking), x86/_mm_mask_cmplt_epu32_mask (zero masking), x86/_mm256_cmpgt_epu64_mask, x86/_mm256_cmplt_epu64_mask, x86/_mm256_mask_cmpgt_epu64_mask (zero masking), x86/_mm256_mask_cmplt_epu64_mask (zero masking), x86/_mm_cmpgt_epu64_mask, x86/_mm_cmplt_epu64_mask, x86/_mm_mask_cmpgt_epu64_mask (zero masking), x86/_mm_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu64_mask, x86/_mm512_cmplt_epu64_mask, x86/_mm512_mask_cmpgt_epu64_mask (zero masking), x86/_mm512_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu32_mask, x86/_mm512_cmplt_epu32_mask, x86/_mm512_mask_cmpgt_epu32_mask (zero masking), x86/_mm512_mask_cmplt_epu32_mask (zero masking), hvx/V6_vgtub.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -2435,10 +2452,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_permute_var_widen_ternaryOp : Autollvm_Op<"permute_var_widen_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
@@ -2446,7 +2463,7 @@ def Autollvm_permute_var_widen_ternaryOp : Autollvm_Op<"permute_var_widen_ternar
   let description = [{
 Members (24): x86/_mm256_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi16 (zero masking), x86/_mm256_permutex2var_epi16, x86/_mm512_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi16 (zero masking), x86/_mm512_permutex2var_epi16, x86/_mm_mask2_permutex2var_epi16 (merge_a0 masking), x86/_mm_mask_permutex2var_epi16 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi16 (zero masking), x86/_mm_permutex2var_epi16, x86/_mm512_permutex2var_epi8, x86/_mm512_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm512_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm512_maskz_permutex2var_epi8 (zero masking), x86/_mm256_permutex2var_epi8, x86/_mm256_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm256_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm256_maskz_permutex2var_epi8 (zero masking), x86/_mm_permutex2var_epi8, x86/_mm_mask_permutex2var_epi8 (merge_a2 masking), x86/_mm_mask2_permutex2var_epi8 (merge_a0 masking), x86/_mm_maskz_permutex2var_epi8 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -2463,11 +2480,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a0\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a0, merge_a2">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a0 || v == ::autollvm::Masking::merge_a2; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a0, merge_a2">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 3, 4, 5">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_move_to_maskOp : Autollvm_Op<"move_to_mask"> {
@@ -2492,7 +2509,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_zero_3a43Op : Autollvm_Op<"zero_3a43"> {
@@ -2500,7 +2517,7 @@ def Autollvm_zero_3a43Op : Autollvm_Op<"zero_3a43"> {
   let description = [{
 Members (12): x86/_mm256_movm_epi8 (zero masking), x86/_mm512_movm_epi8 (zero masking), x86/_mm_movm_epi8 (zero masking), x86/_mm256_movm_epi16 (zero masking), x86/_mm512_movm_epi16 (zero masking), x86/_mm_movm_epi16 (zero masking), x86/_mm256_movm_epi32 (zero masking), x86/_mm512_movm_epi32 (zero masking), x86/_mm_movm_epi32 (zero masking), x86/_mm256_movm_epi64 (zero masking), x86/_mm512_movm_epi64 (zero masking), x86/_mm_movm_epi64 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `result_elem_width` is the result's element width; `result_width` is the result's width in bits.
 
@@ -2513,11 +2530,11 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "(`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "(`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_narrow_sat_sOp : Autollvm_Op<"narrow_sat_s", [AttrSizedOperandSegments]> {
@@ -2525,7 +2542,7 @@ def Autollvm_narrow_sat_sOp : Autollvm_Op<"narrow_sat_s", [AttrSizedOperandSegme
   let description = [{
 Members (57): x86/_mm256_cvtsepi16_epi8, x86/_mm256_mask_cvtsepi16_epi8 (merge masking), x86/_mm256_maskz_cvtsepi16_epi8 (zero masking), x86/_mm512_cvtsepi16_epi8, x86/_mm512_mask_cvtsepi16_epi8 (merge masking), x86/_mm512_maskz_cvtsepi16_epi8 (zero masking), x86/_mm_cvtsepi16_epi8, x86/_mm_mask_cvtsepi16_epi8 (merge masking), x86/_mm_maskz_cvtsepi16_epi8 (zero masking), x86/_mm256_cvtsepi32_epi8, x86/_mm256_mask_cvtsepi32_epi8 (merge masking), x86/_mm256_maskz_cvtsepi32_epi8 (zero masking), x86/_mm_cvtsepi32_epi8, x86/_mm_mask_cvtsepi32_epi8 (merge masking), x86/_mm_maskz_cvtsepi32_epi8 (zero masking), x86/_mm256_cvtsepi32_epi16, x86/_mm256_mask_cvtsepi32_epi16 (merge masking), x86/_mm256_maskz_cvtsepi32_epi16 (zero masking), x86/_mm_cvtsepi32_epi16, x86/_mm_mask_cvtsepi32_epi16 (merge masking), x86/_mm_maskz_cvtsepi32_epi16 (zero masking), x86/_mm256_cvtsepi64_epi8, x86/_mm256_mask_cvtsepi64_epi8 (merge masking), x86/_mm256_maskz_cvtsepi64_epi8 (zero masking), x86/_mm_cvtsepi64_epi8, x86/_mm_mask_cvtsepi64_epi8 (merge masking), x86/_mm_maskz_cvtsepi64_epi8 (zero masking), x86/_mm256_cvtsepi64_epi32, x86/_mm256_mask_cvtsepi64_epi32 (merge masking), x86/_mm256_maskz_cvtsepi64_epi32 (zero masking), x86/_mm_cvtsepi64_epi32, x86/_mm_mask_cvtsepi64_epi32 (merge masking), x86/_mm_maskz_cvtsepi64_epi32 (zero masking), x86/_mm256_cvtsepi64_epi16, x86/_mm256_mask_cvtsepi64_epi16 (merge masking), x86/_mm256_maskz_cvtsepi64_epi16 (zero masking), x86/_mm_cvtsepi64_epi16, x86/_mm_mask_cvtsepi64_epi16 (merge masking), x86/_mm_maskz_cvtsepi64_epi16 (zero masking), x86/_mm512_cvtsepi32_epi8, x86/_mm512_mask_cvtsepi32_epi8 (merge masking), x86/_mm512_maskz_cvtsepi32_epi8 (zero masking), x86/_mm512_cvtsepi32_epi16, x86/_mm512_mask_cvtsepi32_epi16 (merge masking), x86/_mm512_maskz_cvtsepi32_epi16 (zero masking), x86/_mm512_cvtsepi64_epi8, x86/_mm512_mask_cvtsepi64_epi8 (merge masking), x86/_mm512_maskz_cvtsepi64_epi8 (zero masking), x86/_mm512_cvtsepi64_epi32, x86/_mm512_mask_cvtsepi64_epi32 (merge masking), x86/_mm512_maskz_cvtsepi64_epi32 (zero masking), x86/_mm512_cvtsepi64_epi16, x86/_mm512_mask_cvtsepi64_epi16 (merge masking), x86/_mm512_maskz_cvtsepi64_epi16 (zero masking), arm/vqmovn_s16, arm/vqmovn_s32, arm/vqmovn_s64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `result_elem_width` is the result's element width; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
 
@@ -2540,18 +2557,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_and_cmp_ne_to_maskOp : Autollvm_Op<"and_cmp_ne_to_mask"> {
+def Autollvm_and_cmp_ne_to_maskOp : Autollvm_Op<"and_cmp_ne_to_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "24 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (24): x86/_mm256_mask_test_epi8_mask (zero masking), x86/_mm256_test_epi8_mask, x86/_mm512_mask_test_epi8_mask (zero masking), x86/_mm512_test_epi8_mask, x86/_mm_mask_test_epi8_mask (zero masking), x86/_mm_test_epi8_mask, x86/_mm256_mask_test_epi16_mask (zero masking), x86/_mm256_test_epi16_mask, x86/_mm512_mask_test_epi16_mask (zero masking), x86/_mm512_test_epi16_mask, x86/_mm_mask_test_epi16_mask (zero masking), x86/_mm_test_epi16_mask, x86/_mm256_mask_test_epi32_mask (zero masking), x86/_mm256_test_epi32_mask, x86/_mm_mask_test_epi32_mask (zero masking), x86/_mm_test_epi32_mask, x86/_mm256_mask_test_epi64_mask (zero masking), x86/_mm256_test_epi64_mask, x86/_mm_mask_test_epi64_mask (zero masking), x86/_mm_test_epi64_mask, x86/_mm512_mask_test_epi64_mask (zero masking), x86/_mm512_test_epi64_mask, x86/_mm512_mask_test_epi32_mask (zero masking), x86/_mm512_test_epi32_mask.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -2566,18 +2583,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_and_cmp_eq_to_maskOp : Autollvm_Op<"and_cmp_eq_to_mask"> {
+def Autollvm_and_cmp_eq_to_maskOp : Autollvm_Op<"and_cmp_eq_to_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): x86/_mm256_mask_testn_epi8_mask (zero masking), x86/_mm256_testn_epi8_mask, x86/_mm512_mask_testn_epi8_mask (zero masking), x86/_mm512_testn_epi8_mask, x86/_mm_mask_testn_epi8_mask (zero masking), x86/_mm_testn_epi8_mask, x86/_mm256_mask_testn_epi16_mask (zero masking), x86/_mm256_testn_epi16_mask, x86/_mm512_mask_testn_epi16_mask (zero masking), x86/_mm512_testn_epi16_mask, x86/_mm_mask_testn_epi16_mask (zero masking), x86/_mm_testn_epi16_mask, x86/_mm256_mask_testn_epi32_mask (zero masking), x86/_mm256_testn_epi32_mask, x86/_mm_mask_testn_epi32_mask (zero masking), x86/_mm_testn_epi32_mask, x86/_mm256_mask_testn_epi64_mask (zero masking), x86/_mm256_testn_epi64_mask, x86/_mm_mask_testn_epi64_mask (zero masking), x86/_mm_testn_epi64_mask, x86/_mm512_mask_testn_epi32_mask (zero masking), x86/_mm512_testn_epi32_mask, x86/_mm512_mask_testn_epi64_mask (zero masking), x86/_mm512_testn_epi64_mask.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
 
@@ -2592,10 +2609,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_interleaveOp : Autollvm_Op<"interleave", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -2603,7 +2620,7 @@ def Autollvm_interleaveOp : Autollvm_Op<"interleave", [AttrSizedOperandSegments,
   let description = [{
 Members (18): x86/_mm_mask_unpackhi_epi8 (merge masking), x86/_mm_maskz_unpackhi_epi8 (zero masking), x86/_mm_mask_unpackhi_epi16 (merge masking), x86/_mm_maskz_unpackhi_epi16 (zero masking), x86/_mm_mask_unpacklo_epi8 (merge masking), x86/_mm_maskz_unpacklo_epi8 (zero masking), x86/_mm_mask_unpacklo_epi16 (merge masking), x86/_mm_maskz_unpacklo_epi16 (zero masking), x86/_mm_mask_unpackhi_epi32 (merge masking), x86/_mm_maskz_unpackhi_epi32 (zero masking), x86/_mm_mask_unpacklo_epi32 (merge masking), x86/_mm_maskz_unpacklo_epi32 (zero masking), x86/_mm_unpackhi_epi8, x86/_mm_unpackhi_epi16, x86/_mm_unpackhi_epi32, x86/_mm_unpacklo_epi8, x86/_mm_unpacklo_epi16, x86/_mm_unpacklo_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Semantics with the class parameters as named values:
 ```
@@ -2622,7 +2639,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit_2,
@@ -2630,7 +2647,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit_4
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_mask_addOp : Autollvm_Op<"mask_add", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -2818,7 +2835,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_or_cmp_eqOp : Autollvm_Op<"or_cmp_eq"> {
+def Autollvm_or_cmp_eqOp : Autollvm_Op<"or_cmp_eq", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "8 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (8): x86/_kortestz_mask32_u8, x86/_kortestc_mask32_u8, x86/_kortestz_mask64_u8, x86/_kortestc_mask64_u8, x86/_kortestz_mask8_u8, x86/_kortestc_mask8_u8, x86/_kortestz_mask16_u8, x86/_kortestc_mask16_u8.
@@ -2841,10 +2858,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_and_cmp_eqOp : Autollvm_Op<"and_cmp_eq"> {
+def Autollvm_and_cmp_eqOp : Autollvm_Op<"and_cmp_eq", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): x86/_ktestz_mask32_u8, x86/_ktestz_mask64_u8, x86/_ktestz_mask8_u8, x86/_ktestz_mask16_u8.
@@ -2866,10 +2883,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_and_not_cmp_eq_binary_with_maskOp : Autollvm_Op<"and_not_cmp_eq_binary_with_mask"> {
+def Autollvm_and_not_cmp_eq_binary_with_maskOp : Autollvm_Op<"and_not_cmp_eq_binary_with_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): x86/_ktestc_mask32_u8, x86/_ktestc_mask64_u8, x86/_ktestc_mask8_u8, x86/_ktestc_mask16_u8.
@@ -2891,7 +2908,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_extend_uOp : Autollvm_Op<"extend_u"> {
@@ -2910,7 +2927,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_mask_extend_uOp : Autollvm_Op<"mask_extend_u"> {
@@ -2929,7 +2946,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I32, I64]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_extend_u_84ceOp : Autollvm_Op<"extend_u_84ce"> {
@@ -2950,7 +2967,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_cmp_eq_narrowOp : Autollvm_Op<"cmp_eq_narrow", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
@@ -2958,7 +2975,7 @@ def Autollvm_cmp_eq_narrowOp : Autollvm_Op<"cmp_eq_narrow", [AttrSizedOperandSeg
   let description = [{
 Members (18): x86/_mm256_conflict_epi32, x86/_mm256_mask_conflict_epi32 (merge masking), x86/_mm256_maskz_conflict_epi32 (zero masking), x86/_mm_conflict_epi32, x86/_mm_mask_conflict_epi32 (merge masking), x86/_mm_maskz_conflict_epi32 (zero masking), x86/_mm256_conflict_epi64, x86/_mm256_mask_conflict_epi64 (merge masking), x86/_mm256_maskz_conflict_epi64 (zero masking), x86/_mm_conflict_epi64, x86/_mm_mask_conflict_epi64 (merge masking), x86/_mm_maskz_conflict_epi64 (zero masking), x86/_mm512_conflict_epi32, x86/_mm512_mask_conflict_epi32 (merge masking), x86/_mm512_maskz_conflict_epi32 (zero masking), x86/_mm512_conflict_epi64, x86/_mm512_mask_conflict_epi64 (merge masking), x86/_mm512_maskz_conflict_epi64 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -2976,10 +2993,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_count_leadingOp : Autollvm_Op<"count_leading", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
@@ -2987,7 +3004,7 @@ def Autollvm_count_leadingOp : Autollvm_Op<"count_leading", [AttrSizedOperandSeg
   let description = [{
 Members (14): x86/_mm256_lzcnt_epi32, x86/_mm256_mask_lzcnt_epi32 (merge masking), x86/_mm256_maskz_lzcnt_epi32 (zero masking), x86/_mm256_lzcnt_epi64, x86/_mm256_mask_lzcnt_epi64 (merge masking), x86/_mm256_maskz_lzcnt_epi64 (zero masking), x86/_mm512_lzcnt_epi32, x86/_mm512_mask_lzcnt_epi32 (merge masking), x86/_mm512_maskz_lzcnt_epi32 (zero masking), x86/_mm512_lzcnt_epi64, x86/_mm512_mask_lzcnt_epi64 (merge masking), x86/_mm512_maskz_lzcnt_epi64 (zero masking), hvx/V6_vcl0w, hvx/V6_vcl0h.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -3007,11 +3024,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_clz_or_clsOp : Autollvm_Op<"clz_or_cls", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
@@ -3019,7 +3036,7 @@ def Autollvm_clz_or_clsOp : Autollvm_Op<"clz_or_cls", [AttrSizedOperandSegments,
   let description = [{
 Members (30): x86/_mm_lzcnt_epi32, x86/_mm_mask_lzcnt_epi32 (merge masking), x86/_mm_maskz_lzcnt_epi32 (zero masking), x86/_mm_lzcnt_epi64, x86/_mm_mask_lzcnt_epi64 (merge masking), x86/_mm_maskz_lzcnt_epi64 (zero masking), arm/vcls_s8, arm/vclsq_s8, arm/vcls_s16, arm/vclsq_s16, arm/vcls_s32, arm/vclsq_s32, arm/vcls_u8, arm/vclsq_u8, arm/vcls_u16, arm/vclsq_u16, arm/vcls_u32, arm/vclsq_u32, arm/vclz_s8, arm/vclzq_s8, arm/vclz_s16, arm/vclzq_s16, arm/vclz_s32, arm/vclzq_s32, arm/vclz_u8, arm/vclzq_u8, arm/vclz_u16, arm/vclzq_u16, arm/vclz_u32, arm/vclzq_u32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width.
 
@@ -3044,12 +3061,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_move_unaryOp : Autollvm_Op<"move_unary", [AttrSizedOperandSegments]> {
@@ -3057,7 +3074,7 @@ def Autollvm_move_unaryOp : Autollvm_Op<"move_unary", [AttrSizedOperandSegments]
   let description = [{
 Members (27): x86/_mm256_broadcast_i32x2, x86/_mm256_mask_broadcast_i32x2 (merge masking), x86/_mm256_maskz_broadcast_i32x2 (zero masking), x86/_mm512_broadcast_i32x2, x86/_mm512_mask_broadcast_i32x2 (merge masking), x86/_mm512_maskz_broadcast_i32x2 (zero masking), x86/_mm_broadcast_i32x2, x86/_mm_mask_broadcast_i32x2 (merge masking), x86/_mm_maskz_broadcast_i32x2 (zero masking), x86/_mm512_broadcast_i32x8, x86/_mm512_mask_broadcast_i32x8 (merge masking), x86/_mm512_maskz_broadcast_i32x8 (zero masking), x86/_mm256_broadcast_i64x2, x86/_mm256_mask_broadcast_i64x2 (merge masking), x86/_mm256_maskz_broadcast_i64x2 (zero masking), x86/_mm512_broadcast_i64x2, x86/_mm512_mask_broadcast_i64x2 (merge masking), x86/_mm512_maskz_broadcast_i64x2 (zero masking), x86/_mm256_broadcast_i32x4, x86/_mm256_mask_broadcast_i32x4 (merge masking), x86/_mm256_maskz_broadcast_i32x4 (zero masking), x86/_mm512_broadcast_i32x4, x86/_mm512_mask_broadcast_i32x4 (merge masking), x86/_mm512_maskz_broadcast_i32x4 (zero masking), x86/_mm512_broadcast_i64x4, x86/_mm512_mask_broadcast_i64x4 (merge masking), x86/_mm512_maskz_broadcast_i64x4 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is the result's lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits; `result_width` is the result's width in bits.
 
@@ -3073,11 +3090,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4, 8">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_permute_imm_unary_to_i128Op : Autollvm_Op<"permute_imm_unary_to_i128", [AttrSizedOperandSegments]> {
@@ -3085,7 +3102,7 @@ def Autollvm_permute_imm_unary_to_i128Op : Autollvm_Op<"permute_imm_unary_to_i12
   let description = [{
 Members (6): x86/_mm512_extracti64x2_epi64, x86/_mm512_mask_extracti64x2_epi64 (merge masking), x86/_mm512_maskz_extracti64x2_epi64 (zero masking), x86/_mm512_extracti32x4_epi32, x86/_mm512_mask_extracti32x4_epi32 (merge masking), x86/_mm512_maskz_extracti32x4_epi32 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a1_elem_width` is `a1`'s element width.
 
@@ -3108,10 +3125,10 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     APIntAttr:$a0,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "$a1 (`passthrough` $passthrough^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a1) `to` type($result)";
 }
 
 def Autollvm_shr_by_immOp : Autollvm_Op<"shr_by_imm", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -3119,7 +3136,7 @@ def Autollvm_shr_by_immOp : Autollvm_Op<"shr_by_imm", [AttrSizedOperandSegments,
   let description = [{
 Members (32): x86/_mm256_alignr_epi32, x86/_mm256_mask_alignr_epi32 (merge masking), x86/_mm256_maskz_alignr_epi32 (zero masking), x86/_mm_alignr_epi32, x86/_mm_mask_alignr_epi32 (merge masking), x86/_mm_maskz_alignr_epi32 (zero masking), x86/_mm256_alignr_epi64, x86/_mm256_mask_alignr_epi64 (merge masking), x86/_mm256_maskz_alignr_epi64 (zero masking), x86/_mm_alignr_epi64, x86/_mm_mask_alignr_epi64 (merge masking), x86/_mm_maskz_alignr_epi64 (zero masking), x86/_mm512_maskz_alignr_epi32 (zero masking), x86/_mm512_alignr_epi64, x86/_mm512_mask_alignr_epi64 (merge masking), x86/_mm512_maskz_alignr_epi64 (zero masking), x86/_mm512_alignr_epi32, x86/_mm512_mask_alignr_epi32 (merge masking), arm/vext_s8, arm/vextq_s8, arm/vext_s16, arm/vextq_s16, arm/vext_s32, arm/vextq_s32, arm/vextq_s64, arm/vext_u8, arm/vextq_u8, arm/vext_u16, arm/vextq_u16, arm/vext_u32, arm/vextq_u32, arm/vextq_u64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits; `a0_elem_width` is `a0`'s element width.
 
@@ -3136,14 +3153,14 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a2,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10) || v == ::llvm::APInt(128, \"1023\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255, 511, 1023">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 32">]>:$a2_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 8">]>:$a2_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_select_ternary_with_maskOp : Autollvm_Op<"select_ternary_with_mask"> {
@@ -3208,7 +3225,7 @@ def Autollvm_permute_var_widen_ternary_c3aaOp : Autollvm_Op<"permute_var_widen_t
   let description = [{
 Members (20): x86/_mm256_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi32 (zero masking), x86/_mm256_permutex2var_epi32, x86/_mm_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi32 (zero masking), x86/_mm_permutex2var_epi32, x86/_mm256_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm256_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm256_maskz_permutex2var_epi64 (zero masking), x86/_mm256_permutex2var_epi64, x86/_mm512_mask2_permutex2var_epi32 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi32 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi32 (zero masking), x86/_mm512_permutex2var_epi32, x86/_mm512_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm512_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm512_maskz_permutex2var_epi64 (zero masking), x86/_mm512_permutex2var_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -3225,11 +3242,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a0\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a0, merge_a2">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a0 || v == ::autollvm::Masking::merge_a2; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a0, merge_a2">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_permute_var_ternaryOp : Autollvm_Op<"permute_var_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
@@ -3237,7 +3254,7 @@ def Autollvm_permute_var_ternaryOp : Autollvm_Op<"permute_var_ternary", [AllType
   let description = [{
 Members (4): x86/_mm_mask2_permutex2var_epi64 (merge_a0 masking), x86/_mm_mask_permutex2var_epi64 (merge_a2 masking), x86/_mm_maskz_permutex2var_epi64 (zero masking), x86/_mm_permutex2var_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Semantics with the class parameters as named values:
 ```
@@ -3252,10 +3269,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[2], [I64]>:$a1,
     VectorOfLengthAndType<[2], [I64]>:$a2,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a0\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a0, merge_a2">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a0 || v == ::autollvm::Masking::merge_a2; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a0, merge_a2">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_select_ternary_with_mask_583bOp : Autollvm_Op<"select_ternary_with_mask_583b"> {
@@ -3320,7 +3337,7 @@ def Autollvm_rotateOp : Autollvm_Op<"rotate", [AttrSizedOperandSegments, AllType
   let description = [{
 Members (18): x86/_mm256_mask_rol_epi32 (merge masking), x86/_mm256_maskz_rol_epi32 (zero masking), x86/_mm256_rol_epi32, x86/_mm_mask_rol_epi32 (merge masking), x86/_mm_maskz_rol_epi32 (zero masking), x86/_mm_rol_epi32, x86/_mm256_mask_rol_epi64 (merge masking), x86/_mm256_maskz_rol_epi64 (zero masking), x86/_mm256_rol_epi64, x86/_mm_mask_rol_epi64 (merge masking), x86/_mm_maskz_rol_epi64 (zero masking), x86/_mm_rol_epi64, x86/_mm512_mask_rol_epi32 (merge masking), x86/_mm512_maskz_rol_epi32 (zero masking), x86/_mm512_rol_epi32, x86/_mm512_mask_rol_epi64 (merge masking), x86/_mm512_maskz_rol_epi64 (zero masking), x86/_mm512_rol_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -3340,10 +3357,10 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_funnel_shift_binary_d6faOp : Autollvm_Op<"funnel_shift_binary_d6fa", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -3351,7 +3368,7 @@ def Autollvm_funnel_shift_binary_d6faOp : Autollvm_Op<"funnel_shift_binary_d6fa"
   let description = [{
 Members (18): x86/_mm256_mask_rolv_epi32 (merge masking), x86/_mm256_maskz_rolv_epi32 (zero masking), x86/_mm256_rolv_epi32, x86/_mm_mask_rolv_epi32 (merge masking), x86/_mm_maskz_rolv_epi32 (zero masking), x86/_mm_rolv_epi32, x86/_mm256_mask_rolv_epi64 (merge masking), x86/_mm256_maskz_rolv_epi64 (zero masking), x86/_mm256_rolv_epi64, x86/_mm_mask_rolv_epi64 (merge masking), x86/_mm_maskz_rolv_epi64 (zero masking), x86/_mm_rolv_epi64, x86/_mm512_mask_rolv_epi32 (merge masking), x86/_mm512_maskz_rolv_epi32 (zero masking), x86/_mm512_rolv_epi32, x86/_mm512_mask_rolv_epi64 (merge masking), x86/_mm512_maskz_rolv_epi64 (zero masking), x86/_mm512_rolv_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -3371,10 +3388,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_rotate_60f6Op : Autollvm_Op<"rotate_60f6", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
@@ -3382,7 +3399,7 @@ def Autollvm_rotate_60f6Op : Autollvm_Op<"rotate_60f6", [AttrSizedOperandSegment
   let description = [{
 Members (18): x86/_mm256_mask_ror_epi32 (merge masking), x86/_mm256_maskz_ror_epi32 (zero masking), x86/_mm256_ror_epi32, x86/_mm_mask_ror_epi32 (merge masking), x86/_mm_maskz_ror_epi32 (zero masking), x86/_mm_ror_epi32, x86/_mm256_mask_ror_epi64 (merge masking), x86/_mm256_maskz_ror_epi64 (zero masking), x86/_mm256_ror_epi64, x86/_mm_mask_ror_epi64 (merge masking), x86/_mm_maskz_ror_epi64 (zero masking), x86/_mm_ror_epi64, x86/_mm512_mask_ror_epi32 (merge masking), x86/_mm512_maskz_ror_epi32 (zero masking), x86/_mm512_ror_epi32, x86/_mm512_mask_ror_epi64 (merge masking), x86/_mm512_maskz_ror_epi64 (zero masking), x86/_mm512_ror_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -3402,10 +3419,10 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_funnel_shift_binary_c69fOp : Autollvm_Op<"funnel_shift_binary_c69f", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -3413,7 +3430,7 @@ def Autollvm_funnel_shift_binary_c69fOp : Autollvm_Op<"funnel_shift_binary_c69f"
   let description = [{
 Members (19): x86/_mm256_mask_rorv_epi32 (merge masking), x86/_mm256_maskz_rorv_epi32 (zero masking), x86/_mm256_rorv_epi32, x86/_mm_mask_rorv_epi32 (merge masking), x86/_mm_maskz_rorv_epi32 (zero masking), x86/_mm_rorv_epi32, x86/_mm256_mask_rorv_epi64 (merge masking), x86/_mm256_maskz_rorv_epi64 (zero masking), x86/_mm256_rorv_epi64, x86/_mm_mask_rorv_epi64 (merge masking), x86/_mm_maskz_rorv_epi64 (zero masking), x86/_mm_rorv_epi64, x86/_mm512_mask_rorv_epi32 (merge masking), x86/_mm512_maskz_rorv_epi32 (zero masking), x86/_mm512_rorv_epi32, x86/_mm512_mask_rorv_epi64 (merge masking), x86/_mm512_maskz_rorv_epi64 (zero masking), x86/_mm512_rorv_epi64, hvx/V6_vrotr.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width; `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -3433,10 +3450,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_permute_var_ternary_immOp : Autollvm_Op<"permute_var_ternary_imm", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
@@ -3444,7 +3461,7 @@ def Autollvm_permute_var_ternary_immOp : Autollvm_Op<"permute_var_ternary_imm", 
   let description = [{
 Members (18): x86/_mm256_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm256_maskz_ternarylogic_epi32 (zero masking), x86/_mm256_ternarylogic_epi32, x86/_mm_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm_maskz_ternarylogic_epi32 (zero masking), x86/_mm_ternarylogic_epi32, x86/_mm256_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm256_maskz_ternarylogic_epi64 (zero masking), x86/_mm256_ternarylogic_epi64, x86/_mm_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm_maskz_ternarylogic_epi64 (zero masking), x86/_mm_ternarylogic_epi64, x86/_mm512_mask_ternarylogic_epi32 (merge_a0 masking), x86/_mm512_maskz_ternarylogic_epi32 (zero masking), x86/_mm512_ternarylogic_epi32, x86/_mm512_mask_ternarylogic_epi64 (merge_a0 masking), x86/_mm512_maskz_ternarylogic_epi64 (zero masking), x86/_mm512_ternarylogic_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -3464,11 +3481,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a3,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a0\"">, "one of none, zero, merge_a0">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a0; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a0">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_move_binary_b8afOp : Autollvm_Op<"move_binary_b8af", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -3476,7 +3493,7 @@ def Autollvm_move_binary_b8afOp : Autollvm_Op<"move_binary_b8af", [AttrSizedOper
   let description = [{
 Members (6): x86/_mm_mask_unpackhi_epi64 (merge masking), x86/_mm_maskz_unpackhi_epi64 (zero masking), x86/_mm_mask_unpacklo_epi64 (merge masking), x86/_mm_maskz_unpacklo_epi64 (zero masking), x86/_mm_unpackhi_epi64, x86/_mm_unpacklo_epi64.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Semantics with the class parameters as named values:
 ```
@@ -3493,11 +3510,11 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[2], [I64]>:$a1,
     Optional<VectorOfLengthAndType<[2], [I64]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_move_binary_immOp : Autollvm_Op<"move_binary_imm", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a2", "result"]>]> {
@@ -3505,7 +3522,7 @@ def Autollvm_move_binary_immOp : Autollvm_Op<"move_binary_imm", [AttrSizedOperan
   let description = [{
 Members (6): x86/_mm256_mask_shuffle_i32x4 (merge masking), x86/_mm256_maskz_shuffle_i32x4 (zero masking), x86/_mm256_shuffle_i32x4, x86/_mm256_mask_shuffle_i64x2 (merge masking), x86/_mm256_maskz_shuffle_i64x2 (zero masking), x86/_mm256_shuffle_i64x2.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
 
@@ -3521,10 +3538,10 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_mask_move_unaryOp : Autollvm_Op<"mask_move_unary", [AllTypesMatch<["a0", "result"]>]> {
@@ -3549,7 +3566,7 @@ def Autollvm_permute_imm_narrow_in_lanesOp : Autollvm_Op<"permute_imm_narrow_in_
   let description = [{
 Members (6): x86/_mm512_mask_shuffle_i32x4 (merge masking), x86/_mm512_maskz_shuffle_i32x4 (zero masking), x86/_mm512_shuffle_i32x4, x86/_mm512_mask_shuffle_i64x2 (merge masking), x86/_mm512_maskz_shuffle_i64x2 (zero masking), x86/_mm512_shuffle_i64x2.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_elem_width` is `a0`'s element width.
 
@@ -3582,13 +3599,13 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a1,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a2 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
-def Autollvm_or_cmp_eq_9819Op : Autollvm_Op<"or_cmp_eq_9819"> {
+def Autollvm_or_cmp_eq_9819Op : Autollvm_Op<"or_cmp_eq_9819", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): x86/_mm512_kortestz, x86/_mm512_kortestc.
@@ -3605,7 +3622,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 65535">]>:$constant
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_mul_u_widenOp : Autollvm_Op<"add_mul_u_widen", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
@@ -3613,7 +3630,7 @@ def Autollvm_add_mul_u_widenOp : Autollvm_Op<"add_mul_u_widen", [AllTypesMatch<[
   let description = [{
 Members (19): x86/_mm512_madd52lo_epu64, x86/_mm512_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52lo_epu64 (zero masking), x86/_mm256_madd52lo_epu64, x86/_mm256_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52lo_epu64 (zero masking), x86/_mm_madd52lo_epu64, x86/_mm_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm_maskz_madd52lo_epu64 (zero masking), x86/_mm512_madd52hi_epu64, x86/_mm512_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52hi_epu64 (zero masking), x86/_mm256_madd52hi_epu64, x86/_mm256_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52hi_epu64 (zero masking), x86/_mm_madd52hi_epu64, x86/_mm_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm_maskz_madd52hi_epu64 (zero masking), hvx/V6_vmpyih_acc.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -3630,11 +3647,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a2; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a2">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"51\", 10) || v == ::llvm::APInt(128, \"103\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 51, 103">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_add_shrOp : Autollvm_Op<"add_shr", [AttrSizedOperandSegments, AllTypesMatch<["a0", "result"]>]> {
@@ -3642,7 +3659,7 @@ def Autollvm_add_shrOp : Autollvm_Op<"add_shr", [AttrSizedOperandSegments, AllTy
   let description = [{
 Members (41): x86/_mm256_maskz_popcnt_epi64 (zero masking), x86/_mm256_mask_popcnt_epi64 (merge masking), x86/_mm256_popcnt_epi64, x86/_mm_maskz_popcnt_epi64 (zero masking), x86/_mm_mask_popcnt_epi64 (merge masking), x86/_mm_popcnt_epi64, x86/_mm256_popcnt_epi32, x86/_mm256_mask_popcnt_epi32 (merge masking), x86/_mm256_maskz_popcnt_epi32 (zero masking), x86/_mm_popcnt_epi32, x86/_mm_mask_popcnt_epi32 (merge masking), x86/_mm_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi32, x86/_mm512_mask_popcnt_epi32 (merge masking), x86/_mm512_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi64, x86/_mm512_mask_popcnt_epi64 (merge masking), x86/_mm512_maskz_popcnt_epi64 (zero masking), x86/_mm512_popcnt_epi16, x86/_mm512_mask_popcnt_epi16 (merge masking), x86/_mm512_maskz_popcnt_epi16 (zero masking), x86/_mm256_popcnt_epi16, x86/_mm256_mask_popcnt_epi16 (merge masking), x86/_mm256_maskz_popcnt_epi16 (zero masking), x86/_mm_popcnt_epi16, x86/_mm_mask_popcnt_epi16 (merge masking), x86/_mm_maskz_popcnt_epi16 (zero masking), x86/_mm512_popcnt_epi8, x86/_mm512_mask_popcnt_epi8 (merge masking), x86/_mm512_maskz_popcnt_epi8 (zero masking), x86/_mm256_popcnt_epi8, x86/_mm256_mask_popcnt_epi8 (merge masking), x86/_mm256_maskz_popcnt_epi8 (zero masking), x86/_mm_popcnt_epi8, x86/_mm_mask_popcnt_epi8 (merge masking), x86/_mm_maskz_popcnt_epi8 (zero masking), arm/vcnt_s8, arm/vcntq_s8, arm/vcnt_u8, arm/vcntq_u8, hvx/V6_vpopcounth.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -3665,18 +3682,18 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
-def Autollvm_permute_var_to_maskOp : Autollvm_Op<"permute_var_to_mask"> {
+def Autollvm_permute_var_to_maskOp : Autollvm_Op<"permute_var_to_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): x86/_mm512_mask_bitshuffle_epi64_mask (zero masking), x86/_mm512_bitshuffle_epi64_mask, x86/_mm256_mask_bitshuffle_epi64_mask (zero masking), x86/_mm256_bitshuffle_epi64_mask, x86/_mm_mask_bitshuffle_epi64_mask (zero masking), x86/_mm_bitshuffle_epi64_mask.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits; `result_width` is the result's lane count.
 
@@ -3694,10 +3711,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_permute_var_binaryOp : Autollvm_Op<"permute_var_binary", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -3705,7 +3722,7 @@ def Autollvm_permute_var_binaryOp : Autollvm_Op<"permute_var_binary", [AttrSized
   let description = [{
 Members (9): x86/_mm512_multishift_epi64_epi8, x86/_mm512_mask_multishift_epi64_epi8 (merge masking), x86/_mm512_maskz_multishift_epi64_epi8 (zero masking), x86/_mm256_multishift_epi64_epi8, x86/_mm256_mask_multishift_epi64_epi8 (merge masking), x86/_mm256_maskz_multishift_epi64_epi8 (zero masking), x86/_mm_multishift_epi64_epi8, x86/_mm_mask_multishift_epi64_epi8 (merge masking), x86/_mm_maskz_multishift_epi64_epi8 (zero masking).
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `a0_width` is `a0`'s width in bits.
 
@@ -3728,11 +3745,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_funnel_shift_ternaryOp : Autollvm_Op<"funnel_shift_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
@@ -3740,7 +3757,7 @@ def Autollvm_funnel_shift_ternaryOp : Autollvm_Op<"funnel_shift_ternary", [AllTy
   let description = [{
 Members (27): x86/_mm512_maskz_shrdv_epi64 (zero masking), x86/_mm512_mask_shrdv_epi64 (merge_a1 masking), x86/_mm512_shrdv_epi64, x86/_mm256_maskz_shrdv_epi64 (zero masking), x86/_mm256_mask_shrdv_epi64 (merge_a1 masking), x86/_mm256_shrdv_epi64, x86/_mm_maskz_shrdv_epi64 (zero masking), x86/_mm_mask_shrdv_epi64 (merge_a1 masking), x86/_mm_shrdv_epi64, x86/_mm512_maskz_shrdv_epi32 (zero masking), x86/_mm512_mask_shrdv_epi32 (merge_a1 masking), x86/_mm512_shrdv_epi32, x86/_mm256_maskz_shrdv_epi32 (zero masking), x86/_mm256_mask_shrdv_epi32 (merge_a1 masking), x86/_mm256_shrdv_epi32, x86/_mm_maskz_shrdv_epi32 (zero masking), x86/_mm_mask_shrdv_epi32 (merge_a1 masking), x86/_mm_shrdv_epi32, x86/_mm512_maskz_shrdv_epi16 (zero masking), x86/_mm512_mask_shrdv_epi16 (merge_a1 masking), x86/_mm512_shrdv_epi16, x86/_mm256_maskz_shrdv_epi16 (zero masking), x86/_mm256_mask_shrdv_epi16 (merge_a1 masking), x86/_mm256_shrdv_epi16, x86/_mm_maskz_shrdv_epi16 (zero masking), x86/_mm_mask_shrdv_epi16 (merge_a1 masking), x86/_mm_shrdv_epi16.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -3756,11 +3773,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a1\"">, "one of none, zero, merge_a1">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a1; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a1">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_funnel_shift_binary_immOp : Autollvm_Op<"funnel_shift_binary_imm", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -3768,7 +3785,7 @@ def Autollvm_funnel_shift_binary_immOp : Autollvm_Op<"funnel_shift_binary_imm", 
   let description = [{
 Members (27): x86/_mm512_maskz_shrdi_epi64 (zero masking), x86/_mm512_mask_shrdi_epi64 (merge masking), x86/_mm512_shrdi_epi64, x86/_mm256_maskz_shrdi_epi64 (zero masking), x86/_mm256_mask_shrdi_epi64 (merge masking), x86/_mm256_shrdi_epi64, x86/_mm_maskz_shrdi_epi64 (zero masking), x86/_mm_mask_shrdi_epi64 (merge masking), x86/_mm_shrdi_epi64, x86/_mm512_maskz_shrdi_epi32 (zero masking), x86/_mm512_mask_shrdi_epi32 (merge masking), x86/_mm512_shrdi_epi32, x86/_mm256_maskz_shrdi_epi32 (zero masking), x86/_mm256_mask_shrdi_epi32 (merge masking), x86/_mm256_shrdi_epi32, x86/_mm_maskz_shrdi_epi32 (zero masking), x86/_mm_mask_shrdi_epi32 (merge masking), x86/_mm_shrdi_epi32, x86/_mm512_maskz_shrdi_epi16 (zero masking), x86/_mm512_mask_shrdi_epi16 (merge masking), x86/_mm512_shrdi_epi16, x86/_mm256_maskz_shrdi_epi16 (zero masking), x86/_mm256_mask_shrdi_epi16 (merge masking), x86/_mm256_shrdi_epi16, x86/_mm_maskz_shrdi_epi16 (zero masking), x86/_mm_mask_shrdi_epi16 (merge masking), x86/_mm_shrdi_epi16.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -3785,12 +3802,12 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a2,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_or_shl_ternaryOp : Autollvm_Op<"or_shl_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
@@ -3798,7 +3815,7 @@ def Autollvm_or_shl_ternaryOp : Autollvm_Op<"or_shl_ternary", [AllTypesMatch<["a
   let description = [{
 Members (27): x86/_mm512_maskz_shldv_epi64 (zero masking), x86/_mm512_mask_shldv_epi64 (merge_a0 masking), x86/_mm512_shldv_epi64, x86/_mm256_maskz_shldv_epi64 (zero masking), x86/_mm256_mask_shldv_epi64 (merge_a0 masking), x86/_mm256_shldv_epi64, x86/_mm_maskz_shldv_epi64 (zero masking), x86/_mm_mask_shldv_epi64 (merge_a0 masking), x86/_mm_shldv_epi64, x86/_mm512_maskz_shldv_epi32 (zero masking), x86/_mm512_mask_shldv_epi32 (merge_a0 masking), x86/_mm512_shldv_epi32, x86/_mm256_maskz_shldv_epi32 (zero masking), x86/_mm256_mask_shldv_epi32 (merge_a0 masking), x86/_mm256_shldv_epi32, x86/_mm_maskz_shldv_epi32 (zero masking), x86/_mm_mask_shldv_epi32 (merge_a0 masking), x86/_mm_shldv_epi32, x86/_mm512_maskz_shldv_epi16 (zero masking), x86/_mm512_mask_shldv_epi16 (merge_a0 masking), x86/_mm512_shldv_epi16, x86/_mm256_maskz_shldv_epi16 (zero masking), x86/_mm256_mask_shldv_epi16 (merge_a0 masking), x86/_mm256_shldv_epi16, x86/_mm_maskz_shldv_epi16 (zero masking), x86/_mm_mask_shldv_epi16 (merge_a0 masking), x86/_mm_shldv_epi16.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -3815,11 +3832,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a0\"">, "one of none, zero, merge_a0">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a0; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a0">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_or_shl_binary_immOp : Autollvm_Op<"or_shl_binary_imm", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -3827,7 +3844,7 @@ def Autollvm_or_shl_binary_immOp : Autollvm_Op<"or_shl_binary_imm", [AttrSizedOp
   let description = [{
 Members (27): x86/_mm512_maskz_shldi_epi64 (zero masking), x86/_mm512_mask_shldi_epi64 (merge masking), x86/_mm512_shldi_epi64, x86/_mm256_maskz_shldi_epi64 (zero masking), x86/_mm256_mask_shldi_epi64 (merge masking), x86/_mm256_shldi_epi64, x86/_mm_maskz_shldi_epi64 (zero masking), x86/_mm_mask_shldi_epi64 (merge masking), x86/_mm_shldi_epi64, x86/_mm512_maskz_shldi_epi32 (zero masking), x86/_mm512_mask_shldi_epi32 (merge masking), x86/_mm512_shldi_epi32, x86/_mm256_maskz_shldi_epi32 (zero masking), x86/_mm256_mask_shldi_epi32 (merge masking), x86/_mm256_shldi_epi32, x86/_mm_maskz_shldi_epi32 (zero masking), x86/_mm_mask_shldi_epi32 (merge masking), x86/_mm_shldi_epi32, x86/_mm512_maskz_shldi_epi16 (zero masking), x86/_mm512_mask_shldi_epi16 (merge masking), x86/_mm512_shldi_epi16, x86/_mm256_maskz_shldi_epi16 (zero masking), x86/_mm256_mask_shldi_epi16 (merge masking), x86/_mm256_shldi_epi16, x86/_mm_maskz_shldi_epi16 (zero masking), x86/_mm_mask_shldi_epi16 (merge masking), x86/_mm_shldi_epi16.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_elem_width` is `a0`'s element width; `a0_width` is `a0`'s width in bits.
 
@@ -3845,12 +3862,12 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a2,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_dot_acc_sat_s_widen_to_i32Op : Autollvm_Op<"dot_acc_sat_s_widen_to_i32"> {
@@ -3858,7 +3875,7 @@ def Autollvm_dot_acc_sat_s_widen_to_i32Op : Autollvm_Op<"dot_acc_sat_s_widen_to_
   let description = [{
 Members (9): x86/_mm512_maskz_dpwssds_epi32 (zero masking), x86/_mm512_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm512_dpwssds_epi32, x86/_mm256_maskz_dpwssds_epi32 (zero masking), x86/_mm256_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm256_dpwssds_epi32, x86/_mm_maskz_dpwssds_epi32 (zero masking), x86/_mm_mask_dpwssds_epi32 (merge_a2 masking), x86/_mm_dpwssds_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -3876,10 +3893,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a2; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a2">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? (`masking` `` $masking^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_s_widenOp : Autollvm_Op<"dot_acc_s_widen"> {
@@ -3887,7 +3904,7 @@ def Autollvm_dot_acc_s_widenOp : Autollvm_Op<"dot_acc_s_widen"> {
   let description = [{
 Members (9): x86/_mm512_maskz_dpwssd_epi32 (zero masking), x86/_mm512_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm512_dpwssd_epi32, x86/_mm256_maskz_dpwssd_epi32 (zero masking), x86/_mm256_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm256_dpwssd_epi32, x86/_mm_maskz_dpwssd_epi32 (zero masking), x86/_mm_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm_dpwssd_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -3905,10 +3922,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a2; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a2">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? (`masking` `` $masking^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_sat_su_widenOp : Autollvm_Op<"dot_acc_sat_su_widen"> {
@@ -3916,7 +3933,7 @@ def Autollvm_dot_acc_sat_su_widenOp : Autollvm_Op<"dot_acc_sat_su_widen"> {
   let description = [{
 Members (9): x86/_mm512_maskz_dpbusds_epi32 (zero masking), x86/_mm512_mask_dpbusds_epi32 (merge_a2 masking), x86/_mm512_dpbusds_epi32, x86/_mm256_maskz_dpbusds_epi32 (zero masking), x86/_mm256_mask_dpbusds_epi32 (merge_a2 masking), x86/_mm256_dpbusds_epi32, x86/_mm_maskz_dpbusds_epi32 (zero masking), x86/_mm_mask_dpbusds_epi32 (merge_a2 masking), x86/_mm_dpbusds_epi32.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -3936,10 +3953,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a2; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a2">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? (`masking` `` $masking^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_dot_acc_su_widenOp : Autollvm_Op<"dot_acc_su_widen"> {
@@ -3947,7 +3964,7 @@ def Autollvm_dot_acc_su_widenOp : Autollvm_Op<"dot_acc_su_widen"> {
   let description = [{
 Members (12): x86/_mm512_maskz_dpbusd_epi32 (zero masking), x86/_mm512_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm512_dpbusd_epi32, x86/_mm256_maskz_dpbusd_epi32 (zero masking), x86/_mm256_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm256_dpbusd_epi32, x86/_mm_maskz_dpbusd_epi32 (zero masking), x86/_mm_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm_dpbusd_epi32, arm/vusdot_s32, arm/vusdotq_s32, hvx/V6_vrmpybusv_acc.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a2`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -3967,10 +3984,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a2; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a2">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 (`mask` $mask^)? (`masking` `` $masking^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_xor_shlOp : Autollvm_Op<"xor_shl", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -3978,7 +3995,7 @@ def Autollvm_xor_shlOp : Autollvm_Op<"xor_shl", [AttrSizedOperandSegments, AllTy
   let description = [{
 Members (9): x86/_mm512_maskz_gf2p8mul_epi8 (zero masking), x86/_mm512_mask_gf2p8mul_epi8 (merge masking), x86/_mm512_gf2p8mul_epi8, x86/_mm256_maskz_gf2p8mul_epi8 (zero masking), x86/_mm256_mask_gf2p8mul_epi8 (merge masking), x86/_mm256_gf2p8mul_epi8, x86/_mm_maskz_gf2p8mul_epi8 (zero masking), x86/_mm_mask_gf2p8mul_epi8 (merge masking), x86/_mm_gf2p8mul_epi8.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -4009,10 +4026,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_permute_var_binary_immOp : Autollvm_Op<"permute_var_binary_imm", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -4020,7 +4037,7 @@ def Autollvm_permute_var_binary_immOp : Autollvm_Op<"permute_var_binary_imm", [A
   let description = [{
 Members (9): x86/_mm512_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm512_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm512_gf2p8affine_epi64_epi8, x86/_mm256_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm256_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm256_gf2p8affine_epi64_epi8, x86/_mm_maskz_gf2p8affine_epi64_epi8 (zero masking), x86/_mm_mask_gf2p8affine_epi64_epi8 (merge masking), x86/_mm_gf2p8affine_epi64_epi8.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -4052,10 +4069,10 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
     APIntAttr:$a2,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_permute_var_binary_imm_b3a9Op : Autollvm_Op<"permute_var_binary_imm_b3a9", [AttrSizedOperandSegments, AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -4063,7 +4080,7 @@ def Autollvm_permute_var_binary_imm_b3a9Op : Autollvm_Op<"permute_var_binary_imm
   let description = [{
 Members (9): x86/_mm512_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm512_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm512_gf2p8affineinv_epi64_epi8, x86/_mm256_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm256_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm256_gf2p8affineinv_epi64_epi8, x86/_mm_maskz_gf2p8affineinv_epi64_epi8 (zero masking), x86/_mm_mask_gf2p8affineinv_epi64_epi8 (merge masking), x86/_mm_gf2p8affineinv_epi64_epi8.
 
-Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zero>`); `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Parameters the operand and result types fix, not stored as attributes: `loop_bound` is `a0`'s lane count less one; `a0_width` is `a0`'s width in bits.
 
@@ -4095,10 +4112,10 @@ Semantics with the class parameters as named values:
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
     APIntAttr:$a2,
-    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking
+    DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? attr-dict `:` type($result)";
+  let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
 }
 
 def Autollvm_cmp_eqOp : Autollvm_Op<"cmp_eq", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -4192,7 +4209,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_move_unary_to_i64Op : Autollvm_Op<"move_unary_to_i64"> {
@@ -4220,7 +4237,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_shr_by_imm_u_narrowOp : Autollvm_Op<"shr_by_imm_u_narrow"> {
@@ -4243,7 +4260,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_move_narrowOp : Autollvm_Op<"move_narrow"> {
@@ -4292,7 +4309,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[2], [I64]>:$a0
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_select_narrowOp : Autollvm_Op<"select_narrow", [AllTypesMatch<["a0", "result"]>]> {
@@ -4591,7 +4608,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_add_or_sub_narrowOp : Autollvm_Op<"add_or_sub_narrow"> {
+def Autollvm_add_or_sub_narrowOp : Autollvm_Op<"add_or_sub_narrow", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "24 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (24): arm/vaddhn_s16, arm/vaddhn_s32, arm/vaddhn_s64, arm/vaddhn_u16, arm/vaddhn_u32, arm/vaddhn_u64, arm/vraddhn_s16, arm/vraddhn_s32, arm/vraddhn_s64, arm/vraddhn_u16, arm/vraddhn_u32, arm/vraddhn_u64, arm/vsubhn_s16, arm/vsubhn_s32, arm/vsubhn_s64, arm/vsubhn_u16, arm/vsubhn_u32, arm/vsubhn_u64, arm/vrsubhn_s16, arm/vrsubhn_s32, arm/vrsubhn_s64, arm/vrsubhn_u16, arm/vrsubhn_u32, arm/vrsubhn_u64.
@@ -4629,7 +4646,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 128, 32768, 2147483648">]>:$constant_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_or_sub_narrow_highOp : Autollvm_Op<"add_or_sub_narrow_high"> {
@@ -4905,7 +4922,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_widenOp : Autollvm_Op<"mul_widen"> {
+def Autollvm_mul_widenOp : Autollvm_Op<"mul_widen", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "12 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (12): arm/vmull_s8, arm/vmull_s16, arm/vmull_s32, arm/vmull_u8, arm/vmull_u16, arm/vmull_u32, arm/vmull_high_s8, arm/vmull_high_s16, arm/vmull_high_s32, arm/vmull_high_u8, arm/vmull_high_u16, arm/vmull_high_u32.
@@ -4934,10 +4951,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_mul_sat_s_widenOp : Autollvm_Op<"mul_sat_s_widen"> {
+def Autollvm_mul_sat_s_widenOp : Autollvm_Op<"mul_sat_s_widen", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "4 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (4): arm/vqdmull_s16, arm/vqdmull_s32, arm/vqdmull_high_s16, arm/vqdmull_high_s32.
@@ -4967,10 +4984,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_mul_sat_s_scalarOp : Autollvm_Op<"mul_sat_s_scalar"> {
+def Autollvm_mul_sat_s_scalarOp : Autollvm_Op<"mul_sat_s_scalar", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): arm/vqdmullh_s16, arm/vqdmulls_s32.
@@ -4999,7 +5016,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I16, I32]>:$a1
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_sub_binaryOp : Autollvm_Op<"sub_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -5413,7 +5430,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_sad_binaryOp : Autollvm_Op<"sad_binary"> {
+def Autollvm_sad_binaryOp : Autollvm_Op<"sad_binary", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "24 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (24): arm/vabd_s8, arm/vabdq_s8, arm/vabd_s16, arm/vabdq_s16, arm/vabd_s32, arm/vabdq_s32, arm/vabd_u8, arm/vabdq_u8, arm/vabd_u16, arm/vabdq_u16, arm/vabd_u32, arm/vabdq_u32, arm/vabdl_s8, arm/vabdl_s16, arm/vabdl_s32, arm/vabdl_u8, arm/vabdl_u16, arm/vabdl_u32, arm/vabdl_high_s8, arm/vabdl_high_s16, arm/vabdl_high_s32, arm/vabdl_high_u8, arm/vabdl_high_u16, arm/vabdl_high_u32.
@@ -5446,7 +5463,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_sad_ternaryOp : Autollvm_Op<"sad_ternary"> {
@@ -6022,7 +6039,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_shr_by_imm_u_narrow_highOp : Autollvm_Op<"add_shr_by_imm_u_narrow_high"> {
@@ -6081,7 +6098,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_shr_sat_by_imm_su_scalarOp : Autollvm_Op<"add_shr_sat_by_imm_su_scalar"> {
@@ -6111,7 +6128,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_shr_sat_by_imm_su_narrow_highOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_high"> {
@@ -6172,7 +6189,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_shr_sat_by_imm_su_scalar_roundOp : Autollvm_Op<"add_shr_sat_by_imm_su_scalar_round"> {
@@ -6203,7 +6220,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_shr_sat_by_imm_su_narrow_high_roundOp : Autollvm_Op<"add_shr_sat_by_imm_su_narrow_high_round"> {
@@ -6265,7 +6282,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_shr_sat_by_imm_scalarOp : Autollvm_Op<"add_shr_sat_by_imm_scalar"> {
@@ -6296,7 +6313,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_shr_sat_by_imm_narrow_highOp : Autollvm_Op<"add_shr_sat_by_imm_narrow_high"> {
@@ -6358,7 +6375,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_shr_by_imm_u_narrow_high_roundOp : Autollvm_Op<"add_shr_by_imm_u_narrow_high_round"> {
@@ -6422,7 +6439,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_shr_sat_by_imm_scalar_roundOp : Autollvm_Op<"add_shr_sat_by_imm_scalar_round"> {
@@ -6454,7 +6471,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_shr_sat_by_imm_narrow_high_roundOp : Autollvm_Op<"add_shr_sat_by_imm_narrow_high_round"> {
@@ -6518,7 +6535,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_and_or_not_shr_by_imm_uOp : Autollvm_Op<"and_or_not_shr_by_imm_u", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -6705,7 +6722,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_convert_sat_scalarOp : Autollvm_Op<"convert_sat_scalar"> {
@@ -6735,7 +6752,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_pack_sat_highOp : Autollvm_Op<"pack_sat_high"> {
@@ -6793,7 +6810,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_convert_sat_u_scalarOp : Autollvm_Op<"convert_sat_u_scalar"> {
@@ -6822,7 +6839,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_pack_sat_u_highOp : Autollvm_Op<"pack_sat_u_high"> {
@@ -7725,7 +7742,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_and_708aOp : Autollvm_Op<"and_708a"> {
+def Autollvm_and_708aOp : Autollvm_Op<"and_708a", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): arm/vand_u64.
@@ -7746,10 +7763,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_or_3159Op : Autollvm_Op<"or_3159"> {
+def Autollvm_or_3159Op : Autollvm_Op<"or_3159", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vorr_s64, arm/vorr_u64.
@@ -7770,10 +7787,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_and_xor_binaryOp : Autollvm_Op<"and_xor_binary"> {
+def Autollvm_and_xor_binaryOp : Autollvm_Op<"and_xor_binary", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/veor_s64, arm/veor_u64.
@@ -7797,10 +7814,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_and_not_c4f3Op : Autollvm_Op<"and_not_c4f3"> {
+def Autollvm_and_not_c4f3Op : Autollvm_Op<"and_not_c4f3", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vbic_s64, arm/vbic_u64.
@@ -7822,7 +7839,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_or_notOp : Autollvm_Op<"or_not", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -7853,7 +7870,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_or_not_20acOp : Autollvm_Op<"or_not_20ac"> {
+def Autollvm_or_not_20acOp : Autollvm_Op<"or_not_20ac", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vorn_s64, arm/vorn_u64.
@@ -7875,7 +7892,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_and_xor_ternaryOp : Autollvm_Op<"and_xor_ternary", [AllTypesMatch<["a0", "a1", "a2", "result"]>]> {
@@ -7908,7 +7925,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` type($result)";
 }
 
-def Autollvm_and_xor_ternary_of_i64Op : Autollvm_Op<"and_xor_ternary_of_i64"> {
+def Autollvm_and_xor_ternary_of_i64Op : Autollvm_Op<"and_xor_ternary_of_i64", [AllTypesMatch<["a0", "a1", "a2"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vbsl_s64, arm/vbsl_u64.
@@ -7933,7 +7950,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[1], [I64]>:$a2
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_extend_u_unary_to_i8Op : Autollvm_Op<"extend_u_unary_to_i8", [AllTypesMatch<["a0", "result"]>]> {
@@ -7996,7 +8013,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_extend_u_scalar_imm_to_i64Op : Autollvm_Op<"extend_u_scalar_imm_to_i64"> {
@@ -8022,7 +8039,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a1
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_extend_u_unary_imm_to_i64Op : Autollvm_Op<"extend_u_unary_imm_to_i64"> {
@@ -8048,7 +8065,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a1
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_extend_u_scalar_immOp : Autollvm_Op<"extend_u_scalar_imm"> {
@@ -8078,7 +8095,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$a1_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_extend_u_scalarOp : Autollvm_Op<"extend_u_scalar"> {
@@ -8104,7 +8121,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_widen_unaryOp : Autollvm_Op<"add_widen_unary"> {
@@ -8141,7 +8158,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_widen_scalar_unaryOp : Autollvm_Op<"add_widen_scalar_unary"> {
@@ -8174,7 +8191,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_widen_binaryOp : Autollvm_Op<"add_widen_binary"> {
@@ -8313,7 +8330,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit_2
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_unary_2wayOp : Autollvm_Op<"add_unary_2way"> {
@@ -8343,7 +8360,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit_3
   );
   let results = (outs AnyTypeOf<[I16, I32, I64]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_min_max_unaryOp : Autollvm_Op<"min_max_unary"> {
@@ -8374,7 +8391,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_min_max_or_shl_scalarOp : Autollvm_Op<"min_max_or_shl_scalar"> {
@@ -8405,10 +8422,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_or_shl_immOp : Autollvm_Op<"or_shl_imm"> {
+def Autollvm_or_shl_immOp : Autollvm_Op<"or_shl_imm", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): arm/vext_s64, arm/vext_u64.
@@ -8429,7 +8446,7 @@ Semantics with the class parameters as named values:
     APIntAttr:$a2
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_extend_u_unaryOp : Autollvm_Op<"extend_u_unary", [AllTypesMatch<["a0", "result"]>]> {
@@ -9165,7 +9182,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_pack_satOp : Autollvm_Op<"pack_sat"> {
+def Autollvm_pack_satOp : Autollvm_Op<"pack_sat", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "4 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (4): hvx/V6_vpackhub_sat, hvx/V6_vpackhb_sat, hvx/V6_vpackwuh_sat, hvx/V6_vpackwh_sat.
@@ -9186,7 +9203,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_dot_acc_unaryOp : Autollvm_Op<"dot_acc_unary"> {
@@ -9211,7 +9228,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_dot_with_scalarOp : Autollvm_Op<"dot_with_scalar"> {
@@ -9325,7 +9342,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_sat_sOp : Autollvm_Op<"dot_sat_s"> {
+def Autollvm_dot_sat_sOp : Autollvm_Op<"dot_sat_s", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vdmpyhvsat.
@@ -9344,7 +9361,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_dot_acc_sat_sOp : Autollvm_Op<"dot_acc_sat_s"> {
@@ -9563,7 +9580,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_roundOp : Autollvm_Op<"dot_round"> {
+def Autollvm_dot_roundOp : Autollvm_Op<"dot_round", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "3 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vrmpyubv, hvx/V6_vrmpybv, hvx/V6_vrmpybusv.
@@ -9585,7 +9602,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_mul_high_ternary_to_i32Op : Autollvm_Op<"mul_high_ternary_to_i32"> {
@@ -10005,7 +10022,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_funnel_shift_satOp : Autollvm_Op<"funnel_shift_sat"> {
+def Autollvm_funnel_shift_satOp : Autollvm_Op<"funnel_shift_sat", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "6 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (6): hvx/V6_vroundwh, hvx/V6_vroundwuh, hvx/V6_vrounduwuh, hvx/V6_vroundhb, hvx/V6_vroundhub, hvx/V6_vrounduhub.
@@ -10029,7 +10046,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_add_and_shift_sOp : Autollvm_Op<"add_and_shift_s"> {
@@ -10242,7 +10259,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_suOp : Autollvm_Op<"mul_high_su"> {
+def Autollvm_mul_high_suOp : Autollvm_Op<"mul_high_su", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vaddcarryo.
@@ -10262,10 +10279,10 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_mul_high_round_suOp : Autollvm_Op<"mul_high_round_su"> {
+def Autollvm_mul_high_round_suOp : Autollvm_Op<"mul_high_round_su", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vsubcarryo.
@@ -10285,7 +10302,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_and_or_shl_sat_sOp : Autollvm_Op<"and_or_shl_sat_s", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -10348,7 +10365,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
 }
 
-def Autollvm_dot_acc_binaryOp : Autollvm_Op<"dot_acc_binary"> {
+def Autollvm_dot_acc_binaryOp : Autollvm_Op<"dot_acc_binary", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vaddubh, hvx/V6_vaddhw, hvx/V6_vadduhw.
@@ -10371,10 +10388,10 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
-def Autollvm_sub_shr_07d3Op : Autollvm_Op<"sub_shr_07d3"> {
+def Autollvm_sub_shr_07d3Op : Autollvm_Op<"sub_shr_07d3", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "3 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vsububh, hvx/V6_vsubhw, hvx/V6_vsubuhw.
@@ -10397,7 +10414,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_dot_acc_ternary_4wayOp : Autollvm_Op<"dot_acc_ternary_4way"> {
@@ -10561,7 +10578,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 attr-dict `:` type($result)";
 }
 
-def Autollvm_dot_5wayOp : Autollvm_Op<"dot_5way"> {
+def Autollvm_dot_5wayOp : Autollvm_Op<"dot_5way", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "6 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (6): hvx/V6_vmpybv, hvx/V6_vmpyubv, hvx/V6_vmpybusv, hvx/V6_vmpyhv, hvx/V6_vmpyuhv, hvx/V6_vmpyhus.
@@ -10585,7 +10602,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_dot_acc_ternary_5wayOp : Autollvm_Op<"dot_acc_ternary_5way"> {
@@ -10618,7 +10635,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_10wayOp : Autollvm_Op<"dot_10way"> {
+def Autollvm_dot_10wayOp : Autollvm_Op<"dot_10way", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vmpabusv, hvx/V6_vmpabuuv.
@@ -10638,7 +10655,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_mul_high_sat_round_sOp : Autollvm_Op<"mul_high_sat_round_s", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -10772,7 +10789,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_s_binaryOp : Autollvm_Op<"mul_high_s_binary"> {
+def Autollvm_mul_high_s_binaryOp : Autollvm_Op<"mul_high_s_binary", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vmpyieoh.
@@ -10789,7 +10806,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I16]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_mul_high_binaryOp : Autollvm_Op<"mul_high_binary"> {
@@ -11241,7 +11258,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_sub_mul_and_to_maskOp : Autollvm_Op<"add_sub_mul_and_to_mask"> {
+def Autollvm_add_sub_mul_and_to_maskOp : Autollvm_Op<"add_sub_mul_and_to_mask", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "6 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (6): hvx/V6_vgtw, hvx/V6_veqw, hvx/V6_vgth, hvx/V6_veqh, hvx/V6_vgtuw, hvx/V6_vgtuh.
@@ -11267,7 +11284,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 15">]>:$constant
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_dot_acc_to_maskOp : Autollvm_Op<"dot_acc_to_mask"> {
@@ -11381,7 +11398,7 @@ Semantics with the class parameters as named values:
     I32:$a0
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_mask_dot_su_unary_with_scalarOp : Autollvm_Op<"mask_dot_su_unary_with_scalar"> {
@@ -11402,7 +11419,7 @@ Semantics with the class parameters as named values:
     I32:$a0
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_mask_dot_su_binaryOp : Autollvm_Op<"mask_dot_su_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -11495,7 +11512,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_and_or_shl_satOp : Autollvm_Op<"sub_and_or_shl_sat"> {
+def Autollvm_sub_and_or_shl_satOp : Autollvm_Op<"sub_and_or_shl_sat", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "3 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (3): hvx/V6_vsathub, hvx/V6_vsatwh, hvx/V6_vsatuwuh.
@@ -11519,7 +11536,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_3
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_funnel_shift_binaryOp : Autollvm_Op<"funnel_shift_binary", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -11612,7 +11629,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_uOp : Autollvm_Op<"dot_acc_u"> {
+def Autollvm_dot_acc_uOp : Autollvm_Op<"dot_acc_u", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "2 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (2): hvx/V6_vshufoeh, hvx/V6_vshufoeb.
@@ -11637,7 +11654,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_shr_u_narrowOp : Autollvm_Op<"shr_u_narrow", [AllTypesMatch<["a0", "result"]>]> {
@@ -11750,7 +11767,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_uOp : Autollvm_Op<"shr_u"> {
+def Autollvm_shr_uOp : Autollvm_Op<"shr_u", [AllTypesMatch<["a0", "a1"]>]> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): hvx/V6_vcombine.
@@ -11766,7 +11783,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
 }
 
 def Autollvm_select_binary_uOp : Autollvm_Op<"select_binary_u", [AllTypesMatch<["a0", "a1", "result"]>]> {
@@ -12278,7 +12295,7 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound_2
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "$a0 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
 }
 
 #endif // AUTOLLVM_OPS

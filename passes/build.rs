@@ -54,6 +54,10 @@ fn compile_autollvm_and_shim(prefix: &str, out: &str) {
         ("-gen-dialect-defs", "autollvm_dialect.cpp.inc"),
         ("-gen-op-decls", "autollvm_ops.h.inc"),
         ("-gen-op-defs", "autollvm_ops.cpp.inc"),
+        ("-gen-enum-decls", "autollvm_enums.h.inc"),
+        ("-gen-enum-defs", "autollvm_enums.cpp.inc"),
+        ("-gen-attrdef-decls", "autollvm_attrs.h.inc"),
+        ("-gen-attrdef-defs", "autollvm_attrs.cpp.inc"),
     ] {
         let status = std::process::Command::new(format!("{prefix}/bin/mlir-tblgen"))
             .args([generator, &shards, "-I", &format!("{prefix}/include"), td, "-o", &format!("{out}/{file}")])

@@ -7,6 +7,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def HydrideArm_Dialect : Dialect {
@@ -620,7 +621,7 @@ Lowers to LLVM as one `llvm.add` of its operands; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddl_s8Op : HydrideArm_Op<"vaddl_s8"> {
+def HydrideArm_vaddl_s8Op : HydrideArm_Op<"vaddl_s8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_s8";
   let description = [{
 ```
@@ -649,10 +650,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_s16Op : HydrideArm_Op<"vaddl_s16"> {
+def HydrideArm_vaddl_s16Op : HydrideArm_Op<"vaddl_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_s16";
   let description = [{
 ```
@@ -681,10 +682,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_s32Op : HydrideArm_Op<"vaddl_s32"> {
+def HydrideArm_vaddl_s32Op : HydrideArm_Op<"vaddl_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_s32";
   let description = [{
 ```
@@ -713,10 +714,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_u8Op : HydrideArm_Op<"vaddl_u8"> {
+def HydrideArm_vaddl_u8Op : HydrideArm_Op<"vaddl_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_u8";
   let description = [{
 ```
@@ -745,10 +746,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_u16Op : HydrideArm_Op<"vaddl_u16"> {
+def HydrideArm_vaddl_u16Op : HydrideArm_Op<"vaddl_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_u16";
   let description = [{
 ```
@@ -777,10 +778,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_u32Op : HydrideArm_Op<"vaddl_u32"> {
+def HydrideArm_vaddl_u32Op : HydrideArm_Op<"vaddl_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_u32";
   let description = [{
 ```
@@ -809,10 +810,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_high_s8Op : HydrideArm_Op<"vaddl_high_s8"> {
+def HydrideArm_vaddl_high_s8Op : HydrideArm_Op<"vaddl_high_s8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_high_s8";
   let description = [{
 ```
@@ -841,10 +842,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_high_s16Op : HydrideArm_Op<"vaddl_high_s16"> {
+def HydrideArm_vaddl_high_s16Op : HydrideArm_Op<"vaddl_high_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_high_s16";
   let description = [{
 ```
@@ -873,10 +874,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_high_s32Op : HydrideArm_Op<"vaddl_high_s32"> {
+def HydrideArm_vaddl_high_s32Op : HydrideArm_Op<"vaddl_high_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_high_s32";
   let description = [{
 ```
@@ -905,10 +906,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_high_u8Op : HydrideArm_Op<"vaddl_high_u8"> {
+def HydrideArm_vaddl_high_u8Op : HydrideArm_Op<"vaddl_high_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_high_u8";
   let description = [{
 ```
@@ -937,10 +938,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_high_u16Op : HydrideArm_Op<"vaddl_high_u16"> {
+def HydrideArm_vaddl_high_u16Op : HydrideArm_Op<"vaddl_high_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_high_u16";
   let description = [{
 ```
@@ -969,10 +970,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddl_high_u32Op : HydrideArm_Op<"vaddl_high_u32"> {
+def HydrideArm_vaddl_high_u32Op : HydrideArm_Op<"vaddl_high_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddl_high_u32";
   let description = [{
 ```
@@ -1001,7 +1002,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddw_s8Op : HydrideArm_Op<"vaddw_s8"> {
@@ -3368,7 +3369,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.usqadd.i64`; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vaddhn_s16Op : HydrideArm_Op<"vaddhn_s16"> {
+def HydrideArm_vaddhn_s16Op : HydrideArm_Op<"vaddhn_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddhn_s16";
   let description = [{
 ```
@@ -3401,10 +3402,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddhn_s32Op : HydrideArm_Op<"vaddhn_s32"> {
+def HydrideArm_vaddhn_s32Op : HydrideArm_Op<"vaddhn_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddhn_s32";
   let description = [{
 ```
@@ -3437,10 +3438,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddhn_s64Op : HydrideArm_Op<"vaddhn_s64"> {
+def HydrideArm_vaddhn_s64Op : HydrideArm_Op<"vaddhn_s64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddhn_s64";
   let description = [{
 ```
@@ -3473,10 +3474,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddhn_u16Op : HydrideArm_Op<"vaddhn_u16"> {
+def HydrideArm_vaddhn_u16Op : HydrideArm_Op<"vaddhn_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddhn_u16";
   let description = [{
 ```
@@ -3509,10 +3510,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddhn_u32Op : HydrideArm_Op<"vaddhn_u32"> {
+def HydrideArm_vaddhn_u32Op : HydrideArm_Op<"vaddhn_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddhn_u32";
   let description = [{
 ```
@@ -3545,10 +3546,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vaddhn_u64Op : HydrideArm_Op<"vaddhn_u64"> {
+def HydrideArm_vaddhn_u64Op : HydrideArm_Op<"vaddhn_u64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vaddhn_u64";
   let description = [{
 ```
@@ -3581,7 +3582,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddhn_high_s16Op : HydrideArm_Op<"vaddhn_high_s16"> {
@@ -3806,7 +3807,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
   let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vraddhn_s16Op : HydrideArm_Op<"vraddhn_s16"> {
+def HydrideArm_vraddhn_s16Op : HydrideArm_Op<"vraddhn_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vraddhn_s16";
   let description = [{
 ```
@@ -3839,10 +3840,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vraddhn_s32Op : HydrideArm_Op<"vraddhn_s32"> {
+def HydrideArm_vraddhn_s32Op : HydrideArm_Op<"vraddhn_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vraddhn_s32";
   let description = [{
 ```
@@ -3875,10 +3876,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vraddhn_s64Op : HydrideArm_Op<"vraddhn_s64"> {
+def HydrideArm_vraddhn_s64Op : HydrideArm_Op<"vraddhn_s64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vraddhn_s64";
   let description = [{
 ```
@@ -3911,10 +3912,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vraddhn_u16Op : HydrideArm_Op<"vraddhn_u16"> {
+def HydrideArm_vraddhn_u16Op : HydrideArm_Op<"vraddhn_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vraddhn_u16";
   let description = [{
 ```
@@ -3947,10 +3948,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vraddhn_u32Op : HydrideArm_Op<"vraddhn_u32"> {
+def HydrideArm_vraddhn_u32Op : HydrideArm_Op<"vraddhn_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vraddhn_u32";
   let description = [{
 ```
@@ -3983,10 +3984,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vraddhn_u64Op : HydrideArm_Op<"vraddhn_u64"> {
+def HydrideArm_vraddhn_u64Op : HydrideArm_Op<"vraddhn_u64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vraddhn_u64";
   let description = [{
 ```
@@ -4019,7 +4020,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.raddhn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vraddhn_high_s16Op : HydrideArm_Op<"vraddhn_high_s16"> {
@@ -7292,7 +7293,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`, `llv
   let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmull_s8Op : HydrideArm_Op<"vmull_s8"> {
+def HydrideArm_vmull_s8Op : HydrideArm_Op<"vmull_s8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_s8";
   let description = [{
 ```
@@ -7316,10 +7317,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smull.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_s16Op : HydrideArm_Op<"vmull_s16"> {
+def HydrideArm_vmull_s16Op : HydrideArm_Op<"vmull_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_s16";
   let description = [{
 ```
@@ -7343,10 +7344,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smull.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_s32Op : HydrideArm_Op<"vmull_s32"> {
+def HydrideArm_vmull_s32Op : HydrideArm_Op<"vmull_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_s32";
   let description = [{
 ```
@@ -7370,10 +7371,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.smull.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_u8Op : HydrideArm_Op<"vmull_u8"> {
+def HydrideArm_vmull_u8Op : HydrideArm_Op<"vmull_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_u8";
   let description = [{
 ```
@@ -7397,10 +7398,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umull.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_u16Op : HydrideArm_Op<"vmull_u16"> {
+def HydrideArm_vmull_u16Op : HydrideArm_Op<"vmull_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_u16";
   let description = [{
 ```
@@ -7424,10 +7425,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umull.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_u32Op : HydrideArm_Op<"vmull_u32"> {
+def HydrideArm_vmull_u32Op : HydrideArm_Op<"vmull_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_u32";
   let description = [{
 ```
@@ -7451,10 +7452,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.umull.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_high_s8Op : HydrideArm_Op<"vmull_high_s8"> {
+def HydrideArm_vmull_high_s8Op : HydrideArm_Op<"vmull_high_s8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_high_s8";
   let description = [{
 ```
@@ -7478,10 +7479,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v8i16`; needs 
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_high_s16Op : HydrideArm_Op<"vmull_high_s16"> {
+def HydrideArm_vmull_high_s16Op : HydrideArm_Op<"vmull_high_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_high_s16";
   let description = [{
 ```
@@ -7505,10 +7506,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v4i32`; needs 
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_high_s32Op : HydrideArm_Op<"vmull_high_s32"> {
+def HydrideArm_vmull_high_s32Op : HydrideArm_Op<"vmull_high_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_high_s32";
   let description = [{
 ```
@@ -7532,10 +7533,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.smull.v2i64`; needs 
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_high_u8Op : HydrideArm_Op<"vmull_high_u8"> {
+def HydrideArm_vmull_high_u8Op : HydrideArm_Op<"vmull_high_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_high_u8";
   let description = [{
 ```
@@ -7559,10 +7560,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v8i16`; needs 
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_high_u16Op : HydrideArm_Op<"vmull_high_u16"> {
+def HydrideArm_vmull_high_u16Op : HydrideArm_Op<"vmull_high_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_high_u16";
   let description = [{
 ```
@@ -7586,10 +7587,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v4i32`; needs 
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_high_u32Op : HydrideArm_Op<"vmull_high_u32"> {
+def HydrideArm_vmull_high_u32Op : HydrideArm_Op<"vmull_high_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_high_u32";
   let description = [{
 ```
@@ -7613,10 +7614,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vqdmull_s16Op : HydrideArm_Op<"vqdmull_s16"> {
+def HydrideArm_vqdmull_s16Op : HydrideArm_Op<"vqdmull_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmull_s16";
   let description = [{
 ```
@@ -7642,10 +7643,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmull.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vqdmull_s32Op : HydrideArm_Op<"vqdmull_s32"> {
+def HydrideArm_vqdmull_s32Op : HydrideArm_Op<"vqdmull_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmull_s32";
   let description = [{
 ```
@@ -7671,10 +7672,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmull.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vqdmullh_s16Op : HydrideArm_Op<"vqdmullh_s16"> {
+def HydrideArm_vqdmullh_s16Op : HydrideArm_Op<"vqdmullh_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmullh_s16";
   let description = [{
 ```
@@ -7700,10 +7701,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`; need
     I16:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vqdmulls_s32Op : HydrideArm_Op<"vqdmulls_s32"> {
+def HydrideArm_vqdmulls_s32Op : HydrideArm_Op<"vqdmulls_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmulls_s32";
   let description = [{
 ```
@@ -7729,10 +7730,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqdmulls.scalar`; needs neon.
     I32:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vqdmull_high_s16Op : HydrideArm_Op<"vqdmull_high_s16"> {
+def HydrideArm_vqdmull_high_s16Op : HydrideArm_Op<"vqdmull_high_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmull_high_s16";
   let description = [{
 ```
@@ -7758,10 +7759,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v4i32`; need
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vqdmull_high_s32Op : HydrideArm_Op<"vqdmull_high_s32"> {
+def HydrideArm_vqdmull_high_s32Op : HydrideArm_Op<"vqdmull_high_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmull_high_s32";
   let description = [{
 ```
@@ -7787,7 +7788,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`; need
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vsub_s8Op : HydrideArm_Op<"vsub_s8", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -8384,7 +8385,7 @@ Lowers to LLVM as one `llvm.sub` of its operands; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubl_s8Op : HydrideArm_Op<"vsubl_s8"> {
+def HydrideArm_vsubl_s8Op : HydrideArm_Op<"vsubl_s8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_s8";
   let description = [{
 ```
@@ -8413,10 +8414,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_s16Op : HydrideArm_Op<"vsubl_s16"> {
+def HydrideArm_vsubl_s16Op : HydrideArm_Op<"vsubl_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_s16";
   let description = [{
 ```
@@ -8445,10 +8446,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_s32Op : HydrideArm_Op<"vsubl_s32"> {
+def HydrideArm_vsubl_s32Op : HydrideArm_Op<"vsubl_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_s32";
   let description = [{
 ```
@@ -8477,10 +8478,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_u8Op : HydrideArm_Op<"vsubl_u8"> {
+def HydrideArm_vsubl_u8Op : HydrideArm_Op<"vsubl_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_u8";
   let description = [{
 ```
@@ -8509,10 +8510,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_u16Op : HydrideArm_Op<"vsubl_u16"> {
+def HydrideArm_vsubl_u16Op : HydrideArm_Op<"vsubl_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_u16";
   let description = [{
 ```
@@ -8541,10 +8542,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_u32Op : HydrideArm_Op<"vsubl_u32"> {
+def HydrideArm_vsubl_u32Op : HydrideArm_Op<"vsubl_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_u32";
   let description = [{
 ```
@@ -8573,10 +8574,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_high_s8Op : HydrideArm_Op<"vsubl_high_s8"> {
+def HydrideArm_vsubl_high_s8Op : HydrideArm_Op<"vsubl_high_s8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_high_s8";
   let description = [{
 ```
@@ -8605,10 +8606,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_high_s16Op : HydrideArm_Op<"vsubl_high_s16"> {
+def HydrideArm_vsubl_high_s16Op : HydrideArm_Op<"vsubl_high_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_high_s16";
   let description = [{
 ```
@@ -8637,10 +8638,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_high_s32Op : HydrideArm_Op<"vsubl_high_s32"> {
+def HydrideArm_vsubl_high_s32Op : HydrideArm_Op<"vsubl_high_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_high_s32";
   let description = [{
 ```
@@ -8669,10 +8670,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_high_u8Op : HydrideArm_Op<"vsubl_high_u8"> {
+def HydrideArm_vsubl_high_u8Op : HydrideArm_Op<"vsubl_high_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_high_u8";
   let description = [{
 ```
@@ -8701,10 +8702,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_high_u16Op : HydrideArm_Op<"vsubl_high_u16"> {
+def HydrideArm_vsubl_high_u16Op : HydrideArm_Op<"vsubl_high_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_high_u16";
   let description = [{
 ```
@@ -8733,10 +8734,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubl_high_u32Op : HydrideArm_Op<"vsubl_high_u32"> {
+def HydrideArm_vsubl_high_u32Op : HydrideArm_Op<"vsubl_high_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubl_high_u32";
   let description = [{
 ```
@@ -8765,7 +8766,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vsubw_s8Op : HydrideArm_Op<"vsubw_s8"> {
@@ -10160,7 +10161,7 @@ Lowers to LLVM as a call of `llvm.usub.sat.i64` (LLVM's generic form of `llvm.aa
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vsubhn_s16Op : HydrideArm_Op<"vsubhn_s16"> {
+def HydrideArm_vsubhn_s16Op : HydrideArm_Op<"vsubhn_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubhn_s16";
   let description = [{
 ```
@@ -10193,10 +10194,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubhn_s32Op : HydrideArm_Op<"vsubhn_s32"> {
+def HydrideArm_vsubhn_s32Op : HydrideArm_Op<"vsubhn_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubhn_s32";
   let description = [{
 ```
@@ -10229,10 +10230,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubhn_s64Op : HydrideArm_Op<"vsubhn_s64"> {
+def HydrideArm_vsubhn_s64Op : HydrideArm_Op<"vsubhn_s64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubhn_s64";
   let description = [{
 ```
@@ -10265,10 +10266,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubhn_u16Op : HydrideArm_Op<"vsubhn_u16"> {
+def HydrideArm_vsubhn_u16Op : HydrideArm_Op<"vsubhn_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubhn_u16";
   let description = [{
 ```
@@ -10301,10 +10302,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubhn_u32Op : HydrideArm_Op<"vsubhn_u32"> {
+def HydrideArm_vsubhn_u32Op : HydrideArm_Op<"vsubhn_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubhn_u32";
   let description = [{
 ```
@@ -10337,10 +10338,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vsubhn_u64Op : HydrideArm_Op<"vsubhn_u64"> {
+def HydrideArm_vsubhn_u64Op : HydrideArm_Op<"vsubhn_u64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vsubhn_u64";
   let description = [{
 ```
@@ -10373,7 +10374,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vsubhn_high_s16Op : HydrideArm_Op<"vsubhn_high_s16"> {
@@ -10598,7 +10599,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
   let assemblyFormat = "$r `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vrsubhn_s16Op : HydrideArm_Op<"vrsubhn_s16"> {
+def HydrideArm_vrsubhn_s16Op : HydrideArm_Op<"vrsubhn_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vrsubhn_s16";
   let description = [{
 ```
@@ -10631,10 +10632,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vrsubhn_s32Op : HydrideArm_Op<"vrsubhn_s32"> {
+def HydrideArm_vrsubhn_s32Op : HydrideArm_Op<"vrsubhn_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vrsubhn_s32";
   let description = [{
 ```
@@ -10667,10 +10668,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vrsubhn_s64Op : HydrideArm_Op<"vrsubhn_s64"> {
+def HydrideArm_vrsubhn_s64Op : HydrideArm_Op<"vrsubhn_s64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vrsubhn_s64";
   let description = [{
 ```
@@ -10703,10 +10704,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vrsubhn_u16Op : HydrideArm_Op<"vrsubhn_u16"> {
+def HydrideArm_vrsubhn_u16Op : HydrideArm_Op<"vrsubhn_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vrsubhn_u16";
   let description = [{
 ```
@@ -10739,10 +10740,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vrsubhn_u32Op : HydrideArm_Op<"vrsubhn_u32"> {
+def HydrideArm_vrsubhn_u32Op : HydrideArm_Op<"vrsubhn_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vrsubhn_u32";
   let description = [{
 ```
@@ -10775,10 +10776,10 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vrsubhn_u64Op : HydrideArm_Op<"vrsubhn_u64"> {
+def HydrideArm_vrsubhn_u64Op : HydrideArm_Op<"vrsubhn_u64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vrsubhn_u64";
   let description = [{
 ```
@@ -10811,7 +10812,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rsubhn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vrsubhn_high_s16Op : HydrideArm_Op<"vrsubhn_high_s16"> {
@@ -15986,7 +15987,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uabd.v4i32`; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vabdl_s8Op : HydrideArm_Op<"vabdl_s8"> {
+def HydrideArm_vabdl_s8Op : HydrideArm_Op<"vabdl_s8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_s8";
   let description = [{
 ```
@@ -16013,10 +16014,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v8i8`; needs ne
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_s16Op : HydrideArm_Op<"vabdl_s16"> {
+def HydrideArm_vabdl_s16Op : HydrideArm_Op<"vabdl_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_s16";
   let description = [{
 ```
@@ -16043,10 +16044,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v4i16`; needs n
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_s32Op : HydrideArm_Op<"vabdl_s32"> {
+def HydrideArm_vabdl_s32Op : HydrideArm_Op<"vabdl_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_s32";
   let description = [{
 ```
@@ -16073,10 +16074,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v2i32`; needs n
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_u8Op : HydrideArm_Op<"vabdl_u8"> {
+def HydrideArm_vabdl_u8Op : HydrideArm_Op<"vabdl_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_u8";
   let description = [{
 ```
@@ -16103,10 +16104,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v8i8`; needs ne
     VectorOfLengthAndType<[8], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_u16Op : HydrideArm_Op<"vabdl_u16"> {
+def HydrideArm_vabdl_u16Op : HydrideArm_Op<"vabdl_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_u16";
   let description = [{
 ```
@@ -16133,10 +16134,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v4i16`; needs n
     VectorOfLengthAndType<[4], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_u32Op : HydrideArm_Op<"vabdl_u32"> {
+def HydrideArm_vabdl_u32Op : HydrideArm_Op<"vabdl_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_u32";
   let description = [{
 ```
@@ -16163,10 +16164,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v2i32`; needs n
     VectorOfLengthAndType<[2], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_high_s8Op : HydrideArm_Op<"vabdl_high_s8"> {
+def HydrideArm_vabdl_high_s8Op : HydrideArm_Op<"vabdl_high_s8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_high_s8";
   let description = [{
 ```
@@ -16193,10 +16194,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v8i8`; needs ne
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_high_s16Op : HydrideArm_Op<"vabdl_high_s16"> {
+def HydrideArm_vabdl_high_s16Op : HydrideArm_Op<"vabdl_high_s16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_high_s16";
   let description = [{
 ```
@@ -16223,10 +16224,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v4i16`; needs n
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_high_s32Op : HydrideArm_Op<"vabdl_high_s32"> {
+def HydrideArm_vabdl_high_s32Op : HydrideArm_Op<"vabdl_high_s32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_high_s32";
   let description = [{
 ```
@@ -16253,10 +16254,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sabd.v2i32`; needs n
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_high_u8Op : HydrideArm_Op<"vabdl_high_u8"> {
+def HydrideArm_vabdl_high_u8Op : HydrideArm_Op<"vabdl_high_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_high_u8";
   let description = [{
 ```
@@ -16283,10 +16284,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v8i8`; needs ne
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_high_u16Op : HydrideArm_Op<"vabdl_high_u16"> {
+def HydrideArm_vabdl_high_u16Op : HydrideArm_Op<"vabdl_high_u16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_high_u16";
   let description = [{
 ```
@@ -16313,10 +16314,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v4i16`; needs n
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vabdl_high_u32Op : HydrideArm_Op<"vabdl_high_u32"> {
+def HydrideArm_vabdl_high_u32Op : HydrideArm_Op<"vabdl_high_u32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vabdl_high_u32";
   let description = [{
 ```
@@ -16343,7 +16344,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uabd.v2i32`; needs n
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaba_s8Op : HydrideArm_Op<"vaba_s8", [AllTypesMatch<["a", "b", "c", "result"]>]> {
@@ -23754,7 +23755,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshrn_n_s32Op : HydrideArm_Op<"vshrn_n_s32"> {
@@ -23779,7 +23780,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshrn_n_s64Op : HydrideArm_Op<"vshrn_n_s64"> {
@@ -23804,7 +23805,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshrn_n_u16Op : HydrideArm_Op<"vshrn_n_u16"> {
@@ -23829,7 +23830,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshrn_n_u32Op : HydrideArm_Op<"vshrn_n_u32"> {
@@ -23854,7 +23855,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshrn_n_u64Op : HydrideArm_Op<"vshrn_n_u64"> {
@@ -23879,7 +23880,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshrn_high_n_s16Op : HydrideArm_Op<"vshrn_high_n_s16"> {
@@ -24060,7 +24061,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrun.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrun_n_s32Op : HydrideArm_Op<"vqshrun_n_s32"> {
@@ -24085,7 +24086,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrun.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrun_n_s64Op : HydrideArm_Op<"vqshrun_n_s64"> {
@@ -24110,7 +24111,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrun.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrunh_n_s16Op : HydrideArm_Op<"vqshrunh_n_s16"> {
@@ -24135,7 +24136,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshruns_n_s32Op : HydrideArm_Op<"vqshruns_n_s32"> {
@@ -24160,7 +24161,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrund_n_s64Op : HydrideArm_Op<"vqshrund_n_s64"> {
@@ -24185,7 +24186,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrun.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrun_high_n_s16Op : HydrideArm_Op<"vqshrun_high_n_s16"> {
@@ -24289,7 +24290,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrun.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrun_n_s32Op : HydrideArm_Op<"vqrshrun_n_s32"> {
@@ -24315,7 +24316,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrun.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrun_n_s64Op : HydrideArm_Op<"vqrshrun_n_s64"> {
@@ -24341,7 +24342,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrun.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrunh_n_s16Op : HydrideArm_Op<"vqrshrunh_n_s16"> {
@@ -24367,7 +24368,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshruns_n_s32Op : HydrideArm_Op<"vqrshruns_n_s32"> {
@@ -24393,7 +24394,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrund_n_s64Op : HydrideArm_Op<"vqrshrund_n_s64"> {
@@ -24419,7 +24420,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrun.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrun_high_n_s16Op : HydrideArm_Op<"vqrshrun_high_n_s16"> {
@@ -24525,7 +24526,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrn_n_s32Op : HydrideArm_Op<"vqshrn_n_s32"> {
@@ -24550,7 +24551,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrn_n_s64Op : HydrideArm_Op<"vqshrn_n_s64"> {
@@ -24575,7 +24576,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrn_n_u16Op : HydrideArm_Op<"vqshrn_n_u16"> {
@@ -24600,7 +24601,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrn_n_u32Op : HydrideArm_Op<"vqshrn_n_u32"> {
@@ -24625,7 +24626,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrn_n_u64Op : HydrideArm_Op<"vqshrn_n_u64"> {
@@ -24650,7 +24651,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrnh_n_s16Op : HydrideArm_Op<"vqshrnh_n_s16"> {
@@ -24675,7 +24676,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrns_n_s32Op : HydrideArm_Op<"vqshrns_n_s32"> {
@@ -24700,7 +24701,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrnd_n_s64Op : HydrideArm_Op<"vqshrnd_n_s64"> {
@@ -24725,7 +24726,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqshrn.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrnh_n_u16Op : HydrideArm_Op<"vqshrnh_n_u16"> {
@@ -24750,7 +24751,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrns_n_u32Op : HydrideArm_Op<"vqshrns_n_u32"> {
@@ -24775,7 +24776,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrnd_n_u64Op : HydrideArm_Op<"vqshrnd_n_u64"> {
@@ -24800,7 +24801,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqshrn.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqshrn_high_n_s16Op : HydrideArm_Op<"vqshrn_high_n_s16"> {
@@ -24982,7 +24983,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vrshrn_n_s32Op : HydrideArm_Op<"vrshrn_n_s32"> {
@@ -25008,7 +25009,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vrshrn_n_s64Op : HydrideArm_Op<"vrshrn_n_s64"> {
@@ -25034,7 +25035,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vrshrn_n_u16Op : HydrideArm_Op<"vrshrn_n_u16"> {
@@ -25060,7 +25061,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vrshrn_n_u32Op : HydrideArm_Op<"vrshrn_n_u32"> {
@@ -25086,7 +25087,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vrshrn_n_u64Op : HydrideArm_Op<"vrshrn_n_u64"> {
@@ -25112,7 +25113,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.rshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vrshrn_high_n_s16Op : HydrideArm_Op<"vrshrn_high_n_s16"> {
@@ -25273,7 +25274,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrn_n_s32Op : HydrideArm_Op<"vqrshrn_n_s32"> {
@@ -25299,7 +25300,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrn_n_s64Op : HydrideArm_Op<"vqrshrn_n_s64"> {
@@ -25325,7 +25326,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrn_n_u16Op : HydrideArm_Op<"vqrshrn_n_u16"> {
@@ -25351,7 +25352,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshrn.v8i8`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrn_n_u32Op : HydrideArm_Op<"vqrshrn_n_u32"> {
@@ -25377,7 +25378,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshrn.v4i16`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrn_n_u64Op : HydrideArm_Op<"vqrshrn_n_u64"> {
@@ -25403,7 +25404,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshrn.v2i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrnh_n_s16Op : HydrideArm_Op<"vqrshrnh_n_s16"> {
@@ -25429,7 +25430,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrns_n_s32Op : HydrideArm_Op<"vqrshrns_n_s32"> {
@@ -25455,7 +25456,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrnd_n_s64Op : HydrideArm_Op<"vqrshrnd_n_s64"> {
@@ -25481,7 +25482,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqrshrn.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrnh_n_u16Op : HydrideArm_Op<"vqrshrnh_n_u16"> {
@@ -25507,7 +25508,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrns_n_u32Op : HydrideArm_Op<"vqrshrns_n_u32"> {
@@ -25533,7 +25534,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$n
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrnd_n_u64Op : HydrideArm_Op<"vqrshrnd_n_u64"> {
@@ -25559,7 +25560,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqrshrn.i32`; needs neon.
     APIntAttr:$n
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqrshrn_high_n_s16Op : HydrideArm_Op<"vqrshrn_high_n_s16"> {
@@ -25746,7 +25747,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_n_s16Op : HydrideArm_Op<"vshll_n_s16"> {
@@ -25771,7 +25772,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_n_s32Op : HydrideArm_Op<"vshll_n_s32"> {
@@ -25796,7 +25797,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_n_u8Op : HydrideArm_Op<"vshll_n_u8"> {
@@ -25821,7 +25822,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_n_u16Op : HydrideArm_Op<"vshll_n_u16"> {
@@ -25846,7 +25847,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_n_u32Op : HydrideArm_Op<"vshll_n_u32"> {
@@ -25871,7 +25872,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_high_n_s8Op : HydrideArm_Op<"vshll_high_n_s8"> {
@@ -25896,7 +25897,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_high_n_s16Op : HydrideArm_Op<"vshll_high_n_s16"> {
@@ -25921,7 +25922,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_high_n_s32Op : HydrideArm_Op<"vshll_high_n_s32"> {
@@ -25946,7 +25947,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_high_n_u8Op : HydrideArm_Op<"vshll_high_n_u8"> {
@@ -25971,7 +25972,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_high_n_u16Op : HydrideArm_Op<"vshll_high_n_u16"> {
@@ -25996,7 +25997,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vshll_high_n_u32Op : HydrideArm_Op<"vshll_high_n_u32"> {
@@ -26021,7 +26022,7 @@ Lowers to LLVM as clang-22's IR of generic operations (with its immediate's valu
     APIntAttr:$n
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vsri_n_s8Op : HydrideArm_Op<"vsri_n_s8", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -27090,7 +27091,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovn_s32Op : HydrideArm_Op<"vmovn_s32"> {
@@ -27115,7 +27116,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovn_s64Op : HydrideArm_Op<"vmovn_s64"> {
@@ -27140,7 +27141,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovn_u16Op : HydrideArm_Op<"vmovn_u16"> {
@@ -27165,7 +27166,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovn_u32Op : HydrideArm_Op<"vmovn_u32"> {
@@ -27190,7 +27191,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovn_u64Op : HydrideArm_Op<"vmovn_u64"> {
@@ -27215,7 +27216,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovn_high_s16Op : HydrideArm_Op<"vmovn_high_s16"> {
@@ -27395,7 +27396,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_s16Op : HydrideArm_Op<"vmovl_s16"> {
@@ -27419,7 +27420,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_s32Op : HydrideArm_Op<"vmovl_s32"> {
@@ -27443,7 +27444,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_u8Op : HydrideArm_Op<"vmovl_u8"> {
@@ -27467,7 +27468,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_u16Op : HydrideArm_Op<"vmovl_u16"> {
@@ -27491,7 +27492,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_u32Op : HydrideArm_Op<"vmovl_u32"> {
@@ -27515,7 +27516,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_high_s8Op : HydrideArm_Op<"vmovl_high_s8"> {
@@ -27539,7 +27540,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_high_s16Op : HydrideArm_Op<"vmovl_high_s16"> {
@@ -27563,7 +27564,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_high_s32Op : HydrideArm_Op<"vmovl_high_s32"> {
@@ -27587,7 +27588,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_high_u8Op : HydrideArm_Op<"vmovl_high_u8"> {
@@ -27611,7 +27612,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_high_u16Op : HydrideArm_Op<"vmovl_high_u16"> {
@@ -27635,7 +27636,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmovl_high_u32Op : HydrideArm_Op<"vmovl_high_u32"> {
@@ -27659,7 +27660,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovn_s16Op : HydrideArm_Op<"vqmovn_s16"> {
@@ -27684,7 +27685,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovn_s32Op : HydrideArm_Op<"vqmovn_s32"> {
@@ -27709,7 +27710,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovn_s64Op : HydrideArm_Op<"vqmovn_s64"> {
@@ -27734,7 +27735,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovn_u16Op : HydrideArm_Op<"vqmovn_u16"> {
@@ -27759,7 +27760,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqxtn.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovn_u32Op : HydrideArm_Op<"vqmovn_u32"> {
@@ -27784,7 +27785,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqxtn.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovn_u64Op : HydrideArm_Op<"vqmovn_u64"> {
@@ -27809,7 +27810,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uqxtn.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovnh_s16Op : HydrideArm_Op<"vqmovnh_s16"> {
@@ -27834,7 +27835,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtn.v8i8`; needs n
     I16:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovns_s32Op : HydrideArm_Op<"vqmovns_s32"> {
@@ -27859,7 +27860,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtn.v4i16`; needs 
     I32:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovnd_s64Op : HydrideArm_Op<"vqmovnd_s64"> {
@@ -27884,7 +27885,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.scalar.sqxtn.i32.i64`; needs neon
     I64:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovnh_u16Op : HydrideArm_Op<"vqmovnh_u16"> {
@@ -27909,7 +27910,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqxtn.v8i8`; needs n
     I16:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovns_u32Op : HydrideArm_Op<"vqmovns_u32"> {
@@ -27934,7 +27935,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uqxtn.v4i16`; needs 
     I32:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovnd_u64Op : HydrideArm_Op<"vqmovnd_u64"> {
@@ -27959,7 +27960,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.scalar.uqxtn.i32.i64`; needs neon
     I64:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovn_high_s16Op : HydrideArm_Op<"vqmovn_high_s16"> {
@@ -28140,7 +28141,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtun.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovun_s32Op : HydrideArm_Op<"vqmovun_s32"> {
@@ -28165,7 +28166,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtun.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovun_s64Op : HydrideArm_Op<"vqmovun_s64"> {
@@ -28190,7 +28191,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.sqxtun.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovunh_s16Op : HydrideArm_Op<"vqmovunh_s16"> {
@@ -28215,7 +28216,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtun.v8i8`; needs 
     I16:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovuns_s32Op : HydrideArm_Op<"vqmovuns_s32"> {
@@ -28240,7 +28241,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqxtun.v4i16`; needs
     I32:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovund_s64Op : HydrideArm_Op<"vqmovund_s64"> {
@@ -28265,7 +28266,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.scalar.sqxtun.i32.i64`; needs neo
     I64:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqmovun_high_s16Op : HydrideArm_Op<"vqmovun_high_s16"> {
@@ -32482,7 +32483,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.umull.v2i64`; needs 
   let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmull_lane_s16Op : HydrideArm_Op<"vmull_lane_s16"> {
+def HydrideArm_vmull_lane_s16Op : HydrideArm_Op<"vmull_lane_s16", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_lane_s16";
   let description = [{
 ```
@@ -32509,10 +32510,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_lane_s32Op : HydrideArm_Op<"vmull_lane_s32"> {
+def HydrideArm_vmull_lane_s32Op : HydrideArm_Op<"vmull_lane_s32", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_lane_s32";
   let description = [{
 ```
@@ -32539,10 +32540,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_lane_u16Op : HydrideArm_Op<"vmull_lane_u16"> {
+def HydrideArm_vmull_lane_u16Op : HydrideArm_Op<"vmull_lane_u16", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_lane_u16";
   let description = [{
 ```
@@ -32569,10 +32570,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_lane_u32Op : HydrideArm_Op<"vmull_lane_u32"> {
+def HydrideArm_vmull_lane_u32Op : HydrideArm_Op<"vmull_lane_u32", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_lane_u32";
   let description = [{
 ```
@@ -32599,7 +32600,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmull_high_lane_s16Op : HydrideArm_Op<"vmull_high_lane_s16"> {
@@ -32842,7 +32843,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
   let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vmull_high_laneq_s16Op : HydrideArm_Op<"vmull_high_laneq_s16"> {
+def HydrideArm_vmull_high_laneq_s16Op : HydrideArm_Op<"vmull_high_laneq_s16", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_high_laneq_s16";
   let description = [{
 ```
@@ -32869,10 +32870,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_high_laneq_s32Op : HydrideArm_Op<"vmull_high_laneq_s32"> {
+def HydrideArm_vmull_high_laneq_s32Op : HydrideArm_Op<"vmull_high_laneq_s32", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_high_laneq_s32";
   let description = [{
 ```
@@ -32899,10 +32900,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_high_laneq_u16Op : HydrideArm_Op<"vmull_high_laneq_u16"> {
+def HydrideArm_vmull_high_laneq_u16Op : HydrideArm_Op<"vmull_high_laneq_u16", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_high_laneq_u16";
   let description = [{
 ```
@@ -32929,10 +32930,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vmull_high_laneq_u32Op : HydrideArm_Op<"vmull_high_laneq_u32"> {
+def HydrideArm_vmull_high_laneq_u32Op : HydrideArm_Op<"vmull_high_laneq_u32", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vmull_high_laneq_u32";
   let description = [{
 ```
@@ -32959,7 +32960,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqdmull_n_s16Op : HydrideArm_Op<"vqdmull_n_s16"> {
@@ -33078,7 +33079,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.sqdmull.v2i64`; need
   let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqdmull_lane_s16Op : HydrideArm_Op<"vqdmull_lane_s16"> {
+def HydrideArm_vqdmull_lane_s16Op : HydrideArm_Op<"vqdmull_lane_s16", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmull_lane_s16";
   let description = [{
 ```
@@ -33105,10 +33106,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vqdmull_lane_s32Op : HydrideArm_Op<"vqdmull_lane_s32"> {
+def HydrideArm_vqdmull_lane_s32Op : HydrideArm_Op<"vqdmull_lane_s32", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmull_lane_s32";
   let description = [{
 ```
@@ -33135,7 +33136,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqdmullh_lane_s16Op : HydrideArm_Op<"vqdmullh_lane_s16"> {
@@ -33378,7 +33379,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
   let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideArm_vqdmull_high_laneq_s16Op : HydrideArm_Op<"vqdmull_high_laneq_s16"> {
+def HydrideArm_vqdmull_high_laneq_s16Op : HydrideArm_Op<"vqdmull_high_laneq_s16", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmull_high_laneq_s16";
   let description = [{
 ```
@@ -33405,10 +33406,10 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideArm_vqdmull_high_laneq_s32Op : HydrideArm_Op<"vqdmull_high_laneq_s32"> {
+def HydrideArm_vqdmull_high_laneq_s32Op : HydrideArm_Op<"vqdmull_high_laneq_s32", [AllTypesMatch<["a", "v"]>]> {
   let summary = "AArch64 NEON intrinsic vqdmull_high_laneq_s32";
   let description = [{
 ```
@@ -33435,7 +33436,7 @@ Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarc
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $v attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $v attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vqdmulh_n_s16Op : HydrideArm_Op<"vqdmulh_n_s16"> {
@@ -38442,7 +38443,7 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vand_u64Op : HydrideArm_Op<"vand_u64"> {
+def HydrideArm_vand_u64Op : HydrideArm_Op<"vand_u64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vand_u64";
   let description = [{
 ```
@@ -38462,7 +38463,7 @@ Lowers to LLVM as one `llvm.and` of its operands; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vandq_u64Op : HydrideArm_Op<"vandq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -38626,7 +38627,7 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorr_s64Op : HydrideArm_Op<"vorr_s64"> {
+def HydrideArm_vorr_s64Op : HydrideArm_Op<"vorr_s64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vorr_s64";
   let description = [{
 ```
@@ -38646,7 +38647,7 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vorrq_s64Op : HydrideArm_Op<"vorrq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -38810,7 +38811,7 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorr_u64Op : HydrideArm_Op<"vorr_u64"> {
+def HydrideArm_vorr_u64Op : HydrideArm_Op<"vorr_u64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vorr_u64";
   let description = [{
 ```
@@ -38830,7 +38831,7 @@ Lowers to LLVM as one `llvm.or` of its operands; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vorrq_u64Op : HydrideArm_Op<"vorrq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -39012,7 +39013,7 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor_s64Op : HydrideArm_Op<"veor_s64"> {
+def HydrideArm_veor_s64Op : HydrideArm_Op<"veor_s64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic veor_s64";
   let description = [{
 ```
@@ -39035,7 +39036,7 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_veorq_s64Op : HydrideArm_Op<"veorq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -39220,7 +39221,7 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_veor_u64Op : HydrideArm_Op<"veor_u64"> {
+def HydrideArm_veor_u64Op : HydrideArm_Op<"veor_u64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic veor_u64";
   let description = [{
 ```
@@ -39243,7 +39244,7 @@ Lowers to LLVM as one `llvm.xor` of its operands; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_veorq_u64Op : HydrideArm_Op<"veorq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -39416,7 +39417,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbic_s64Op : HydrideArm_Op<"vbic_s64"> {
+def HydrideArm_vbic_s64Op : HydrideArm_Op<"vbic_s64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vbic_s64";
   let description = [{
 ```
@@ -39437,7 +39438,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vbicq_s64Op : HydrideArm_Op<"vbicq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -39608,7 +39609,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbic_u64Op : HydrideArm_Op<"vbic_u64"> {
+def HydrideArm_vbic_u64Op : HydrideArm_Op<"vbic_u64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vbic_u64";
   let description = [{
 ```
@@ -39629,7 +39630,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vbicq_u64Op : HydrideArm_Op<"vbicq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -39800,7 +39801,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorn_s64Op : HydrideArm_Op<"vorn_s64"> {
+def HydrideArm_vorn_s64Op : HydrideArm_Op<"vorn_s64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vorn_s64";
   let description = [{
 ```
@@ -39821,7 +39822,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vornq_s64Op : HydrideArm_Op<"vornq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -39992,7 +39993,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vorn_u64Op : HydrideArm_Op<"vorn_u64"> {
+def HydrideArm_vorn_u64Op : HydrideArm_Op<"vorn_u64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vorn_u64";
   let description = [{
 ```
@@ -40013,7 +40014,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$b
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vornq_u64Op : HydrideArm_Op<"vornq_u64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -40202,7 +40203,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
   let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbsl_s64Op : HydrideArm_Op<"vbsl_s64"> {
+def HydrideArm_vbsl_s64Op : HydrideArm_Op<"vbsl_s64", [AllTypesMatch<["a", "b", "c"]>]> {
   let summary = "AArch64 NEON intrinsic vbsl_s64";
   let description = [{
 ```
@@ -40226,7 +40227,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$c
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vbslq_s64Op : HydrideArm_Op<"vbslq_s64", [AllTypesMatch<["a", "b", "c", "result"]>]> {
@@ -40418,7 +40419,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
   let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
 }
 
-def HydrideArm_vbsl_u64Op : HydrideArm_Op<"vbsl_u64"> {
+def HydrideArm_vbsl_u64Op : HydrideArm_Op<"vbsl_u64", [AllTypesMatch<["a", "b", "c"]>]> {
   let summary = "AArch64 NEON intrinsic vbsl_u64";
   let description = [{
 ```
@@ -40442,7 +40443,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[1], [I64]>:$c
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vbslq_u64Op : HydrideArm_Op<"vbslq_u64", [AllTypesMatch<["a", "b", "c", "result"]>]> {
@@ -40635,7 +40636,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdup_lane_s16Op : HydrideArm_Op<"vdup_lane_s16", [AllTypesMatch<["vec", "result"]>]> {
@@ -40685,7 +40686,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdup_lane_s32Op : HydrideArm_Op<"vdup_lane_s32", [AllTypesMatch<["vec", "result"]>]> {
@@ -40735,7 +40736,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdup_lane_s64Op : HydrideArm_Op<"vdup_lane_s64"> {
@@ -40760,7 +40761,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupq_lane_s64Op : HydrideArm_Op<"vdupq_lane_s64"> {
@@ -40785,7 +40786,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdup_lane_u8Op : HydrideArm_Op<"vdup_lane_u8", [AllTypesMatch<["vec", "result"]>]> {
@@ -40835,7 +40836,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdup_lane_u16Op : HydrideArm_Op<"vdup_lane_u16", [AllTypesMatch<["vec", "result"]>]> {
@@ -40885,7 +40886,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdup_lane_u32Op : HydrideArm_Op<"vdup_lane_u32", [AllTypesMatch<["vec", "result"]>]> {
@@ -40935,7 +40936,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdup_lane_u64Op : HydrideArm_Op<"vdup_lane_u64"> {
@@ -40960,7 +40961,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupq_lane_u64Op : HydrideArm_Op<"vdupq_lane_u64"> {
@@ -40985,7 +40986,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdup_laneq_s8Op : HydrideArm_Op<"vdup_laneq_s8"> {
@@ -41010,7 +41011,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupq_laneq_s8Op : HydrideArm_Op<"vdupq_laneq_s8", [AllTypesMatch<["vec", "result"]>]> {
@@ -41060,7 +41061,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupq_laneq_s16Op : HydrideArm_Op<"vdupq_laneq_s16", [AllTypesMatch<["vec", "result"]>]> {
@@ -41110,7 +41111,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupq_laneq_s32Op : HydrideArm_Op<"vdupq_laneq_s32", [AllTypesMatch<["vec", "result"]>]> {
@@ -41160,7 +41161,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupq_laneq_s64Op : HydrideArm_Op<"vdupq_laneq_s64", [AllTypesMatch<["vec", "result"]>]> {
@@ -41210,7 +41211,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupq_laneq_u8Op : HydrideArm_Op<"vdupq_laneq_u8", [AllTypesMatch<["vec", "result"]>]> {
@@ -41260,7 +41261,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupq_laneq_u16Op : HydrideArm_Op<"vdupq_laneq_u16", [AllTypesMatch<["vec", "result"]>]> {
@@ -41310,7 +41311,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupq_laneq_u32Op : HydrideArm_Op<"vdupq_laneq_u32", [AllTypesMatch<["vec", "result"]>]> {
@@ -41360,7 +41361,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupq_laneq_u64Op : HydrideArm_Op<"vdupq_laneq_u64", [AllTypesMatch<["vec", "result"]>]> {
@@ -41409,7 +41410,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_high_s16Op : HydrideArm_Op<"vget_high_s16"> {
@@ -41433,7 +41434,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_high_s32Op : HydrideArm_Op<"vget_high_s32"> {
@@ -41457,7 +41458,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_high_s64Op : HydrideArm_Op<"vget_high_s64"> {
@@ -41481,7 +41482,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_high_u8Op : HydrideArm_Op<"vget_high_u8"> {
@@ -41505,7 +41506,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_high_u16Op : HydrideArm_Op<"vget_high_u16"> {
@@ -41529,7 +41530,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_high_u32Op : HydrideArm_Op<"vget_high_u32"> {
@@ -41553,7 +41554,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_high_u64Op : HydrideArm_Op<"vget_high_u64"> {
@@ -41577,7 +41578,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_low_s8Op : HydrideArm_Op<"vget_low_s8"> {
@@ -41601,7 +41602,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_low_s16Op : HydrideArm_Op<"vget_low_s16"> {
@@ -41625,7 +41626,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_low_s32Op : HydrideArm_Op<"vget_low_s32"> {
@@ -41649,7 +41650,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_low_s64Op : HydrideArm_Op<"vget_low_s64"> {
@@ -41673,7 +41674,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_low_u8Op : HydrideArm_Op<"vget_low_u8"> {
@@ -41697,7 +41698,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_low_u16Op : HydrideArm_Op<"vget_low_u16"> {
@@ -41721,7 +41722,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_low_u32Op : HydrideArm_Op<"vget_low_u32"> {
@@ -41745,7 +41746,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vget_low_u64Op : HydrideArm_Op<"vget_low_u64"> {
@@ -41769,7 +41770,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vdupb_lane_s8Op : HydrideArm_Op<"vdupb_lane_s8"> {
@@ -41794,7 +41795,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vduph_lane_s16Op : HydrideArm_Op<"vduph_lane_s16"> {
@@ -41819,7 +41820,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdups_lane_s32Op : HydrideArm_Op<"vdups_lane_s32"> {
@@ -41844,7 +41845,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupd_lane_s64Op : HydrideArm_Op<"vdupd_lane_s64"> {
@@ -41869,7 +41870,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupb_lane_u8Op : HydrideArm_Op<"vdupb_lane_u8"> {
@@ -41894,7 +41895,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vduph_lane_u16Op : HydrideArm_Op<"vduph_lane_u16"> {
@@ -41919,7 +41920,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdups_lane_u32Op : HydrideArm_Op<"vdups_lane_u32"> {
@@ -41944,7 +41945,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupd_lane_u64Op : HydrideArm_Op<"vdupd_lane_u64"> {
@@ -41969,7 +41970,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupb_laneq_s8Op : HydrideArm_Op<"vdupb_laneq_s8"> {
@@ -41994,7 +41995,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vduph_laneq_s16Op : HydrideArm_Op<"vduph_laneq_s16"> {
@@ -42019,7 +42020,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdups_laneq_s32Op : HydrideArm_Op<"vdups_laneq_s32"> {
@@ -42044,7 +42045,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupd_laneq_s64Op : HydrideArm_Op<"vdupd_laneq_s64"> {
@@ -42069,7 +42070,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupb_laneq_u8Op : HydrideArm_Op<"vdupb_laneq_u8"> {
@@ -42094,7 +42095,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vduph_laneq_u16Op : HydrideArm_Op<"vduph_laneq_u16"> {
@@ -42119,7 +42120,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdups_laneq_u32Op : HydrideArm_Op<"vdups_laneq_u32"> {
@@ -42144,7 +42145,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vdupd_laneq_u64Op : HydrideArm_Op<"vdupd_laneq_u64"> {
@@ -42169,7 +42170,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$lane
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$vec attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vec attr-dict `:` type($vec) `to` type($result)";
 }
 
 def HydrideArm_vpadd_s8Op : HydrideArm_Op<"vpadd_s8", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -42620,7 +42621,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v4i16.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddlq_s8Op : HydrideArm_Op<"vpaddlq_s8"> {
@@ -42651,7 +42652,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v8i16.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddl_s16Op : HydrideArm_Op<"vpaddl_s16"> {
@@ -42682,7 +42683,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v2i32.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddlq_s16Op : HydrideArm_Op<"vpaddlq_s16"> {
@@ -42713,7 +42714,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v4i32.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddl_s32Op : HydrideArm_Op<"vpaddl_s32"> {
@@ -42744,7 +42745,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v1i64.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddlq_s32Op : HydrideArm_Op<"vpaddlq_s32"> {
@@ -42775,7 +42776,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlp.v2i64.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddl_u8Op : HydrideArm_Op<"vpaddl_u8"> {
@@ -42806,7 +42807,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v4i16.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddlq_u8Op : HydrideArm_Op<"vpaddlq_u8"> {
@@ -42837,7 +42838,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v8i16.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddl_u16Op : HydrideArm_Op<"vpaddl_u16"> {
@@ -42868,7 +42869,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v2i32.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddlq_u16Op : HydrideArm_Op<"vpaddlq_u16"> {
@@ -42899,7 +42900,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v4i32.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddl_u32Op : HydrideArm_Op<"vpaddl_u32"> {
@@ -42930,7 +42931,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v1i64.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddlq_u32Op : HydrideArm_Op<"vpaddlq_u32"> {
@@ -42961,7 +42962,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlp.v2i64.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpadal_s8Op : HydrideArm_Op<"vpadal_s8"> {
@@ -44076,7 +44077,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vpaddd_u64Op : HydrideArm_Op<"vpaddd_u64"> {
@@ -44099,7 +44100,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddv_s8Op : HydrideArm_Op<"vaddv_s8"> {
@@ -44122,7 +44123,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddvq_s8Op : HydrideArm_Op<"vaddvq_s8"> {
@@ -44145,7 +44146,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddv_s16Op : HydrideArm_Op<"vaddv_s16"> {
@@ -44168,7 +44169,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddvq_s16Op : HydrideArm_Op<"vaddvq_s16"> {
@@ -44191,7 +44192,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddv_s32Op : HydrideArm_Op<"vaddv_s32"> {
@@ -44220,7 +44221,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddvq_s32Op : HydrideArm_Op<"vaddvq_s32"> {
@@ -44243,7 +44244,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddvq_s64Op : HydrideArm_Op<"vaddvq_s64"> {
@@ -44266,7 +44267,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddv_u8Op : HydrideArm_Op<"vaddv_u8"> {
@@ -44289,7 +44290,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddvq_u8Op : HydrideArm_Op<"vaddvq_u8"> {
@@ -44312,7 +44313,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddv_u16Op : HydrideArm_Op<"vaddv_u16"> {
@@ -44335,7 +44336,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddvq_u16Op : HydrideArm_Op<"vaddvq_u16"> {
@@ -44358,7 +44359,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddv_u32Op : HydrideArm_Op<"vaddv_u32"> {
@@ -44387,7 +44388,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddvq_u32Op : HydrideArm_Op<"vaddvq_u32"> {
@@ -44410,7 +44411,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddvq_u64Op : HydrideArm_Op<"vaddvq_u64"> {
@@ -44433,7 +44434,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.add.v2i64`; needs neon.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlv_s8Op : HydrideArm_Op<"vaddlv_s8"> {
@@ -44456,7 +44457,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.saddlv.i32.v8i8`; ne
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlvq_s8Op : HydrideArm_Op<"vaddlvq_s8"> {
@@ -44479,7 +44480,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.saddlv.i32.v16i8`; n
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlv_s16Op : HydrideArm_Op<"vaddlv_s16"> {
@@ -44502,7 +44503,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlv.i32.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlvq_s16Op : HydrideArm_Op<"vaddlvq_s16"> {
@@ -44525,7 +44526,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlv.i32.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlv_s32Op : HydrideArm_Op<"vaddlv_s32"> {
@@ -44556,7 +44557,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlv.i64.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlvq_s32Op : HydrideArm_Op<"vaddlvq_s32"> {
@@ -44579,7 +44580,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.saddlv.i64.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlv_u8Op : HydrideArm_Op<"vaddlv_u8"> {
@@ -44602,7 +44603,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uaddlv.i32.v8i8`; ne
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlvq_u8Op : HydrideArm_Op<"vaddlvq_u8"> {
@@ -44625,7 +44626,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.aarch64.neon.uaddlv.i32.v16i8`; n
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlv_u16Op : HydrideArm_Op<"vaddlv_u16"> {
@@ -44648,7 +44649,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlv.i32.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlvq_u16Op : HydrideArm_Op<"vaddlvq_u16"> {
@@ -44671,7 +44672,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlv.i32.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlv_u32Op : HydrideArm_Op<"vaddlv_u32"> {
@@ -44702,7 +44703,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlv.i64.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vaddlvq_u32Op : HydrideArm_Op<"vaddlvq_u32"> {
@@ -44725,7 +44726,7 @@ Lowers to LLVM as a call of `llvm.aarch64.neon.uaddlv.i64.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxv_s8Op : HydrideArm_Op<"vmaxv_s8"> {
@@ -44749,7 +44750,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxvq_s8Op : HydrideArm_Op<"vmaxvq_s8"> {
@@ -44773,7 +44774,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxv_s16Op : HydrideArm_Op<"vmaxv_s16"> {
@@ -44797,7 +44798,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxvq_s16Op : HydrideArm_Op<"vmaxvq_s16"> {
@@ -44821,7 +44822,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxv_s32Op : HydrideArm_Op<"vmaxv_s32"> {
@@ -44849,7 +44850,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxvq_s32Op : HydrideArm_Op<"vmaxvq_s32"> {
@@ -44873,7 +44874,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smax.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxv_u8Op : HydrideArm_Op<"vmaxv_u8"> {
@@ -44897,7 +44898,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxvq_u8Op : HydrideArm_Op<"vmaxvq_u8"> {
@@ -44921,7 +44922,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxv_u16Op : HydrideArm_Op<"vmaxv_u16"> {
@@ -44945,7 +44946,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxvq_u16Op : HydrideArm_Op<"vmaxvq_u16"> {
@@ -44969,7 +44970,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxv_u32Op : HydrideArm_Op<"vmaxv_u32"> {
@@ -44997,7 +44998,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vmaxvq_u32Op : HydrideArm_Op<"vmaxvq_u32"> {
@@ -45021,7 +45022,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umax.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminv_s8Op : HydrideArm_Op<"vminv_s8"> {
@@ -45045,7 +45046,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminvq_s8Op : HydrideArm_Op<"vminvq_s8"> {
@@ -45069,7 +45070,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminv_s16Op : HydrideArm_Op<"vminv_s16"> {
@@ -45093,7 +45094,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminvq_s16Op : HydrideArm_Op<"vminvq_s16"> {
@@ -45117,7 +45118,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminv_s32Op : HydrideArm_Op<"vminv_s32"> {
@@ -45145,7 +45146,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminvq_s32Op : HydrideArm_Op<"vminvq_s32"> {
@@ -45169,7 +45170,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.smin.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminv_u8Op : HydrideArm_Op<"vminv_u8"> {
@@ -45193,7 +45194,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v8i8`; needs neon.
     VectorOfLengthAndType<[8], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminvq_u8Op : HydrideArm_Op<"vminvq_u8"> {
@@ -45217,7 +45218,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v16i8`; needs neon.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminv_u16Op : HydrideArm_Op<"vminv_u16"> {
@@ -45241,7 +45242,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v4i16`; needs neon.
     VectorOfLengthAndType<[4], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminvq_u16Op : HydrideArm_Op<"vminvq_u16"> {
@@ -45265,7 +45266,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v8i16`; needs neon.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs I16:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminv_u32Op : HydrideArm_Op<"vminv_u32"> {
@@ -45293,7 +45294,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v2i32`; needs neon.
     VectorOfLengthAndType<[2], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vminvq_u32Op : HydrideArm_Op<"vminvq_u32"> {
@@ -45317,7 +45318,7 @@ Lowers to LLVM as a call of `llvm.vector.reduce.umin.v4i32`; needs neon.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vext_s8Op : HydrideArm_Op<"vext_s8", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -45458,7 +45459,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vext_s64Op : HydrideArm_Op<"vext_s64"> {
+def HydrideArm_vext_s64Op : HydrideArm_Op<"vext_s64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vext_s64";
   let description = [{
 ```
@@ -45478,7 +45479,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vextq_s64Op : HydrideArm_Op<"vextq_s64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -45642,7 +45643,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideArm_vext_u64Op : HydrideArm_Op<"vext_u64"> {
+def HydrideArm_vext_u64Op : HydrideArm_Op<"vext_u64", [AllTypesMatch<["a", "b"]>]> {
   let summary = "AArch64 NEON intrinsic vext_u64";
   let description = [{
 ```
@@ -45662,7 +45663,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$n
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideArm_vextq_u64Op : HydrideArm_Op<"vextq_u64", [AllTypesMatch<["a", "b", "result"]>]> {

@@ -7,6 +7,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def HydrideHvx_Dialect : Dialect {
@@ -143,7 +144,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackub.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vunpackbOp : HydrideHvx_Op<"v6_vunpackb"> {
@@ -161,7 +162,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vunpackuhOp : HydrideHvx_Op<"v6_vunpackuh"> {
@@ -179,7 +180,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackuh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vunpackhOp : HydrideHvx_Op<"v6_vunpackh"> {
@@ -197,7 +198,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vunpackobOp : HydrideHvx_Op<"v6_vunpackob"> {
@@ -240,7 +241,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vunpackoh.128B`; needs hvx.
   let assemblyFormat = "$vxx `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vpackebOp : HydrideHvx_Op<"v6_vpackeb"> {
+def HydrideHvx_v6_vpackebOp : HydrideHvx_Op<"v6_vpackeb", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vpackeb";
   let description = [{
 ```
@@ -257,10 +258,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackeb.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vpackehOp : HydrideHvx_Op<"v6_vpackeh"> {
+def HydrideHvx_v6_vpackehOp : HydrideHvx_Op<"v6_vpackeh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vpackeh";
   let description = [{
 ```
@@ -277,10 +278,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackeh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vpackobOp : HydrideHvx_Op<"v6_vpackob"> {
+def HydrideHvx_v6_vpackobOp : HydrideHvx_Op<"v6_vpackob", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vpackob";
   let description = [{
 ```
@@ -297,10 +298,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackob.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vpackohOp : HydrideHvx_Op<"v6_vpackoh"> {
+def HydrideHvx_v6_vpackohOp : HydrideHvx_Op<"v6_vpackoh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vpackoh";
   let description = [{
 ```
@@ -317,10 +318,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackoh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vpackhub_satOp : HydrideHvx_Op<"v6_vpackhub_sat"> {
+def HydrideHvx_v6_vpackhub_satOp : HydrideHvx_Op<"v6_vpackhub_sat", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vpackhub_sat";
   let description = [{
 ```
@@ -337,10 +338,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackhub.sat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vpackhb_satOp : HydrideHvx_Op<"v6_vpackhb_sat"> {
+def HydrideHvx_v6_vpackhb_satOp : HydrideHvx_Op<"v6_vpackhb_sat", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vpackhb_sat";
   let description = [{
 ```
@@ -357,10 +358,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackhb.sat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vpackwuh_satOp : HydrideHvx_Op<"v6_vpackwuh_sat"> {
+def HydrideHvx_v6_vpackwuh_satOp : HydrideHvx_Op<"v6_vpackwuh_sat", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vpackwuh_sat";
   let description = [{
 ```
@@ -377,10 +378,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackwuh.sat.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vpackwh_satOp : HydrideHvx_Op<"v6_vpackwh_sat"> {
+def HydrideHvx_v6_vpackwh_satOp : HydrideHvx_Op<"v6_vpackwh_sat", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vpackwh_sat";
   let description = [{
 ```
@@ -397,7 +398,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vpackwh.sat.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vzbOp : HydrideHvx_Op<"v6_vzb"> {
@@ -416,7 +417,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vzb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vsbOp : HydrideHvx_Op<"v6_vsb"> {
@@ -435,7 +436,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vzhOp : HydrideHvx_Op<"v6_vzh"> {
@@ -454,7 +455,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vzh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vshOp : HydrideHvx_Op<"v6_vsh"> {
@@ -473,7 +474,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vu
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vdmpybusOp : HydrideHvx_Op<"v6_vdmpybus"> {
@@ -652,7 +653,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhb.dv.acc.128B`; needs hvx.
   let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vdmpyhvsatOp : HydrideHvx_Op<"v6_vdmpyhvsat"> {
+def HydrideHvx_v6_vdmpyhvsatOp : HydrideHvx_Op<"v6_vdmpyhvsat", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vdmpyhvsat";
   let description = [{
 ```
@@ -670,7 +671,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdmpyhvsat.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vdmpyhvsat_accOp : HydrideHvx_Op<"v6_vdmpyhvsat_acc"> {
@@ -1072,7 +1073,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyub.acc.128B`; needs hvx.
   let assemblyFormat = "$vx `,` $vu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vrmpyubvOp : HydrideHvx_Op<"v6_vrmpyubv"> {
+def HydrideHvx_v6_vrmpyubvOp : HydrideHvx_Op<"v6_vrmpyubv", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vrmpyubv";
   let description = [{
 ```
@@ -1091,7 +1092,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyubv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vrmpyubv_accOp : HydrideHvx_Op<"v6_vrmpyubv_acc"> {
@@ -1118,7 +1119,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpyubv.acc.128B`; needs hvx.
   let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vrmpybvOp : HydrideHvx_Op<"v6_vrmpybv"> {
+def HydrideHvx_v6_vrmpybvOp : HydrideHvx_Op<"v6_vrmpybv", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vrmpybv";
   let description = [{
 ```
@@ -1137,7 +1138,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vrmpybv_accOp : HydrideHvx_Op<"v6_vrmpybv_acc"> {
@@ -1322,7 +1323,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybusi.acc.128B`; needs hvx.
   let assemblyFormat = "$vxx `,` $vuu `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vrmpybusvOp : HydrideHvx_Op<"v6_vrmpybusv"> {
+def HydrideHvx_v6_vrmpybusvOp : HydrideHvx_Op<"v6_vrmpybusv", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vrmpybusv";
   let description = [{
 ```
@@ -1341,7 +1342,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrmpybusv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vrmpybusv_accOp : HydrideHvx_Op<"v6_vrmpybusv_acc"> {
@@ -2049,7 +2050,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vasruhubrndsat.128B`; needs hvx.
   let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vroundwhOp : HydrideHvx_Op<"v6_vroundwh"> {
+def HydrideHvx_v6_vroundwhOp : HydrideHvx_Op<"v6_vroundwh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vroundwh";
   let description = [{
 ```
@@ -2066,10 +2067,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vroundwh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vroundwuhOp : HydrideHvx_Op<"v6_vroundwuh"> {
+def HydrideHvx_v6_vroundwuhOp : HydrideHvx_Op<"v6_vroundwuh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vroundwuh";
   let description = [{
 ```
@@ -2086,10 +2087,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vroundwuh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vrounduwuhOp : HydrideHvx_Op<"v6_vrounduwuh"> {
+def HydrideHvx_v6_vrounduwuhOp : HydrideHvx_Op<"v6_vrounduwuh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vrounduwuh";
   let description = [{
 ```
@@ -2106,10 +2107,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrounduwuh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vroundhbOp : HydrideHvx_Op<"v6_vroundhb"> {
+def HydrideHvx_v6_vroundhbOp : HydrideHvx_Op<"v6_vroundhb", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vroundhb";
   let description = [{
 ```
@@ -2126,10 +2127,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vroundhb.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vroundhubOp : HydrideHvx_Op<"v6_vroundhub"> {
+def HydrideHvx_v6_vroundhubOp : HydrideHvx_Op<"v6_vroundhub", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vroundhub";
   let description = [{
 ```
@@ -2146,10 +2147,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vroundhub.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vrounduhubOp : HydrideHvx_Op<"v6_vrounduhub"> {
+def HydrideHvx_v6_vrounduhubOp : HydrideHvx_Op<"v6_vrounduhub", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vrounduhub";
   let description = [{
 ```
@@ -2166,7 +2167,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vrounduhub.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vaslw_accOp : HydrideHvx_Op<"v6_vaslw_acc"> {
@@ -3403,7 +3404,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubcarry.128B`; needs hvx.
   let assemblyFormat = "$vu `,` $vv `,` $qx attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vaddcarryoOp : HydrideHvx_Op<"v6_vaddcarryo"> {
+def HydrideHvx_v6_vaddcarryoOp : HydrideHvx_Op<"v6_vaddcarryo", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddcarryo";
   let description = [{
 ```
@@ -3422,10 +3423,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddcarryo.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vsubcarryoOp : HydrideHvx_Op<"v6_vsubcarryo"> {
+def HydrideHvx_v6_vsubcarryoOp : HydrideHvx_Op<"v6_vsubcarryo", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubcarryo";
   let description = [{
 ```
@@ -3444,7 +3445,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubcarryo.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vsatdwOp : HydrideHvx_Op<"v6_vsatdw", [AllTypesMatch<["vu", "vv", "result"]>]> {
@@ -3504,7 +3505,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubububb.sat.128B`; needs hvx.
   let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vaddubhOp : HydrideHvx_Op<"v6_vaddubh"> {
+def HydrideHvx_v6_vaddubhOp : HydrideHvx_Op<"v6_vaddubh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddubh";
   let description = [{
 ```
@@ -3521,10 +3522,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddubh.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vsububhOp : HydrideHvx_Op<"v6_vsububh"> {
+def HydrideHvx_v6_vsububhOp : HydrideHvx_Op<"v6_vsububh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsububh";
   let description = [{
 ```
@@ -3541,10 +3542,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsububh.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vaddhwOp : HydrideHvx_Op<"v6_vaddhw"> {
+def HydrideHvx_v6_vaddhwOp : HydrideHvx_Op<"v6_vaddhw", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vaddhw";
   let description = [{
 ```
@@ -3561,10 +3562,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vaddhw.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vsubhwOp : HydrideHvx_Op<"v6_vsubhw"> {
+def HydrideHvx_v6_vsubhwOp : HydrideHvx_Op<"v6_vsubhw", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubhw";
   let description = [{
 ```
@@ -3581,10 +3582,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubhw.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vadduhwOp : HydrideHvx_Op<"v6_vadduhw"> {
+def HydrideHvx_v6_vadduhwOp : HydrideHvx_Op<"v6_vadduhw", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vadduhw";
   let description = [{
 ```
@@ -3601,10 +3602,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vadduhw.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vsubuhwOp : HydrideHvx_Op<"v6_vsubuhw"> {
+def HydrideHvx_v6_vsubuhwOp : HydrideHvx_Op<"v6_vsubuhw", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsubuhw";
   let description = [{
 ```
@@ -3621,7 +3622,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsubuhw.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vaddhw_accOp : HydrideHvx_Op<"v6_vaddhw_acc"> {
@@ -4050,7 +4051,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vabsw.sat.128B`; needs hvx.
   let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vmpybvOp : HydrideHvx_Op<"v6_vmpybv"> {
+def HydrideHvx_v6_vmpybvOp : HydrideHvx_Op<"v6_vmpybv", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpybv";
   let description = [{
 ```
@@ -4067,7 +4068,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vmpybv_accOp : HydrideHvx_Op<"v6_vmpybv_acc"> {
@@ -4092,7 +4093,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybv.acc.128B`; needs hvx.
   let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vmpyubvOp : HydrideHvx_Op<"v6_vmpyubv"> {
+def HydrideHvx_v6_vmpyubvOp : HydrideHvx_Op<"v6_vmpyubv", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpyubv";
   let description = [{
 ```
@@ -4109,7 +4110,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyubv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vmpyubv_accOp : HydrideHvx_Op<"v6_vmpyubv_acc"> {
@@ -4134,7 +4135,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyubv.acc.128B`; needs hvx.
   let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vmpybusvOp : HydrideHvx_Op<"v6_vmpybusv"> {
+def HydrideHvx_v6_vmpybusvOp : HydrideHvx_Op<"v6_vmpybusv", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpybusv";
   let description = [{
 ```
@@ -4151,7 +4152,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybusv.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vmpybusv_accOp : HydrideHvx_Op<"v6_vmpybusv_acc"> {
@@ -4176,7 +4177,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpybusv.acc.128B`; needs hvx.
   let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vmpabusvOp : HydrideHvx_Op<"v6_vmpabusv"> {
+def HydrideHvx_v6_vmpabusvOp : HydrideHvx_Op<"v6_vmpabusv", [AllTypesMatch<["vuu", "vvv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpabusv";
   let description = [{
 ```
@@ -4193,10 +4194,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabusv.128B`; needs hvx.
     VectorOfLengthAndType<[256], [I8]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($vuu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vmpabuuvOp : HydrideHvx_Op<"v6_vmpabuuv"> {
+def HydrideHvx_v6_vmpabuuvOp : HydrideHvx_Op<"v6_vmpabuuv", [AllTypesMatch<["vuu", "vvv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpabuuv";
   let description = [{
 ```
@@ -4213,10 +4214,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpabuuv.128B`; needs hvx.
     VectorOfLengthAndType<[256], [I8]>:$vvv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vuu `,` $vvv attr-dict `:` type($vuu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vmpyhvOp : HydrideHvx_Op<"v6_vmpyhv"> {
+def HydrideHvx_v6_vmpyhvOp : HydrideHvx_Op<"v6_vmpyhv", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhv";
   let description = [{
 ```
@@ -4233,7 +4234,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vmpyhv_accOp : HydrideHvx_Op<"v6_vmpyhv_acc"> {
@@ -4258,7 +4259,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhv.acc.128B`; needs hvx.
   let assemblyFormat = "$vxx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vmpyuhvOp : HydrideHvx_Op<"v6_vmpyuhv"> {
+def HydrideHvx_v6_vmpyuhvOp : HydrideHvx_Op<"v6_vmpyuhv", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpyuhv";
   let description = [{
 ```
@@ -4275,7 +4276,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyuhv.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vmpyuhv_accOp : HydrideHvx_Op<"v6_vmpyuhv_acc"> {
@@ -4319,7 +4320,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhvsrs.128B`; needs hvx.
   let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vmpyhusOp : HydrideHvx_Op<"v6_vmpyhus"> {
+def HydrideHvx_v6_vmpyhusOp : HydrideHvx_Op<"v6_vmpyhus", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhus";
   let description = [{
 ```
@@ -4336,7 +4337,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyhus.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vmpyhus_accOp : HydrideHvx_Op<"v6_vmpyhus_acc"> {
@@ -4545,7 +4546,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyowh.rnd.sacc.128B`; needs hvx.
   let assemblyFormat = "$vx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vmpyieohOp : HydrideHvx_Op<"v6_vmpyieoh"> {
+def HydrideHvx_v6_vmpyieohOp : HydrideHvx_Op<"v6_vmpyieoh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vmpyieoh";
   let description = [{
 ```
@@ -4561,7 +4562,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vmpyieoh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vmpyiewuhOp : HydrideHvx_Op<"v6_vmpyiewuh"> {
@@ -5439,7 +5440,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vandvnqv.128B`; needs hvx.
   let assemblyFormat = "$qv `,` $vu attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vgtwOp : HydrideHvx_Op<"v6_vgtw"> {
+def HydrideHvx_v6_vgtwOp : HydrideHvx_Op<"v6_vgtw", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vgtw";
   let description = [{
 ```
@@ -5458,7 +5459,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vgtw_andOp : HydrideHvx_Op<"v6_vgtw_and"> {
@@ -5533,7 +5534,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtw.xor.128B`; needs hvx.
   let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_veqwOp : HydrideHvx_Op<"v6_veqw"> {
+def HydrideHvx_v6_veqwOp : HydrideHvx_Op<"v6_veqw", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_veqw";
   let description = [{
 ```
@@ -5552,7 +5553,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_veqw_andOp : HydrideHvx_Op<"v6_veqw_and"> {
@@ -5627,7 +5628,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqw.xor.128B`; needs hvx.
   let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vgthOp : HydrideHvx_Op<"v6_vgth"> {
+def HydrideHvx_v6_vgthOp : HydrideHvx_Op<"v6_vgth", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vgth";
   let description = [{
 ```
@@ -5646,7 +5647,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgth.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vgth_andOp : HydrideHvx_Op<"v6_vgth_and"> {
@@ -5721,7 +5722,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgth.xor.128B`; needs hvx.
   let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_veqhOp : HydrideHvx_Op<"v6_veqh"> {
+def HydrideHvx_v6_veqhOp : HydrideHvx_Op<"v6_veqh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_veqh";
   let description = [{
 ```
@@ -5740,7 +5741,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_veqh_andOp : HydrideHvx_Op<"v6_veqh_and"> {
@@ -5815,7 +5816,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqh.xor.128B`; needs hvx.
   let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vgtbOp : HydrideHvx_Op<"v6_vgtb"> {
+def HydrideHvx_v6_vgtbOp : HydrideHvx_Op<"v6_vgtb", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vgtb";
   let description = [{
 ```
@@ -5834,7 +5835,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vgtb_andOp : HydrideHvx_Op<"v6_vgtb_and"> {
@@ -5909,7 +5910,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtb.xor.128B`; needs hvx.
   let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_veqbOp : HydrideHvx_Op<"v6_veqb"> {
+def HydrideHvx_v6_veqbOp : HydrideHvx_Op<"v6_veqb", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_veqb";
   let description = [{
 ```
@@ -5928,7 +5929,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_veqb_andOp : HydrideHvx_Op<"v6_veqb_and"> {
@@ -6003,7 +6004,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.veqb.xor.128B`; needs hvx.
   let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vgtuwOp : HydrideHvx_Op<"v6_vgtuw"> {
+def HydrideHvx_v6_vgtuwOp : HydrideHvx_Op<"v6_vgtuw", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vgtuw";
   let description = [{
 ```
@@ -6022,7 +6023,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuw.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vgtuw_andOp : HydrideHvx_Op<"v6_vgtuw_and"> {
@@ -6097,7 +6098,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuw.xor.128B`; needs hvx.
   let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vgtuhOp : HydrideHvx_Op<"v6_vgtuh"> {
+def HydrideHvx_v6_vgtuhOp : HydrideHvx_Op<"v6_vgtuh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vgtuh";
   let description = [{
 ```
@@ -6116,7 +6117,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vgtuh_andOp : HydrideHvx_Op<"v6_vgtuh_and"> {
@@ -6191,7 +6192,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtuh.xor.128B`; needs hvx.
   let assemblyFormat = "$qx `,` $vu `,` $vv attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vgtubOp : HydrideHvx_Op<"v6_vgtub"> {
+def HydrideHvx_v6_vgtubOp : HydrideHvx_Op<"v6_vgtub", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vgtub";
   let description = [{
 ```
@@ -6210,7 +6211,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vgtub.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vgtub_andOp : HydrideHvx_Op<"v6_vgtub_and"> {
@@ -6302,7 +6303,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.pred.scalar2.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$rt attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$rt attr-dict `:` type($rt) `to` type($result)";
 }
 
 def HydrideHvx_v6_pred_scalar2v2Op : HydrideHvx_Op<"v6_pred_scalar2v2"> {
@@ -6322,7 +6323,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.pred.scalar2v2.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
-  let assemblyFormat = "$rt attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$rt attr-dict `:` type($rt) `to` type($result)";
 }
 
 def HydrideHvx_v6_shuffeqwOp : HydrideHvx_Op<"v6_shuffeqw", [AllTypesMatch<["qs", "qt", "result"]>]> {
@@ -6723,7 +6724,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vminw.128B`; needs hvx.
   let assemblyFormat = "$vu `,` $vv attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vsathubOp : HydrideHvx_Op<"v6_vsathub"> {
+def HydrideHvx_v6_vsathubOp : HydrideHvx_Op<"v6_vsathub", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsathub";
   let description = [{
 ```
@@ -6740,10 +6741,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsathub.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vsatwhOp : HydrideHvx_Op<"v6_vsatwh"> {
+def HydrideHvx_v6_vsatwhOp : HydrideHvx_Op<"v6_vsatwh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsatwh";
   let description = [{
 ```
@@ -6760,10 +6761,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsatwh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vsatuwuhOp : HydrideHvx_Op<"v6_vsatuwuh"> {
+def HydrideHvx_v6_vsatuwuhOp : HydrideHvx_Op<"v6_vsatuwuh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vsatuwuh";
   let description = [{
 ```
@@ -6780,7 +6781,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vsatuwuh.128B`; needs hvx.
     VectorOfLengthAndType<[32], [I32]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vshuffebOp : HydrideHvx_Op<"v6_vshuffeb", [AllTypesMatch<["vu", "vv", "result"]>]> {
@@ -7041,7 +7042,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vdealvdd.128B`; needs hvx.
   let assemblyFormat = "$vu `,` $vv `,` $rt attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideHvx_v6_vshufoehOp : HydrideHvx_Op<"v6_vshufoeh"> {
+def HydrideHvx_v6_vshufoehOp : HydrideHvx_Op<"v6_vshufoeh", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vshufoeh";
   let description = [{
 ```
@@ -7060,10 +7061,10 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshufoeh.128B`; needs hvx.
     VectorOfLengthAndType<[64], [I16]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
-def HydrideHvx_v6_vshufoebOp : HydrideHvx_Op<"v6_vshufoeb"> {
+def HydrideHvx_v6_vshufoebOp : HydrideHvx_Op<"v6_vshufoeb", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vshufoeb";
   let description = [{
 ```
@@ -7082,7 +7083,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vshufoeb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vdealhOp : HydrideHvx_Op<"v6_vdealh", [AllTypesMatch<["vu", "result"]>]> {
@@ -7233,7 +7234,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.lvsplatw.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$rt attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$rt attr-dict `:` type($rt) `to` type($result)";
 }
 
 def HydrideHvx_v6_lvsplathOp : HydrideHvx_Op<"v6_lvsplath"> {
@@ -7251,7 +7252,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.lvsplath.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$rt attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$rt attr-dict `:` type($rt) `to` type($result)";
 }
 
 def HydrideHvx_v6_lvsplatbOp : HydrideHvx_Op<"v6_lvsplatb"> {
@@ -7269,7 +7270,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.lvsplatb.128B`; needs hvx.
     I32:$rt
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$rt attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$rt attr-dict `:` type($rt) `to` type($result)";
 }
 
 def HydrideHvx_v6_vassignOp : HydrideHvx_Op<"v6_vassign", [AllTypesMatch<["vu", "result"]>]> {
@@ -7290,7 +7291,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vassign.128B`; needs hvx.
   let assemblyFormat = "$vu attr-dict `:` type($result)";
 }
 
-def HydrideHvx_v6_vcombineOp : HydrideHvx_Op<"v6_vcombine"> {
+def HydrideHvx_v6_vcombineOp : HydrideHvx_Op<"v6_vcombine", [AllTypesMatch<["vu", "vv"]>]> {
   let summary = "Hexagon HVX (128-byte vectors) intrinsic V6_vcombine";
   let description = [{
 ```
@@ -7307,7 +7308,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vcombine.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I8]>:$vv
   );
   let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
-  let assemblyFormat = "$vu `,` $vv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$vu `,` $vv attr-dict `:` type($vu) `to` type($result)";
 }
 
 def HydrideHvx_v6_vdeltaOp : HydrideHvx_Op<"v6_vdelta", [AllTypesMatch<["vu", "vv", "result"]>]> {
@@ -7962,7 +7963,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vprefixqb.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qv
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
-  let assemblyFormat = "$qv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv attr-dict `:` type($qv) `to` type($result)";
 }
 
 def HydrideHvx_v6_vprefixqhOp : HydrideHvx_Op<"v6_vprefixqh"> {
@@ -7983,7 +7984,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vprefixqh.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qv
   );
   let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
-  let assemblyFormat = "$qv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv attr-dict `:` type($qv) `to` type($result)";
 }
 
 def HydrideHvx_v6_vprefixqwOp : HydrideHvx_Op<"v6_vprefixqw"> {
@@ -8006,7 +8007,7 @@ Lowers to LLVM as a call of `llvm.hexagon.V6.vprefixqw.128B`; needs hvx.
     VectorOfLengthAndType<[128], [I1]>:$qv
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
-  let assemblyFormat = "$qv attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$qv attr-dict `:` type($qv) `to` type($result)";
 }
 
 #endif // HYDRIDEHVX_OPS

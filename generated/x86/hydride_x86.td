@@ -7,6 +7,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def HydrideX86_Dialect : Dialect {
@@ -46,7 +47,7 @@ Lowers to LLVM as one `llvm.shufflevector` whose mask `_mm256_extractf128_si256`
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_permute2f128_si256Op : HydrideX86_Op<"mm256_permute2f128_si256", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -110,7 +111,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
   let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_testz_si256Op : HydrideX86_Op<"mm256_testz_si256"> {
+def HydrideX86_mm256_testz_si256Op : HydrideX86_Op<"mm256_testz_si256", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_testz_si256";
   let description = [{
 ```
@@ -134,10 +135,10 @@ Lowers to LLVM as a call of `llvm.x86.avx.ptestz.256`; needs AVX.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_testc_si256Op : HydrideX86_Op<"mm256_testc_si256"> {
+def HydrideX86_mm256_testc_si256Op : HydrideX86_Op<"mm256_testc_si256", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_testc_si256";
   let description = [{
 ```
@@ -161,10 +162,10 @@ Lowers to LLVM as a call of `llvm.x86.avx.ptestc.256`; needs AVX.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_testnzc_si256Op : HydrideX86_Op<"mm256_testnzc_si256"> {
+def HydrideX86_mm256_testnzc_si256Op : HydrideX86_Op<"mm256_testnzc_si256", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_testnzc_si256";
   let description = [{
 ```
@@ -192,7 +193,7 @@ Lowers to LLVM as a call of `llvm.x86.avx.ptestnzc.256`; needs AVX.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_setzero_si256Op : HydrideX86_Op<"mm256_setzero_si256"> {
@@ -207,10 +208,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX.
   let arguments = (ins
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm256_set_m128iOp : HydrideX86_Op<"mm256_set_m128i"> {
+def HydrideX86_mm256_set_m128iOp : HydrideX86_Op<"mm256_set_m128i", [AllTypesMatch<["hi", "lo"]>]> {
   let summary = "x86 intrinsic _mm256_set_m128i";
   let description = [{
 ```
@@ -226,10 +227,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX.
     VectorOfLengthAndType<[2], [I64]>:$lo
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$hi `,` $lo attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$hi `,` $lo attr-dict `:` type($hi) `to` type($result)";
 }
 
-def HydrideX86_mm256_setr_m128iOp : HydrideX86_Op<"mm256_setr_m128i"> {
+def HydrideX86_mm256_setr_m128iOp : HydrideX86_Op<"mm256_setr_m128i", [AllTypesMatch<["lo", "hi"]>]> {
   let summary = "x86 intrinsic _mm256_setr_m128i";
   let description = [{
 ```
@@ -245,7 +246,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX.
     VectorOfLengthAndType<[2], [I64]>:$hi
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$lo `,` $hi attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$lo `,` $hi attr-dict `:` type($lo) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtsi256_si32Op : HydrideX86_Op<"mm256_cvtsi256_si32"> {
@@ -261,7 +262,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX.
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_abs_epi8Op : HydrideX86_Op<"mm256_abs_epi8", [AllTypesMatch<["a", "result"]>]> {
@@ -734,7 +735,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_broadcastd_epi32Op : HydrideX86_Op<"mm_broadcastd_epi32", [AllTypesMatch<["a", "result"]>]> {
@@ -774,7 +775,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_broadcastq_epi64Op : HydrideX86_Op<"mm_broadcastq_epi64", [AllTypesMatch<["a", "result"]>]> {
@@ -814,7 +815,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_broadcastsi128_si256Op : HydrideX86_Op<"mm_broadcastsi128_si256"> {
@@ -832,7 +833,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_broadcastsi128_si256Op : HydrideX86_Op<"mm256_broadcastsi128_si256"> {
@@ -850,7 +851,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_broadcastw_epi16Op : HydrideX86_Op<"mm_broadcastw_epi16", [AllTypesMatch<["a", "result"]>]> {
@@ -890,7 +891,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cmpeq_epi8Op : HydrideX86_Op<"mm256_cmpeq_epi8", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -1079,7 +1080,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepi16_epi64Op : HydrideX86_Op<"mm256_cvtepi16_epi64"> {
@@ -1100,7 +1101,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepi32_epi64Op : HydrideX86_Op<"mm256_cvtepi32_epi64"> {
@@ -1121,7 +1122,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepi8_epi16Op : HydrideX86_Op<"mm256_cvtepi8_epi16"> {
@@ -1142,7 +1143,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepi8_epi32Op : HydrideX86_Op<"mm256_cvtepi8_epi32"> {
@@ -1163,7 +1164,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepi8_epi64Op : HydrideX86_Op<"mm256_cvtepi8_epi64"> {
@@ -1184,7 +1185,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepu16_epi32Op : HydrideX86_Op<"mm256_cvtepu16_epi32"> {
@@ -1205,7 +1206,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepu16_epi64Op : HydrideX86_Op<"mm256_cvtepu16_epi64"> {
@@ -1226,7 +1227,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepu32_epi64Op : HydrideX86_Op<"mm256_cvtepu32_epi64"> {
@@ -1247,7 +1248,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepu8_epi16Op : HydrideX86_Op<"mm256_cvtepu8_epi16"> {
@@ -1268,7 +1269,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepu8_epi32Op : HydrideX86_Op<"mm256_cvtepu8_epi32"> {
@@ -1289,7 +1290,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepu8_epi64Op : HydrideX86_Op<"mm256_cvtepu8_epi64"> {
@@ -1310,7 +1311,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_extracti128_si256Op : HydrideX86_Op<"mm256_extracti128_si256"> {
@@ -1333,7 +1334,7 @@ Lowers to LLVM as one `llvm.shufflevector` whose mask `_mm256_extracti128_si256`
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_hadd_epi16Op : HydrideX86_Op<"mm256_hadd_epi16", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -1543,7 +1544,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
   let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_madd_epi16Op : HydrideX86_Op<"mm256_madd_epi16"> {
+def HydrideX86_mm256_madd_epi16Op : HydrideX86_Op<"mm256_madd_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_madd_epi16";
   let description = [{
 ```
@@ -1561,10 +1562,10 @@ Lowers to LLVM as a call of `llvm.x86.avx2.pmadd.wd`; needs AVX2.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_maddubs_epi16Op : HydrideX86_Op<"mm256_maddubs_epi16"> {
+def HydrideX86_mm256_maddubs_epi16Op : HydrideX86_Op<"mm256_maddubs_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_maddubs_epi16";
   let description = [{
 ```
@@ -1582,7 +1583,7 @@ Lowers to LLVM as a call of `llvm.x86.avx2.pmadd.ub.sw`; needs AVX2.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_max_epi8Op : HydrideX86_Op<"mm256_max_epi8", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -1853,7 +1854,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[32], [I8]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mpsadbw_epu8Op : HydrideX86_Op<"mm256_mpsadbw_epu8", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -1887,7 +1888,7 @@ Lowers to LLVM as a call of `llvm.x86.avx2.mpsadbw`; needs AVX2.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm256_mul_epi32Op : HydrideX86_Op<"mm256_mul_epi32"> {
+def HydrideX86_mm256_mul_epi32Op : HydrideX86_Op<"mm256_mul_epi32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_mul_epi32";
   let description = [{
 ```
@@ -1905,10 +1906,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_mul_epu32Op : HydrideX86_Op<"mm256_mul_epu32"> {
+def HydrideX86_mm256_mul_epu32Op : HydrideX86_Op<"mm256_mul_epu32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_mul_epu32";
   let description = [{
 ```
@@ -1926,7 +1927,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mulhi_epi16Op : HydrideX86_Op<"mm256_mulhi_epi16", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -2057,7 +2058,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX2.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm256_packs_epi16Op : HydrideX86_Op<"mm256_packs_epi16"> {
+def HydrideX86_mm256_packs_epi16Op : HydrideX86_Op<"mm256_packs_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_packs_epi16";
   let description = [{
 ```
@@ -2103,10 +2104,10 @@ Lowers to LLVM as a call of `llvm.x86.avx2.packsswb`; needs AVX2.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_packs_epi32Op : HydrideX86_Op<"mm256_packs_epi32"> {
+def HydrideX86_mm256_packs_epi32Op : HydrideX86_Op<"mm256_packs_epi32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_packs_epi32";
   let description = [{
 ```
@@ -2136,10 +2137,10 @@ Lowers to LLVM as a call of `llvm.x86.avx2.packssdw`; needs AVX2.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_packus_epi16Op : HydrideX86_Op<"mm256_packus_epi16"> {
+def HydrideX86_mm256_packus_epi16Op : HydrideX86_Op<"mm256_packus_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_packus_epi16";
   let description = [{
 ```
@@ -2185,10 +2186,10 @@ Lowers to LLVM as a call of `llvm.x86.avx2.packuswb`; needs AVX2.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_packus_epi32Op : HydrideX86_Op<"mm256_packus_epi32"> {
+def HydrideX86_mm256_packus_epi32Op : HydrideX86_Op<"mm256_packus_epi32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_packus_epi32";
   let description = [{
 ```
@@ -2218,7 +2219,7 @@ Lowers to LLVM as a call of `llvm.x86.avx2.packusdw`; needs AVX2.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_permute2x128_si256Op : HydrideX86_Op<"mm256_permute2x128_si256", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -2313,7 +2314,7 @@ Lowers to LLVM as a call of `llvm.x86.avx2.permd`; needs AVX2.
   let assemblyFormat = "$a `,` $idx attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm256_sad_epu8Op : HydrideX86_Op<"mm256_sad_epu8"> {
+def HydrideX86_mm256_sad_epu8Op : HydrideX86_Op<"mm256_sad_epu8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_sad_epu8";
   let description = [{
 ```
@@ -2336,7 +2337,7 @@ Lowers to LLVM as a call of `llvm.x86.avx2.psad.bw`; needs AVX2.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_shuffle_epi32Op : HydrideX86_Op<"mm256_shuffle_epi32", [AllTypesMatch<["a", "result"]>]> {
@@ -3752,7 +3753,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm256_dbsad_epu8Op : HydrideX86_Op<"mm256_dbsad_epu8"> {
+def HydrideX86_mm256_dbsad_epu8Op : HydrideX86_Op<"mm256_dbsad_epu8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_dbsad_epu8";
   let description = [{
 ```
@@ -3780,7 +3781,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.dbpsadbw.256`; needs AVX512VL, AVX5
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_dbsad_epu8Op : HydrideX86_Op<"mm256_mask_dbsad_epu8"> {
@@ -3864,7 +3865,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.dbpsadbw.256`, then a `select` on t
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_dbsad_epu8Op : HydrideX86_Op<"mm512_dbsad_epu8"> {
+def HydrideX86_mm512_dbsad_epu8Op : HydrideX86_Op<"mm512_dbsad_epu8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_dbsad_epu8";
   let description = [{
 ```
@@ -3892,7 +3893,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.dbpsadbw.512`; needs AVX512BW.
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_dbsad_epu8Op : HydrideX86_Op<"mm512_mask_dbsad_epu8"> {
@@ -3976,7 +3977,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.dbpsadbw.512`, then a `select` on t
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_dbsad_epu8Op : HydrideX86_Op<"mm_dbsad_epu8"> {
+def HydrideX86_mm_dbsad_epu8Op : HydrideX86_Op<"mm_dbsad_epu8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_dbsad_epu8";
   let description = [{
 ```
@@ -4002,7 +4003,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.dbpsadbw.128`; needs AVX512VL, AVX5
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_dbsad_epu8Op : HydrideX86_Op<"mm_mask_dbsad_epu8"> {
@@ -4936,7 +4937,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.packssdw.512`, then a `select` on t
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_packs_epi32Op : HydrideX86_Op<"mm512_packs_epi32"> {
+def HydrideX86_mm512_packs_epi32Op : HydrideX86_Op<"mm512_packs_epi32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_packs_epi32";
   let description = [{
 ```
@@ -4982,7 +4983,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.packssdw.512`; needs AVX512BW.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_packs_epi32Op : HydrideX86_Op<"mm_mask_packs_epi32"> {
@@ -5352,7 +5353,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.packsswb.512`, then a `select` on t
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_packs_epi16Op : HydrideX86_Op<"mm512_packs_epi16"> {
+def HydrideX86_mm512_packs_epi16Op : HydrideX86_Op<"mm512_packs_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_packs_epi16";
   let description = [{
 ```
@@ -5430,7 +5431,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.packsswb.512`; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_packs_epi16Op : HydrideX86_Op<"mm_mask_packs_epi16"> {
@@ -5720,7 +5721,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.packusdw.512`, then a `select` on t
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_packus_epi32Op : HydrideX86_Op<"mm512_packus_epi32"> {
+def HydrideX86_mm512_packus_epi32Op : HydrideX86_Op<"mm512_packus_epi32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_packus_epi32";
   let description = [{
 ```
@@ -5766,7 +5767,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.packusdw.512`; needs AVX512BW.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_packus_epi32Op : HydrideX86_Op<"mm_mask_packus_epi32"> {
@@ -6136,7 +6137,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.packuswb.512`, then a `select` on t
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_packus_epi16Op : HydrideX86_Op<"mm512_packus_epi16"> {
+def HydrideX86_mm512_packus_epi16Op : HydrideX86_Op<"mm512_packus_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_packus_epi16";
   let description = [{
 ```
@@ -6214,7 +6215,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.packuswb.512`; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_packus_epi16Op : HydrideX86_Op<"mm_mask_packus_epi16"> {
@@ -8227,7 +8228,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[64], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_broadcastb_epi8Op : HydrideX86_Op<"mm512_mask_broadcastb_epi8"> {
@@ -8553,7 +8554,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_broadcastw_epi16Op : HydrideX86_Op<"mm512_mask_broadcastw_epi16"> {
@@ -8760,7 +8761,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_cmp_epi8_maskOp : HydrideX86_Op<"mm256_cmp_epi8_mask"> {
+def HydrideX86_mm256_cmp_epi8_maskOp : HydrideX86_Op<"mm256_cmp_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmp_epi8_mask";
   let description = [{
 ```
@@ -8797,10 +8798,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpeq_epi8_maskOp : HydrideX86_Op<"mm256_cmpeq_epi8_mask"> {
+def HydrideX86_mm256_cmpeq_epi8_maskOp : HydrideX86_Op<"mm256_cmpeq_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpeq_epi8_mask";
   let description = [{
 ```
@@ -8818,10 +8819,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpge_epi8_maskOp : HydrideX86_Op<"mm256_cmpge_epi8_mask"> {
+def HydrideX86_mm256_cmpge_epi8_maskOp : HydrideX86_Op<"mm256_cmpge_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpge_epi8_mask";
   let description = [{
 ```
@@ -8839,10 +8840,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpgt_epi8_maskOp : HydrideX86_Op<"mm256_cmpgt_epi8_mask"> {
+def HydrideX86_mm256_cmpgt_epi8_maskOp : HydrideX86_Op<"mm256_cmpgt_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpgt_epi8_mask";
   let description = [{
 ```
@@ -8860,10 +8861,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmple_epi8_maskOp : HydrideX86_Op<"mm256_cmple_epi8_mask"> {
+def HydrideX86_mm256_cmple_epi8_maskOp : HydrideX86_Op<"mm256_cmple_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmple_epi8_mask";
   let description = [{
 ```
@@ -8881,10 +8882,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmplt_epi8_maskOp : HydrideX86_Op<"mm256_cmplt_epi8_mask"> {
+def HydrideX86_mm256_cmplt_epi8_maskOp : HydrideX86_Op<"mm256_cmplt_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmplt_epi8_mask";
   let description = [{
 ```
@@ -8902,10 +8903,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpneq_epi8_maskOp : HydrideX86_Op<"mm256_cmpneq_epi8_mask"> {
+def HydrideX86_mm256_cmpneq_epi8_maskOp : HydrideX86_Op<"mm256_cmpneq_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpneq_epi8_mask";
   let description = [{
 ```
@@ -8923,7 +8924,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cmp_epi8_maskOp : HydrideX86_Op<"mm256_mask_cmp_epi8_mask"> {
@@ -9127,7 +9128,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_cmp_epi8_maskOp : HydrideX86_Op<"mm512_cmp_epi8_mask"> {
+def HydrideX86_mm512_cmp_epi8_maskOp : HydrideX86_Op<"mm512_cmp_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmp_epi8_mask";
   let description = [{
 ```
@@ -9164,10 +9165,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpeq_epi8_maskOp : HydrideX86_Op<"mm512_cmpeq_epi8_mask"> {
+def HydrideX86_mm512_cmpeq_epi8_maskOp : HydrideX86_Op<"mm512_cmpeq_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpeq_epi8_mask";
   let description = [{
 ```
@@ -9185,10 +9186,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpge_epi8_maskOp : HydrideX86_Op<"mm512_cmpge_epi8_mask"> {
+def HydrideX86_mm512_cmpge_epi8_maskOp : HydrideX86_Op<"mm512_cmpge_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpge_epi8_mask";
   let description = [{
 ```
@@ -9206,10 +9207,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpgt_epi8_maskOp : HydrideX86_Op<"mm512_cmpgt_epi8_mask"> {
+def HydrideX86_mm512_cmpgt_epi8_maskOp : HydrideX86_Op<"mm512_cmpgt_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpgt_epi8_mask";
   let description = [{
 ```
@@ -9227,10 +9228,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmple_epi8_maskOp : HydrideX86_Op<"mm512_cmple_epi8_mask"> {
+def HydrideX86_mm512_cmple_epi8_maskOp : HydrideX86_Op<"mm512_cmple_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmple_epi8_mask";
   let description = [{
 ```
@@ -9248,10 +9249,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmplt_epi8_maskOp : HydrideX86_Op<"mm512_cmplt_epi8_mask"> {
+def HydrideX86_mm512_cmplt_epi8_maskOp : HydrideX86_Op<"mm512_cmplt_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmplt_epi8_mask";
   let description = [{
 ```
@@ -9269,10 +9270,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpneq_epi8_maskOp : HydrideX86_Op<"mm512_cmpneq_epi8_mask"> {
+def HydrideX86_mm512_cmpneq_epi8_maskOp : HydrideX86_Op<"mm512_cmpneq_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpneq_epi8_mask";
   let description = [{
 ```
@@ -9290,7 +9291,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cmp_epi8_maskOp : HydrideX86_Op<"mm512_mask_cmp_epi8_mask"> {
@@ -9494,7 +9495,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_cmp_epi8_maskOp : HydrideX86_Op<"mm_cmp_epi8_mask"> {
+def HydrideX86_mm_cmp_epi8_maskOp : HydrideX86_Op<"mm_cmp_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmp_epi8_mask";
   let description = [{
 ```
@@ -9531,10 +9532,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpeq_epi8_maskOp : HydrideX86_Op<"mm_cmpeq_epi8_mask"> {
+def HydrideX86_mm_cmpeq_epi8_maskOp : HydrideX86_Op<"mm_cmpeq_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpeq_epi8_mask";
   let description = [{
 ```
@@ -9552,10 +9553,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpge_epi8_maskOp : HydrideX86_Op<"mm_cmpge_epi8_mask"> {
+def HydrideX86_mm_cmpge_epi8_maskOp : HydrideX86_Op<"mm_cmpge_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpge_epi8_mask";
   let description = [{
 ```
@@ -9573,10 +9574,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpgt_epi8_maskOp : HydrideX86_Op<"mm_cmpgt_epi8_mask"> {
+def HydrideX86_mm_cmpgt_epi8_maskOp : HydrideX86_Op<"mm_cmpgt_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpgt_epi8_mask";
   let description = [{
 ```
@@ -9594,10 +9595,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmple_epi8_maskOp : HydrideX86_Op<"mm_cmple_epi8_mask"> {
+def HydrideX86_mm_cmple_epi8_maskOp : HydrideX86_Op<"mm_cmple_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmple_epi8_mask";
   let description = [{
 ```
@@ -9615,10 +9616,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmplt_epi8_maskOp : HydrideX86_Op<"mm_cmplt_epi8_mask"> {
+def HydrideX86_mm_cmplt_epi8_maskOp : HydrideX86_Op<"mm_cmplt_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmplt_epi8_mask";
   let description = [{
 ```
@@ -9636,10 +9637,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpneq_epi8_maskOp : HydrideX86_Op<"mm_cmpneq_epi8_mask"> {
+def HydrideX86_mm_cmpneq_epi8_maskOp : HydrideX86_Op<"mm_cmpneq_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpneq_epi8_mask";
   let description = [{
 ```
@@ -9657,7 +9658,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cmp_epi8_maskOp : HydrideX86_Op<"mm_mask_cmp_epi8_mask"> {
@@ -9861,7 +9862,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_cmp_epu8_maskOp : HydrideX86_Op<"mm256_cmp_epu8_mask"> {
+def HydrideX86_mm256_cmp_epu8_maskOp : HydrideX86_Op<"mm256_cmp_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmp_epu8_mask";
   let description = [{
 ```
@@ -9898,10 +9899,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpeq_epu8_maskOp : HydrideX86_Op<"mm256_cmpeq_epu8_mask"> {
+def HydrideX86_mm256_cmpeq_epu8_maskOp : HydrideX86_Op<"mm256_cmpeq_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpeq_epu8_mask";
   let description = [{
 ```
@@ -9919,10 +9920,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpge_epu8_maskOp : HydrideX86_Op<"mm256_cmpge_epu8_mask"> {
+def HydrideX86_mm256_cmpge_epu8_maskOp : HydrideX86_Op<"mm256_cmpge_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpge_epu8_mask";
   let description = [{
 ```
@@ -9940,10 +9941,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpgt_epu8_maskOp : HydrideX86_Op<"mm256_cmpgt_epu8_mask"> {
+def HydrideX86_mm256_cmpgt_epu8_maskOp : HydrideX86_Op<"mm256_cmpgt_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpgt_epu8_mask";
   let description = [{
 ```
@@ -9961,10 +9962,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmple_epu8_maskOp : HydrideX86_Op<"mm256_cmple_epu8_mask"> {
+def HydrideX86_mm256_cmple_epu8_maskOp : HydrideX86_Op<"mm256_cmple_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmple_epu8_mask";
   let description = [{
 ```
@@ -9982,10 +9983,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmplt_epu8_maskOp : HydrideX86_Op<"mm256_cmplt_epu8_mask"> {
+def HydrideX86_mm256_cmplt_epu8_maskOp : HydrideX86_Op<"mm256_cmplt_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmplt_epu8_mask";
   let description = [{
 ```
@@ -10003,10 +10004,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpneq_epu8_maskOp : HydrideX86_Op<"mm256_cmpneq_epu8_mask"> {
+def HydrideX86_mm256_cmpneq_epu8_maskOp : HydrideX86_Op<"mm256_cmpneq_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpneq_epu8_mask";
   let description = [{
 ```
@@ -10024,7 +10025,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cmp_epu8_maskOp : HydrideX86_Op<"mm256_mask_cmp_epu8_mask"> {
@@ -10228,7 +10229,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_cmp_epu8_maskOp : HydrideX86_Op<"mm512_cmp_epu8_mask"> {
+def HydrideX86_mm512_cmp_epu8_maskOp : HydrideX86_Op<"mm512_cmp_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmp_epu8_mask";
   let description = [{
 ```
@@ -10265,10 +10266,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpeq_epu8_maskOp : HydrideX86_Op<"mm512_cmpeq_epu8_mask"> {
+def HydrideX86_mm512_cmpeq_epu8_maskOp : HydrideX86_Op<"mm512_cmpeq_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpeq_epu8_mask";
   let description = [{
 ```
@@ -10286,10 +10287,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpge_epu8_maskOp : HydrideX86_Op<"mm512_cmpge_epu8_mask"> {
+def HydrideX86_mm512_cmpge_epu8_maskOp : HydrideX86_Op<"mm512_cmpge_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpge_epu8_mask";
   let description = [{
 ```
@@ -10307,10 +10308,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpgt_epu8_maskOp : HydrideX86_Op<"mm512_cmpgt_epu8_mask"> {
+def HydrideX86_mm512_cmpgt_epu8_maskOp : HydrideX86_Op<"mm512_cmpgt_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpgt_epu8_mask";
   let description = [{
 ```
@@ -10328,10 +10329,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmple_epu8_maskOp : HydrideX86_Op<"mm512_cmple_epu8_mask"> {
+def HydrideX86_mm512_cmple_epu8_maskOp : HydrideX86_Op<"mm512_cmple_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmple_epu8_mask";
   let description = [{
 ```
@@ -10349,10 +10350,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmplt_epu8_maskOp : HydrideX86_Op<"mm512_cmplt_epu8_mask"> {
+def HydrideX86_mm512_cmplt_epu8_maskOp : HydrideX86_Op<"mm512_cmplt_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmplt_epu8_mask";
   let description = [{
 ```
@@ -10370,10 +10371,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpneq_epu8_maskOp : HydrideX86_Op<"mm512_cmpneq_epu8_mask"> {
+def HydrideX86_mm512_cmpneq_epu8_maskOp : HydrideX86_Op<"mm512_cmpneq_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpneq_epu8_mask";
   let description = [{
 ```
@@ -10391,7 +10392,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cmp_epu8_maskOp : HydrideX86_Op<"mm512_mask_cmp_epu8_mask"> {
@@ -10595,7 +10596,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_cmp_epu8_maskOp : HydrideX86_Op<"mm_cmp_epu8_mask"> {
+def HydrideX86_mm_cmp_epu8_maskOp : HydrideX86_Op<"mm_cmp_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmp_epu8_mask";
   let description = [{
 ```
@@ -10632,10 +10633,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpeq_epu8_maskOp : HydrideX86_Op<"mm_cmpeq_epu8_mask"> {
+def HydrideX86_mm_cmpeq_epu8_maskOp : HydrideX86_Op<"mm_cmpeq_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpeq_epu8_mask";
   let description = [{
 ```
@@ -10653,10 +10654,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpge_epu8_maskOp : HydrideX86_Op<"mm_cmpge_epu8_mask"> {
+def HydrideX86_mm_cmpge_epu8_maskOp : HydrideX86_Op<"mm_cmpge_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpge_epu8_mask";
   let description = [{
 ```
@@ -10674,10 +10675,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpgt_epu8_maskOp : HydrideX86_Op<"mm_cmpgt_epu8_mask"> {
+def HydrideX86_mm_cmpgt_epu8_maskOp : HydrideX86_Op<"mm_cmpgt_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpgt_epu8_mask";
   let description = [{
 ```
@@ -10695,10 +10696,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmple_epu8_maskOp : HydrideX86_Op<"mm_cmple_epu8_mask"> {
+def HydrideX86_mm_cmple_epu8_maskOp : HydrideX86_Op<"mm_cmple_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmple_epu8_mask";
   let description = [{
 ```
@@ -10716,10 +10717,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmplt_epu8_maskOp : HydrideX86_Op<"mm_cmplt_epu8_mask"> {
+def HydrideX86_mm_cmplt_epu8_maskOp : HydrideX86_Op<"mm_cmplt_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmplt_epu8_mask";
   let description = [{
 ```
@@ -10737,10 +10738,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpneq_epu8_maskOp : HydrideX86_Op<"mm_cmpneq_epu8_mask"> {
+def HydrideX86_mm_cmpneq_epu8_maskOp : HydrideX86_Op<"mm_cmpneq_epu8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpneq_epu8_mask";
   let description = [{
 ```
@@ -10758,7 +10759,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cmp_epu8_maskOp : HydrideX86_Op<"mm_mask_cmp_epu8_mask"> {
@@ -10962,7 +10963,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_cmp_epu16_maskOp : HydrideX86_Op<"mm256_cmp_epu16_mask"> {
+def HydrideX86_mm256_cmp_epu16_maskOp : HydrideX86_Op<"mm256_cmp_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmp_epu16_mask";
   let description = [{
 ```
@@ -10999,10 +11000,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpeq_epu16_maskOp : HydrideX86_Op<"mm256_cmpeq_epu16_mask"> {
+def HydrideX86_mm256_cmpeq_epu16_maskOp : HydrideX86_Op<"mm256_cmpeq_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpeq_epu16_mask";
   let description = [{
 ```
@@ -11020,10 +11021,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpge_epu16_maskOp : HydrideX86_Op<"mm256_cmpge_epu16_mask"> {
+def HydrideX86_mm256_cmpge_epu16_maskOp : HydrideX86_Op<"mm256_cmpge_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpge_epu16_mask";
   let description = [{
 ```
@@ -11041,10 +11042,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpgt_epu16_maskOp : HydrideX86_Op<"mm256_cmpgt_epu16_mask"> {
+def HydrideX86_mm256_cmpgt_epu16_maskOp : HydrideX86_Op<"mm256_cmpgt_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpgt_epu16_mask";
   let description = [{
 ```
@@ -11062,10 +11063,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmple_epu16_maskOp : HydrideX86_Op<"mm256_cmple_epu16_mask"> {
+def HydrideX86_mm256_cmple_epu16_maskOp : HydrideX86_Op<"mm256_cmple_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmple_epu16_mask";
   let description = [{
 ```
@@ -11083,10 +11084,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmplt_epu16_maskOp : HydrideX86_Op<"mm256_cmplt_epu16_mask"> {
+def HydrideX86_mm256_cmplt_epu16_maskOp : HydrideX86_Op<"mm256_cmplt_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmplt_epu16_mask";
   let description = [{
 ```
@@ -11104,10 +11105,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpneq_epu16_maskOp : HydrideX86_Op<"mm256_cmpneq_epu16_mask"> {
+def HydrideX86_mm256_cmpneq_epu16_maskOp : HydrideX86_Op<"mm256_cmpneq_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpneq_epu16_mask";
   let description = [{
 ```
@@ -11125,7 +11126,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cmp_epu16_maskOp : HydrideX86_Op<"mm256_mask_cmp_epu16_mask"> {
@@ -11329,7 +11330,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_cmp_epu16_maskOp : HydrideX86_Op<"mm512_cmp_epu16_mask"> {
+def HydrideX86_mm512_cmp_epu16_maskOp : HydrideX86_Op<"mm512_cmp_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmp_epu16_mask";
   let description = [{
 ```
@@ -11366,10 +11367,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpeq_epu16_maskOp : HydrideX86_Op<"mm512_cmpeq_epu16_mask"> {
+def HydrideX86_mm512_cmpeq_epu16_maskOp : HydrideX86_Op<"mm512_cmpeq_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpeq_epu16_mask";
   let description = [{
 ```
@@ -11387,10 +11388,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpge_epu16_maskOp : HydrideX86_Op<"mm512_cmpge_epu16_mask"> {
+def HydrideX86_mm512_cmpge_epu16_maskOp : HydrideX86_Op<"mm512_cmpge_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpge_epu16_mask";
   let description = [{
 ```
@@ -11408,10 +11409,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpgt_epu16_maskOp : HydrideX86_Op<"mm512_cmpgt_epu16_mask"> {
+def HydrideX86_mm512_cmpgt_epu16_maskOp : HydrideX86_Op<"mm512_cmpgt_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpgt_epu16_mask";
   let description = [{
 ```
@@ -11429,10 +11430,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmple_epu16_maskOp : HydrideX86_Op<"mm512_cmple_epu16_mask"> {
+def HydrideX86_mm512_cmple_epu16_maskOp : HydrideX86_Op<"mm512_cmple_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmple_epu16_mask";
   let description = [{
 ```
@@ -11450,10 +11451,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmplt_epu16_maskOp : HydrideX86_Op<"mm512_cmplt_epu16_mask"> {
+def HydrideX86_mm512_cmplt_epu16_maskOp : HydrideX86_Op<"mm512_cmplt_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmplt_epu16_mask";
   let description = [{
 ```
@@ -11471,10 +11472,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpneq_epu16_maskOp : HydrideX86_Op<"mm512_cmpneq_epu16_mask"> {
+def HydrideX86_mm512_cmpneq_epu16_maskOp : HydrideX86_Op<"mm512_cmpneq_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpneq_epu16_mask";
   let description = [{
 ```
@@ -11492,7 +11493,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cmp_epu16_maskOp : HydrideX86_Op<"mm512_mask_cmp_epu16_mask"> {
@@ -11696,7 +11697,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_cmp_epu16_maskOp : HydrideX86_Op<"mm_cmp_epu16_mask"> {
+def HydrideX86_mm_cmp_epu16_maskOp : HydrideX86_Op<"mm_cmp_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmp_epu16_mask";
   let description = [{
 ```
@@ -11733,10 +11734,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpeq_epu16_maskOp : HydrideX86_Op<"mm_cmpeq_epu16_mask"> {
+def HydrideX86_mm_cmpeq_epu16_maskOp : HydrideX86_Op<"mm_cmpeq_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpeq_epu16_mask";
   let description = [{
 ```
@@ -11754,10 +11755,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpge_epu16_maskOp : HydrideX86_Op<"mm_cmpge_epu16_mask"> {
+def HydrideX86_mm_cmpge_epu16_maskOp : HydrideX86_Op<"mm_cmpge_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpge_epu16_mask";
   let description = [{
 ```
@@ -11775,10 +11776,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpgt_epu16_maskOp : HydrideX86_Op<"mm_cmpgt_epu16_mask"> {
+def HydrideX86_mm_cmpgt_epu16_maskOp : HydrideX86_Op<"mm_cmpgt_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpgt_epu16_mask";
   let description = [{
 ```
@@ -11796,10 +11797,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmple_epu16_maskOp : HydrideX86_Op<"mm_cmple_epu16_mask"> {
+def HydrideX86_mm_cmple_epu16_maskOp : HydrideX86_Op<"mm_cmple_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmple_epu16_mask";
   let description = [{
 ```
@@ -11817,10 +11818,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmplt_epu16_maskOp : HydrideX86_Op<"mm_cmplt_epu16_mask"> {
+def HydrideX86_mm_cmplt_epu16_maskOp : HydrideX86_Op<"mm_cmplt_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmplt_epu16_mask";
   let description = [{
 ```
@@ -11838,10 +11839,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpneq_epu16_maskOp : HydrideX86_Op<"mm_cmpneq_epu16_mask"> {
+def HydrideX86_mm_cmpneq_epu16_maskOp : HydrideX86_Op<"mm_cmpneq_epu16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpneq_epu16_mask";
   let description = [{
 ```
@@ -11859,7 +11860,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cmp_epu16_maskOp : HydrideX86_Op<"mm_mask_cmp_epu16_mask"> {
@@ -12063,7 +12064,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_cmp_epi16_maskOp : HydrideX86_Op<"mm256_cmp_epi16_mask"> {
+def HydrideX86_mm256_cmp_epi16_maskOp : HydrideX86_Op<"mm256_cmp_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmp_epi16_mask";
   let description = [{
 ```
@@ -12100,10 +12101,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpeq_epi16_maskOp : HydrideX86_Op<"mm256_cmpeq_epi16_mask"> {
+def HydrideX86_mm256_cmpeq_epi16_maskOp : HydrideX86_Op<"mm256_cmpeq_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpeq_epi16_mask";
   let description = [{
 ```
@@ -12121,10 +12122,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpge_epi16_maskOp : HydrideX86_Op<"mm256_cmpge_epi16_mask"> {
+def HydrideX86_mm256_cmpge_epi16_maskOp : HydrideX86_Op<"mm256_cmpge_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpge_epi16_mask";
   let description = [{
 ```
@@ -12142,10 +12143,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpgt_epi16_maskOp : HydrideX86_Op<"mm256_cmpgt_epi16_mask"> {
+def HydrideX86_mm256_cmpgt_epi16_maskOp : HydrideX86_Op<"mm256_cmpgt_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpgt_epi16_mask";
   let description = [{
 ```
@@ -12163,10 +12164,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmple_epi16_maskOp : HydrideX86_Op<"mm256_cmple_epi16_mask"> {
+def HydrideX86_mm256_cmple_epi16_maskOp : HydrideX86_Op<"mm256_cmple_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmple_epi16_mask";
   let description = [{
 ```
@@ -12184,10 +12185,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmplt_epi16_maskOp : HydrideX86_Op<"mm256_cmplt_epi16_mask"> {
+def HydrideX86_mm256_cmplt_epi16_maskOp : HydrideX86_Op<"mm256_cmplt_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmplt_epi16_mask";
   let description = [{
 ```
@@ -12205,10 +12206,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpneq_epi16_maskOp : HydrideX86_Op<"mm256_cmpneq_epi16_mask"> {
+def HydrideX86_mm256_cmpneq_epi16_maskOp : HydrideX86_Op<"mm256_cmpneq_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpneq_epi16_mask";
   let description = [{
 ```
@@ -12226,7 +12227,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cmp_epi16_maskOp : HydrideX86_Op<"mm256_mask_cmp_epi16_mask"> {
@@ -12430,7 +12431,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_cmp_epi16_maskOp : HydrideX86_Op<"mm512_cmp_epi16_mask"> {
+def HydrideX86_mm512_cmp_epi16_maskOp : HydrideX86_Op<"mm512_cmp_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmp_epi16_mask";
   let description = [{
 ```
@@ -12467,10 +12468,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpeq_epi16_maskOp : HydrideX86_Op<"mm512_cmpeq_epi16_mask"> {
+def HydrideX86_mm512_cmpeq_epi16_maskOp : HydrideX86_Op<"mm512_cmpeq_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpeq_epi16_mask";
   let description = [{
 ```
@@ -12488,10 +12489,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpge_epi16_maskOp : HydrideX86_Op<"mm512_cmpge_epi16_mask"> {
+def HydrideX86_mm512_cmpge_epi16_maskOp : HydrideX86_Op<"mm512_cmpge_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpge_epi16_mask";
   let description = [{
 ```
@@ -12509,10 +12510,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpgt_epi16_maskOp : HydrideX86_Op<"mm512_cmpgt_epi16_mask"> {
+def HydrideX86_mm512_cmpgt_epi16_maskOp : HydrideX86_Op<"mm512_cmpgt_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpgt_epi16_mask";
   let description = [{
 ```
@@ -12530,10 +12531,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmple_epi16_maskOp : HydrideX86_Op<"mm512_cmple_epi16_mask"> {
+def HydrideX86_mm512_cmple_epi16_maskOp : HydrideX86_Op<"mm512_cmple_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmple_epi16_mask";
   let description = [{
 ```
@@ -12551,10 +12552,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmplt_epi16_maskOp : HydrideX86_Op<"mm512_cmplt_epi16_mask"> {
+def HydrideX86_mm512_cmplt_epi16_maskOp : HydrideX86_Op<"mm512_cmplt_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmplt_epi16_mask";
   let description = [{
 ```
@@ -12572,10 +12573,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpneq_epi16_maskOp : HydrideX86_Op<"mm512_cmpneq_epi16_mask"> {
+def HydrideX86_mm512_cmpneq_epi16_maskOp : HydrideX86_Op<"mm512_cmpneq_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpneq_epi16_mask";
   let description = [{
 ```
@@ -12593,7 +12594,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cmp_epi16_maskOp : HydrideX86_Op<"mm512_mask_cmp_epi16_mask"> {
@@ -12797,7 +12798,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_cmp_epi16_maskOp : HydrideX86_Op<"mm_cmp_epi16_mask"> {
+def HydrideX86_mm_cmp_epi16_maskOp : HydrideX86_Op<"mm_cmp_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmp_epi16_mask";
   let description = [{
 ```
@@ -12834,10 +12835,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpeq_epi16_maskOp : HydrideX86_Op<"mm_cmpeq_epi16_mask"> {
+def HydrideX86_mm_cmpeq_epi16_maskOp : HydrideX86_Op<"mm_cmpeq_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpeq_epi16_mask";
   let description = [{
 ```
@@ -12855,10 +12856,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpge_epi16_maskOp : HydrideX86_Op<"mm_cmpge_epi16_mask"> {
+def HydrideX86_mm_cmpge_epi16_maskOp : HydrideX86_Op<"mm_cmpge_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpge_epi16_mask";
   let description = [{
 ```
@@ -12876,10 +12877,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpgt_epi16_maskOp : HydrideX86_Op<"mm_cmpgt_epi16_mask"> {
+def HydrideX86_mm_cmpgt_epi16_maskOp : HydrideX86_Op<"mm_cmpgt_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpgt_epi16_mask";
   let description = [{
 ```
@@ -12897,10 +12898,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmple_epi16_maskOp : HydrideX86_Op<"mm_cmple_epi16_mask"> {
+def HydrideX86_mm_cmple_epi16_maskOp : HydrideX86_Op<"mm_cmple_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmple_epi16_mask";
   let description = [{
 ```
@@ -12918,10 +12919,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmplt_epi16_maskOp : HydrideX86_Op<"mm_cmplt_epi16_mask"> {
+def HydrideX86_mm_cmplt_epi16_maskOp : HydrideX86_Op<"mm_cmplt_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmplt_epi16_mask";
   let description = [{
 ```
@@ -12939,10 +12940,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpneq_epi16_maskOp : HydrideX86_Op<"mm_cmpneq_epi16_mask"> {
+def HydrideX86_mm_cmpneq_epi16_maskOp : HydrideX86_Op<"mm_cmpneq_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpneq_epi16_mask";
   let description = [{
 ```
@@ -12960,7 +12961,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cmp_epi16_maskOp : HydrideX86_Op<"mm_mask_cmp_epi16_mask"> {
@@ -13769,7 +13770,7 @@ Lowers to LLVM as a call of `llvm.x86.avx2.pmadd.ub.sw`, then a `select` on the 
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_maddubs_epi16Op : HydrideX86_Op<"mm512_maddubs_epi16"> {
+def HydrideX86_mm512_maddubs_epi16Op : HydrideX86_Op<"mm512_maddubs_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_maddubs_epi16";
   let description = [{
 ```
@@ -13787,7 +13788,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.pmaddubs.w.512`; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_maddubs_epi16Op : HydrideX86_Op<"mm512_mask_maddubs_epi16"> {
@@ -13949,7 +13950,7 @@ Lowers to LLVM as a call of `llvm.x86.avx2.pmadd.wd`, then a `select` on the mas
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_madd_epi16Op : HydrideX86_Op<"mm512_madd_epi16"> {
+def HydrideX86_mm512_madd_epi16Op : HydrideX86_Op<"mm512_madd_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_madd_epi16";
   let description = [{
 ```
@@ -13967,7 +13968,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.pmaddw.d.512`; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_madd_epi16Op : HydrideX86_Op<"mm512_mask_madd_epi16"> {
@@ -15537,7 +15538,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_movepi8_maskOp : HydrideX86_Op<"mm512_movepi8_mask"> {
@@ -15561,7 +15562,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_movepi8_maskOp : HydrideX86_Op<"mm_movepi8_mask"> {
@@ -15585,7 +15586,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_movm_epi8Op : HydrideX86_Op<"mm256_movm_epi8"> {
@@ -15609,7 +15610,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[32], [I8]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm512_movm_epi8Op : HydrideX86_Op<"mm512_movm_epi8"> {
@@ -15633,7 +15634,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[64], [I8]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm_movm_epi8Op : HydrideX86_Op<"mm_movm_epi8"> {
@@ -15657,7 +15658,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW, AVX512VL.
     VectorOfLengthAndType<[16], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm256_movm_epi16Op : HydrideX86_Op<"mm256_movm_epi16"> {
@@ -15681,7 +15682,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm512_movm_epi16Op : HydrideX86_Op<"mm512_movm_epi16"> {
@@ -15705,7 +15706,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm_movm_epi16Op : HydrideX86_Op<"mm_movm_epi16"> {
@@ -15729,7 +15730,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtsepi16_epi8Op : HydrideX86_Op<"mm256_cvtsepi16_epi8"> {
@@ -15750,7 +15751,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.wb.256`; ne
     VectorOfLengthAndType<[16], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtsepi16_epi8Op : HydrideX86_Op<"mm256_mask_cvtsepi16_epi8"> {
@@ -15824,7 +15825,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.wb.512`; ne
     VectorOfLengthAndType<[32], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtsepi16_epi8Op : HydrideX86_Op<"mm512_mask_cvtsepi16_epi8"> {
@@ -15898,7 +15899,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.wb.128`; ne
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtsepi16_epi8Op : HydrideX86_Op<"mm_mask_cvtsepi16_epi8"> {
@@ -16025,7 +16026,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi8_epi16Op : HydrideX86_Op<"mm512_mask_cvtepi8_epi16"> {
@@ -16152,7 +16153,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.wb.256`; n
     VectorOfLengthAndType<[16], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtusepi16_epi8Op : HydrideX86_Op<"mm256_mask_cvtusepi16_epi8"> {
@@ -16226,7 +16227,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.wb.512`; n
     VectorOfLengthAndType<[32], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtusepi16_epi8Op : HydrideX86_Op<"mm512_mask_cvtusepi16_epi8"> {
@@ -16300,7 +16301,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.wb.128`; n
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtusepi16_epi8Op : HydrideX86_Op<"mm_mask_cvtusepi16_epi8"> {
@@ -16377,7 +16378,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_movepi16_maskOp : HydrideX86_Op<"mm512_movepi16_mask"> {
@@ -16401,7 +16402,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_movepi16_maskOp : HydrideX86_Op<"mm_movepi16_mask"> {
@@ -16425,7 +16426,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_cvtepi16_epi8Op : HydrideX86_Op<"mm256_cvtepi16_epi8"> {
@@ -16446,7 +16447,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtepi16_epi8Op : HydrideX86_Op<"mm256_mask_cvtepi16_epi8"> {
@@ -16520,7 +16521,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi16_epi8Op : HydrideX86_Op<"mm512_mask_cvtepi16_epi8"> {
@@ -16594,7 +16595,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtepi16_epi8Op : HydrideX86_Op<"mm_mask_cvtepi16_epi8"> {
@@ -16721,7 +16722,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepu8_epi16Op : HydrideX86_Op<"mm512_mask_cvtepu8_epi16"> {
@@ -17578,7 +17579,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_sad_epu8Op : HydrideX86_Op<"mm512_sad_epu8"> {
+def HydrideX86_mm512_sad_epu8Op : HydrideX86_Op<"mm512_sad_epu8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_sad_epu8";
   let description = [{
 ```
@@ -17601,7 +17602,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.psad.bw.512`; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_shuffle_epi8Op : HydrideX86_Op<"mm256_mask_shuffle_epi8"> {
@@ -21529,7 +21530,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_test_epi8_maskOp : HydrideX86_Op<"mm256_test_epi8_mask"> {
+def HydrideX86_mm256_test_epi8_maskOp : HydrideX86_Op<"mm256_test_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_test_epi8_mask";
   let description = [{
 ```
@@ -21547,7 +21548,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_test_epi8_maskOp : HydrideX86_Op<"mm512_mask_test_epi8_mask"> {
@@ -21576,7 +21577,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_test_epi8_maskOp : HydrideX86_Op<"mm512_test_epi8_mask"> {
+def HydrideX86_mm512_test_epi8_maskOp : HydrideX86_Op<"mm512_test_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_test_epi8_mask";
   let description = [{
 ```
@@ -21594,7 +21595,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_test_epi8_maskOp : HydrideX86_Op<"mm_mask_test_epi8_mask"> {
@@ -21623,7 +21624,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_test_epi8_maskOp : HydrideX86_Op<"mm_test_epi8_mask"> {
+def HydrideX86_mm_test_epi8_maskOp : HydrideX86_Op<"mm_test_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_test_epi8_mask";
   let description = [{
 ```
@@ -21641,7 +21642,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_test_epi16_maskOp : HydrideX86_Op<"mm256_mask_test_epi16_mask"> {
@@ -21670,7 +21671,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_test_epi16_maskOp : HydrideX86_Op<"mm256_test_epi16_mask"> {
+def HydrideX86_mm256_test_epi16_maskOp : HydrideX86_Op<"mm256_test_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_test_epi16_mask";
   let description = [{
 ```
@@ -21688,7 +21689,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_test_epi16_maskOp : HydrideX86_Op<"mm512_mask_test_epi16_mask"> {
@@ -21717,7 +21718,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_test_epi16_maskOp : HydrideX86_Op<"mm512_test_epi16_mask"> {
+def HydrideX86_mm512_test_epi16_maskOp : HydrideX86_Op<"mm512_test_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_test_epi16_mask";
   let description = [{
 ```
@@ -21735,7 +21736,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_test_epi16_maskOp : HydrideX86_Op<"mm_mask_test_epi16_mask"> {
@@ -21764,7 +21765,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_test_epi16_maskOp : HydrideX86_Op<"mm_test_epi16_mask"> {
+def HydrideX86_mm_test_epi16_maskOp : HydrideX86_Op<"mm_test_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_test_epi16_mask";
   let description = [{
 ```
@@ -21782,7 +21783,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_testn_epi8_maskOp : HydrideX86_Op<"mm256_mask_testn_epi8_mask"> {
@@ -21811,7 +21812,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_testn_epi8_maskOp : HydrideX86_Op<"mm256_testn_epi8_mask"> {
+def HydrideX86_mm256_testn_epi8_maskOp : HydrideX86_Op<"mm256_testn_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_testn_epi8_mask";
   let description = [{
 ```
@@ -21829,7 +21830,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[32], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_testn_epi8_maskOp : HydrideX86_Op<"mm512_mask_testn_epi8_mask"> {
@@ -21858,7 +21859,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_testn_epi8_maskOp : HydrideX86_Op<"mm512_testn_epi8_mask"> {
+def HydrideX86_mm512_testn_epi8_maskOp : HydrideX86_Op<"mm512_testn_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_testn_epi8_mask";
   let description = [{
 ```
@@ -21876,7 +21877,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_testn_epi8_maskOp : HydrideX86_Op<"mm_mask_testn_epi8_mask"> {
@@ -21905,7 +21906,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_testn_epi8_maskOp : HydrideX86_Op<"mm_testn_epi8_mask"> {
+def HydrideX86_mm_testn_epi8_maskOp : HydrideX86_Op<"mm_testn_epi8_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_testn_epi8_mask";
   let description = [{
 ```
@@ -21923,7 +21924,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_testn_epi16_maskOp : HydrideX86_Op<"mm256_mask_testn_epi16_mask"> {
@@ -21952,7 +21953,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_testn_epi16_maskOp : HydrideX86_Op<"mm256_testn_epi16_mask"> {
+def HydrideX86_mm256_testn_epi16_maskOp : HydrideX86_Op<"mm256_testn_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_testn_epi16_mask";
   let description = [{
 ```
@@ -21970,7 +21971,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[16], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_testn_epi16_maskOp : HydrideX86_Op<"mm512_mask_testn_epi16_mask"> {
@@ -21999,7 +22000,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_testn_epi16_maskOp : HydrideX86_Op<"mm512_testn_epi16_mask"> {
+def HydrideX86_mm512_testn_epi16_maskOp : HydrideX86_Op<"mm512_testn_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_testn_epi16_mask";
   let description = [{
 ```
@@ -22017,7 +22018,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_testn_epi16_maskOp : HydrideX86_Op<"mm_mask_testn_epi16_mask"> {
@@ -22046,7 +22047,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_testn_epi16_maskOp : HydrideX86_Op<"mm_testn_epi16_mask"> {
+def HydrideX86_mm_testn_epi16_maskOp : HydrideX86_Op<"mm_testn_epi16_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_testn_epi16_mask";
   let description = [{
 ```
@@ -22064,7 +22065,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512BW.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_unpackhi_epi8Op : HydrideX86_Op<"mm256_mask_unpackhi_epi8"> {
@@ -23593,7 +23594,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
   let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideX86_kortestz_mask32_u8Op : HydrideX86_Op<"kortestz_mask32_u8"> {
+def HydrideX86_kortestz_mask32_u8Op : HydrideX86_Op<"kortestz_mask32_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _kortestz_mask32_u8";
   let description = [{
 ```
@@ -23612,10 +23613,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_kortestc_mask32_u8Op : HydrideX86_Op<"kortestc_mask32_u8"> {
+def HydrideX86_kortestc_mask32_u8Op : HydrideX86_Op<"kortestc_mask32_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _kortestc_mask32_u8";
   let description = [{
 ```
@@ -23634,10 +23635,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_kortestz_mask64_u8Op : HydrideX86_Op<"kortestz_mask64_u8"> {
+def HydrideX86_kortestz_mask64_u8Op : HydrideX86_Op<"kortestz_mask64_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _kortestz_mask64_u8";
   let description = [{
 ```
@@ -23656,10 +23657,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_kortestc_mask64_u8Op : HydrideX86_Op<"kortestc_mask64_u8"> {
+def HydrideX86_kortestc_mask64_u8Op : HydrideX86_Op<"kortestc_mask64_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _kortestc_mask64_u8";
   let description = [{
 ```
@@ -23678,10 +23679,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_ktestz_mask32_u8Op : HydrideX86_Op<"ktestz_mask32_u8"> {
+def HydrideX86_ktestz_mask32_u8Op : HydrideX86_Op<"ktestz_mask32_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _ktestz_mask32_u8";
   let description = [{
 ```
@@ -23700,10 +23701,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.ktestz.d`; needs AVX51
     VectorOfLengthAndType<[32], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_ktestc_mask32_u8Op : HydrideX86_Op<"ktestc_mask32_u8"> {
+def HydrideX86_ktestc_mask32_u8Op : HydrideX86_Op<"ktestc_mask32_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _ktestc_mask32_u8";
   let description = [{
 ```
@@ -23722,10 +23723,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.ktestc.d`; needs AVX51
     VectorOfLengthAndType<[32], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_ktestz_mask64_u8Op : HydrideX86_Op<"ktestz_mask64_u8"> {
+def HydrideX86_ktestz_mask64_u8Op : HydrideX86_Op<"ktestz_mask64_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _ktestz_mask64_u8";
   let description = [{
 ```
@@ -23744,10 +23745,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.ktestz.q`; needs AVX51
     VectorOfLengthAndType<[64], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_ktestc_mask64_u8Op : HydrideX86_Op<"ktestc_mask64_u8"> {
+def HydrideX86_ktestc_mask64_u8Op : HydrideX86_Op<"ktestc_mask64_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _ktestc_mask64_u8";
   let description = [{
 ```
@@ -23766,7 +23767,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.ktestc.q`; needs AVX51
     VectorOfLengthAndType<[64], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_cvtmask32_u32Op : HydrideX86_Op<"cvtmask32_u32"> {
@@ -23782,7 +23783,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[32], [I1]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_cvtmask64_u64Op : HydrideX86_Op<"cvtmask64_u64"> {
@@ -23798,7 +23799,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     VectorOfLengthAndType<[64], [I1]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_cvtu32_mask32Op : HydrideX86_Op<"cvtu32_mask32"> {
@@ -23814,7 +23815,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     I32:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_cvtu64_mask64Op : HydrideX86_Op<"cvtu64_mask64"> {
@@ -23830,7 +23831,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512BW.
     I64:$a
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_broadcastmb_epi64Op : HydrideX86_Op<"mm256_broadcastmb_epi64"> {
@@ -23850,7 +23851,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512CD.
     VectorOfLengthAndType<[8], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm_broadcastmb_epi64Op : HydrideX86_Op<"mm_broadcastmb_epi64"> {
@@ -23870,7 +23871,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512CD.
     VectorOfLengthAndType<[8], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm256_broadcastmw_epi32Op : HydrideX86_Op<"mm256_broadcastmw_epi32"> {
@@ -23890,7 +23891,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512CD.
     VectorOfLengthAndType<[16], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm_broadcastmw_epi32Op : HydrideX86_Op<"mm_broadcastmw_epi32"> {
@@ -23910,7 +23911,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512CD.
     VectorOfLengthAndType<[16], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm256_conflict_epi32Op : HydrideX86_Op<"mm256_conflict_epi32", [AllTypesMatch<["a", "result"]>]> {
@@ -24606,7 +24607,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512CD.
     VectorOfLengthAndType<[8], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm512_broadcastmw_epi32Op : HydrideX86_Op<"mm512_broadcastmw_epi32"> {
@@ -24626,7 +24627,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512CD.
     VectorOfLengthAndType<[16], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm512_conflict_epi32Op : HydrideX86_Op<"mm512_conflict_epi32", [AllTypesMatch<["a", "result"]>]> {
@@ -24985,7 +24986,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512DQ.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_broadcast_i32x2Op : HydrideX86_Op<"mm256_mask_broadcast_i32x2"> {
@@ -25059,7 +25060,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_broadcast_i32x2Op : HydrideX86_Op<"mm512_mask_broadcast_i32x2"> {
@@ -25207,7 +25208,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_broadcast_i32x8Op : HydrideX86_Op<"mm512_mask_broadcast_i32x8"> {
@@ -25281,7 +25282,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512DQ.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_broadcast_i64x2Op : HydrideX86_Op<"mm256_mask_broadcast_i64x2"> {
@@ -25355,7 +25356,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_broadcast_i64x2Op : HydrideX86_Op<"mm512_mask_broadcast_i64x2"> {
@@ -25431,7 +25432,7 @@ Lowers to LLVM as one `llvm.shufflevector` whose mask `_mm512_extracti32x8_epi32
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_extracti32x8_epi32Op : HydrideX86_Op<"mm512_mask_extracti32x8_epi32"> {
@@ -25519,7 +25520,7 @@ Lowers to LLVM as one `llvm.shufflevector` whose mask `_mm256_extracti64x2_epi64
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_extracti64x2_epi64Op : HydrideX86_Op<"mm256_mask_extracti64x2_epi64"> {
@@ -25611,7 +25612,7 @@ Lowers to LLVM as one `llvm.shufflevector` whose mask `_mm512_extracti64x2_epi64
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_extracti64x2_epi64Op : HydrideX86_Op<"mm512_mask_extracti64x2_epi64"> {
@@ -26002,7 +26003,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512DQ.
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_movepi32_maskOp : HydrideX86_Op<"mm512_movepi32_mask"> {
@@ -26026,7 +26027,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     VectorOfLengthAndType<[16], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_movepi32_maskOp : HydrideX86_Op<"mm_movepi32_mask"> {
@@ -26050,7 +26051,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512DQ.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_movm_epi32Op : HydrideX86_Op<"mm256_movm_epi32"> {
@@ -26074,7 +26075,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512DQ.
     VectorOfLengthAndType<[8], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm512_movm_epi32Op : HydrideX86_Op<"mm512_movm_epi32"> {
@@ -26098,7 +26099,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     VectorOfLengthAndType<[16], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm_movm_epi32Op : HydrideX86_Op<"mm_movm_epi32"> {
@@ -26122,7 +26123,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512DQ.
     VectorOfLengthAndType<[8], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm256_movm_epi64Op : HydrideX86_Op<"mm256_movm_epi64"> {
@@ -26146,7 +26147,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512DQ.
     VectorOfLengthAndType<[8], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm512_movm_epi64Op : HydrideX86_Op<"mm512_movm_epi64"> {
@@ -26170,7 +26171,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     VectorOfLengthAndType<[8], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm_movm_epi64Op : HydrideX86_Op<"mm_movm_epi64"> {
@@ -26194,7 +26195,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512DQ.
     VectorOfLengthAndType<[8], [I1]>:$k
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$k attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k attr-dict `:` type($k) `to` type($result)";
 }
 
 def HydrideX86_mm256_movepi64_maskOp : HydrideX86_Op<"mm256_movepi64_mask"> {
@@ -26218,7 +26219,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512DQ.
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_movepi64_maskOp : HydrideX86_Op<"mm512_movepi64_mask"> {
@@ -26242,7 +26243,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     VectorOfLengthAndType<[8], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_movepi64_maskOp : HydrideX86_Op<"mm_movepi64_mask"> {
@@ -26266,7 +26267,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512DQ.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_mullo_epi64Op : HydrideX86_Op<"mm256_mask_mullo_epi64"> {
@@ -26683,7 +26684,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
   let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideX86_kortestz_mask8_u8Op : HydrideX86_Op<"kortestz_mask8_u8"> {
+def HydrideX86_kortestz_mask8_u8Op : HydrideX86_Op<"kortestz_mask8_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _kortestz_mask8_u8";
   let description = [{
 ```
@@ -26702,10 +26703,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     VectorOfLengthAndType<[8], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_kortestc_mask8_u8Op : HydrideX86_Op<"kortestc_mask8_u8"> {
+def HydrideX86_kortestc_mask8_u8Op : HydrideX86_Op<"kortestc_mask8_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _kortestc_mask8_u8";
   let description = [{
 ```
@@ -26724,10 +26725,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     VectorOfLengthAndType<[8], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_ktestz_mask8_u8Op : HydrideX86_Op<"ktestz_mask8_u8"> {
+def HydrideX86_ktestz_mask8_u8Op : HydrideX86_Op<"ktestz_mask8_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _ktestz_mask8_u8";
   let description = [{
 ```
@@ -26746,10 +26747,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.ktestz.b`; needs AVX51
     VectorOfLengthAndType<[8], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_ktestc_mask8_u8Op : HydrideX86_Op<"ktestc_mask8_u8"> {
+def HydrideX86_ktestc_mask8_u8Op : HydrideX86_Op<"ktestc_mask8_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _ktestc_mask8_u8";
   let description = [{
 ```
@@ -26768,10 +26769,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.ktestc.b`; needs AVX51
     VectorOfLengthAndType<[8], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_ktestz_mask16_u8Op : HydrideX86_Op<"ktestz_mask16_u8"> {
+def HydrideX86_ktestz_mask16_u8Op : HydrideX86_Op<"ktestz_mask16_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _ktestz_mask16_u8";
   let description = [{
 ```
@@ -26790,10 +26791,10 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.ktestz.w`; needs AVX51
     VectorOfLengthAndType<[16], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_ktestc_mask16_u8Op : HydrideX86_Op<"ktestc_mask16_u8"> {
+def HydrideX86_ktestc_mask16_u8Op : HydrideX86_Op<"ktestc_mask16_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _ktestc_mask16_u8";
   let description = [{
 ```
@@ -26812,7 +26813,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.ktestc.w`; needs AVX51
     VectorOfLengthAndType<[16], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_cvtmask8_u32Op : HydrideX86_Op<"cvtmask8_u32"> {
@@ -26828,7 +26829,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     VectorOfLengthAndType<[8], [I1]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_cvtu32_mask8Op : HydrideX86_Op<"cvtu32_mask8"> {
@@ -26844,7 +26845,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512DQ.
     I32:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_alignr_epi32Op : HydrideX86_Op<"mm256_alignr_epi32", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -27197,7 +27198,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_broadcast_i32x4Op : HydrideX86_Op<"mm256_mask_broadcast_i32x4"> {
@@ -27273,7 +27274,7 @@ Lowers to LLVM as one `llvm.shufflevector` whose mask `_mm256_extracti32x4_epi32
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_extracti32x4_epi32Op : HydrideX86_Op<"mm256_mask_extracti32x4_epi32"> {
@@ -29031,7 +29032,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k `,` $a attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_cmp_epi32_maskOp : HydrideX86_Op<"mm256_cmp_epi32_mask"> {
+def HydrideX86_mm256_cmp_epi32_maskOp : HydrideX86_Op<"mm256_cmp_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmp_epi32_mask";
   let description = [{
 ```
@@ -29068,10 +29069,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpeq_epi32_maskOp : HydrideX86_Op<"mm256_cmpeq_epi32_mask"> {
+def HydrideX86_mm256_cmpeq_epi32_maskOp : HydrideX86_Op<"mm256_cmpeq_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpeq_epi32_mask";
   let description = [{
 ```
@@ -29089,10 +29090,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpge_epi32_maskOp : HydrideX86_Op<"mm256_cmpge_epi32_mask"> {
+def HydrideX86_mm256_cmpge_epi32_maskOp : HydrideX86_Op<"mm256_cmpge_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpge_epi32_mask";
   let description = [{
 ```
@@ -29110,10 +29111,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpgt_epi32_maskOp : HydrideX86_Op<"mm256_cmpgt_epi32_mask"> {
+def HydrideX86_mm256_cmpgt_epi32_maskOp : HydrideX86_Op<"mm256_cmpgt_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpgt_epi32_mask";
   let description = [{
 ```
@@ -29131,10 +29132,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmple_epi32_maskOp : HydrideX86_Op<"mm256_cmple_epi32_mask"> {
+def HydrideX86_mm256_cmple_epi32_maskOp : HydrideX86_Op<"mm256_cmple_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmple_epi32_mask";
   let description = [{
 ```
@@ -29152,10 +29153,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmplt_epi32_maskOp : HydrideX86_Op<"mm256_cmplt_epi32_mask"> {
+def HydrideX86_mm256_cmplt_epi32_maskOp : HydrideX86_Op<"mm256_cmplt_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmplt_epi32_mask";
   let description = [{
 ```
@@ -29173,10 +29174,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpneq_epi32_maskOp : HydrideX86_Op<"mm256_cmpneq_epi32_mask"> {
+def HydrideX86_mm256_cmpneq_epi32_maskOp : HydrideX86_Op<"mm256_cmpneq_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpneq_epi32_mask";
   let description = [{
 ```
@@ -29194,7 +29195,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cmp_epi32_maskOp : HydrideX86_Op<"mm256_mask_cmp_epi32_mask"> {
@@ -29398,7 +29399,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_cmp_epi32_maskOp : HydrideX86_Op<"mm_cmp_epi32_mask"> {
+def HydrideX86_mm_cmp_epi32_maskOp : HydrideX86_Op<"mm_cmp_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmp_epi32_mask";
   let description = [{
 ```
@@ -29435,10 +29436,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpeq_epi32_maskOp : HydrideX86_Op<"mm_cmpeq_epi32_mask"> {
+def HydrideX86_mm_cmpeq_epi32_maskOp : HydrideX86_Op<"mm_cmpeq_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpeq_epi32_mask";
   let description = [{
 ```
@@ -29456,10 +29457,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpge_epi32_maskOp : HydrideX86_Op<"mm_cmpge_epi32_mask"> {
+def HydrideX86_mm_cmpge_epi32_maskOp : HydrideX86_Op<"mm_cmpge_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpge_epi32_mask";
   let description = [{
 ```
@@ -29477,10 +29478,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpgt_epi32_maskOp : HydrideX86_Op<"mm_cmpgt_epi32_mask"> {
+def HydrideX86_mm_cmpgt_epi32_maskOp : HydrideX86_Op<"mm_cmpgt_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpgt_epi32_mask";
   let description = [{
 ```
@@ -29498,10 +29499,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmple_epi32_maskOp : HydrideX86_Op<"mm_cmple_epi32_mask"> {
+def HydrideX86_mm_cmple_epi32_maskOp : HydrideX86_Op<"mm_cmple_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmple_epi32_mask";
   let description = [{
 ```
@@ -29519,10 +29520,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmplt_epi32_maskOp : HydrideX86_Op<"mm_cmplt_epi32_mask"> {
+def HydrideX86_mm_cmplt_epi32_maskOp : HydrideX86_Op<"mm_cmplt_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmplt_epi32_mask";
   let description = [{
 ```
@@ -29540,10 +29541,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpneq_epi32_maskOp : HydrideX86_Op<"mm_cmpneq_epi32_mask"> {
+def HydrideX86_mm_cmpneq_epi32_maskOp : HydrideX86_Op<"mm_cmpneq_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpneq_epi32_mask";
   let description = [{
 ```
@@ -29561,7 +29562,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cmp_epi32_maskOp : HydrideX86_Op<"mm_mask_cmp_epi32_mask"> {
@@ -29765,7 +29766,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_cmp_epi64_maskOp : HydrideX86_Op<"mm256_cmp_epi64_mask"> {
+def HydrideX86_mm256_cmp_epi64_maskOp : HydrideX86_Op<"mm256_cmp_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmp_epi64_mask";
   let description = [{
 ```
@@ -29802,10 +29803,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpeq_epi64_maskOp : HydrideX86_Op<"mm256_cmpeq_epi64_mask"> {
+def HydrideX86_mm256_cmpeq_epi64_maskOp : HydrideX86_Op<"mm256_cmpeq_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpeq_epi64_mask";
   let description = [{
 ```
@@ -29823,10 +29824,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpge_epi64_maskOp : HydrideX86_Op<"mm256_cmpge_epi64_mask"> {
+def HydrideX86_mm256_cmpge_epi64_maskOp : HydrideX86_Op<"mm256_cmpge_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpge_epi64_mask";
   let description = [{
 ```
@@ -29844,10 +29845,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpgt_epi64_maskOp : HydrideX86_Op<"mm256_cmpgt_epi64_mask"> {
+def HydrideX86_mm256_cmpgt_epi64_maskOp : HydrideX86_Op<"mm256_cmpgt_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpgt_epi64_mask";
   let description = [{
 ```
@@ -29865,10 +29866,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmple_epi64_maskOp : HydrideX86_Op<"mm256_cmple_epi64_mask"> {
+def HydrideX86_mm256_cmple_epi64_maskOp : HydrideX86_Op<"mm256_cmple_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmple_epi64_mask";
   let description = [{
 ```
@@ -29886,10 +29887,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmplt_epi64_maskOp : HydrideX86_Op<"mm256_cmplt_epi64_mask"> {
+def HydrideX86_mm256_cmplt_epi64_maskOp : HydrideX86_Op<"mm256_cmplt_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmplt_epi64_mask";
   let description = [{
 ```
@@ -29907,10 +29908,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpneq_epi64_maskOp : HydrideX86_Op<"mm256_cmpneq_epi64_mask"> {
+def HydrideX86_mm256_cmpneq_epi64_maskOp : HydrideX86_Op<"mm256_cmpneq_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpneq_epi64_mask";
   let description = [{
 ```
@@ -29928,7 +29929,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cmp_epi64_maskOp : HydrideX86_Op<"mm256_mask_cmp_epi64_mask"> {
@@ -30132,7 +30133,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_cmp_epi64_maskOp : HydrideX86_Op<"mm_cmp_epi64_mask"> {
+def HydrideX86_mm_cmp_epi64_maskOp : HydrideX86_Op<"mm_cmp_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmp_epi64_mask";
   let description = [{
 ```
@@ -30169,10 +30170,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpeq_epi64_maskOp : HydrideX86_Op<"mm_cmpeq_epi64_mask"> {
+def HydrideX86_mm_cmpeq_epi64_maskOp : HydrideX86_Op<"mm_cmpeq_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpeq_epi64_mask";
   let description = [{
 ```
@@ -30190,10 +30191,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpge_epi64_maskOp : HydrideX86_Op<"mm_cmpge_epi64_mask"> {
+def HydrideX86_mm_cmpge_epi64_maskOp : HydrideX86_Op<"mm_cmpge_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpge_epi64_mask";
   let description = [{
 ```
@@ -30211,10 +30212,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpgt_epi64_maskOp : HydrideX86_Op<"mm_cmpgt_epi64_mask"> {
+def HydrideX86_mm_cmpgt_epi64_maskOp : HydrideX86_Op<"mm_cmpgt_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpgt_epi64_mask";
   let description = [{
 ```
@@ -30232,10 +30233,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmple_epi64_maskOp : HydrideX86_Op<"mm_cmple_epi64_mask"> {
+def HydrideX86_mm_cmple_epi64_maskOp : HydrideX86_Op<"mm_cmple_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmple_epi64_mask";
   let description = [{
 ```
@@ -30253,10 +30254,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmplt_epi64_maskOp : HydrideX86_Op<"mm_cmplt_epi64_mask"> {
+def HydrideX86_mm_cmplt_epi64_maskOp : HydrideX86_Op<"mm_cmplt_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmplt_epi64_mask";
   let description = [{
 ```
@@ -30274,10 +30275,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpneq_epi64_maskOp : HydrideX86_Op<"mm_cmpneq_epi64_mask"> {
+def HydrideX86_mm_cmpneq_epi64_maskOp : HydrideX86_Op<"mm_cmpneq_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpneq_epi64_mask";
   let description = [{
 ```
@@ -30295,7 +30296,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cmp_epi64_maskOp : HydrideX86_Op<"mm_mask_cmp_epi64_mask"> {
@@ -30499,7 +30500,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_cmp_epu32_maskOp : HydrideX86_Op<"mm256_cmp_epu32_mask"> {
+def HydrideX86_mm256_cmp_epu32_maskOp : HydrideX86_Op<"mm256_cmp_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmp_epu32_mask";
   let description = [{
 ```
@@ -30536,10 +30537,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpeq_epu32_maskOp : HydrideX86_Op<"mm256_cmpeq_epu32_mask"> {
+def HydrideX86_mm256_cmpeq_epu32_maskOp : HydrideX86_Op<"mm256_cmpeq_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpeq_epu32_mask";
   let description = [{
 ```
@@ -30557,10 +30558,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpge_epu32_maskOp : HydrideX86_Op<"mm256_cmpge_epu32_mask"> {
+def HydrideX86_mm256_cmpge_epu32_maskOp : HydrideX86_Op<"mm256_cmpge_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpge_epu32_mask";
   let description = [{
 ```
@@ -30578,10 +30579,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpgt_epu32_maskOp : HydrideX86_Op<"mm256_cmpgt_epu32_mask"> {
+def HydrideX86_mm256_cmpgt_epu32_maskOp : HydrideX86_Op<"mm256_cmpgt_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpgt_epu32_mask";
   let description = [{
 ```
@@ -30599,10 +30600,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmple_epu32_maskOp : HydrideX86_Op<"mm256_cmple_epu32_mask"> {
+def HydrideX86_mm256_cmple_epu32_maskOp : HydrideX86_Op<"mm256_cmple_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmple_epu32_mask";
   let description = [{
 ```
@@ -30620,10 +30621,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmplt_epu32_maskOp : HydrideX86_Op<"mm256_cmplt_epu32_mask"> {
+def HydrideX86_mm256_cmplt_epu32_maskOp : HydrideX86_Op<"mm256_cmplt_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmplt_epu32_mask";
   let description = [{
 ```
@@ -30641,10 +30642,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpneq_epu32_maskOp : HydrideX86_Op<"mm256_cmpneq_epu32_mask"> {
+def HydrideX86_mm256_cmpneq_epu32_maskOp : HydrideX86_Op<"mm256_cmpneq_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpneq_epu32_mask";
   let description = [{
 ```
@@ -30662,7 +30663,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cmp_epu32_maskOp : HydrideX86_Op<"mm256_mask_cmp_epu32_mask"> {
@@ -30866,7 +30867,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_cmp_epu32_maskOp : HydrideX86_Op<"mm_cmp_epu32_mask"> {
+def HydrideX86_mm_cmp_epu32_maskOp : HydrideX86_Op<"mm_cmp_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmp_epu32_mask";
   let description = [{
 ```
@@ -30903,10 +30904,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpeq_epu32_maskOp : HydrideX86_Op<"mm_cmpeq_epu32_mask"> {
+def HydrideX86_mm_cmpeq_epu32_maskOp : HydrideX86_Op<"mm_cmpeq_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpeq_epu32_mask";
   let description = [{
 ```
@@ -30924,10 +30925,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpge_epu32_maskOp : HydrideX86_Op<"mm_cmpge_epu32_mask"> {
+def HydrideX86_mm_cmpge_epu32_maskOp : HydrideX86_Op<"mm_cmpge_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpge_epu32_mask";
   let description = [{
 ```
@@ -30945,10 +30946,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpgt_epu32_maskOp : HydrideX86_Op<"mm_cmpgt_epu32_mask"> {
+def HydrideX86_mm_cmpgt_epu32_maskOp : HydrideX86_Op<"mm_cmpgt_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpgt_epu32_mask";
   let description = [{
 ```
@@ -30966,10 +30967,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmple_epu32_maskOp : HydrideX86_Op<"mm_cmple_epu32_mask"> {
+def HydrideX86_mm_cmple_epu32_maskOp : HydrideX86_Op<"mm_cmple_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmple_epu32_mask";
   let description = [{
 ```
@@ -30987,10 +30988,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmplt_epu32_maskOp : HydrideX86_Op<"mm_cmplt_epu32_mask"> {
+def HydrideX86_mm_cmplt_epu32_maskOp : HydrideX86_Op<"mm_cmplt_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmplt_epu32_mask";
   let description = [{
 ```
@@ -31008,10 +31009,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpneq_epu32_maskOp : HydrideX86_Op<"mm_cmpneq_epu32_mask"> {
+def HydrideX86_mm_cmpneq_epu32_maskOp : HydrideX86_Op<"mm_cmpneq_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpneq_epu32_mask";
   let description = [{
 ```
@@ -31029,7 +31030,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cmp_epu32_maskOp : HydrideX86_Op<"mm_mask_cmp_epu32_mask"> {
@@ -31233,7 +31234,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_cmp_epu64_maskOp : HydrideX86_Op<"mm256_cmp_epu64_mask"> {
+def HydrideX86_mm256_cmp_epu64_maskOp : HydrideX86_Op<"mm256_cmp_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmp_epu64_mask";
   let description = [{
 ```
@@ -31270,10 +31271,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpeq_epu64_maskOp : HydrideX86_Op<"mm256_cmpeq_epu64_mask"> {
+def HydrideX86_mm256_cmpeq_epu64_maskOp : HydrideX86_Op<"mm256_cmpeq_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpeq_epu64_mask";
   let description = [{
 ```
@@ -31291,10 +31292,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpge_epu64_maskOp : HydrideX86_Op<"mm256_cmpge_epu64_mask"> {
+def HydrideX86_mm256_cmpge_epu64_maskOp : HydrideX86_Op<"mm256_cmpge_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpge_epu64_mask";
   let description = [{
 ```
@@ -31312,10 +31313,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpgt_epu64_maskOp : HydrideX86_Op<"mm256_cmpgt_epu64_mask"> {
+def HydrideX86_mm256_cmpgt_epu64_maskOp : HydrideX86_Op<"mm256_cmpgt_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpgt_epu64_mask";
   let description = [{
 ```
@@ -31333,10 +31334,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmple_epu64_maskOp : HydrideX86_Op<"mm256_cmple_epu64_mask"> {
+def HydrideX86_mm256_cmple_epu64_maskOp : HydrideX86_Op<"mm256_cmple_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmple_epu64_mask";
   let description = [{
 ```
@@ -31354,10 +31355,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmplt_epu64_maskOp : HydrideX86_Op<"mm256_cmplt_epu64_mask"> {
+def HydrideX86_mm256_cmplt_epu64_maskOp : HydrideX86_Op<"mm256_cmplt_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmplt_epu64_mask";
   let description = [{
 ```
@@ -31375,10 +31376,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm256_cmpneq_epu64_maskOp : HydrideX86_Op<"mm256_cmpneq_epu64_mask"> {
+def HydrideX86_mm256_cmpneq_epu64_maskOp : HydrideX86_Op<"mm256_cmpneq_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_cmpneq_epu64_mask";
   let description = [{
 ```
@@ -31396,7 +31397,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cmp_epu64_maskOp : HydrideX86_Op<"mm256_mask_cmp_epu64_mask"> {
@@ -31600,7 +31601,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_cmp_epu64_maskOp : HydrideX86_Op<"mm_cmp_epu64_mask"> {
+def HydrideX86_mm_cmp_epu64_maskOp : HydrideX86_Op<"mm_cmp_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmp_epu64_mask";
   let description = [{
 ```
@@ -31637,10 +31638,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpeq_epu64_maskOp : HydrideX86_Op<"mm_cmpeq_epu64_mask"> {
+def HydrideX86_mm_cmpeq_epu64_maskOp : HydrideX86_Op<"mm_cmpeq_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpeq_epu64_mask";
   let description = [{
 ```
@@ -31658,10 +31659,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpge_epu64_maskOp : HydrideX86_Op<"mm_cmpge_epu64_mask"> {
+def HydrideX86_mm_cmpge_epu64_maskOp : HydrideX86_Op<"mm_cmpge_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpge_epu64_mask";
   let description = [{
 ```
@@ -31679,10 +31680,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpgt_epu64_maskOp : HydrideX86_Op<"mm_cmpgt_epu64_mask"> {
+def HydrideX86_mm_cmpgt_epu64_maskOp : HydrideX86_Op<"mm_cmpgt_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpgt_epu64_mask";
   let description = [{
 ```
@@ -31700,10 +31701,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmple_epu64_maskOp : HydrideX86_Op<"mm_cmple_epu64_mask"> {
+def HydrideX86_mm_cmple_epu64_maskOp : HydrideX86_Op<"mm_cmple_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmple_epu64_mask";
   let description = [{
 ```
@@ -31721,10 +31722,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmplt_epu64_maskOp : HydrideX86_Op<"mm_cmplt_epu64_mask"> {
+def HydrideX86_mm_cmplt_epu64_maskOp : HydrideX86_Op<"mm_cmplt_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmplt_epu64_mask";
   let description = [{
 ```
@@ -31742,10 +31743,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_cmpneq_epu64_maskOp : HydrideX86_Op<"mm_cmpneq_epu64_mask"> {
+def HydrideX86_mm_cmpneq_epu64_maskOp : HydrideX86_Op<"mm_cmpneq_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_cmpneq_epu64_mask";
   let description = [{
 ```
@@ -31763,7 +31764,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cmp_epu64_maskOp : HydrideX86_Op<"mm_mask_cmp_epu64_mask"> {
@@ -34144,7 +34145,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtepi32_epi8Op : HydrideX86_Op<"mm256_mask_cvtepi32_epi8"> {
@@ -34218,7 +34219,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtepi32_epi8Op : HydrideX86_Op<"mm_mask_cvtepi32_epi8"> {
@@ -34292,7 +34293,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtepi32_epi16Op : HydrideX86_Op<"mm256_mask_cvtepi32_epi16"> {
@@ -34366,7 +34367,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtepi32_epi16Op : HydrideX86_Op<"mm_mask_cvtepi32_epi16"> {
@@ -34440,7 +34441,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtepi64_epi8Op : HydrideX86_Op<"mm256_mask_cvtepi64_epi8"> {
@@ -34514,7 +34515,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtepi64_epi8Op : HydrideX86_Op<"mm_mask_cvtepi64_epi8"> {
@@ -34588,7 +34589,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtepi64_epi32Op : HydrideX86_Op<"mm256_mask_cvtepi64_epi32"> {
@@ -34662,7 +34663,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtepi64_epi32Op : HydrideX86_Op<"mm_mask_cvtepi64_epi32"> {
@@ -34736,7 +34737,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtepi64_epi16Op : HydrideX86_Op<"mm256_mask_cvtepi64_epi16"> {
@@ -34810,7 +34811,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtepi64_epi16Op : HydrideX86_Op<"mm_mask_cvtepi64_epi16"> {
@@ -34884,7 +34885,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.db.256`; ne
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtsepi32_epi8Op : HydrideX86_Op<"mm256_mask_cvtsepi32_epi8"> {
@@ -34958,7 +34959,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.db.128`; ne
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtsepi32_epi8Op : HydrideX86_Op<"mm_mask_cvtsepi32_epi8"> {
@@ -35032,7 +35033,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.dw.256`; ne
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtsepi32_epi16Op : HydrideX86_Op<"mm256_mask_cvtsepi32_epi16"> {
@@ -35106,7 +35107,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.dw.128`; ne
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtsepi32_epi16Op : HydrideX86_Op<"mm_mask_cvtsepi32_epi16"> {
@@ -35180,7 +35181,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.qb.256`; ne
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtsepi64_epi8Op : HydrideX86_Op<"mm256_mask_cvtsepi64_epi8"> {
@@ -35254,7 +35255,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.qb.128`; ne
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtsepi64_epi8Op : HydrideX86_Op<"mm_mask_cvtsepi64_epi8"> {
@@ -35328,7 +35329,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.qd.256`; ne
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtsepi64_epi32Op : HydrideX86_Op<"mm256_mask_cvtsepi64_epi32"> {
@@ -35402,7 +35403,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.qd.128`; ne
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtsepi64_epi32Op : HydrideX86_Op<"mm_mask_cvtsepi64_epi32"> {
@@ -35476,7 +35477,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.qw.256`; ne
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtsepi64_epi16Op : HydrideX86_Op<"mm256_mask_cvtsepi64_epi16"> {
@@ -35550,7 +35551,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.qw.128`; ne
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtsepi64_epi16Op : HydrideX86_Op<"mm_mask_cvtsepi64_epi16"> {
@@ -36154,7 +36155,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.db.256`; n
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtusepi32_epi8Op : HydrideX86_Op<"mm256_mask_cvtusepi32_epi8"> {
@@ -36228,7 +36229,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.db.128`; n
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtusepi32_epi8Op : HydrideX86_Op<"mm_mask_cvtusepi32_epi8"> {
@@ -36302,7 +36303,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.dw.256`; n
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtusepi32_epi16Op : HydrideX86_Op<"mm256_mask_cvtusepi32_epi16"> {
@@ -36376,7 +36377,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.dw.128`; n
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtusepi32_epi16Op : HydrideX86_Op<"mm_mask_cvtusepi32_epi16"> {
@@ -36450,7 +36451,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.qb.256`; n
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtusepi64_epi8Op : HydrideX86_Op<"mm256_mask_cvtusepi64_epi8"> {
@@ -36524,7 +36525,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.qb.128`; n
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtusepi64_epi8Op : HydrideX86_Op<"mm_mask_cvtusepi64_epi8"> {
@@ -36598,7 +36599,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.qd.256`; n
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtusepi64_epi32Op : HydrideX86_Op<"mm256_mask_cvtusepi64_epi32"> {
@@ -36672,7 +36673,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.qd.128`; n
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtusepi64_epi32Op : HydrideX86_Op<"mm_mask_cvtusepi64_epi32"> {
@@ -36746,7 +36747,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.qw.256`; n
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_cvtusepi64_epi16Op : HydrideX86_Op<"mm256_mask_cvtusepi64_epi16"> {
@@ -36820,7 +36821,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.qw.128`; n
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_cvtusepi64_epi16Op : HydrideX86_Op<"mm_mask_cvtusepi64_epi16"> {
@@ -42461,7 +42462,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_test_epi32_maskOp : HydrideX86_Op<"mm256_test_epi32_mask"> {
+def HydrideX86_mm256_test_epi32_maskOp : HydrideX86_Op<"mm256_test_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_test_epi32_mask";
   let description = [{
 ```
@@ -42479,7 +42480,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_test_epi32_maskOp : HydrideX86_Op<"mm_mask_test_epi32_mask"> {
@@ -42508,7 +42509,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_test_epi32_maskOp : HydrideX86_Op<"mm_test_epi32_mask"> {
+def HydrideX86_mm_test_epi32_maskOp : HydrideX86_Op<"mm_test_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_test_epi32_mask";
   let description = [{
 ```
@@ -42526,7 +42527,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_test_epi64_maskOp : HydrideX86_Op<"mm256_mask_test_epi64_mask"> {
@@ -42555,7 +42556,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_test_epi64_maskOp : HydrideX86_Op<"mm256_test_epi64_mask"> {
+def HydrideX86_mm256_test_epi64_maskOp : HydrideX86_Op<"mm256_test_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_test_epi64_mask";
   let description = [{
 ```
@@ -42573,7 +42574,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_test_epi64_maskOp : HydrideX86_Op<"mm_mask_test_epi64_mask"> {
@@ -42602,7 +42603,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_test_epi64_maskOp : HydrideX86_Op<"mm_test_epi64_mask"> {
+def HydrideX86_mm_test_epi64_maskOp : HydrideX86_Op<"mm_test_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_test_epi64_mask";
   let description = [{
 ```
@@ -42620,7 +42621,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_testn_epi32_maskOp : HydrideX86_Op<"mm256_mask_testn_epi32_mask"> {
@@ -42649,7 +42650,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_testn_epi32_maskOp : HydrideX86_Op<"mm256_testn_epi32_mask"> {
+def HydrideX86_mm256_testn_epi32_maskOp : HydrideX86_Op<"mm256_testn_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_testn_epi32_mask";
   let description = [{
 ```
@@ -42667,7 +42668,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_testn_epi32_maskOp : HydrideX86_Op<"mm_mask_testn_epi32_mask"> {
@@ -42696,7 +42697,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_testn_epi32_maskOp : HydrideX86_Op<"mm_testn_epi32_mask"> {
+def HydrideX86_mm_testn_epi32_maskOp : HydrideX86_Op<"mm_testn_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_testn_epi32_mask";
   let description = [{
 ```
@@ -42714,7 +42715,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_testn_epi64_maskOp : HydrideX86_Op<"mm256_mask_testn_epi64_mask"> {
@@ -42743,7 +42744,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_testn_epi64_maskOp : HydrideX86_Op<"mm256_testn_epi64_mask"> {
+def HydrideX86_mm256_testn_epi64_maskOp : HydrideX86_Op<"mm256_testn_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm256_testn_epi64_mask";
   let description = [{
 ```
@@ -42761,7 +42762,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_testn_epi64_maskOp : HydrideX86_Op<"mm_mask_testn_epi64_mask"> {
@@ -42790,7 +42791,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_testn_epi64_maskOp : HydrideX86_Op<"mm_testn_epi64_mask"> {
+def HydrideX86_mm_testn_epi64_maskOp : HydrideX86_Op<"mm_testn_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_testn_epi64_mask";
   let description = [{
 ```
@@ -42808,7 +42809,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512VL, AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_unpackhi_epi32Op : HydrideX86_Op<"mm256_mask_unpackhi_epi32"> {
@@ -44040,7 +44041,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
   let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideX86_kortestz_mask16_u8Op : HydrideX86_Op<"kortestz_mask16_u8"> {
+def HydrideX86_kortestz_mask16_u8Op : HydrideX86_Op<"kortestz_mask16_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _kortestz_mask16_u8";
   let description = [{
 ```
@@ -44059,10 +44060,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_kortestc_mask16_u8Op : HydrideX86_Op<"kortestc_mask16_u8"> {
+def HydrideX86_kortestc_mask16_u8Op : HydrideX86_Op<"kortestc_mask16_u8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _kortestc_mask16_u8";
   let description = [{
 ```
@@ -44081,7 +44082,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I1]>:$b
   );
   let results = (outs I8:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_cvtmask16_u32Op : HydrideX86_Op<"cvtmask16_u32"> {
@@ -44097,7 +44098,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I1]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_cvtu32_mask16Op : HydrideX86_Op<"cvtu32_mask16"> {
@@ -44113,7 +44114,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     I32:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_kandnOp : HydrideX86_Op<"mm512_kandn", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -44390,7 +44391,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_broadcast_i32x4Op : HydrideX86_Op<"mm512_mask_broadcast_i32x4"> {
@@ -44464,7 +44465,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[4], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_broadcast_i64x4Op : HydrideX86_Op<"mm512_mask_broadcast_i64x4"> {
@@ -44544,7 +44545,7 @@ Lowers to LLVM as one `llvm.shufflevector` whose mask `_mm512_extracti32x4_epi32
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_extracti32x4_epi32Op : HydrideX86_Op<"mm512_mask_extracti32x4_epi32"> {
@@ -44640,7 +44641,7 @@ Lowers to LLVM as one `llvm.shufflevector` whose mask `_mm512_extracti64x4_epi64
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_extracti64x4_epi64Op : HydrideX86_Op<"mm512_mask_extracti64x4_epi64"> {
@@ -45321,7 +45322,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     I8:$a
   );
   let results = (outs VectorOfLengthAndType<[64], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_broadcastd_epi32Op : HydrideX86_Op<"mm512_broadcastd_epi32"> {
@@ -45341,7 +45342,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_broadcastd_epi32Op : HydrideX86_Op<"mm512_mask_broadcastd_epi32"> {
@@ -45463,7 +45464,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     I32:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_broadcastq_epi64Op : HydrideX86_Op<"mm512_broadcastq_epi64"> {
@@ -45483,7 +45484,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_broadcastq_epi64Op : HydrideX86_Op<"mm512_mask_broadcastq_epi64"> {
@@ -45605,7 +45606,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     I64:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_set1_epi16Op : HydrideX86_Op<"mm512_set1_epi16"> {
@@ -45625,10 +45626,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     I16:$a
   );
   let results = (outs VectorOfLengthAndType<[32], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmplt_epi32_maskOp : HydrideX86_Op<"mm512_cmplt_epi32_mask"> {
+def HydrideX86_mm512_cmplt_epi32_maskOp : HydrideX86_Op<"mm512_cmplt_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmplt_epi32_mask";
   let description = [{
 ```
@@ -45646,7 +45647,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cmplt_epi32_maskOp : HydrideX86_Op<"mm512_mask_cmplt_epi32_mask"> {
@@ -45675,7 +45676,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_cmp_epi64_maskOp : HydrideX86_Op<"mm512_cmp_epi64_mask"> {
+def HydrideX86_mm512_cmp_epi64_maskOp : HydrideX86_Op<"mm512_cmp_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmp_epi64_mask";
   let description = [{
 ```
@@ -45712,10 +45713,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpeq_epi64_maskOp : HydrideX86_Op<"mm512_cmpeq_epi64_mask"> {
+def HydrideX86_mm512_cmpeq_epi64_maskOp : HydrideX86_Op<"mm512_cmpeq_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpeq_epi64_mask";
   let description = [{
 ```
@@ -45733,10 +45734,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpge_epi64_maskOp : HydrideX86_Op<"mm512_cmpge_epi64_mask"> {
+def HydrideX86_mm512_cmpge_epi64_maskOp : HydrideX86_Op<"mm512_cmpge_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpge_epi64_mask";
   let description = [{
 ```
@@ -45754,10 +45755,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpgt_epi64_maskOp : HydrideX86_Op<"mm512_cmpgt_epi64_mask"> {
+def HydrideX86_mm512_cmpgt_epi64_maskOp : HydrideX86_Op<"mm512_cmpgt_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpgt_epi64_mask";
   let description = [{
 ```
@@ -45775,10 +45776,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmple_epi64_maskOp : HydrideX86_Op<"mm512_cmple_epi64_mask"> {
+def HydrideX86_mm512_cmple_epi64_maskOp : HydrideX86_Op<"mm512_cmple_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmple_epi64_mask";
   let description = [{
 ```
@@ -45796,10 +45797,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmplt_epi64_maskOp : HydrideX86_Op<"mm512_cmplt_epi64_mask"> {
+def HydrideX86_mm512_cmplt_epi64_maskOp : HydrideX86_Op<"mm512_cmplt_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmplt_epi64_mask";
   let description = [{
 ```
@@ -45817,10 +45818,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpneq_epi64_maskOp : HydrideX86_Op<"mm512_cmpneq_epi64_mask"> {
+def HydrideX86_mm512_cmpneq_epi64_maskOp : HydrideX86_Op<"mm512_cmpneq_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpneq_epi64_mask";
   let description = [{
 ```
@@ -45838,7 +45839,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cmp_epi64_maskOp : HydrideX86_Op<"mm512_mask_cmp_epi64_mask"> {
@@ -46042,7 +46043,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_cmp_epu64_maskOp : HydrideX86_Op<"mm512_cmp_epu64_mask"> {
+def HydrideX86_mm512_cmp_epu64_maskOp : HydrideX86_Op<"mm512_cmp_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmp_epu64_mask";
   let description = [{
 ```
@@ -46079,10 +46080,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpeq_epu64_maskOp : HydrideX86_Op<"mm512_cmpeq_epu64_mask"> {
+def HydrideX86_mm512_cmpeq_epu64_maskOp : HydrideX86_Op<"mm512_cmpeq_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpeq_epu64_mask";
   let description = [{
 ```
@@ -46100,10 +46101,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpge_epu64_maskOp : HydrideX86_Op<"mm512_cmpge_epu64_mask"> {
+def HydrideX86_mm512_cmpge_epu64_maskOp : HydrideX86_Op<"mm512_cmpge_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpge_epu64_mask";
   let description = [{
 ```
@@ -46121,10 +46122,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpgt_epu64_maskOp : HydrideX86_Op<"mm512_cmpgt_epu64_mask"> {
+def HydrideX86_mm512_cmpgt_epu64_maskOp : HydrideX86_Op<"mm512_cmpgt_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpgt_epu64_mask";
   let description = [{
 ```
@@ -46142,10 +46143,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmple_epu64_maskOp : HydrideX86_Op<"mm512_cmple_epu64_mask"> {
+def HydrideX86_mm512_cmple_epu64_maskOp : HydrideX86_Op<"mm512_cmple_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmple_epu64_mask";
   let description = [{
 ```
@@ -46163,10 +46164,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmplt_epu64_maskOp : HydrideX86_Op<"mm512_cmplt_epu64_mask"> {
+def HydrideX86_mm512_cmplt_epu64_maskOp : HydrideX86_Op<"mm512_cmplt_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmplt_epu64_mask";
   let description = [{
 ```
@@ -46184,10 +46185,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpneq_epu64_maskOp : HydrideX86_Op<"mm512_cmpneq_epu64_mask"> {
+def HydrideX86_mm512_cmpneq_epu64_maskOp : HydrideX86_Op<"mm512_cmpneq_epu64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpneq_epu64_mask";
   let description = [{
 ```
@@ -46205,7 +46206,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cmp_epu64_maskOp : HydrideX86_Op<"mm512_mask_cmp_epu64_mask"> {
@@ -47548,7 +47549,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi32_epi8Op : HydrideX86_Op<"mm512_mask_cvtepi32_epi8"> {
@@ -47622,7 +47623,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi32_epi16Op : HydrideX86_Op<"mm512_mask_cvtepi32_epi16"> {
@@ -47696,7 +47697,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmov.qb.512`; nee
     VectorOfLengthAndType<[8], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi64_epi8Op : HydrideX86_Op<"mm512_mask_cvtepi64_epi8"> {
@@ -47770,7 +47771,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi64_epi32Op : HydrideX86_Op<"mm512_mask_cvtepi64_epi32"> {
@@ -47844,7 +47845,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi64_epi16Op : HydrideX86_Op<"mm512_mask_cvtepi64_epi16"> {
@@ -47918,7 +47919,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.db.512`; ne
     VectorOfLengthAndType<[16], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtsepi32_epi8Op : HydrideX86_Op<"mm512_mask_cvtsepi32_epi8"> {
@@ -47992,7 +47993,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.dw.512`; ne
     VectorOfLengthAndType<[16], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtsepi32_epi16Op : HydrideX86_Op<"mm512_mask_cvtsepi32_epi16"> {
@@ -48066,7 +48067,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.qb.512`; ne
     VectorOfLengthAndType<[8], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtsepi64_epi8Op : HydrideX86_Op<"mm512_mask_cvtsepi64_epi8"> {
@@ -48140,7 +48141,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.qd.512`; ne
     VectorOfLengthAndType<[8], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtsepi64_epi32Op : HydrideX86_Op<"mm512_mask_cvtsepi64_epi32"> {
@@ -48214,7 +48215,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovs.qw.512`; ne
     VectorOfLengthAndType<[8], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtsepi64_epi16Op : HydrideX86_Op<"mm512_mask_cvtsepi64_epi16"> {
@@ -48288,7 +48289,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi8_epi32Op : HydrideX86_Op<"mm512_mask_cvtepi8_epi32"> {
@@ -48362,7 +48363,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi8_epi64Op : HydrideX86_Op<"mm512_mask_cvtepi8_epi64"> {
@@ -48436,7 +48437,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi32_epi64Op : HydrideX86_Op<"mm512_mask_cvtepi32_epi64"> {
@@ -48510,7 +48511,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi16_epi32Op : HydrideX86_Op<"mm512_mask_cvtepi16_epi32"> {
@@ -48584,7 +48585,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepi16_epi64Op : HydrideX86_Op<"mm512_mask_cvtepi16_epi64"> {
@@ -48658,7 +48659,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.db.512`; n
     VectorOfLengthAndType<[16], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtusepi32_epi8Op : HydrideX86_Op<"mm512_mask_cvtusepi32_epi8"> {
@@ -48732,7 +48733,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.dw.512`; n
     VectorOfLengthAndType<[16], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtusepi32_epi16Op : HydrideX86_Op<"mm512_mask_cvtusepi32_epi16"> {
@@ -48806,7 +48807,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.qb.512`; n
     VectorOfLengthAndType<[8], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtusepi64_epi8Op : HydrideX86_Op<"mm512_mask_cvtusepi64_epi8"> {
@@ -48880,7 +48881,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.qd.512`; n
     VectorOfLengthAndType<[8], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtusepi64_epi32Op : HydrideX86_Op<"mm512_mask_cvtusepi64_epi32"> {
@@ -48954,7 +48955,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.mask.pmovus.qw.512`; n
     VectorOfLengthAndType<[8], [I64]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtusepi64_epi16Op : HydrideX86_Op<"mm512_mask_cvtusepi64_epi16"> {
@@ -49028,7 +49029,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepu8_epi32Op : HydrideX86_Op<"mm512_mask_cvtepu8_epi32"> {
@@ -49102,7 +49103,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepu8_epi64Op : HydrideX86_Op<"mm512_mask_cvtepu8_epi64"> {
@@ -49176,7 +49177,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepu32_epi64Op : HydrideX86_Op<"mm512_mask_cvtepu32_epi64"> {
@@ -49250,7 +49251,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepu16_epi32Op : HydrideX86_Op<"mm512_mask_cvtepu16_epi32"> {
@@ -49324,7 +49325,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cvtepu16_epi64Op : HydrideX86_Op<"mm512_mask_cvtepu16_epi64"> {
@@ -49433,7 +49434,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_mul_epi32Op : HydrideX86_Op<"mm512_mul_epi32"> {
+def HydrideX86_mm512_mul_epi32Op : HydrideX86_Op<"mm512_mul_epi32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_mul_epi32";
   let description = [{
 ```
@@ -49451,7 +49452,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_mul_epu32Op : HydrideX86_Op<"mm512_mask_mul_epu32"> {
@@ -49507,7 +49508,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_mul_epu32Op : HydrideX86_Op<"mm512_mul_epu32"> {
+def HydrideX86_mm512_mul_epu32Op : HydrideX86_Op<"mm512_mul_epu32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_mul_epu32";
   let description = [{
 ```
@@ -49525,7 +49526,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_maskz_or_epi32Op : HydrideX86_Op<"mm512_maskz_or_epi32"> {
@@ -51837,7 +51838,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_test_epi64_maskOp : HydrideX86_Op<"mm512_test_epi64_mask"> {
+def HydrideX86_mm512_test_epi64_maskOp : HydrideX86_Op<"mm512_test_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_test_epi64_mask";
   let description = [{
 ```
@@ -51855,7 +51856,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_testn_epi32_maskOp : HydrideX86_Op<"mm512_mask_testn_epi32_mask"> {
@@ -51884,7 +51885,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_testn_epi32_maskOp : HydrideX86_Op<"mm512_testn_epi32_mask"> {
+def HydrideX86_mm512_testn_epi32_maskOp : HydrideX86_Op<"mm512_testn_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_testn_epi32_mask";
   let description = [{
 ```
@@ -51902,7 +51903,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_testn_epi64_maskOp : HydrideX86_Op<"mm512_mask_testn_epi64_mask"> {
@@ -51931,7 +51932,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_testn_epi64_maskOp : HydrideX86_Op<"mm512_testn_epi64_mask"> {
+def HydrideX86_mm512_testn_epi64_maskOp : HydrideX86_Op<"mm512_testn_epi64_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_testn_epi64_mask";
   let description = [{
 ```
@@ -51949,7 +51950,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[8], [I64]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_unpackhi_epi32Op : HydrideX86_Op<"mm512_mask_unpackhi_epi32"> {
@@ -52664,7 +52665,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let arguments = (ins
   );
   let results = (outs VectorOfLengthAndType<[16], [I32]>:$result);
-  let assemblyFormat = "attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
 def HydrideX86_mm512_setzero_si512Op : HydrideX86_Op<"mm512_setzero_si512"> {
@@ -52679,10 +52680,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let arguments = (ins
   );
   let results = (outs VectorOfLengthAndType<[8], [I64]>:$result);
-  let assemblyFormat = "attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm512_kortestzOp : HydrideX86_Op<"mm512_kortestz"> {
+def HydrideX86_mm512_kortestzOp : HydrideX86_Op<"mm512_kortestz", [AllTypesMatch<["k1", "k2"]>]> {
   let summary = "x86 intrinsic _mm512_kortestz";
   let description = [{
 ```
@@ -52697,10 +52698,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I1]>:$k2
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$k1 `,` $k2 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k1 `,` $k2 attr-dict `:` type($k1) `to` type($result)";
 }
 
-def HydrideX86_mm512_kortestcOp : HydrideX86_Op<"mm512_kortestc"> {
+def HydrideX86_mm512_kortestcOp : HydrideX86_Op<"mm512_kortestc", [AllTypesMatch<["k1", "k2"]>]> {
   let summary = "x86 intrinsic _mm512_kortestc";
   let description = [{
 ```
@@ -52715,7 +52716,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I1]>:$k2
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$k1 `,` $k2 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k1 `,` $k2 attr-dict `:` type($k1) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask2intOp : HydrideX86_Op<"mm512_mask2int"> {
@@ -52731,7 +52732,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I1]>:$k1
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$k1 attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$k1 attr-dict `:` type($k1) `to` type($result)";
 }
 
 def HydrideX86_mm512_int2maskOp : HydrideX86_Op<"mm512_int2mask"> {
@@ -52747,7 +52748,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     I32:$mask
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$mask attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$mask attr-dict `:` type($mask) `to` type($result)";
 }
 
 def HydrideX86_mm512_cvtsi512_si32Op : HydrideX86_Op<"mm512_cvtsi512_si32"> {
@@ -52763,7 +52764,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_alignr_epi32Op : HydrideX86_Op<"mm512_alignr_epi32", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -53166,7 +53167,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let assemblyFormat = "$k `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_cmp_epi32_maskOp : HydrideX86_Op<"mm512_cmp_epi32_mask"> {
+def HydrideX86_mm512_cmp_epi32_maskOp : HydrideX86_Op<"mm512_cmp_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmp_epi32_mask";
   let description = [{
 ```
@@ -53203,10 +53204,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpeq_epi32_maskOp : HydrideX86_Op<"mm512_cmpeq_epi32_mask"> {
+def HydrideX86_mm512_cmpeq_epi32_maskOp : HydrideX86_Op<"mm512_cmpeq_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpeq_epi32_mask";
   let description = [{
 ```
@@ -53224,10 +53225,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpge_epi32_maskOp : HydrideX86_Op<"mm512_cmpge_epi32_mask"> {
+def HydrideX86_mm512_cmpge_epi32_maskOp : HydrideX86_Op<"mm512_cmpge_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpge_epi32_mask";
   let description = [{
 ```
@@ -53245,10 +53246,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpgt_epi32_maskOp : HydrideX86_Op<"mm512_cmpgt_epi32_mask"> {
+def HydrideX86_mm512_cmpgt_epi32_maskOp : HydrideX86_Op<"mm512_cmpgt_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpgt_epi32_mask";
   let description = [{
 ```
@@ -53266,10 +53267,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmple_epi32_maskOp : HydrideX86_Op<"mm512_cmple_epi32_mask"> {
+def HydrideX86_mm512_cmple_epi32_maskOp : HydrideX86_Op<"mm512_cmple_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmple_epi32_mask";
   let description = [{
 ```
@@ -53287,10 +53288,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpneq_epi32_maskOp : HydrideX86_Op<"mm512_cmpneq_epi32_mask"> {
+def HydrideX86_mm512_cmpneq_epi32_maskOp : HydrideX86_Op<"mm512_cmpneq_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpneq_epi32_mask";
   let description = [{
 ```
@@ -53308,7 +53309,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cmp_epi32_maskOp : HydrideX86_Op<"mm512_mask_cmp_epi32_mask"> {
@@ -53486,7 +53487,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_cmp_epu32_maskOp : HydrideX86_Op<"mm512_cmp_epu32_mask"> {
+def HydrideX86_mm512_cmp_epu32_maskOp : HydrideX86_Op<"mm512_cmp_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmp_epu32_mask";
   let description = [{
 ```
@@ -53523,10 +53524,10 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpeq_epu32_maskOp : HydrideX86_Op<"mm512_cmpeq_epu32_mask"> {
+def HydrideX86_mm512_cmpeq_epu32_maskOp : HydrideX86_Op<"mm512_cmpeq_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpeq_epu32_mask";
   let description = [{
 ```
@@ -53544,10 +53545,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpge_epu32_maskOp : HydrideX86_Op<"mm512_cmpge_epu32_mask"> {
+def HydrideX86_mm512_cmpge_epu32_maskOp : HydrideX86_Op<"mm512_cmpge_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpge_epu32_mask";
   let description = [{
 ```
@@ -53565,10 +53566,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpgt_epu32_maskOp : HydrideX86_Op<"mm512_cmpgt_epu32_mask"> {
+def HydrideX86_mm512_cmpgt_epu32_maskOp : HydrideX86_Op<"mm512_cmpgt_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpgt_epu32_mask";
   let description = [{
 ```
@@ -53586,10 +53587,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmple_epu32_maskOp : HydrideX86_Op<"mm512_cmple_epu32_mask"> {
+def HydrideX86_mm512_cmple_epu32_maskOp : HydrideX86_Op<"mm512_cmple_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmple_epu32_mask";
   let description = [{
 ```
@@ -53607,10 +53608,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmplt_epu32_maskOp : HydrideX86_Op<"mm512_cmplt_epu32_mask"> {
+def HydrideX86_mm512_cmplt_epu32_maskOp : HydrideX86_Op<"mm512_cmplt_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmplt_epu32_mask";
   let description = [{
 ```
@@ -53628,10 +53629,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm512_cmpneq_epu32_maskOp : HydrideX86_Op<"mm512_cmpneq_epu32_mask"> {
+def HydrideX86_mm512_cmpneq_epu32_maskOp : HydrideX86_Op<"mm512_cmpneq_epu32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_cmpneq_epu32_mask";
   let description = [{
 ```
@@ -53649,7 +53650,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_cmp_epu32_maskOp : HydrideX86_Op<"mm512_mask_cmp_epu32_mask"> {
@@ -54771,7 +54772,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
   let assemblyFormat = "$k1 `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_test_epi32_maskOp : HydrideX86_Op<"mm512_test_epi32_mask"> {
+def HydrideX86_mm512_test_epi32_maskOp : HydrideX86_Op<"mm512_test_epi32_mask", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm512_test_epi32_mask";
   let description = [{
 ```
@@ -54789,7 +54790,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs AVX512F.
     VectorOfLengthAndType<[16], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm512_mask_xor_epi32Op : HydrideX86_Op<"mm512_mask_xor_epi32"> {
@@ -56005,7 +56006,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.vpshufbitqmb.512`; nee
   let assemblyFormat = "$k `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm512_bitshuffle_epi64_maskOp : HydrideX86_Op<"mm512_bitshuffle_epi64_mask"> {
+def HydrideX86_mm512_bitshuffle_epi64_maskOp : HydrideX86_Op<"mm512_bitshuffle_epi64_mask", [AllTypesMatch<["b", "c"]>]> {
   let summary = "x86 intrinsic _mm512_bitshuffle_epi64_mask";
   let description = [{
 ```
@@ -56025,7 +56026,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.vpshufbitqmb.512`; needs AVX512_BIT
     VectorOfLengthAndType<[8], [I64]>:$c
   );
   let results = (outs VectorOfLengthAndType<[64], [I1]>:$result);
-  let assemblyFormat = "$b `,` $c attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$b `,` $c attr-dict `:` type($b) `to` type($result)";
 }
 
 def HydrideX86_mm256_mask_bitshuffle_epi64_maskOp : HydrideX86_Op<"mm256_mask_bitshuffle_epi64_mask"> {
@@ -56056,7 +56057,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.vpshufbitqmb.256`; nee
   let assemblyFormat = "$k `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm256_bitshuffle_epi64_maskOp : HydrideX86_Op<"mm256_bitshuffle_epi64_mask"> {
+def HydrideX86_mm256_bitshuffle_epi64_maskOp : HydrideX86_Op<"mm256_bitshuffle_epi64_mask", [AllTypesMatch<["b", "c"]>]> {
   let summary = "x86 intrinsic _mm256_bitshuffle_epi64_mask";
   let description = [{
 ```
@@ -56076,7 +56077,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.vpshufbitqmb.256`; needs AVX512_BIT
     VectorOfLengthAndType<[4], [I64]>:$c
   );
   let results = (outs VectorOfLengthAndType<[32], [I1]>:$result);
-  let assemblyFormat = "$b `,` $c attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$b `,` $c attr-dict `:` type($b) `to` type($result)";
 }
 
 def HydrideX86_mm_mask_bitshuffle_epi64_maskOp : HydrideX86_Op<"mm_mask_bitshuffle_epi64_mask"> {
@@ -56107,7 +56108,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.avx512.vpshufbitqmb.128`; nee
   let assemblyFormat = "$k `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
 }
 
-def HydrideX86_mm_bitshuffle_epi64_maskOp : HydrideX86_Op<"mm_bitshuffle_epi64_mask"> {
+def HydrideX86_mm_bitshuffle_epi64_maskOp : HydrideX86_Op<"mm_bitshuffle_epi64_mask", [AllTypesMatch<["b", "c"]>]> {
   let summary = "x86 intrinsic _mm_bitshuffle_epi64_mask";
   let description = [{
 ```
@@ -56127,7 +56128,7 @@ Lowers to LLVM as a call of `llvm.x86.avx512.vpshufbitqmb.128`; needs AVX512_BIT
     VectorOfLengthAndType<[2], [I64]>:$c
   );
   let results = (outs VectorOfLengthAndType<[16], [I1]>:$result);
-  let assemblyFormat = "$b `,` $c attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$b `,` $c attr-dict `:` type($b) `to` type($result)";
 }
 
 def HydrideX86_mm512_popcnt_epi16Op : HydrideX86_Op<"mm512_popcnt_epi16", [AllTypesMatch<["a", "result"]>]> {
@@ -63251,7 +63252,7 @@ Lowers to LLVM as a call of `llvm.x86.sse2.pavg.w`; needs SSE2.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm_madd_epi16Op : HydrideX86_Op<"mm_madd_epi16"> {
+def HydrideX86_mm_madd_epi16Op : HydrideX86_Op<"mm_madd_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_madd_epi16";
   let description = [{
 ```
@@ -63268,7 +63269,7 @@ Lowers to LLVM as a call of `llvm.x86.sse2.pmadd.wd`; needs SSE2.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_max_epi16Op : HydrideX86_Op<"mm_max_epi16", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -63414,7 +63415,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE2.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm_mul_epu32Op : HydrideX86_Op<"mm_mul_epu32"> {
+def HydrideX86_mm_mul_epu32Op : HydrideX86_Op<"mm_mul_epu32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_mul_epu32";
   let description = [{
 ```
@@ -63431,10 +63432,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE2.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_sad_epu8Op : HydrideX86_Op<"mm_sad_epu8"> {
+def HydrideX86_mm_sad_epu8Op : HydrideX86_Op<"mm_sad_epu8", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_sad_epu8";
   let description = [{
 ```
@@ -63456,7 +63457,7 @@ Lowers to LLVM as a call of `llvm.x86.sse2.psad.bw`; needs SSE2.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_sub_epi8Op : HydrideX86_Op<"mm_sub_epi8", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -64349,7 +64350,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE2.
     I32:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtsi64_si128Op : HydrideX86_Op<"mm_cvtsi64_si128"> {
@@ -64366,7 +64367,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE2.
     I64:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtsi128_si32Op : HydrideX86_Op<"mm_cvtsi128_si32"> {
@@ -64382,7 +64383,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE2.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtsi128_si64Op : HydrideX86_Op<"mm_cvtsi128_si64"> {
@@ -64398,7 +64399,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE2.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_setzero_si128Op : HydrideX86_Op<"mm_setzero_si128"> {
@@ -64413,7 +64414,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE2.
   let arguments = (ins
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
 def HydrideX86_mm_move_epi64Op : HydrideX86_Op<"mm_move_epi64", [AllTypesMatch<["a", "result"]>]> {
@@ -64433,7 +64434,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE2.
   let assemblyFormat = "$a attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm_packs_epi16Op : HydrideX86_Op<"mm_packs_epi16"> {
+def HydrideX86_mm_packs_epi16Op : HydrideX86_Op<"mm_packs_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_packs_epi16";
   let description = [{
 ```
@@ -64462,10 +64463,10 @@ Lowers to LLVM as a call of `llvm.x86.sse2.packsswb.128`; needs SSE2.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_packs_epi32Op : HydrideX86_Op<"mm_packs_epi32"> {
+def HydrideX86_mm_packs_epi32Op : HydrideX86_Op<"mm_packs_epi32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_packs_epi32";
   let description = [{
 ```
@@ -64486,10 +64487,10 @@ Lowers to LLVM as a call of `llvm.x86.sse2.packssdw.128`; needs SSE2.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_packus_epi16Op : HydrideX86_Op<"mm_packus_epi16"> {
+def HydrideX86_mm_packus_epi16Op : HydrideX86_Op<"mm_packus_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_packus_epi16";
   let description = [{
 ```
@@ -64518,7 +64519,7 @@ Lowers to LLVM as a call of `llvm.x86.sse2.packuswb.128`; needs SSE2.
     VectorOfLengthAndType<[8], [I16]>:$b
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_extract_epi16Op : HydrideX86_Op<"mm_extract_epi16"> {
@@ -64536,7 +64537,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_insert_epi16Op : HydrideX86_Op<"mm_insert_epi16"> {
@@ -64576,7 +64577,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE2.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_shuffle_epi32Op : HydrideX86_Op<"mm_shuffle_epi32", [AllTypesMatch<["a", "result"]>]> {
@@ -64939,7 +64940,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_extract_epi32Op : HydrideX86_Op<"mm_extract_epi32"> {
@@ -64956,7 +64957,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_extract_epi64Op : HydrideX86_Op<"mm_extract_epi64"> {
@@ -64973,7 +64974,7 @@ Lowers to LLVM as clang-22's IR of generic operations (per value of its immediat
     APIntAttr:$imm8
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_insert_epi8Op : HydrideX86_Op<"mm_insert_epi8"> {
@@ -65196,7 +65197,7 @@ Lowers to LLVM as a call of `llvm.umin.v8i16`; needs SSE4.1.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm_packus_epi32Op : HydrideX86_Op<"mm_packus_epi32"> {
+def HydrideX86_mm_packus_epi32Op : HydrideX86_Op<"mm_packus_epi32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_packus_epi32";
   let description = [{
 ```
@@ -65217,7 +65218,7 @@ Lowers to LLVM as a call of `llvm.x86.sse41.packusdw`; needs SSE4.1.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cmpeq_epi64Op : HydrideX86_Op<"mm_cmpeq_epi64", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -65257,7 +65258,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepi8_epi32Op : HydrideX86_Op<"mm_cvtepi8_epi32"> {
@@ -65277,7 +65278,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepi8_epi64Op : HydrideX86_Op<"mm_cvtepi8_epi64"> {
@@ -65297,7 +65298,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepi16_epi32Op : HydrideX86_Op<"mm_cvtepi16_epi32"> {
@@ -65317,7 +65318,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepi16_epi64Op : HydrideX86_Op<"mm_cvtepi16_epi64"> {
@@ -65337,7 +65338,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepi32_epi64Op : HydrideX86_Op<"mm_cvtepi32_epi64"> {
@@ -65357,7 +65358,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepu8_epi16Op : HydrideX86_Op<"mm_cvtepu8_epi16"> {
@@ -65377,7 +65378,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepu8_epi32Op : HydrideX86_Op<"mm_cvtepu8_epi32"> {
@@ -65397,7 +65398,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepu8_epi64Op : HydrideX86_Op<"mm_cvtepu8_epi64"> {
@@ -65417,7 +65418,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[16], [I8]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepu16_epi32Op : HydrideX86_Op<"mm_cvtepu16_epi32"> {
@@ -65437,7 +65438,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepu16_epi64Op : HydrideX86_Op<"mm_cvtepu16_epi64"> {
@@ -65457,7 +65458,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[8], [I16]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_cvtepu32_epi64Op : HydrideX86_Op<"mm_cvtepu32_epi64"> {
@@ -65477,10 +65478,10 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[4], [I32]>:$a
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_mul_epi32Op : HydrideX86_Op<"mm_mul_epi32"> {
+def HydrideX86_mm_mul_epi32Op : HydrideX86_Op<"mm_mul_epi32", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_mul_epi32";
   let description = [{
 ```
@@ -65497,7 +65498,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
     VectorOfLengthAndType<[4], [I32]>:$b
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mullo_epi32Op : HydrideX86_Op<"mm_mullo_epi32", [AllTypesMatch<["a", "b", "result"]>]> {
@@ -65521,7 +65522,7 @@ Lowers to LLVM as clang-22's IR of generic operations; needs SSE4.1.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm_testz_si128Op : HydrideX86_Op<"mm_testz_si128"> {
+def HydrideX86_mm_testz_si128Op : HydrideX86_Op<"mm_testz_si128", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_testz_si128";
   let description = [{
 ```
@@ -65545,10 +65546,10 @@ Lowers to LLVM as a call of `llvm.x86.sse41.ptestz`; needs SSE4.1.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_testc_si128Op : HydrideX86_Op<"mm_testc_si128"> {
+def HydrideX86_mm_testc_si128Op : HydrideX86_Op<"mm_testc_si128", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_testc_si128";
   let description = [{
 ```
@@ -65572,10 +65573,10 @@ Lowers to LLVM as a call of `llvm.x86.sse41.ptestc`; needs SSE4.1.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_testnzc_si128Op : HydrideX86_Op<"mm_testnzc_si128"> {
+def HydrideX86_mm_testnzc_si128Op : HydrideX86_Op<"mm_testnzc_si128", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_testnzc_si128";
   let description = [{
 ```
@@ -65603,10 +65604,10 @@ Lowers to LLVM as a call of `llvm.x86.sse41.ptestnzc`; needs SSE4.1.
     VectorOfLengthAndType<[2], [I64]>:$b
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_test_all_zerosOp : HydrideX86_Op<"mm_test_all_zeros"> {
+def HydrideX86_mm_test_all_zerosOp : HydrideX86_Op<"mm_test_all_zeros", [AllTypesMatch<["a", "mask"]>]> {
   let summary = "x86 intrinsic _mm_test_all_zeros";
   let description = [{
 ```
@@ -65625,10 +65626,10 @@ Lowers to LLVM as a call of `llvm.x86.sse41.ptestz`; needs SSE4.1.
     VectorOfLengthAndType<[2], [I64]>:$mask
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a `,` $mask attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $mask attr-dict `:` type($a) `to` type($result)";
 }
 
-def HydrideX86_mm_test_mix_ones_zerosOp : HydrideX86_Op<"mm_test_mix_ones_zeros"> {
+def HydrideX86_mm_test_mix_ones_zerosOp : HydrideX86_Op<"mm_test_mix_ones_zeros", [AllTypesMatch<["a", "mask"]>]> {
   let summary = "x86 intrinsic _mm_test_mix_ones_zeros";
   let description = [{
 ```
@@ -65656,7 +65657,7 @@ Lowers to LLVM as a call of `llvm.x86.sse41.ptestnzc`; needs SSE4.1.
     VectorOfLengthAndType<[2], [I64]>:$mask
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a `,` $mask attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $mask attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_test_all_onesOp : HydrideX86_Op<"mm_test_all_ones"> {
@@ -65680,7 +65681,7 @@ Lowers to LLVM as clang-22's IR, calling `llvm.x86.sse41.ptestc`; needs SSE4.1.
     VectorOfLengthAndType<[2], [I64]>:$a
   );
   let results = (outs I32:$result);
-  let assemblyFormat = "$a attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_minpos_epu16Op : HydrideX86_Op<"mm_minpos_epu16", [AllTypesMatch<["a", "result"]>]> {
@@ -65996,7 +65997,7 @@ Lowers to LLVM as a call of `llvm.x86.ssse3.phsub.d.128`; needs SSSE3.
   let assemblyFormat = "$a `,` $b attr-dict `:` type($result)";
 }
 
-def HydrideX86_mm_maddubs_epi16Op : HydrideX86_Op<"mm_maddubs_epi16"> {
+def HydrideX86_mm_maddubs_epi16Op : HydrideX86_Op<"mm_maddubs_epi16", [AllTypesMatch<["a", "b"]>]> {
   let summary = "x86 intrinsic _mm_maddubs_epi16";
   let description = [{
 ```
@@ -66013,7 +66014,7 @@ Lowers to LLVM as a call of `llvm.x86.ssse3.pmadd.ub.sw.128`; needs SSSE3.
     VectorOfLengthAndType<[16], [I8]>:$b
   );
   let results = (outs VectorOfLengthAndType<[8], [I16]>:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `to` type($result)";
 }
 
 def HydrideX86_mm_mulhrs_epi16Op : HydrideX86_Op<"mm_mulhrs_epi16", [AllTypesMatch<["a", "b", "result"]>]> {

@@ -19,6 +19,6 @@ func.func @adds(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<8xi16> {
 // LOWER: "hydride_x86.mm512_maskz_add_epi32"(%arg2, %arg0, %arg1)
 // LOWER-NOT: autollvm
 func.func @masked_add(%a: vector<16xi32>, %b: vector<16xi32>, %k: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.add"(%a, %b, %k) { masking = "zero", operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.add"(%a, %b, %k) { masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }

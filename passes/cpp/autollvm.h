@@ -6,6 +6,10 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 namespace hydride { mlir::LogicalResult verifyVariant(mlir::Operation *op); } // the variant check, autollvm.cpp
+#include "mlir/IR/DialectImplementation.h"
+#include "autollvm_enums.h.inc"
+#define GET_ATTRDEF_CLASSES
+#include "autollvm_attrs.h.inc"
 #include "autollvm_dialect.h.inc"
 #define GET_OP_CLASSES
 #include "autollvm_ops.h.inc"

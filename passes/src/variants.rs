@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// An op instance as the verifier sees it (read through the C API by
-/// `crate::ir::read::instance`): integer attributes in decimal, strings
-/// bare, types as the table writes them.
+/// `crate::ir::read::instance`): integer attributes in decimal, strings and
+/// enum cases bare, types as the table writes them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OpInstance {
     pub name: String,
@@ -141,7 +141,10 @@ impl VariantTable {
 }
 
 fn attributes_match(v: &Variant, op: &OpInstance) -> bool {
-    v.attributes.iter().all(|(name, allowed)| op.attribute(name).is_some_and(|value| allows(allowed, value)))
+    v.attributes.iter().all(|(name, allowed)| match op.attribute(name) {
+        Some(value) => allows(allowed, value),
+        None => matches!(allowed, Allowed::DefaultCase(_)),
+    })
 }
 
 fn types_match(v: &Variant, op: &OpInstance) -> bool {
@@ -154,7 +157,7 @@ fn matches(v: &Variant, op: &OpInstance) -> bool {
 
 fn allows(allowed: &Allowed, value: &str) -> bool {
     match allowed {
-        Allowed::Int(v) | Allowed::Str(v) => v == value,
+        Allowed::Int(v) | Allowed::Case(v) | Allowed::DefaultCase(v) => v == value,
         Allowed::Range(lo, hi) => value.parse::<i128>().is_ok_and(|x| (*lo as i128..=*hi as i128).contains(&x)),
     }
 }
@@ -164,7 +167,8 @@ fn show(v: &Variant) -> String {
         .attributes
         .iter()
         .map(|(n, a)| match a {
-            Allowed::Int(x) | Allowed::Str(x) => format!("{n} = {x}"),
+            Allowed::Int(x) | Allowed::Case(x) => format!("{n} = {x}"),
+            Allowed::DefaultCase(x) => format!("{n} = {x} (or absent)"),
             Allowed::Range(lo, hi) => format!("{n} in {lo}..{hi}"),
         })
         .collect();

@@ -1,7 +1,7 @@
 //! From semantics and classes to [`DialectDesign`]s.
 
 use super::derived;
-use super::{int_attribute, Allowed, AttrDesign, DialectDesign, OpDesign, TargetOp, ValueDesign, Variant};
+use super::{int_attribute, Allowed, AttrDesign, AttrDomain, DialectDesign, OpDesign, TargetOp, ValueDesign, Variant};
 use crate::classify::cross_isa::{dialect_of, member_isa};
 use crate::classify::engine::{ClassMember, SimilarityClass};
 use crate::classify::mask::Masking;
@@ -75,7 +75,7 @@ pub fn target_dialect(name: &str, isa: &str, semantics: &[Semantics], generated_
                 .collect();
             let attributes = imms
                 .iter()
-                .map(|(i, _)| AttrDesign { name: names[i].clone(), values: Vec::new(), any_integer: true })
+                .map(|(i, _)| AttrDesign { name: names[i].clone(), domain: AttrDomain::AnyInteger })
                 .collect();
             let variant = Variant {
                 attributes: imms.iter().map(|(i, a)| (names[i].clone(), immediate_range(a))).collect(),
@@ -90,7 +90,7 @@ pub fn target_dialect(name: &str, isa: &str, semantics: &[Semantics], generated_
                 operands,
                 attributes,
                 result: ValueDesign { name: "result".into(), types: vec![mlir_type(&s.result)], optional: false },
-                examples: vec![variant.example()],
+                examples: vec![variant.example(name)],
                 variants: vec![variant],
             }
         })
@@ -103,11 +103,15 @@ pub fn target_dialect(name: &str, isa: &str, semantics: &[Semantics], generated_
     }
 }
 
+/// The target-independent dialect's name.
+pub const AUTOLLVM: &str = "autollvm";
 /// Names of the optional operands mask forms add.
 pub const PASSTHROUGH: &str = "passthrough";
 pub const MASK: &str = "mask";
 /// Name of the attribute saying which mask form an op instance has.
 pub const MASKING: &str = "masking";
+/// What its cases are.
+const MASKING_SUMMARY: &str = "mask form";
 
 /// One op per similarity class of the combined classification (members
 /// named `isa/instruction`, see [`crate::classify::cross_isa`]). Class
@@ -119,7 +123,7 @@ pub fn autollvm_dialect(classes: &[SimilarityClass], semantics: &[Semantics], ge
     let by_name: HashMap<&str, &Semantics> = semantics.iter().map(|s| (s.name.as_str(), s)).collect();
     let ops = classes.iter().map(|c| class_op(c, &by_name)).collect();
     DialectDesign {
-        name: "autollvm".into(),
+        name: AUTOLLVM.into(),
         summary: "Target-independent vector operations, one per similarity class of instructions across ISAs".into(),
         generated_by: generated_by.into(),
         ops,
@@ -171,7 +175,7 @@ fn class_op(c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesig
     let mut attributes = Vec::new();
     for (k, arg) in c.template.args.iter().enumerate() {
         if view.is_immediate(k) {
-            attributes.push(AttrDesign { name: arg.name.clone(), values: Vec::new(), any_integer: true });
+            attributes.push(AttrDesign { name: arg.name.clone(), domain: AttrDomain::AnyInteger });
         } else {
             let types = view.types(|_| true, |_| k);
             operands.push(ValueDesign { name: arg.name.clone(), types, optional: false });
@@ -189,8 +193,10 @@ fn class_op(c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesig
     if masked {
         let types = view.types(|m| m.masking != Masking::None, |m| m.arg_order.len() - 1);
         operands.push(ValueDesign { name: MASK.into(), types, optional: true });
-        let values = c.maskings.iter().map(|m| format!("{:?}", m.name())).collect();
-        attributes.push(AttrDesign { name: MASKING.into(), values, any_integer: false });
+        let cases = c.maskings.iter().map(|m| m.name()).collect();
+        let default = Some(Masking::None.name());
+        let summary = MASKING_SUMMARY.into();
+        attributes.push(AttrDesign { name: MASKING.into(), domain: AttrDomain::Cases { cases, default, summary } });
     }
     let mut variants: Vec<Variant> = c.members.iter().map(|m| member_variant(&view, m)).collect();
     let operand_names: Vec<String> = operands.iter().map(|o| o.name.clone()).collect();
@@ -199,7 +205,7 @@ fn class_op(c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesig
         .iter()
         .zip(&c.members)
         .map(|(v, m)| {
-            let mut e = v.example();
+            let mut e = v.example(AUTOLLVM);
             // Two names of one instruction (`_mm_slli_si128`, `_mm_bslli_si128`)
             // accept the same combination; the first one is what lowering picks.
             let same = |w: &&Variant| {
@@ -208,7 +214,7 @@ fn class_op(c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesig
                     && w.result_type == v.result_type
                     && w.target_dialect() == v.target_dialect()
             };
-            e.target = variants.iter().find(same).expect("itself").example().target;
+            e.target = variants.iter().find(same).expect("itself").example(AUTOLLVM).target;
             if segmented {
                 let p = usize::from(m.masking == Masking::Merge);
                 let k = usize::from(m.masking != Masking::None);
@@ -256,7 +262,7 @@ fn parameters(
         }
         let values: BTreeSet<&num_bigint::BigInt> = c.members.iter().map(|m| &m.values[i]).collect();
         let values = values.into_iter().map(|v| int_attribute(&v.to_string())).collect();
-        attributes.push(AttrDesign { name: p.name.clone(), values, any_integer: false });
+        attributes.push(AttrDesign { name: p.name.clone(), domain: AttrDomain::Integers { values } });
     }
     derived_params
 }
@@ -274,7 +280,8 @@ fn member_variant(view: &ClassView, m: &ClassMember) -> Variant {
         .map(|k| (c.template.args[k].name.clone(), immediate_range(&s.args[m.arg_order[k]])))
         .collect();
     if view.masked() {
-        attrs.push((MASKING.into(), Allowed::Str(m.masking.name())));
+        let case = if m.masking == Masking::None { Allowed::DefaultCase } else { Allowed::Case };
+        attrs.push((MASKING.into(), case(m.masking.name())));
     }
     for (p, v) in c.params.iter().zip(&m.values) {
         attrs.push((p.name.clone(), Allowed::Int(v.to_string())));
@@ -316,7 +323,7 @@ fn class_description(c: &SimilarityClass, masked: bool, segmented: bool, derived
     let mut description = vec![format!("Members ({}): {}.", c.members.len(), members.join(", "))];
     if masked {
         description.push(format!(
-            "Mask forms: the `{MASKING}` attribute; `merge` takes `{PASSTHROUGH}` and `{MASK}`, `zero` and \
+            "Mask forms: the `{MASKING}` enum attribute (`none` unless written, as `{MASKING}<zero>`); `merge` takes `{PASSTHROUGH}` and `{MASK}`, `zero` and \
              `merge_aK` take `{MASK}`; result elements whose mask bit is clear come from `{PASSTHROUGH}`, are \
              zero, or come from operand aK.{}",
             if segmented { " The operand groups are sized by `operandSegmentSizes`." } else { "" }

@@ -4,6 +4,7 @@
 pub mod assembly;
 pub mod build;
 pub mod derived;
+pub mod enum_attrs;
 pub mod ods;
 pub mod render;
 
@@ -30,7 +31,7 @@ pub struct OpDesign {
     pub attributes: Vec<AttrDesign>,
     pub result: ValueDesign,
     /// The combinations of attribute values and types the op accepts, one per
-    /// instruction it stands for. IRDL checks each operand, attribute and the
+    /// instruction it stands for. The dialect's IRDL or ODS checks each operand, attribute and the
     /// result on its own; the plugin's compiled verifier checks that they
     /// form one of these.
     pub variants: Vec<Variant>,
@@ -58,13 +59,25 @@ pub struct ValueDesign {
     pub optional: bool,
 }
 
-/// A named attribute: the IRDL attribute texts it may take (`3 : i32`,
-/// `"merge"`), or any integer when `any_integer` (range checked per variant).
+/// A named attribute and the values it may take.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AttrDesign {
     pub name: String,
-    pub values: Vec<String>,
-    pub any_integer: bool,
+    pub domain: AttrDomain,
+}
+
+/// The values an attribute may take, over all of its op's variants.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum AttrDomain {
+    /// Any integer: an immediate, its range checked per variant.
+    AnyInteger,
+    /// One of these integers, as MLIR text (`3 : i32`).
+    Integers { values: Vec<String> },
+    /// One case of the dialect's enum attribute of the attribute's name
+    /// (`#autollvm.masking<merge>`); an absent attribute is `default`.
+    /// `summary` says what the enum's cases choose.
+    Cases { cases: Vec<String>, default: Option<String>, summary: String },
 }
 
 /// What one attribute of a variant may be.
@@ -73,8 +86,10 @@ pub struct AttrDesign {
 pub enum Allowed {
     /// Exactly this integer (decimal text: class parameters may exceed 64 bits).
     Int(String),
-    /// Exactly this string.
-    Str(String),
+    /// Exactly this case of the dialect's enum attribute of the attribute's name.
+    Case(String),
+    /// This case, which is also what the attribute's absence means.
+    DefaultCase(String),
     /// An integer in `lo..=hi`.
     Range(i64, i64),
 }
@@ -108,10 +123,11 @@ impl Variant {
         self.target.as_ref().map(|t| t.op.split_once('.').map_or(t.op.as_str(), |(d, _)| d))
     }
 
-    pub fn example(&self) -> Example {
+    /// One instance of the variant as an op of `dialect`.
+    pub fn example(&self, dialect: &str) -> Example {
         Example {
             operand_types: self.operand_types.clone(),
-            attributes: self.example_attributes(),
+            attributes: self.example_attributes(dialect),
             result_type: self.result_type.clone(),
             target: self.target.as_ref().map(|t| {
                 let operands: Vec<String> = t.operands.iter().map(|i| format!("%arg{i}")).collect();
@@ -120,18 +136,20 @@ impl Variant {
         }
     }
 
-    /// One instance, for tests and docs: exact values, ranges at their low end
-    /// (or 1 when the range has it).
-    pub fn example_attributes(&self) -> Vec<(String, String)> {
+    /// One instance's attributes as an op of `dialect` writes them, for
+    /// tests and docs: exact values, ranges at their low end (or 1 when the
+    /// range has it), a default case left out.
+    pub fn example_attributes(&self, dialect: &str) -> Vec<(String, String)> {
         self.attributes
             .iter()
-            .map(|(n, a)| {
+            .filter_map(|(n, a)| {
                 let v = match a {
                     Allowed::Int(v) => int_attribute(v),
-                    Allowed::Str(s) => format!("{s:?}"),
+                    Allowed::Case(c) => format!("#{dialect}.{n}<{c}>"),
+                    Allowed::DefaultCase(_) => return None,
                     Allowed::Range(lo, hi) => format!("{} : i32", if *lo <= 1 && 1 <= *hi { 1 } else { *lo }),
                 };
-                (n.clone(), v)
+                Some((n.clone(), v))
             })
             .collect()
     }

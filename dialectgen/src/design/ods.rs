@@ -5,7 +5,8 @@
 //! ODS constraint: `vector<16xi32>` is `VectorOfLengthAndType<[16], [I32]>`,
 //! an attribute that takes listed integers checks its value against them.
 
-use super::{AttrDesign, DialectDesign, OpDesign, ValueDesign};
+use super::enum_attrs::{case_constraint, enums, OdsEnum};
+use super::{AttrDesign, AttrDomain, DialectDesign, OpDesign, ValueDesign};
 use crate::llvm_lowering::OpLowering;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -25,6 +26,8 @@ pub struct OdsDialect {
     pub cpp_namespace: String,
     pub summary: String,
     pub generated_by: String,
+    /// Its enum attributes (autollvm's `masking`), each with its cases.
+    pub enums: Vec<OdsEnum>,
     pub ops: Vec<OdsOp>,
 }
 
@@ -59,26 +62,27 @@ pub fn ods_dialect(design: &DialectDesign, lowerings: Option<&LoweringTable>) ->
             c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
         })
         .collect();
-    let namespace = design.name.replace('_', "::");
+    let namespace = format!("::{}", design.name.replace('_', "::"));
     OdsDialect {
         name: design.name.clone(),
         prefix: prefix.clone(),
-        cpp_namespace: format!("::{namespace}"),
+        cpp_namespace: namespace.clone(),
         summary: escape(&design.summary),
         generated_by: design.generated_by.clone(),
+        enums: enums(design, &prefix),
         ops: design
             .ops
             .iter()
             .map(|op| {
                 let lowered = lowerings.map(|l| l.get(&format!("{}.{}", design.name, op.name)));
-                ods_op(&prefix, op, lowered)
+                ods_op(&prefix, &namespace, op, lowered)
             })
             .collect(),
     }
 }
 
 /// `lowered`: `None` for an op of a dialect without lowerings to LLVM, else its table entry, if any.
-fn ods_op(prefix: &str, op: &OpDesign, lowered: Option<Option<&OpLowering>>) -> OdsOp {
+fn ods_op(prefix: &str, namespace: &str, op: &OpDesign, lowered: Option<Option<&OpLowering>>) -> OdsOp {
     let assembly = super::assembly::assembly(op);
     let mut lines = op.description.clone();
     match lowered {
@@ -88,7 +92,7 @@ fn ods_op(prefix: &str, op: &OpDesign, lowered: Option<Option<&OpLowering>>) -> 
     }
     let mut arguments: Vec<String> =
         op.operands.iter().map(|v| format!("{}:${}", value_constraint(v), v.name)).collect();
-    arguments.extend(op.attributes.iter().map(|a| format!("{}:${}", attribute_constraint(a), a.name)));
+    arguments.extend(op.attributes.iter().map(|a| format!("{}:${}", attribute_constraint(prefix, namespace, a), a.name)));
     OdsOp {
         record: format!("{prefix}_{}Op", op.name),
         mnemonic: op.name.clone(),
@@ -155,25 +159,17 @@ fn type_constraint(t: &str) -> String {
     integer(t).unwrap_or_else(|| format!("Type<CPred<\"::llvm::isa<::mlir::Type>($_self)\">, \"{}\">", escape(t)))
 }
 
-/// The ODS constraint of an attribute: any integer, or one of its values.
-fn attribute_constraint(a: &AttrDesign) -> String {
-    if a.any_integer {
-        return "APIntAttr".into();
-    }
-    let strings: Vec<&str> =
-        a.values.iter().filter_map(|v| v.strip_prefix('"').and_then(|s| s.strip_suffix('"'))).collect();
-    if strings.len() == a.values.len() {
-        let checks: Vec<String> = strings
-            .iter()
-            .map(|s| format!("::llvm::cast<::mlir::StringAttr>($_self).getValue() == \\\"{s}\\\""))
-            .collect();
-        return format!(
-            "ConfinedAttr<StrAttr, [AttrConstraint<CPred<\"{}\">, \"one of {}\">]>",
-            checks.join(" || "),
-            strings.join(", ")
-        );
-    }
-    let ints: Vec<&str> = a.values.iter().filter_map(|v| v.split(" : ").next()).collect();
+/// The ODS constraint of an attribute: any integer, one of its integers, or
+/// one of its cases of the dialect's enum attribute.
+fn attribute_constraint(prefix: &str, namespace: &str, a: &AttrDesign) -> String {
+    let values = match &a.domain {
+        AttrDomain::AnyInteger => return "APIntAttr".into(),
+        AttrDomain::Cases { cases, default, .. } => {
+            return case_constraint(prefix, namespace, &a.name, cases, default.as_deref())
+        }
+        AttrDomain::Integers { values } => values,
+    };
+    let ints: Vec<&str> = values.iter().filter_map(|v| v.split(" : ").next()).collect();
     let checks: Vec<String> = ints.iter().map(|v| format!("v == ::llvm::APInt(128, \\\"{v}\\\", 10)")).collect();
     format!(
         "ConfinedAttr<APIntAttr, [AttrConstraint<CPred<\"[](::llvm::APInt v) {{ return {}; }}(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))\">, \"one of {}\">]>",
@@ -201,14 +197,17 @@ mod tests {
 
     #[test]
     fn attributes_check_their_values() {
-        let ints =
-            AttrDesign { name: "k".into(), values: vec!["3 : i32".into(), "-1 : i32".into()], any_integer: false };
-        let c = attribute_constraint(&ints);
+        let ints = AttrDesign {
+            name: "k".into(),
+            domain: AttrDomain::Integers { values: vec!["3 : i32".into(), "-1 : i32".into()] },
+        };
+        let c = attribute_constraint("Autollvm", "::autollvm", &ints);
         assert!(c.contains(r#"::llvm::APInt(128, \"3\", 10)"#) && c.contains(r#"\"-1\""#), "{c}");
-        let strings = AttrDesign { name: "m".into(), values: vec![r#""zero""#.into()], any_integer: false };
-        assert!(attribute_constraint(&strings).starts_with("ConfinedAttr<StrAttr"));
-        let any = AttrDesign { name: "i".into(), values: vec![], any_integer: true };
-        assert_eq!(attribute_constraint(&any), "APIntAttr");
+        let cases = AttrDomain::Cases { cases: vec!["zero".into()], default: None, summary: String::new() };
+        let masking = AttrDesign { name: "masking".into(), domain: cases };
+        assert!(attribute_constraint("Autollvm", "::autollvm", &masking).starts_with("ConfinedAttr<Autollvm_MaskingAttr"));
+        let any = AttrDesign { name: "i".into(), domain: AttrDomain::AnyInteger };
+        assert_eq!(attribute_constraint("Autollvm", "::autollvm", &any), "APIntAttr");
     }
 
     #[test]

@@ -7,1603 +7,1603 @@
 // CHECK-LABEL: func.func @abs(
 // CHECK-NEXT: "hydride_arm.vabs_s8"(%arg0)
 func.func @abs(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.abs"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @abs_v1(
 // CHECK-NEXT: "hydride_arm.vabsq_s8"(%arg0)
 func.func @abs_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.abs"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @abs_v2(
 // CHECK-NEXT: "hydride_arm.vabs_s16"(%arg0)
 func.func @abs_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.abs"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @abs_v3(
 // CHECK-NEXT: "hydride_arm.vabsq_s16"(%arg0)
 func.func @abs_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.abs"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @abs_v4(
 // CHECK-NEXT: "hydride_arm.vabs_s32"(%arg0)
 func.func @abs_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.abs"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @abs_v5(
 // CHECK-NEXT: "hydride_arm.vabsq_s32"(%arg0)
 func.func @abs_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.abs"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @abs_v6(
 // CHECK-NEXT: "hydride_arm.vabsq_s64"(%arg0)
 func.func @abs_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.abs"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add(
 // CHECK-NEXT: "hydride_arm.vadd_s8"(%arg0, %arg1)
 func.func @add(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_v1(
 // CHECK-NEXT: "hydride_arm.vaddq_s8"(%arg0, %arg1)
 func.func @add_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v2(
 // CHECK-NEXT: "hydride_arm.vadd_s16"(%arg0, %arg1)
 func.func @add_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_v3(
 // CHECK-NEXT: "hydride_arm.vaddq_s16"(%arg0, %arg1)
 func.func @add_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v4(
 // CHECK-NEXT: "hydride_arm.vadd_s32"(%arg0, %arg1)
 func.func @add_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_v5(
 // CHECK-NEXT: "hydride_arm.vaddq_s32"(%arg0, %arg1)
 func.func @add_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v6(
 // CHECK-NEXT: "hydride_arm.vaddq_s64"(%arg0, %arg1)
 func.func @add_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_v7(
 // CHECK-NEXT: "hydride_arm.vadd_s8"(%arg0, %arg1)
 func.func @add_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_v8(
 // CHECK-NEXT: "hydride_arm.vaddq_s8"(%arg0, %arg1)
 func.func @add_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v9(
 // CHECK-NEXT: "hydride_arm.vadd_s16"(%arg0, %arg1)
 func.func @add_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_v10(
 // CHECK-NEXT: "hydride_arm.vaddq_s16"(%arg0, %arg1)
 func.func @add_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v11(
 // CHECK-NEXT: "hydride_arm.vadd_s32"(%arg0, %arg1)
 func.func @add_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_v12(
 // CHECK-NEXT: "hydride_arm.vaddq_s32"(%arg0, %arg1)
 func.func @add_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v13(
 // CHECK-NEXT: "hydride_arm.vaddq_s64"(%arg0, %arg1)
 func.func @add_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_sat_s(
 // CHECK-NEXT: "hydride_arm.vqadd_s8"(%arg0, %arg1)
 func.func @add_sat_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v1(
 // CHECK-NEXT: "hydride_arm.vqaddq_s8"(%arg0, %arg1)
 func.func @add_sat_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v2(
 // CHECK-NEXT: "hydride_arm.vqadd_s16"(%arg0, %arg1)
 func.func @add_sat_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v3(
 // CHECK-NEXT: "hydride_arm.vqaddq_s16"(%arg0, %arg1)
 func.func @add_sat_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v4(
 // CHECK-NEXT: "hydride_arm.vqadd_s32"(%arg0, %arg1)
 func.func @add_sat_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v5(
 // CHECK-NEXT: "hydride_arm.vqaddq_s32"(%arg0, %arg1)
 func.func @add_sat_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v6(
 // CHECK-NEXT: "hydride_arm.vqaddq_s64"(%arg0, %arg1)
 func.func @add_sat_s_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_sat_u(
 // CHECK-NEXT: "hydride_arm.vqadd_u8"(%arg0, %arg1)
 func.func @add_sat_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v1(
 // CHECK-NEXT: "hydride_arm.vqaddq_u8"(%arg0, %arg1)
 func.func @add_sat_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v2(
 // CHECK-NEXT: "hydride_arm.vqadd_u16"(%arg0, %arg1)
 func.func @add_sat_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v3(
 // CHECK-NEXT: "hydride_arm.vqaddq_u16"(%arg0, %arg1)
 func.func @add_sat_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v4(
 // CHECK-NEXT: "hydride_arm.vqadd_u32"(%arg0, %arg1)
 func.func @add_sat_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v5(
 // CHECK-NEXT: "hydride_arm.vqaddq_u32"(%arg0, %arg1)
 func.func @add_sat_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v6(
 // CHECK-NEXT: "hydride_arm.vqaddq_u64"(%arg0, %arg1)
 func.func @add_sat_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and(
 // CHECK-NEXT: "hydride_arm.vand_s8"(%arg0, %arg1)
 func.func @and(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_v1(
 // CHECK-NEXT: "hydride_arm.vandq_s8"(%arg0, %arg1)
 func.func @and_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_v2(
 // CHECK-NEXT: "hydride_arm.vand_s16"(%arg0, %arg1)
 func.func @and_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_v3(
 // CHECK-NEXT: "hydride_arm.vandq_s16"(%arg0, %arg1)
 func.func @and_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_v4(
 // CHECK-NEXT: "hydride_arm.vand_s32"(%arg0, %arg1)
 func.func @and_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_v5(
 // CHECK-NEXT: "hydride_arm.vandq_s32"(%arg0, %arg1)
 func.func @and_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_v6(
 // CHECK-NEXT: "hydride_arm.vandq_s64"(%arg0, %arg1)
 func.func @and_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_v7(
 // CHECK-NEXT: "hydride_arm.vand_s8"(%arg0, %arg1)
 func.func @and_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_v8(
 // CHECK-NEXT: "hydride_arm.vandq_s8"(%arg0, %arg1)
 func.func @and_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_v9(
 // CHECK-NEXT: "hydride_arm.vand_s16"(%arg0, %arg1)
 func.func @and_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_v10(
 // CHECK-NEXT: "hydride_arm.vandq_s16"(%arg0, %arg1)
 func.func @and_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_v11(
 // CHECK-NEXT: "hydride_arm.vand_s32"(%arg0, %arg1)
 func.func @and_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_v12(
 // CHECK-NEXT: "hydride_arm.vandq_s32"(%arg0, %arg1)
 func.func @and_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_v13(
 // CHECK-NEXT: "hydride_arm.vandq_s64"(%arg0, %arg1)
 func.func @and_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_not(
 // CHECK-NEXT: "hydride_arm.vbic_s8"(%arg1, %arg0)
 func.func @and_not(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_not_v1(
 // CHECK-NEXT: "hydride_arm.vbicq_s8"(%arg1, %arg0)
 func.func @and_not_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_not_v2(
 // CHECK-NEXT: "hydride_arm.vbic_s16"(%arg1, %arg0)
 func.func @and_not_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_not_v3(
 // CHECK-NEXT: "hydride_arm.vbicq_s16"(%arg1, %arg0)
 func.func @and_not_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_not_v4(
 // CHECK-NEXT: "hydride_arm.vbic_s32"(%arg1, %arg0)
 func.func @and_not_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_not_v5(
 // CHECK-NEXT: "hydride_arm.vbicq_s32"(%arg1, %arg0)
 func.func @and_not_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_not_v6(
 // CHECK-NEXT: "hydride_arm.vbicq_s64"(%arg1, %arg0)
 func.func @and_not_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_not_v7(
 // CHECK-NEXT: "hydride_arm.vbic_s8"(%arg1, %arg0)
 func.func @and_not_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_not_v8(
 // CHECK-NEXT: "hydride_arm.vbicq_s8"(%arg1, %arg0)
 func.func @and_not_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_not_v9(
 // CHECK-NEXT: "hydride_arm.vbic_s16"(%arg1, %arg0)
 func.func @and_not_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_not_v10(
 // CHECK-NEXT: "hydride_arm.vbicq_s16"(%arg1, %arg0)
 func.func @and_not_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_not_v11(
 // CHECK-NEXT: "hydride_arm.vbic_s32"(%arg1, %arg0)
 func.func @and_not_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_not_v12(
 // CHECK-NEXT: "hydride_arm.vbicq_s32"(%arg1, %arg0)
 func.func @and_not_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_not_v13(
 // CHECK-NEXT: "hydride_arm.vbicq_s64"(%arg1, %arg0)
 func.func @and_not_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_not"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @avg_u(
 // CHECK-NEXT: "hydride_arm.vrhadd_u8"(%arg0, %arg1)
 func.func @avg_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @avg_u_v1(
 // CHECK-NEXT: "hydride_arm.vrhaddq_u8"(%arg0, %arg1)
 func.func @avg_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @avg_u_v2(
 // CHECK-NEXT: "hydride_arm.vrhadd_u16"(%arg0, %arg1)
 func.func @avg_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @avg_u_v3(
 // CHECK-NEXT: "hydride_arm.vrhaddq_u16"(%arg0, %arg1)
 func.func @avg_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @avg_u_v4(
 // CHECK-NEXT: "hydride_arm.vrhadd_u32"(%arg0, %arg1)
 func.func @avg_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @avg_u_v5(
 // CHECK-NEXT: "hydride_arm.vrhaddq_u32"(%arg0, %arg1)
 func.func @avg_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s(
 // CHECK-NEXT: "hydride_arm.vmovn_s16"(%arg0)
 func.func @extend_s(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_s_v1(
 // CHECK-NEXT: "hydride_arm.vmovn_s32"(%arg0)
 func.func @extend_s_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v2(
 // CHECK-NEXT: "hydride_arm.vmovn_s64"(%arg0)
 func.func @extend_s_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s_v3(
 // CHECK-NEXT: "hydride_arm.vmovn_s16"(%arg0)
 func.func @extend_s_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_s_v4(
 // CHECK-NEXT: "hydride_arm.vmovn_s32"(%arg0)
 func.func @extend_s_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v5(
 // CHECK-NEXT: "hydride_arm.vmovn_s64"(%arg0)
 func.func @extend_s_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s_v6(
 // CHECK-NEXT: "hydride_arm.vmovl_s8"(%arg0)
 func.func @extend_s_v6(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v7(
 // CHECK-NEXT: "hydride_arm.vmovl_s16"(%arg0)
 func.func @extend_s_v7(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s_v8(
 // CHECK-NEXT: "hydride_arm.vmovl_s32"(%arg0)
 func.func @extend_s_v8(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_s_v9(
 // CHECK-NEXT: "hydride_arm.vget_low_s8"(%arg0)
 func.func @extend_s_v9(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_s_v10(
 // CHECK-NEXT: "hydride_arm.vget_low_s16"(%arg0)
 func.func @extend_s_v10(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v11(
 // CHECK-NEXT: "hydride_arm.vget_low_s32"(%arg0)
 func.func @extend_s_v11(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s_v12(
 // CHECK-NEXT: "hydride_arm.vget_low_s8"(%arg0)
 func.func @extend_s_v12(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_s_v13(
 // CHECK-NEXT: "hydride_arm.vget_low_s16"(%arg0)
 func.func @extend_s_v13(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v14(
 // CHECK-NEXT: "hydride_arm.vget_low_s32"(%arg0)
 func.func @extend_s_v14(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u(
 // CHECK-NEXT: "hydride_arm.vmovl_u8"(%arg0)
 func.func @convert_sat_u(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.convert_sat_u"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v1(
 // CHECK-NEXT: "hydride_arm.vmovl_u16"(%arg0)
 func.func @convert_sat_u_v1(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.convert_sat_u"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v2(
 // CHECK-NEXT: "hydride_arm.vmovl_u32"(%arg0)
 func.func @convert_sat_u_v2(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.convert_sat_u"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v3(
 // CHECK-NEXT: "hydride_arm.vqmovn_u16"(%arg0)
 func.func @convert_sat_u_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.convert_sat_u"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v4(
 // CHECK-NEXT: "hydride_arm.vqmovn_u32"(%arg0)
 func.func @convert_sat_u_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.convert_sat_u"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v5(
 // CHECK-NEXT: "hydride_arm.vqmovn_u64"(%arg0)
 func.func @convert_sat_u_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.convert_sat_u"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @max_s(
 // CHECK-NEXT: "hydride_arm.vmax_s8"(%arg0, %arg1)
 func.func @max_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @max_s_v1(
 // CHECK-NEXT: "hydride_arm.vmaxq_s8"(%arg0, %arg1)
 func.func @max_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @max_s_v2(
 // CHECK-NEXT: "hydride_arm.vmax_s16"(%arg0, %arg1)
 func.func @max_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @max_s_v3(
 // CHECK-NEXT: "hydride_arm.vmaxq_s16"(%arg0, %arg1)
 func.func @max_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @max_s_v4(
 // CHECK-NEXT: "hydride_arm.vmax_s32"(%arg0, %arg1)
 func.func @max_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @max_s_v5(
 // CHECK-NEXT: "hydride_arm.vmaxq_s32"(%arg0, %arg1)
 func.func @max_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @max_u(
 // CHECK-NEXT: "hydride_arm.vmax_u8"(%arg0, %arg1)
 func.func @max_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @max_u_v1(
 // CHECK-NEXT: "hydride_arm.vmaxq_u8"(%arg0, %arg1)
 func.func @max_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @max_u_v2(
 // CHECK-NEXT: "hydride_arm.vmax_u16"(%arg0, %arg1)
 func.func @max_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @max_u_v3(
 // CHECK-NEXT: "hydride_arm.vmaxq_u16"(%arg0, %arg1)
 func.func @max_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @max_u_v4(
 // CHECK-NEXT: "hydride_arm.vmax_u32"(%arg0, %arg1)
 func.func @max_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @max_u_v5(
 // CHECK-NEXT: "hydride_arm.vmaxq_u32"(%arg0, %arg1)
 func.func @max_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @min_s(
 // CHECK-NEXT: "hydride_arm.vmin_s8"(%arg0, %arg1)
 func.func @min_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @min_s_v1(
 // CHECK-NEXT: "hydride_arm.vminq_s8"(%arg0, %arg1)
 func.func @min_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @min_s_v2(
 // CHECK-NEXT: "hydride_arm.vmin_s16"(%arg0, %arg1)
 func.func @min_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @min_s_v3(
 // CHECK-NEXT: "hydride_arm.vminq_s16"(%arg0, %arg1)
 func.func @min_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @min_s_v4(
 // CHECK-NEXT: "hydride_arm.vmin_s32"(%arg0, %arg1)
 func.func @min_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @min_s_v5(
 // CHECK-NEXT: "hydride_arm.vminq_s32"(%arg0, %arg1)
 func.func @min_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @min_u(
 // CHECK-NEXT: "hydride_arm.vmin_u8"(%arg0, %arg1)
 func.func @min_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @min_u_v1(
 // CHECK-NEXT: "hydride_arm.vminq_u8"(%arg0, %arg1)
 func.func @min_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @min_u_v2(
 // CHECK-NEXT: "hydride_arm.vmin_u16"(%arg0, %arg1)
 func.func @min_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @min_u_v3(
 // CHECK-NEXT: "hydride_arm.vminq_u16"(%arg0, %arg1)
 func.func @min_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @min_u_v4(
 // CHECK-NEXT: "hydride_arm.vmin_u32"(%arg0, %arg1)
 func.func @min_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @min_u_v5(
 // CHECK-NEXT: "hydride_arm.vminq_u32"(%arg0, %arg1)
 func.func @min_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u(
 // CHECK-NEXT: "hydride_arm.vmul_s8"(%arg0, %arg1)
 func.func @mul_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @mul_u_v1(
 // CHECK-NEXT: "hydride_arm.vmulq_s8"(%arg0, %arg1)
 func.func @mul_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @mul_u_v2(
 // CHECK-NEXT: "hydride_arm.vmul_s16"(%arg0, %arg1)
 func.func @mul_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_v3(
 // CHECK-NEXT: "hydride_arm.vmulq_s16"(%arg0, %arg1)
 func.func @mul_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_v4(
 // CHECK-NEXT: "hydride_arm.vmul_s32"(%arg0, %arg1)
 func.func @mul_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_v5(
 // CHECK-NEXT: "hydride_arm.vmulq_s32"(%arg0, %arg1)
 func.func @mul_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_v6(
 // CHECK-NEXT: "hydride_arm.vmul_s8"(%arg0, %arg1)
 func.func @mul_u_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @mul_u_v7(
 // CHECK-NEXT: "hydride_arm.vmulq_s8"(%arg0, %arg1)
 func.func @mul_u_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 15 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @mul_u_v8(
 // CHECK-NEXT: "hydride_arm.vmul_s16"(%arg0, %arg1)
 func.func @mul_u_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_v9(
 // CHECK-NEXT: "hydride_arm.vmulq_s16"(%arg0, %arg1)
 func.func @mul_u_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_v10(
 // CHECK-NEXT: "hydride_arm.vmul_s32"(%arg0, %arg1)
 func.func @mul_u_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_v11(
 // CHECK-NEXT: "hydride_arm.vmulq_s32"(%arg0, %arg1)
 func.func @mul_u_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or(
 // CHECK-NEXT: "hydride_arm.vorr_s8"(%arg0, %arg1)
 func.func @or(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @or_v1(
 // CHECK-NEXT: "hydride_arm.vorrq_s8"(%arg0, %arg1)
 func.func @or_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_v2(
 // CHECK-NEXT: "hydride_arm.vorr_s16"(%arg0, %arg1)
 func.func @or_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @or_v3(
 // CHECK-NEXT: "hydride_arm.vorrq_s16"(%arg0, %arg1)
 func.func @or_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_v4(
 // CHECK-NEXT: "hydride_arm.vorr_s32"(%arg0, %arg1)
 func.func @or_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @or_v5(
 // CHECK-NEXT: "hydride_arm.vorrq_s32"(%arg0, %arg1)
 func.func @or_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_v6(
 // CHECK-NEXT: "hydride_arm.vorrq_s64"(%arg0, %arg1)
 func.func @or_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_v7(
 // CHECK-NEXT: "hydride_arm.vorr_s8"(%arg0, %arg1)
 func.func @or_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @or_v8(
 // CHECK-NEXT: "hydride_arm.vorrq_s8"(%arg0, %arg1)
 func.func @or_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_v9(
 // CHECK-NEXT: "hydride_arm.vorr_s16"(%arg0, %arg1)
 func.func @or_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @or_v10(
 // CHECK-NEXT: "hydride_arm.vorrq_s16"(%arg0, %arg1)
 func.func @or_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_v11(
 // CHECK-NEXT: "hydride_arm.vorr_s32"(%arg0, %arg1)
 func.func @or_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @or_v12(
 // CHECK-NEXT: "hydride_arm.vorrq_s32"(%arg0, %arg1)
 func.func @or_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_v13(
 // CHECK-NEXT: "hydride_arm.vorrq_s64"(%arg0, %arg1)
 func.func @or_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub(
 // CHECK-NEXT: "hydride_arm.vsub_s8"(%arg0, %arg1)
 func.func @sub(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v1(
 // CHECK-NEXT: "hydride_arm.vsubq_s8"(%arg0, %arg1)
 func.func @sub_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v2(
 // CHECK-NEXT: "hydride_arm.vsub_s16"(%arg0, %arg1)
 func.func @sub_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v3(
 // CHECK-NEXT: "hydride_arm.vsubq_s16"(%arg0, %arg1)
 func.func @sub_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v4(
 // CHECK-NEXT: "hydride_arm.vsub_s32"(%arg0, %arg1)
 func.func @sub_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v5(
 // CHECK-NEXT: "hydride_arm.vsubq_s32"(%arg0, %arg1)
 func.func @sub_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v6(
 // CHECK-NEXT: "hydride_arm.vsubq_s64"(%arg0, %arg1)
 func.func @sub_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v7(
 // CHECK-NEXT: "hydride_arm.vsub_s8"(%arg0, %arg1)
 func.func @sub_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v8(
 // CHECK-NEXT: "hydride_arm.vsubq_s8"(%arg0, %arg1)
 func.func @sub_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v9(
 // CHECK-NEXT: "hydride_arm.vsub_s16"(%arg0, %arg1)
 func.func @sub_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v10(
 // CHECK-NEXT: "hydride_arm.vsubq_s16"(%arg0, %arg1)
 func.func @sub_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v11(
 // CHECK-NEXT: "hydride_arm.vsub_s32"(%arg0, %arg1)
 func.func @sub_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v12(
 // CHECK-NEXT: "hydride_arm.vsubq_s32"(%arg0, %arg1)
 func.func @sub_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v13(
 // CHECK-NEXT: "hydride_arm.vsubq_s64"(%arg0, %arg1)
 func.func @sub_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s(
 // CHECK-NEXT: "hydride_arm.vqsub_s8"(%arg0, %arg1)
 func.func @sub_sat_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v1(
 // CHECK-NEXT: "hydride_arm.vqsubq_s8"(%arg0, %arg1)
 func.func @sub_sat_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v2(
 // CHECK-NEXT: "hydride_arm.vqsub_s16"(%arg0, %arg1)
 func.func @sub_sat_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v3(
 // CHECK-NEXT: "hydride_arm.vqsubq_s16"(%arg0, %arg1)
 func.func @sub_sat_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v4(
 // CHECK-NEXT: "hydride_arm.vqsub_s32"(%arg0, %arg1)
 func.func @sub_sat_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v5(
 // CHECK-NEXT: "hydride_arm.vqsubq_s32"(%arg0, %arg1)
 func.func @sub_sat_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v6(
 // CHECK-NEXT: "hydride_arm.vqsubq_s64"(%arg0, %arg1)
 func.func @sub_sat_s_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u(
 // CHECK-NEXT: "hydride_arm.vqsub_u8"(%arg0, %arg1)
 func.func @sub_sat_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v1(
 // CHECK-NEXT: "hydride_arm.vqsubq_u8"(%arg0, %arg1)
 func.func @sub_sat_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v2(
 // CHECK-NEXT: "hydride_arm.vqsub_u16"(%arg0, %arg1)
 func.func @sub_sat_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v3(
 // CHECK-NEXT: "hydride_arm.vqsubq_u16"(%arg0, %arg1)
 func.func @sub_sat_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v4(
 // CHECK-NEXT: "hydride_arm.vqsub_u32"(%arg0, %arg1)
 func.func @sub_sat_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v5(
 // CHECK-NEXT: "hydride_arm.vqsubq_u32"(%arg0, %arg1)
 func.func @sub_sat_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v6(
 // CHECK-NEXT: "hydride_arm.vqsubq_u64"(%arg0, %arg1)
 func.func @sub_sat_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @xor(
 // CHECK-NEXT: "hydride_arm.veor_s8"(%arg0, %arg1)
 func.func @xor(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @xor_v1(
 // CHECK-NEXT: "hydride_arm.veorq_s8"(%arg0, %arg1)
 func.func @xor_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @xor_v2(
 // CHECK-NEXT: "hydride_arm.veor_s16"(%arg0, %arg1)
 func.func @xor_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @xor_v3(
 // CHECK-NEXT: "hydride_arm.veorq_s16"(%arg0, %arg1)
 func.func @xor_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @xor_v4(
 // CHECK-NEXT: "hydride_arm.veor_s32"(%arg0, %arg1)
 func.func @xor_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @xor_v5(
 // CHECK-NEXT: "hydride_arm.veorq_s32"(%arg0, %arg1)
 func.func @xor_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @xor_v6(
 // CHECK-NEXT: "hydride_arm.veorq_s64"(%arg0, %arg1)
 func.func @xor_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @xor_v7(
 // CHECK-NEXT: "hydride_arm.veor_s8"(%arg0, %arg1)
 func.func @xor_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @xor_v8(
 // CHECK-NEXT: "hydride_arm.veorq_s8"(%arg0, %arg1)
 func.func @xor_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @xor_v9(
 // CHECK-NEXT: "hydride_arm.veor_s16"(%arg0, %arg1)
 func.func @xor_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @xor_v10(
 // CHECK-NEXT: "hydride_arm.veorq_s16"(%arg0, %arg1)
 func.func @xor_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @xor_v11(
 // CHECK-NEXT: "hydride_arm.veor_s32"(%arg0, %arg1)
 func.func @xor_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @xor_v12(
 // CHECK-NEXT: "hydride_arm.veorq_s32"(%arg0, %arg1)
 func.func @xor_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @xor_v13(
 // CHECK-NEXT: "hydride_arm.veorq_s64"(%arg0, %arg1)
 func.func @xor_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @narrow_sat_s(
 // CHECK-NEXT: "hydride_arm.vqmovn_s16"(%arg0)
 func.func @narrow_sat_s(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.narrow_sat_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @narrow_sat_s_v1(
 // CHECK-NEXT: "hydride_arm.vqmovn_s32"(%arg0)
 func.func @narrow_sat_s_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.narrow_sat_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @narrow_sat_s_v2(
 // CHECK-NEXT: "hydride_arm.vqmovn_s64"(%arg0)
 func.func @narrow_sat_s_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.narrow_sat_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls(
 // CHECK-NEXT: "hydride_arm.vcls_s8"(%arg0)
 func.func @clz_or_cls(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v1(
 // CHECK-NEXT: "hydride_arm.vclsq_s8"(%arg0)
 func.func @clz_or_cls_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v2(
 // CHECK-NEXT: "hydride_arm.vcls_s16"(%arg0)
 func.func @clz_or_cls_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v3(
 // CHECK-NEXT: "hydride_arm.vclsq_s16"(%arg0)
 func.func @clz_or_cls_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v4(
 // CHECK-NEXT: "hydride_arm.vcls_s32"(%arg0)
 func.func @clz_or_cls_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v5(
 // CHECK-NEXT: "hydride_arm.vclsq_s32"(%arg0)
 func.func @clz_or_cls_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v6(
 // CHECK-NEXT: "hydride_arm.vcls_s8"(%arg0)
 func.func @clz_or_cls_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v7(
 // CHECK-NEXT: "hydride_arm.vclsq_s8"(%arg0)
 func.func @clz_or_cls_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v8(
 // CHECK-NEXT: "hydride_arm.vcls_s16"(%arg0)
 func.func @clz_or_cls_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v9(
 // CHECK-NEXT: "hydride_arm.vclsq_s16"(%arg0)
 func.func @clz_or_cls_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v10(
 // CHECK-NEXT: "hydride_arm.vcls_s32"(%arg0)
 func.func @clz_or_cls_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v11(
 // CHECK-NEXT: "hydride_arm.vclsq_s32"(%arg0)
 func.func @clz_or_cls_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v12(
 // CHECK-NEXT: "hydride_arm.vclz_s8"(%arg0)
 func.func @clz_or_cls_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v13(
 // CHECK-NEXT: "hydride_arm.vclzq_s8"(%arg0)
 func.func @clz_or_cls_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v14(
 // CHECK-NEXT: "hydride_arm.vclz_s16"(%arg0)
 func.func @clz_or_cls_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v15(
 // CHECK-NEXT: "hydride_arm.vclzq_s16"(%arg0)
 func.func @clz_or_cls_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v16(
 // CHECK-NEXT: "hydride_arm.vclz_s32"(%arg0)
 func.func @clz_or_cls_v16(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v17(
 // CHECK-NEXT: "hydride_arm.vclzq_s32"(%arg0)
 func.func @clz_or_cls_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v18(
 // CHECK-NEXT: "hydride_arm.vclz_s8"(%arg0)
 func.func @clz_or_cls_v18(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v19(
 // CHECK-NEXT: "hydride_arm.vclzq_s8"(%arg0)
 func.func @clz_or_cls_v19(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v20(
 // CHECK-NEXT: "hydride_arm.vclz_s16"(%arg0)
 func.func @clz_or_cls_v20(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v21(
 // CHECK-NEXT: "hydride_arm.vclzq_s16"(%arg0)
 func.func @clz_or_cls_v21(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v22(
 // CHECK-NEXT: "hydride_arm.vclz_s32"(%arg0)
 func.func @clz_or_cls_v22(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @clz_or_cls_v23(
 // CHECK-NEXT: "hydride_arm.vclzq_s32"(%arg0)
 func.func @clz_or_cls_v23(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, constant = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm(
 // CHECK-NEXT: "hydride_arm.vext_s8"(%arg1, %arg0)
 func.func @shr_by_imm(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v1(
 // CHECK-NEXT: "hydride_arm.vextq_s8"(%arg1, %arg0)
 func.func @shr_by_imm_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v2(
 // CHECK-NEXT: "hydride_arm.vext_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v3(
 // CHECK-NEXT: "hydride_arm.vextq_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v4(
 // CHECK-NEXT: "hydride_arm.vext_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v5(
 // CHECK-NEXT: "hydride_arm.vextq_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v6(
 // CHECK-NEXT: "hydride_arm.vextq_s64"(%arg1, %arg0)
 func.func @shr_by_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v7(
 // CHECK-NEXT: "hydride_arm.vext_s8"(%arg1, %arg0)
 func.func @shr_by_imm_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v8(
 // CHECK-NEXT: "hydride_arm.vextq_s8"(%arg1, %arg0)
 func.func @shr_by_imm_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v9(
 // CHECK-NEXT: "hydride_arm.vext_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v10(
 // CHECK-NEXT: "hydride_arm.vextq_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v11(
 // CHECK-NEXT: "hydride_arm.vext_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v12(
 // CHECK-NEXT: "hydride_arm.vextq_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v13(
 // CHECK-NEXT: "hydride_arm.vextq_s64"(%arg1, %arg0)
 func.func @shr_by_imm_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr(
 // CHECK-NEXT: "hydride_arm.vcnt_s8"(%arg0)
 func.func @add_shr(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_v1(
 // CHECK-NEXT: "hydride_arm.vcntq_s8"(%arg0)
 func.func @add_shr_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_v2(
 // CHECK-NEXT: "hydride_arm.vcnt_s8"(%arg0)
 func.func @add_shr_v2(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_v3(
 // CHECK-NEXT: "hydride_arm.vcntq_s8"(%arg0)
 func.func @add_shr_v3(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @dot_acc_su_widen(
 // CHECK-NEXT: "hydride_arm.vusdot_s32"(%arg2, %arg0, %arg1)
 func.func @dot_acc_su_widen(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<8xi8>, vector<8xi8>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) : (vector<8xi8>, vector<8xi8>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_su_widen_v1(
 // CHECK-NEXT: "hydride_arm.vusdotq_s32"(%arg2, %arg0, %arg1)
 func.func @dot_acc_su_widen_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<16xi8>, vector<16xi8>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) : (vector<16xi8>, vector<16xi8>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 

@@ -10,7 +10,7 @@
 // (scripts/test, bench check aarch64).
 
 // CHECK-LABEL: func.func @pair_sums
-// CHECK-COUNT-2: autollvm.add_widen{{.*}} : (vector<16xi8>) -> vector<8xi16>
+// CHECK-COUNT-2: autollvm.add_widen{{.*}} : vector<16xi8> to vector<8xi16>
 // CHECK: vector.shuffle {{.*}} : vector<8xi16>, vector<8xi16>
 // CHECK-NOT: vector.deinterleave
 // CHECK: return

@@ -35,469 +35,469 @@ func.func @move_binary_53ab_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> 
 // CHECK-LABEL: func.func @abs(
 // CHECK-NEXT: "hydride_hvx.v6_vabsb"(%arg0)
 func.func @abs(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.abs"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @abs_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vabsh"(%arg0)
 func.func @abs_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.abs"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @abs_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vabsw"(%arg0)
 func.func @abs_v2(%arg0: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.abs"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add(
 // CHECK-NEXT: "hydride_hvx.v6_vaddb"(%arg0, %arg1)
 func.func @add(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @add_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddb_dv"(%arg0, %arg1)
 func.func @add_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @add_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddh"(%arg0, %arg1)
 func.func @add_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vaddh_dv"(%arg0, %arg1)
 func.func @add_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @add_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vaddw"(%arg0, %arg1)
 func.func @add_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vaddw_dv"(%arg0, %arg1)
 func.func @add_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_s(
 // CHECK-NEXT: "hydride_hvx.v6_vaddbsat"(%arg0, %arg1)
 func.func @add_sat_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddbsat_dv"(%arg0, %arg1)
 func.func @add_sat_s_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhsat"(%arg0, %arg1)
 func.func @add_sat_s_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vaddhsat_dv"(%arg0, %arg1)
 func.func @add_sat_s_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vaddwsat"(%arg0, %arg1)
 func.func @add_sat_s_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_s_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vaddwsat_dv"(%arg0, %arg1)
 func.func @add_sat_s_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_u(
 // CHECK-NEXT: "hydride_hvx.v6_vaddubsat"(%arg0, %arg1)
 func.func @add_sat_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddubsat_dv"(%arg0, %arg1)
 func.func @add_sat_u_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vadduhsat"(%arg0, %arg1)
 func.func @add_sat_u_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vadduhsat_dv"(%arg0, %arg1)
 func.func @add_sat_u_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vadduwsat"(%arg0, %arg1)
 func.func @add_sat_u_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_u_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vadduwsat_dv"(%arg0, %arg1)
 func.func @add_sat_u_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @and(
 // CHECK-NEXT: "hydride_hvx.v6_vand"(%arg0, %arg1)
 func.func @and(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.and"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @avg_u(
 // CHECK-NEXT: "hydride_hvx.v6_vavgubrnd"(%arg0, %arg1)
 func.func @avg_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @avg_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vavguhrnd"(%arg0, %arg1)
 func.func @avg_u_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @avg_u_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vavguwrnd"(%arg0, %arg1)
 func.func @avg_u_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackb"(%arg0)
 func.func @extend_s(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @extend_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackh"(%arg0)
 func.func @extend_s_v1(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @extend_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vassign"(%arg0)
 func.func @extend_s_v2(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.extend_s"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.extend_s"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackub"(%arg0)
 func.func @convert_sat_u(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
+  %0 = "autollvm.convert_sat_u"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @convert_sat_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackuh"(%arg0)
 func.func @convert_sat_u_v1(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
+  %0 = "autollvm.convert_sat_u"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @max_s(
 // CHECK-NEXT: "hydride_hvx.v6_vmaxb"(%arg0, %arg1)
 func.func @max_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @max_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmaxh"(%arg0, %arg1)
 func.func @max_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @max_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vmaxw"(%arg0, %arg1)
 func.func @max_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.max_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @max_u(
 // CHECK-NEXT: "hydride_hvx.v6_vmaxub"(%arg0, %arg1)
 func.func @max_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @max_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vmaxuh"(%arg0, %arg1)
 func.func @max_u_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.max_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @min_s(
 // CHECK-NEXT: "hydride_hvx.v6_vminb"(%arg0, %arg1)
 func.func @min_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @min_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vminh"(%arg0, %arg1)
 func.func @min_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @min_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vminw"(%arg0, %arg1)
 func.func @min_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.min_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @min_u(
 // CHECK-NEXT: "hydride_hvx.v6_vminub"(%arg0, %arg1)
 func.func @min_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @min_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vminuh"(%arg0, %arg1)
 func.func @min_u_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.min_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyih"(%arg0, %arg1)
 func.func @mul_u(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { bit = 31 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @or(
 // CHECK-NEXT: "hydride_hvx.v6_vor"(%arg0, %arg1)
 func.func @or(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.or"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub(
 // CHECK-NEXT: "hydride_hvx.v6_vsubb"(%arg0, %arg1)
 func.func @sub(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsubb_dv"(%arg0, %arg1)
 func.func @sub_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubh"(%arg0, %arg1)
 func.func @sub_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vsubh_dv"(%arg0, %arg1)
 func.func @sub_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vsubw"(%arg0, %arg1)
 func.func @sub_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vsubw_dv"(%arg0, %arg1)
 func.func @sub_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s(
 // CHECK-NEXT: "hydride_hvx.v6_vsubbsat"(%arg0, %arg1)
 func.func @sub_sat_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsubbsat_dv"(%arg0, %arg1)
 func.func @sub_sat_s_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubhsat"(%arg0, %arg1)
 func.func @sub_sat_s_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vsubhsat_dv"(%arg0, %arg1)
 func.func @sub_sat_s_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vsubwsat"(%arg0, %arg1)
 func.func @sub_sat_s_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vsubwsat_dv"(%arg0, %arg1)
 func.func @sub_sat_s_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u(
 // CHECK-NEXT: "hydride_hvx.v6_vsububsat"(%arg0, %arg1)
 func.func @sub_sat_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vsububsat_dv"(%arg0, %arg1)
 func.func @sub_sat_u_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vsubuhsat"(%arg0, %arg1)
 func.func @sub_sat_u_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vsubuhsat_dv"(%arg0, %arg1)
 func.func @sub_sat_u_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vsubuwsat"(%arg0, %arg1)
 func.func @sub_sat_u_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_u_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vsubuwsat_dv"(%arg0, %arg1)
 func.func @sub_sat_u_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @xor(
 // CHECK-NEXT: "hydride_hvx.v6_vxor"(%arg0, %arg1)
 func.func @xor(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.xor"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_with_scalar(
 // CHECK-NEXT: "hydride_hvx.v6_lvsplatw"(%arg0)
 func.func @broadcast_with_scalar(%arg0: i32) -> vector<128xi8> {
-  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 31 : i32, bit = 32 : i32, bit_2 = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { loop_bound = 31 : i32, bit = 32 : i32, bit_2 = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_with_scalar_v1(
 // CHECK-NEXT: "hydride_hvx.v6_lvsplath"(%arg0)
 func.func @broadcast_with_scalar_v1(%arg0: i32) -> vector<64xi16> {
-  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 63 : i32, bit = 16 : i32, bit_2 = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<64xi16>
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { loop_bound = 63 : i32, bit = 16 : i32, bit_2 = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @broadcast_with_scalar_v2(
 // CHECK-NEXT: "hydride_hvx.v6_lvsplatb"(%arg0)
 func.func @broadcast_with_scalar_v2(%arg0: i32) -> vector<128xi8> {
-  %0 = "autollvm.broadcast_with_scalar"(%arg0) { masking = "none", loop_bound = 127 : i32, bit = 8 : i32, bit_2 = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
+  %0 = "autollvm.broadcast_with_scalar"(%arg0) { loop_bound = 127 : i32, bit = 8 : i32, bit_2 = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_eq_to_mask(
 // CHECK-NEXT: "hydride_hvx.v6_veqb"(%arg0, %arg1)
 func.func @cmp_eq_to_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.cmp_eq_to_mask"(%arg0, %arg1) { masking = "none" } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.cmp_eq_to_mask"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_s_to_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vgtb"(%arg0, %arg1)
 func.func @cmp_gt_s_to_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.cmp_gt_s_to_mask"(%arg0, %arg1) { masking = "none" } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.cmp_gt_s_to_mask"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_gt_u_to_mask(
 // CHECK-NEXT: "hydride_hvx.v6_vgtub"(%arg0, %arg1)
 func.func @cmp_gt_u_to_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.cmp_gt_u_to_mask"(%arg0, %arg1) { masking = "none" } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  %0 = "autollvm.cmp_gt_u_to_mask"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
@@ -539,42 +539,42 @@ func.func @mask_xor(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128x
 // CHECK-LABEL: func.func @count_leading(
 // CHECK-NEXT: "hydride_hvx.v6_vcl0w"(%arg0)
 func.func @count_leading(%arg0: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.count_leading"(%arg0) { masking = "none", constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.count_leading"(%arg0) { constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @count_leading_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vcl0h"(%arg0)
 func.func @count_leading_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.count_leading"(%arg0) { masking = "none", constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.count_leading"(%arg0) { constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_c69f(
 // CHECK-NEXT: "hydride_hvx.v6_vrotr"(%arg0, %arg1)
 func.func @funnel_shift_binary_c69f(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.funnel_shift_binary_c69f"(%arg0, %arg1) { operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyih_acc"(%arg2, %arg0, %arg1)
 func.func @add_mul_u_widen(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", bit = 51 : i32 } : (vector<64xi16>, vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { bit = 51 : i32 } : (vector<64xi16>, vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr(
 // CHECK-NEXT: "hydride_hvx.v6_vpopcounth"(%arg0)
 func.func @add_shr(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_shr"(%arg0) { masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add_shr"(%arg0) { operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_su_widen(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybusv_acc"(%arg2, %arg0, %arg1)
 func.func @dot_acc_su_widen(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<128xi8>, vector<128xi8>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) : (vector<128xi8>, vector<128xi8>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 

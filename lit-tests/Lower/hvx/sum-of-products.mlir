@@ -17,7 +17,7 @@
 // CHECK: arith.constant dense<"0x04020402
 // CHECK: vector.shuffle {{.*}} [0, 64, 1, 65, 2, 66, {{.*}} : vector<64xi8>, vector<64xi8>
 // CHECK-NEXT: autollvm.dot_
-// CHECK-SAME: -> vector<128xi16>
+// CHECK-SAME: : vector<128xi8> to vector<128xi16>
 // CHECK-NEXT: vector.shuffle {{.*}} [0, 64, 1, 65,
 // CHECK-NEXT: autollvm.dot_acc
 // CHECK-NEXT: vector.shuffle {{.*}} [0, 64, 1, 65,

@@ -37,7 +37,7 @@ func.func @madd_i16(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<16xi32> {
 }
 
 // CHECK-LABEL: func.func @adds_i16_clamp
-// CHECK: autollvm.add_sat_s %arg0, %arg1 {{.*}} : vector<32xi16>
+// CHECK: autollvm.add_sat_s %arg0, %arg1{{.*}} : vector<32xi16>
 // CHECK-NOT: arith.maxsi
 func.func @adds_i16_clamp(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16> {
   %lo = arith.constant dense<-32768> : vector<32xi32>
@@ -123,7 +123,7 @@ func.func @packus_i16(%a: vector<32xi16>) -> vector<32xi8> {
 // 8 x i16 saturated to u8: packuswb of the input with itself, then its low
 // half (a swizzle step).
 // CHECK-LABEL: func.func @packus_i16_x8
-// CHECK: %[[P:.*]] = autollvm.pack_sat_u_in_lanes %arg0, %arg0 {{.*}} : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+// CHECK: %[[P:.*]] = autollvm.pack_sat_u_in_lanes %arg0, %arg0{{.*}} : vector<8xi16> to vector<16xi8>
 // CHECK: vector.shuffle {{.*}} [0] : vector<2xi64>, vector<2xi64>
 // CHECK-NOT: arith.
 // CHECK: return
@@ -138,7 +138,7 @@ func.func @packus_i16_x8(%a: vector<8xi16>) -> vector<8xi8> {
 
 // Two i16 vectors saturated to i8 and concatenated: packsswb.
 // CHECK-LABEL: func.func @packs_i16_x16
-// CHECK: autollvm.pack_sat_s_in_lanes %arg0, %arg1 {{.*}} : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+// CHECK: autollvm.pack_sat_s_in_lanes %arg0, %arg1{{.*}} : vector<8xi16> to vector<16xi8>
 // CHECK-NOT: arith.
 // CHECK: return
 func.func @packs_i16_x16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<16xi8> {
@@ -169,7 +169,7 @@ func.func @hadd_i16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<8xi16> {
 // The high half of a full product (a multi-result op inside the window),
 // then a clamped add: two steps, vpmulhw then vpaddsw.
 // CHECK-LABEL: func.func @mulhi_adds_i16
-// CHECK: %[[H:.*]] = autollvm.mul_s %arg0, %arg1 {{.*}} : vector<8xi16>
+// CHECK: %[[H:.*]] = autollvm.mul_s %arg0, %arg1{{.*}} : vector<8xi16>
 // CHECK: autollvm.add_sat_s %arg2, %[[H]]
 // CHECK-NOT: arith.
 // CHECK: return

@@ -8,7 +8,7 @@
 // Execution: Run/x86/pieces-avx2.test.
 
 // CHECK-LABEL: func.func @adds_i16_x32
-// CHECK-COUNT-2: autollvm.add_sat_s {{.*}} : vector<16xi16>
+// CHECK-COUNT-2: autollvm.add_sat_s{{.*}} : vector<16xi16>
 // CHECK: vector.shuffle {{.*}} : vector<16xi16>, vector<16xi16>
 // CHECK-NOT: arith.
 func.func @adds_i16_x32(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16> {
@@ -25,7 +25,7 @@ func.func @adds_i16_x32(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16
 
 // Four pieces, concatenated pairwise.
 // CHECK-LABEL: func.func @addus_u8_x128
-// CHECK-COUNT-4: autollvm.add_sat_u {{.*}} : vector<32xi8>
+// CHECK-COUNT-4: autollvm.add_sat_u{{.*}} : vector<32xi8>
 // CHECK: vector.shuffle {{.*}} : vector<64xi8>, vector<64xi8>
 func.func @addus_u8_x128(%a: vector<128xi8>, %b: vector<128xi8>) -> vector<128xi8> {
   %m = arith.constant dense<255> : vector<128xi16>
@@ -39,7 +39,7 @@ func.func @addus_u8_x128(%a: vector<128xi8>, %b: vector<128xi8>) -> vector<128xi
 
 // A rounding average of u8 at 512 bits.
 // CHECK-LABEL: func.func @avg_u8_x64
-// CHECK-COUNT-2: autollvm.{{[a-z_0-9]+}} {{.*}} : vector<32xi8>
+// CHECK-COUNT-2: autollvm.{{[a-z_0-9]+}}{{.*}} : vector<32xi8>
 // CHECK-NOT: arith.
 func.func @avg_u8_x64(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8> {
   %one = arith.constant dense<1> : vector<64xi16>
@@ -68,7 +68,7 @@ func.func @varying_constant(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32
 // An n-D window is cut as its row-major flattening (the shape_casts are
 // lane-wise too): 2x32 i16 at 256 bits is four pieces of 16 lanes.
 // CHECK-LABEL: func.func @adds_i16_2x32
-// CHECK-COUNT-4: autollvm.add_sat_s {{.*}} : vector<16xi16>
+// CHECK-COUNT-4: autollvm.add_sat_s{{.*}} : vector<16xi16>
 // CHECK-NOT: arith.
 func.func @adds_i16_2x32(%a: vector<64xi16>, %b: vector<64xi16>) -> vector<64xi16> {
   %lo = arith.constant dense<-32768> : vector<2x32xi32>
@@ -88,7 +88,7 @@ func.func @adds_i16_2x32(%a: vector<64xi16>, %b: vector<64xi16>) -> vector<64xi1
 // A pairwise sum of products (even and odd lanes, within each piece alike)
 // at 512 bits: two vpmaddwd.
 // CHECK-LABEL: func.func @madd_i16_x32
-// CHECK-COUNT-2: autollvm.{{[a-z_0-9]+}} {{.*}} : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// CHECK-COUNT-2: autollvm.{{[a-z_0-9]+}}{{.*}} : vector<16xi16> to vector<8xi32>
 // CHECK-NOT: arith.
 func.func @madd_i16_x32(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<16xi32> {
   %ae = arith.extsi %a : vector<32xi16> to vector<32xi32>

@@ -12,9 +12,9 @@
 // BY-RULE-COUNT-3: remark: {{.*}}1 rewritten (1 by a rule, not from the memo)
 
 // CHECK-LABEL: func.func @dot_u8_pairs
-// CHECK: %[[A:.*]] = autollvm.convert_sat_u %arg0 {{.*}} : (vector<16xi8>) -> vector<16xi16>
-// CHECK: %[[B:.*]] = autollvm.convert_sat_u %arg1 {{.*}} : (vector<16xi8>) -> vector<16xi16>
-// CHECK: autollvm.dot_s %[[A]], %[[B]] {{.*}} -> vector<8xi32>
+// CHECK: %[[A:.*]] = autollvm.convert_sat_u %arg0{{.*}} : vector<16xi8> to vector<16xi16>
+// CHECK: %[[B:.*]] = autollvm.convert_sat_u %arg1{{.*}} : vector<16xi8> to vector<16xi16>
+// CHECK: autollvm.dot_s %[[A]], %[[B]] {{.*}} to vector<8xi32>
 // CHECK-NOT: arith.muli
 // REMARK: remark: {{.*}}1 rewritten
 func.func @dot_u8_pairs(%a: vector<16xi8>, %b: vector<16xi8>) -> vector<8xi32> {
@@ -30,8 +30,8 @@ func.func @dot_u8_pairs(%a: vector<16xi8>, %b: vector<16xi8>) -> vector<8xi32> {
 // Unsigned by signed bytes: the sums exceed 16 bits, so not `vpmaddubsw`.
 // CHECK-LABEL: func.func @dot_u8_s8_pairs
 // CHECK-DAG: autollvm.convert_sat_u %arg0
-// CHECK-DAG: autollvm.{{.*}} %arg1 {{.*}} : (vector<16xi8>) -> vector<16xi16>
-// CHECK: autollvm.dot_s {{.*}} -> vector<8xi32>
+// CHECK-DAG: autollvm.{{.*}} %arg1{{.*}} : vector<16xi8> to vector<16xi16>
+// CHECK: autollvm.dot_s {{.*}} to vector<8xi32>
 // CHECK-NOT: arith.muli
 func.func @dot_u8_s8_pairs(%a: vector<16xi8>, %b: vector<16xi8>) -> vector<8xi32> {
   %x = arith.extui %a : vector<16xi8> to vector<16xi32>
@@ -44,7 +44,7 @@ func.func @dot_u8_s8_pairs(%a: vector<16xi8>, %b: vector<16xi8>) -> vector<8xi32
 }
 
 // CHECK-LABEL: func.func @dot_s8_pairs
-// CHECK: autollvm.dot_s {{.*}} -> vector<8xi32>
+// CHECK: autollvm.dot_s {{.*}} to vector<8xi32>
 // CHECK-NOT: arith.muli
 func.func @dot_s8_pairs(%a: vector<16xi8>, %b: vector<16xi8>) -> vector<8xi32> {
   %x = arith.extsi %a : vector<16xi8> to vector<16xi32>

@@ -89,7 +89,7 @@ pub fn attribute<'c>(context: &'c Context, a: &NewAttr) -> Attribute<'c> {
         NewAttr::Int { value, bits } => raw::integer_attribute(context, value, *bits),
         NewAttr::I64s(xs) => DenseI64ArrayAttribute::new(context, xs).into(),
         NewAttr::I32s(xs) => DenseI32ArrayAttribute::new(context, xs).into(),
-        NewAttr::Str(s) => StringAttribute::new(context, s).into(),
+        NewAttr::Parsed(text) => Attribute::parse(context, text).expect("an attribute the variant table names parses"),
         NewAttr::Dense(ty, xs) => {
             let elements: Vec<String> = xs.iter().map(ToString::to_string).collect();
             let text = format!("dense<[{}]> : {ty}", elements.join(", "));

@@ -15,6 +15,7 @@ use num_bigint::BigInt;
 unsafe extern "C" {
     fn hydride_emit(op: MlirOperation, remark: bool, text: MlirStringRef);
     fn hydride_combining_kind(attr: MlirAttribute) -> MlirStringRef;
+    fn hydride_masking_case(attr: MlirAttribute) -> MlirStringRef;
     fn hydride_int_attr(ty: MlirType, low: u64, high: u64) -> MlirAttribute;
 }
 
@@ -131,6 +132,14 @@ pub fn combining_kind(attr: Attribute) -> Option<String> {
     (!s.data.is_null()).then(|| unsafe { string(s) })
 }
 
+/// The case of an `#autollvm.masking<…>` attribute (`merge`).
+pub fn masking_case(attr: Attribute) -> Option<String> {
+    // SAFETY: a live attribute; the answer is null or a static string.
+    let s = unsafe { hydride_masking_case(attr.to_raw()) };
+    // SAFETY: non-null answers point to `length` bytes of a static string.
+    (!s.data.is_null()).then(|| unsafe { string(s) })
+}
+
 /// An `i{bits}` integer attribute of up to 128 bits, `value` wrapped to the width.
 pub fn integer_attribute<'c>(context: &'c Context, value: &BigInt, bits: u32) -> Attribute<'c> {
     let ty = melior::ir::r#type::IntegerType::new(context, bits);
@@ -179,7 +188,7 @@ fn integer_value(raw: MlirAttribute) -> BigInt {
 }
 
 /// An attribute's content where it is an integer, a list of integers, a
-/// dense integer elements attribute or a string.
+/// dense integer elements attribute, a string or autollvm's masking case.
 pub enum Content {
     Int(BigInt),
     Ints(Vec<i64>),
@@ -188,6 +197,8 @@ pub enum Content {
     Maps(Vec<(u32, Vec<u32>)>),
     Elements(Vec<BigInt>),
     Str(String),
+    /// The case of `#autollvm.masking<…>`.
+    Case(String),
     Other,
 }
 
@@ -258,7 +269,7 @@ pub fn content(attr: Attribute) -> Content {
             return Content::Str(string(mlirStringAttrGetValue(raw)));
         }
     }
-    Content::Other
+    masking_case(attr).map_or(Content::Other, Content::Case)
 }
 
 /// Whether anything uses `value`.

@@ -33,7 +33,7 @@ pub fn attr(a: Attribute) -> Attr {
         Content::Maps(maps) => Attr::Maps(maps),
         Content::Elements(xs) => Attr::Elements(xs),
         Content::Str(s) => Attr::Str(s),
-        Content::Other => Attr::Other(a.to_string()),
+        Content::Case(_) | Content::Other => Attr::Other(a.to_string()),
     }
 }
 
@@ -126,7 +126,7 @@ pub fn instance(op: &OperationRef) -> OpInstance {
             .map(|(name, a)| {
                 let value = match raw::content(a) {
                     Content::Int(x) => x.to_string(),
-                    Content::Str(s) => s,
+                    Content::Str(s) | Content::Case(s) => s,
                     _ => a.to_string(),
                 };
                 (name.as_string_ref().as_str().unwrap_or_default().to_string(), value)

@@ -123,7 +123,8 @@ pub enum NewAttr {
     I64s(Vec<i64>),
     /// `array<i32: …>`.
     I32s(Vec<i32>),
-    Str(String),
+    /// An attribute in MLIR's syntax (`#autollvm.masking<merge>`).
+    Parsed(String),
     /// A dense elements attribute of a vector type, row-major.
     Dense(super::types::Ty, Vec<BigInt>),
 }

@@ -424,7 +424,9 @@ fn split_attributes(attributes: &[(String, Allowed)]) -> Result<SplitAttributes,
                 Some(a) => fixed.push((name.clone(), a)),
                 None => return Err(TableError::NotAnInteger { name: name.clone(), value: v.clone() }),
             },
-            Allowed::Str(v) => fixed.push((name.clone(), NewAttr::Str(v.clone()))),
+            Allowed::Case(v) => fixed.push((name.clone(), NewAttr::Parsed(format!("#autollvm.{name}<{v}>")))),
+            // Left out: its absence is this case.
+            Allowed::DefaultCase(_) => {}
             Allowed::Range(lo, hi) => ranges.push((name.clone(), *lo, *hi)),
         }
     }
